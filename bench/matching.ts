@@ -1,0 +1,91 @@
+/**
+ * Matching performance: index build time, resident memory with all lists loaded, and per-query
+ * latency (p50/p99, one core, warm) over a mix of listed, perturbed and clean names.
+ *   node --import tsx bench/matching.ts        or        node dist/bench/matching.js
+ */
+import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import type { ListRecord } from '../src/lists/model.js';
+import { MatchingIndex } from '../src/matching/index.js';
+import { loadAllLists } from './quality.js';
+
+function mib(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+}
+
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function main(): Promise<void> {
+  console.log('Matching performance benchmark (single thread)');
+  const cacheArg = process.argv.find((a) => a.startsWith('--lists-json='));
+  let records: ListRecord[];
+  if (cacheArg) records = JSON.parse(await readFile(cacheArg.slice(13), 'utf8')) as ListRecord[];
+  else records = [...(await loadAllLists()).values()].flat();
+  if (records.length === 0) {
+    console.log('No lists could be loaded from ../shared/data/lists; nothing to measure.');
+    return;
+  }
+  (globalThis as { gc?: () => void }).gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const t0 = performance.now();
+  const idx = MatchingIndex.build(records);
+  const buildMs = performance.now() - t0;
+  (globalThis as { gc?: () => void }).gc?.();
+  const mem = process.memoryUsage();
+  console.log(`records ${idx.size}, names ${idx.nameCount}, sources ${idx.sources.length} (${idx.sources.join(', ')})`);
+  console.log(`index build: ${(buildMs / 1000).toFixed(2)} s`);
+  console.log(`memory with all lists loaded and indexed: rss ${mib(mem.rss)}, heap used ${mib(mem.heapUsed)} (index ~${mib(mem.heapUsed - heapBefore)} of heap)`);
+
+  // Query mix: a third listed names, a third perturbed listed names, a third clean (innocent) names.
+  const rand = rng(7);
+  const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
+  const listed = records.map((r) => r.name);
+  const queries: string[] = [];
+  for (let i = 0; i < 2000; i++) queries.push(pick(listed));
+  for (let i = 0; i < 2000; i++) {
+    const n = pick(listed);
+    const p = 1 + Math.floor(rand() * Math.max(1, n.length - 2));
+    const words = n.split(/\s+/);
+    queries.push(i % 2 === 0 ? n.slice(0, p) + n.slice(p + 1) : [...words.slice(1), words[0]].join(' '));
+  }
+  const negFile = path.resolve(process.cwd(), '../shared/data/matching/opensanctions_yente/candidate_generation_benchmark/negatives_us.csv');
+  if (existsSync(negFile)) {
+    const rows = parse(await readFile(negFile, 'utf8'), { columns: true }) as Record<string, string>[];
+    for (let i = 0; i < 2000; i++) queries.push(pick(rows).full_name ?? 'John Smith');
+  }
+  for (const q of queries.slice(0, 1000)) idx.screen({ name: q }); // warm-up
+  const times: number[] = [];
+  let reported = 0;
+  const tAll = performance.now();
+  for (const q of queries) {
+    const s = performance.now();
+    const o = idx.screen({ name: q });
+    times.push(performance.now() - s);
+    reported += o.matches.length;
+  }
+  const total = performance.now() - tAll;
+  times.sort((a, b) => a - b);
+  console.log(`queries: ${queries.length} (listed, perturbed, clean), ${reported} matches reported`);
+  console.log(`latency per query: p50 ${quantile(times, 0.5).toFixed(3)} ms, p90 ${quantile(times, 0.9).toFixed(3)} ms, p99 ${quantile(times, 0.99).toFixed(3)} ms, max ${times[times.length - 1]!.toFixed(2)} ms`);
+  console.log(`throughput: ${Math.round((queries.length / total) * 1000)} queries/s on one core`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,354 @@
+/**
+ * Matching quality benchmark. Reads ../shared/data in place (paths from the repository root) and
+ * prints, per data set, agreement / recall / false-positive rates at the medium and high boundaries.
+ *   node --import tsx bench/quality.ts        or        node dist/bench/quality.js
+ * Options: --quick (10,000 of the 50,000 negatives, 300 perturbations a kind).
+ */
+import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { toCountryCode } from '../src/lists/countries.js';
+import type { EntityType, ListRecord, OfficialSourceId, SourceAdapter } from '../src/lists/model.js';
+import { MatchingIndex, MEDIUM_BOUNDARY, HIGH_BOUNDARY } from '../src/matching/index.js';
+
+const DATA = path.resolve(process.cwd(), '../shared/data');
+const MATCHING = path.join(DATA, 'matching');
+
+const ADAPTER_MODULES: [OfficialSourceId, string, string][] = [
+  ['us_ofac', 'us-ofac.js', 'usOfacAdapter'],
+  ['us_csl', 'us-csl.js', 'usCslAdapter'],
+  ['eu_csl', 'eu-csl.js', 'euCslAdapter'],
+  ['uk_csl', 'uk-csl.js', 'ukCslAdapter'],
+  ['un_csl', 'un-csl.js', 'unCslAdapter'],
+  ['au_dfat', 'au-dfat.js', 'auDfatAdapter'],
+  ['ch_seco', 'ch-seco.js', 'chSecoAdapter'],
+  ['ca_gac', 'ca-gac.js', 'caGacAdapter'],
+  ['jp_mof', 'jp-mof.js', 'jpMofAdapter'],
+];
+
+/** Load every list whose adapter exists and parses; absent or failing ones are reported and skipped. */
+export async function loadAllLists(only?: OfficialSourceId[], log: (s: string) => void = console.log): Promise<Map<OfficialSourceId, ListRecord[]>> {
+  const out = new Map<OfficialSourceId, ListRecord[]>();
+  for (const [source, file, exportName] of ADAPTER_MODULES) {
+    if (only && !only.includes(source)) continue;
+    const dir = path.join(DATA, 'lists', source);
+    if (!existsSync(dir)) { log(`  ${source}: no data directory`); continue; }
+    let adapter: SourceAdapter | undefined;
+    try {
+      const mod = (await import(new URL(`../src/lists/adapters/${file}`, import.meta.url).href)) as Record<string, unknown>;
+      adapter = mod[exportName] as SourceAdapter | undefined;
+    } catch {
+      adapter = undefined;
+    }
+    if (!adapter) { log(`  ${source}: adapter not available`); continue; }
+    try {
+      const t0 = performance.now();
+      const parsed = await adapter.parse(dir);
+      out.set(source, parsed.records);
+      log(`  ${source}: ${parsed.records.length} records (${Math.round(performance.now() - t0)} ms)`);
+    } catch (err) {
+      log(`  ${source}: parse failed: ${(err as Error).message.slice(0, 120)}`);
+    }
+  }
+  return out;
+}
+
+async function csv(file: string): Promise<Record<string, string>[]> {
+  return parse(await readFile(file, 'utf8'), { columns: true, skip_empty_lines: true, relax_column_count: true }) as Record<string, string>[];
+}
+
+function pct(n: number, d: number): string {
+  return d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(2)}%`;
+}
+
+/** Deterministic PRNG (mulberry32) so perturbations are the same on every run. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function schemaType(schema: string): EntityType {
+  if (schema === 'Person') return 'person';
+  if (schema === 'Vessel') return 'vessel';
+  return 'organization';
+}
+
+function nameBench(idx: MatchingIndex, rows: Record<string, string>[]): void {
+  let agree = 0, tp = 0, fn = 0, fp = 0, tn = 0;
+  const misses: string[] = [];
+  for (const r of rows) {
+    const s = idx.scorePair(r.name1 ?? '', r.name2 ?? '', schemaType(r.schema ?? ''));
+    const said = s >= MEDIUM_BOUNDARY;
+    const truth = r.is_match === 'true';
+    if (said === truth) agree++;
+    if (truth && said) tp++; else if (truth) fn++; else if (said) fp++; else tn++;
+    if (said !== truth && misses.length < 400) misses.push(`    ${truth ? 'FN' : 'FP'} ${s.toFixed(1)}  ${r.name1} | ${r.name2}  (${r.notes ?? ''})`);
+  }
+  console.log(`  agreement ${pct(agree, rows.length)} (${agree}/${rows.length}); true pairs matched ${pct(tp, tp + fn)}, false pairs rejected ${pct(tn, tn + fp)}`);
+  if (process.argv.includes('--verbose')) console.log(misses.join('\n'));
+}
+
+interface Perturbed { kind: string; query: string; record: ListRecord }
+
+const LATIN_VARIANTS: [RegExp, string][] = [
+  [/ou/g, 'u'], [/kh/g, 'h'], [/y/g, 'i'], [/ee/g, 'i'], [/ph/g, 'f'], [/sh/g, 'sch'], [/q/g, 'k'], [/dh/g, 'd'],
+  [/u/g, 'ou'], [/j/g, 'dj'], [/i/g, 'y'], [/ch/g, 'tch'], [/w/g, 'v'], [/v/g, 'w'], [/x/g, 'ks'], [/c/g, 'k'],
+];
+const TO_CYRILLIC: [string, string][] = [
+  ['shch', 'щ'], ['kh', 'х'], ['zh', 'ж'], ['ch', 'ч'], ['sh', 'ш'], ['ts', 'ц'], ['yu', 'ю'], ['ya', 'я'], ['yo', 'ё'],
+  ['a', 'а'], ['b', 'б'], ['v', 'в'], ['g', 'г'], ['d', 'д'], ['e', 'е'], ['z', 'з'], ['i', 'и'], ['y', 'й'], ['k', 'к'],
+  ['l', 'л'], ['m', 'м'], ['n', 'н'], ['o', 'о'], ['p', 'п'], ['r', 'р'], ['s', 'с'], ['t', 'т'], ['u', 'у'], ['f', 'ф'],
+  ['h', 'х'], ['c', 'к'], ['q', 'к'], ['w', 'в'], ['x', 'кс'], ['j', 'дж'],
+];
+const LEGAL_SWAPS: [RegExp, string[]][] = [
+  [/\bLIMITED LIABILITY COMPANY\b|\bLLC\b/i, ['OOO', 'L.L.C.', 'GmbH', 'Limited Liability Company']],
+  [/\bJOINT[- ]STOCK COMPANY\b|\bJSC\b/i, ['AO', 'J.S.C.', 'Joint Stock Company']],
+  [/\bLIMITED\b|\bLTD\.?/i, ['Ltd', 'Limited', 'Co. Ltd']],
+  [/\bCOMPANY\b|\bCO\.?(?=\s|$)/i, ['Co', 'Company']],
+  [/\bCORPORATION\b|\bCORP\.?/i, ['Corp.', 'Corporation']],
+  [/\bINCORPORATED\b|\bINC\.?/i, ['Inc', 'Incorporated']],
+  [/\bS\.?A\.?(?=\s|$)/i, ['SA', 'S.A.', 'Sociedad Anonima']],
+  [/\bGMBH\b/i, ['LLC', 'G.m.b.H.']],
+];
+
+function words(name: string): string[] {
+  return name.replace(/,/g, ' ').split(/\s+/).filter((w) => w.length > 0);
+}
+
+function perturb(records: ListRecord[], perKind: number): Perturbed[] {
+  const rand = rng(20260522);
+  const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
+  const latin = records.filter((r) => /^[\x20-\x7e]+$/.test(r.name) && words(r.name).length >= 2);
+  const out: Perturbed[] = [];
+  const kinds: [string, (r: ListRecord) => string | undefined][] = [
+    ['typo', (r) => {
+      const ws = words(r.name);
+      const cand = ws.map((w, i) => [w, i] as const).filter(([w]) => w.length >= 5);
+      if (cand.length === 0) return undefined;
+      const [w, i] = pick(cand);
+      const p = 1 + Math.floor(rand() * (w.length - 2));
+      const op = Math.floor(rand() * 4);
+      const letters = 'abcdefghijklmnopqrstuvwxyz';
+      const nw = op === 0 ? w.slice(0, p) + w.slice(p + 1)
+        : op === 1 ? w.slice(0, p) + pick([...letters]) + w.slice(p)
+        : op === 2 ? w.slice(0, p) + pick([...letters]) + w.slice(p + 1)
+        : w.slice(0, p) + (w[p + 1] ?? '') + w[p] + w.slice(p + 2);
+      ws[i] = nw;
+      return ws.join(' ');
+    }],
+    ['swapped parts', (r) => {
+      const ws = words(r.name);
+      return [...ws.slice(1), ws[0]!].join(' ');
+    }],
+    ['dropped middle part', (r) => {
+      if (r.entityType !== 'person') return undefined;
+      const ws = words(r.name);
+      if (ws.length < 4) return undefined;
+      const i = 1 + Math.floor(rand() * (ws.length - 2));
+      return [...ws.slice(0, i), ...ws.slice(i + 1)].join(' ');
+    }],
+    ['transliteration (Latin spelling)', (r) => {
+      if (r.entityType !== 'person') return undefined;
+      const n = r.name.toLowerCase().replace(/,/g, '');
+      const applicable = LATIN_VARIANTS.filter(([re]) => { re.lastIndex = 0; return re.test(n); });
+      if (applicable.length === 0) return undefined;
+      const [re, rep] = pick(applicable);
+      re.lastIndex = 0;
+      return n.replace(re, rep);
+    }],
+    ['transliteration (to Cyrillic)', (r) => {
+      if (r.entityType !== 'person') return undefined;
+      let n = r.name.toLowerCase().replace(/[^a-z ]/g, ' ');
+      for (const [l, c] of TO_CYRILLIC) n = n.split(l).join(c);
+      return n;
+    }],
+    ['legal-form variant', (r) => {
+      if (r.entityType !== 'organization') return undefined;
+      for (const [re, reps] of LEGAL_SWAPS) if (re.test(r.name)) return r.name.replace(re, pick(reps));
+      return undefined;
+    }],
+    ['joined parts', (r) => {
+      const ws = words(r.name);
+      const i = Math.floor(rand() * (ws.length - 1));
+      return [...ws.slice(0, i), ws[i]! + ws[i + 1]!.toLowerCase(), ...ws.slice(i + 2)].join(' ');
+    }],
+  ];
+  for (const [kind, f] of kinds) {
+    let made = 0;
+    for (let tries = 0; made < perKind && tries < perKind * 50; tries++) {
+      const r = pick(latin);
+      const q = f(r);
+      if (!q || q.trim() === '' || q === r.name) continue;
+      out.push({ kind, query: q, record: r });
+      made++;
+    }
+  }
+  return out;
+}
+
+export async function main(): Promise<void> {
+  const quick = process.argv.includes('--quick');
+  console.log('Matching quality benchmark');
+  console.log('Loading lists (../shared/data/lists):');
+  const t0 = performance.now();
+  // --lists-json=<file>: records saved earlier (JSON array of ListRecord), to iterate without re-parsing.
+  const cacheArg = process.argv.find((a) => a.startsWith('--lists-json='));
+  const lists = cacheArg ? groupBySource(JSON.parse(await readFile(cacheArg.slice(13), 'utf8')) as ListRecord[]) : await loadAllLists();
+  const all: ListRecord[] = [...lists.values()].flat();
+  const idx = MatchingIndex.build(all);
+  console.log(`Index: ${idx.size} records, ${idx.nameCount} names, sources ${idx.sources.join(', ')} (loaded+built in ${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
+
+  const nbFile = path.join(MATCHING, 'opensanctions_nomenklatura/name_bench_cases.csv');
+  if (existsSync(nbFile)) {
+    const rows = await csv(nbFile);
+    console.log(`nomenklatura name_bench_cases.csv (${rows.length} judged pairs, match = score >= ${MEDIUM_BOUNDARY}, part weights from the loaded lists):`);
+    nameBench(idx, rows);
+  }
+
+  const ebFile = path.join(MATCHING, 'opensanctions_nomenklatura/entity_bench_checks.yml');
+  if (existsSync(ebFile)) {
+    const checks = parseChecks(await readFile(ebFile, 'utf8'));
+    let agree = 0;
+    for (const c of checks) if ((idx.scorePair(c.query, c.candidate, schemaType(c.schema)) >= MEDIUM_BOUNDARY) === c.match) agree++;
+    console.log(`nomenklatura entity_bench_checks.yml (${checks.length} checks, names only):\n  agreement ${pct(agree, checks.length)}`);
+  }
+
+  const putinFile = path.join(MATCHING, 'opensanctions_nomenklatura/putin_names.txt');
+  if (existsSync(putinFile)) {
+    const variants = (await readFile(putinFile, 'utf8')).split('\n').map((s) => s.trim()).filter(Boolean);
+    let hit = 0;
+    const missed: string[] = [];
+    for (const v of variants) {
+      if (idx.scorePair(v, 'Vladimir Vladimirovich PUTIN', 'person') >= MEDIUM_BOUNDARY) hit++; else missed.push(v);
+    }
+    console.log(`putin_names.txt (${variants.length} spellings vs "Vladimir Vladimirovich PUTIN"):\n  matched ${pct(hit, variants.length)}; missed: ${missed.join(' | ')}`);
+  }
+
+  const csFile = path.join(MATCHING, 'watchman/cross_script_pairs.csv');
+  if (existsSync(csFile)) {
+    const lines = (await readFile(csFile, 'utf8')).split('\n').filter((l) => l.trim() && !l.startsWith('#'));
+    let hit = 0;
+    const missed: string[] = [];
+    for (const l of lines) {
+      const [a, b] = l.split(',');
+      const s = idx.scorePair(a ?? '', b ?? '', 'person');
+      if (s >= MEDIUM_BOUNDARY) hit++; else missed.push(`${a}/${b} ${s}`);
+    }
+    console.log(`watchman cross_script_pairs.csv (${lines.length} pairs):\n  matched ${pct(hit, lines.length)}; missed: ${missed.join(' | ')}`);
+  }
+
+  const un = lists.get('un_csl');
+  const posFile = path.join(MATCHING, 'opensanctions_yente/candidate_generation_benchmark/positives_un_untreated.csv');
+  if (un && existsSync(posFile)) {
+    const rows = await csv(posFile);
+    let med = 0, high = 0;
+    const missed: string[] = [];
+    for (const r of rows) {
+      const o = idx.screen({ name: r.full_name ?? '', birthDate: r.date_of_birth || undefined, country: r.nationality || undefined, entityType: 'person' }, { maxMatches: 50 });
+      const best = Math.max(0, ...o.matches.filter((m) => m.dataset === 'un_csl').map((m) => m.matchScore));
+      if (best >= MEDIUM_BOUNDARY) med++; else if (missed.length < 40) missed.push(`${r.full_name} ${r.date_of_birth} ${r.nationality} -> ${best}`);
+      if (best >= HIGH_BOUNDARY) high++;
+    }
+    console.log(`yente positives_un_untreated.csv vs UN list (${rows.length} queries with birth date and nationality):`);
+    console.log(`  recall at medium ${pct(med, rows.length)}, at high ${pct(high, rows.length)}`);
+    if (process.argv.includes('--verbose')) console.log('    ' + missed.join('\n    '));
+  } else console.log('yente positives_un_untreated.csv: skipped (UN list not loaded)');
+
+  for (const [label, rel, limit] of [
+    ['yente candidate_generation_benchmark/negatives_us.csv', 'opensanctions_yente/candidate_generation_benchmark/negatives_us.csv', quick ? 10_000 : Infinity],
+    ['yente validation_report/negatives_us.csv', 'opensanctions_yente/validation_report/negatives_us.csv', Infinity],
+  ] as const) {
+    const file = path.join(MATCHING, rel);
+    if (!existsSync(file)) continue;
+    const rows = (await csv(file)).slice(0, limit);
+    let med = 0, high = 0, medNoCorr = 0, highNoCorr = 0;
+    const hits: string[] = [];
+    for (const r of rows) {
+      const country = toCountryCode(r.nationality) ?? undefined;
+      const o = idx.screen({ name: r.full_name ?? '', birthDate: r.date_of_birth || undefined, country, entityType: 'person' });
+      if (o.riskScore >= MEDIUM_BOUNDARY) { med++; if (hits.length < 30) hits.push(`${r.full_name} -> ${o.matches[0]?.entity.name} ${o.riskScore}`); }
+      if (o.riskScore >= HIGH_BOUNDARY) high++;
+      const bare = idx.screen({ name: r.full_name ?? '' });
+      if (bare.riskScore >= MEDIUM_BOUNDARY) medNoCorr++;
+      if (bare.riskScore >= HIGH_BOUNDARY) highNoCorr++;
+    }
+    console.log(`${label} (${rows.length} innocent persons) vs all loaded lists:`);
+    console.log(`  with birth date + nationality + type: false positives at medium+ ${pct(med, rows.length)}, at high ${pct(high, rows.length)}`);
+    console.log(`  name only:                            false positives at medium+ ${pct(medNoCorr, rows.length)}, at high ${pct(highNoCorr, rows.length)}`);
+    if (process.argv.includes('--verbose')) console.log('    ' + hits.join('\n    '));
+  }
+
+  const source = all.filter((r) => r.source === 'un_csl' || r.source === 'us_ofac' || r.source === 'eu_csl' || r.source === 'uk_csl');
+  if (source.length > 0) {
+    const perts = perturb(source, quick ? 300 : 1000);
+    const byKind = new Map<string, { n: number; med: number; high: number; missed: string[] }>();
+    for (const p of perts) {
+      const o = idx.screen({ name: p.query }, { maxMatches: 50 });
+      const want = `${p.record.source}:${p.record.id}`;
+      const m = o.matches.find((x) => x.entity.id === want);
+      const k = byKind.get(p.kind) ?? { n: 0, med: 0, high: 0, missed: [] };
+      k.n++;
+      if (m && m.matchScore >= MEDIUM_BOUNDARY) k.med++; else if (k.missed.length < 8) k.missed.push(`${p.query} [${p.record.name}] ${m?.matchScore ?? '-'}`);
+      if (m && m.matchScore >= HIGH_BOUNDARY) k.high++;
+      byKind.set(p.kind, k);
+    }
+    console.log(`perturbations of real list names (UN, OFAC, EU, UK; name only, no corroboration):`);
+    for (const [kind, k] of byKind) {
+      console.log(`  ${kind.padEnd(34)} n=${k.n}  recall at medium ${pct(k.med, k.n)}, at high ${pct(k.high, k.n)}`);
+      if (process.argv.includes('--verbose')) console.log('      missed: ' + k.missed.join(' | '));
+    }
+  }
+}
+
+function groupBySource(records: ListRecord[]): Map<OfficialSourceId, ListRecord[]> {
+  const out = new Map<OfficialSourceId, ListRecord[]>();
+  for (const r of records) {
+    if (r.source === 'us_ofac_50') continue;
+    const list = out.get(r.source) ?? [];
+    list.push(r);
+    out.set(r.source, list);
+  }
+  return out;
+}
+
+interface Check { match: boolean; schema: string; query: string; candidate: string }
+
+/** The checks file has one shape only (match, schema, query{...}, candidate{...}); a full YAML parser is not needed. */
+function parseChecks(text: string): Check[] {
+  const out: Check[] = [];
+  let cur: { match: boolean; schema: string; q: Record<string, string>; c: Record<string, string> } | undefined;
+  let side: 'q' | 'c' = 'q';
+  const flush = (): void => {
+    if (!cur) return;
+    const name = (p: Record<string, string>): string => p.name ?? [p.firstName, p.fatherName, p.middleName, p.lastName].filter(Boolean).join(' ');
+    out.push({ match: cur.match, schema: cur.schema, query: name(cur.q), candidate: name(cur.c) });
+  };
+  for (const line of text.split('\n')) {
+    const m = /^\s*-?\s*(\w+):\s*(.*)$/.exec(line);
+    if (!m) continue;
+    const key = m[1]!;
+    const value = m[2]!.trim().replace(/^["']|["']$/g, '');
+    if (line.trimStart().startsWith('- match:')) { flush(); cur = { match: value === 'true', schema: '', q: {}, c: {} }; continue; }
+    if (!cur) continue;
+    if (key === 'schema') cur.schema = value;
+    else if (key === 'query') side = 'q';
+    else if (key === 'candidate') side = 'c';
+    else if (key !== 'label' && value) cur[side][key] = value;
+  }
+  flush();
+  return out;
+}
+
+if (process.argv[1] && /quality\.(ts|js)$/.test(process.argv[1])) {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
+}

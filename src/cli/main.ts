@@ -1,0 +1,113 @@
+import { pathToFileURL } from 'node:url';
+import { Command, CommanderError } from 'commander';
+import { type Config, ConfigError, loadConfig } from '../infra/config.js';
+import { AppError } from '../infra/errors.js';
+import { migrateToLatest } from '../infra/migrations.js';
+import { ensureSchema, openDatabase } from '../infra/database.js';
+import { createContext, type AppContext } from '../start/context.js';
+import { registerTenantCommands } from './tenant-commands.js';
+import { registerListCommands } from './list-commands.js';
+import { registerExtraCommands } from './extra-commands.js';
+import { type Output, printResult } from './output.js';
+
+/**
+ * `sanctions`: the admin command line. It reads the same configuration (environment) as the server.
+ * Every command accepts --json and then prints exactly one JSON document.
+ */
+
+export interface CliRuntime {
+  config: () => Config;
+  withContext<T>(fn: (ctx: AppContext) => Promise<T>): Promise<T>;
+  output: (command: Command) => Output;
+}
+
+function makeRuntime(env: NodeJS.ProcessEnv): CliRuntime {
+  let config: Config | undefined;
+  const getConfig = () => (config ??= loadConfig(env));
+  return {
+    config: getConfig,
+    async withContext(fn) {
+      const ctx = await createContext(getConfig());
+      try {
+        return await fn(ctx);
+      } finally {
+        await ctx.close();
+      }
+    },
+    output: (command) => ({ json: Boolean(command.optsWithGlobals().json) }),
+  };
+}
+
+export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
+  const runtime = makeRuntime(env);
+  const program = new Command('sanctions')
+    .description('Sanctions screening service: server and administration')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureHelp({ sortSubcommands: true })
+    .exitOverride();
+
+  program
+    .command('serve')
+    .description('Start the HTTP API (runs migrations, loads and refreshes the lists)')
+    .option('--json', 'log as JSON (the server always logs JSON lines)')
+    .action(async () => {
+      const { main } = await import('../start/server.js');
+      await main();
+    });
+
+  program
+    .command('migrate')
+    .description('Run pending database migrations')
+    .option('--json', 'print one JSON document')
+    .action(async (_opts, command: Command) => {
+      const config = runtime.config();
+      await ensureSchema(config.database);
+      const handle = openDatabase(config.database);
+      try {
+        const report = await migrateToLatest(handle.db);
+        printResult(runtime.output(command), { engine: config.database.engine, applied: report.applied }, () =>
+          report.applied.length ? `applied: ${report.applied.join(', ')}` : 'database is up to date',
+        );
+      } finally {
+        await handle.close();
+      }
+    });
+
+  registerTenantCommands(program, runtime);
+  registerListCommands(program, runtime);
+  registerExtraCommands(program, runtime);
+  return program;
+}
+
+/** Runs the command line; returns the exit code. */
+export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const program = buildProgram(env);
+  const wantsJson = argv.includes('--json');
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version exit 0; usage errors were already printed with the usage hint.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof AppError || error instanceof ConfigError) {
+      const code = error instanceof AppError ? error.code : 'CONFIG_ERROR';
+      if (wantsJson) console.log(JSON.stringify({ error: { code, message: error.message } }));
+      else console.error(`error: ${error.message}`);
+      return 1;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    if (wantsJson) console.log(JSON.stringify({ error: { code: 'INTERNAL_ERROR', message } }));
+    else console.error(`error: ${message}`);
+    return 1;
+  }
+}
+
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  run(process.argv.slice(2)).then((code) => {
+    // `serve` keeps running; every other command ends here, even if a library left a handle open.
+    if (code !== 0 || process.argv[2] !== 'serve') process.exit(code);
+  });
+}

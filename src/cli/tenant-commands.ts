@@ -1,0 +1,162 @@
+import { Command, InvalidArgumentError } from 'commander';
+import {
+  addUser,
+  createApiKey,
+  createOrganization,
+  listApiKeys,
+  listOrganizations,
+  listUsers,
+  removeUser,
+  revokeApiKey,
+  updateOrganization,
+} from '../tenants/tenants-service.js';
+import { TIERS } from '../tenants/tiers.js';
+import type { CliRuntime } from './main.js';
+import { printResult, table } from './output.js';
+
+function whole(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number');
+  return Number(value);
+}
+
+function tier(value: string): string {
+  if (!(TIERS as readonly string[]).includes(value)) throw new InvalidArgumentError(`must be one of ${TIERS.join(', ')}`);
+  return value;
+}
+
+/** orgs, users and keys commands (issue: service foundation, part 6). */
+export function registerTenantCommands(program: Command, runtime: CliRuntime): void {
+  const orgs = program.command('orgs').description('Manage organizations');
+  orgs
+    .command('create')
+    .description('Create an organization')
+    .requiredOption('--slug <slug>', 'short unique name (lower-case letters, digits, dashes)')
+    .requiredOption('--name <name>', 'display name')
+    .requiredOption('--tier <tier>', `one of ${TIERS.join(', ')}`, tier)
+    .option('--quota <n>', 'own monthly screening quota (overrides the tier)', whole)
+    .option('--json', 'print one JSON document')
+    .action(async (opts: { slug: string; name: string; tier: string; quota?: number }, command: Command) => {
+      const org = await runtime.withContext((ctx) =>
+        createOrganization({ db: ctx.database.db, clock: ctx.clock }, { slug: opts.slug, name: opts.name, tier: opts.tier, quota: opts.quota ?? null }),
+      );
+      printResult(runtime.output(command), org, () => `created organization ${org.slug} (${org.id}), tier ${org.tier}`);
+    });
+
+  orgs
+    .command('update')
+    .description('Change an organization')
+    .requiredOption('--org <slug>', 'organization slug')
+    .option('--name <name>', 'display name')
+    .option('--tier <tier>', `one of ${TIERS.join(', ')}`, tier)
+    .option('--quota <n>', 'own monthly quota; "none" to use the tier quota', (v: string) => (v === 'none' ? null : whole(v)))
+    .option('--webhook-url <url>', 'where alerts are sent; "" to remove')
+    .option('--webhook-secret <secret>', 'HMAC secret for webhook signatures (at least 16 characters)')
+    .option('--json', 'print one JSON document')
+    .action(
+      async (
+        opts: { org: string; name?: string; tier?: string; quota?: number | null; webhookUrl?: string; webhookSecret?: string },
+        command: Command,
+      ) => {
+        const org = await runtime.withContext(async (ctx) => {
+          const { checkWebhookUrlForSave } = await import('./webhook-url-check.js');
+          return updateOrganization(
+            { db: ctx.database.db, clock: ctx.clock, checkWebhookUrl: checkWebhookUrlForSave(ctx.config) },
+            {
+              org: opts.org,
+              ...(opts.name !== undefined ? { name: opts.name } : {}),
+              ...(opts.tier !== undefined ? { tier: opts.tier } : {}),
+              ...(opts.quota !== undefined ? { quota: opts.quota } : {}),
+              ...(opts.webhookUrl !== undefined ? { webhookUrl: opts.webhookUrl } : {}),
+              ...(opts.webhookSecret !== undefined ? { webhookSecret: opts.webhookSecret } : {}),
+            },
+          );
+        });
+        printResult(runtime.output(command), org, () => `updated organization ${org.slug}`);
+      },
+    );
+
+  orgs
+    .command('list')
+    .description('List organizations')
+    .option('--json', 'print one JSON document')
+    .action(async (_opts, command: Command) => {
+      const list = await runtime.withContext((ctx) => listOrganizations({ db: ctx.database.db, clock: ctx.clock }));
+      printResult(runtime.output(command), list, () =>
+        table(
+          ['slug', 'id', 'name', 'tier', 'quota', 'webhook'],
+          list.map((o) => [o.slug, o.id, o.name, o.tier, o.effectiveQuota ?? 'unlimited', o.webhookUrl ? (o.webhookPaused ? 'paused' : 'on') : 'off']),
+        ),
+      );
+    });
+
+  const users = program.command('users').description('Manage the users of an organization');
+  users
+    .command('add')
+    .description('Add a user (by email) to an organization')
+    .requiredOption('--org <slug>', 'organization slug')
+    .requiredOption('--email <email>', 'email address of the user')
+    .option('--json', 'print one JSON document')
+    .action(async (opts: { org: string; email: string }, command: Command) => {
+      const result = await runtime.withContext((ctx) => addUser({ db: ctx.database.db, clock: ctx.clock }, opts));
+      printResult(runtime.output(command), result, () =>
+        result.created ? `added ${result.email} to ${result.org}` : `${result.email} is already a member of ${result.org}`,
+      );
+    });
+  users
+    .command('remove')
+    .description("Remove a user from an organization (the user's keys stop working: 403 FORBIDDEN)")
+    .requiredOption('--org <slug>', 'organization slug')
+    .requiredOption('--email <email>', 'email address of the user')
+    .option('--json', 'print one JSON document')
+    .action(async (opts: { org: string; email: string }, command: Command) => {
+      const result = await runtime.withContext((ctx) => removeUser({ db: ctx.database.db, clock: ctx.clock }, opts));
+      printResult(runtime.output(command), result, () => `removed ${result.email} from ${result.org}`);
+    });
+  users
+    .command('list')
+    .description('List the members of an organization')
+    .requiredOption('--org <slug>', 'organization slug')
+    .option('--json', 'print one JSON document')
+    .action(async (opts: { org: string }, command: Command) => {
+      const list = await runtime.withContext((ctx) => listUsers({ db: ctx.database.db, clock: ctx.clock }, opts.org));
+      printResult(runtime.output(command), list, () => table(['email', 'id', 'role', 'since'], list.map((u) => [u.email, u.id, u.role, u.created_at])));
+    });
+
+  const keys = program.command('keys').description('Manage API keys');
+  keys
+    .command('create')
+    .description('Create an API key for a member; the key is shown once')
+    .requiredOption('--org <slug>', 'organization slug')
+    .requiredOption('--user <email>', 'the member who owns the key')
+    .option('--expires-at <iso>', 'expiry, ISO 8601 date or date-time')
+    .option('--json', 'print one JSON document')
+    .action(async (opts: { org: string; user: string; expiresAt?: string }, command: Command) => {
+      const key = await runtime.withContext((ctx) =>
+        createApiKey(
+          { db: ctx.database.db, clock: ctx.clock },
+          { org: opts.org, email: opts.user, ...(opts.expiresAt !== undefined ? { expiresAt: opts.expiresAt } : {}) },
+        ),
+      );
+      printResult(runtime.output(command), key, () => `key ${key.id} for ${key.user} in ${key.org}:\n\n  ${key.key}\n\nStore it now: it is not shown again.`);
+    });
+  keys
+    .command('revoke')
+    .description('Revoke an API key')
+    .requiredOption('--id <id>', 'key id (key_...)')
+    .option('--json', 'print one JSON document')
+    .action(async (opts: { id: string }, command: Command) => {
+      const result = await runtime.withContext((ctx) => revokeApiKey({ db: ctx.database.db, clock: ctx.clock }, opts.id));
+      printResult(runtime.output(command), result, () => `revoked ${result.id}`);
+    });
+  keys
+    .command('list')
+    .description("List an organization's API keys (prefixes only)")
+    .requiredOption('--org <slug>', 'organization slug')
+    .option('--json', 'print one JSON document')
+    .action(async (opts: { org: string }, command: Command) => {
+      const list = await runtime.withContext((ctx) => listApiKeys({ db: ctx.database.db, clock: ctx.clock }, opts.org));
+      printResult(runtime.output(command), list, () =>
+        table(['id', 'prefix', 'user', 'status', 'created', 'expires'], list.map((k) => [k.id, k.prefix, k.user, k.status, k.createdAt, k.expiresAt])),
+      );
+    });
+}

@@ -1,0 +1,85 @@
+import type { SwaggerOptions } from '@fastify/swagger';
+import { COMMON_HEADERS } from './schemas.js';
+
+/**
+ * The OpenAPI 3.1 document is generated from the route schemas (the same objects that validate
+ * requests) by @fastify/swagger; this module adds what route schemas cannot carry: the security
+ * scheme, the headers on every response, and the contract's decisions written out.
+ */
+
+const DESCRIPTION = `Screens people, organizations, vessels and aircraft against nine official sanctions lists
+(US OFAC, US CSL, EU, UK, UN, Australia, Switzerland, Canada, Japan) and a source derived from ownership data
+under the OFAC 50 percent rule. Every screening is stored for the caller's organization.
+
+**Scores.** riskScore, matchScore and confidence are numbers from 0 to 100 with at most one decimal.
+riskLevel is \`high\` when riskScore >= 80, \`medium\` when 50 <= riskScore < 80, and \`low\` below 50.
+A screening with no match above the reporting floor has riskScore 0, riskLevel \`low\`, null entityId and entityName.
+
+**Authentication.** Every /v1 request carries an \`x-api-key\` header. Keys are created by an administrator
+(command line \`sanctions keys create\`). API access requires the Starter tier or above.
+
+**Limits.** 60 requests per minute per key on every endpoint, shared by all nodes of a deployment;
+\`X-RateLimit-Reset\` is the Unix time (seconds) when the window resets and \`Retry-After\` on 429 the seconds to wait.
+Failed authentications are limited per client address. Monthly screening quotas: starter 1,000, professional 10,000,
+enterprise unlimited, counted per calendar month in UTC; only new POST /screen executions count.
+
+**Idempotency.** POST /screen accepts an \`Idempotency-Key\` (at most 255 characters) scoped to the organization:
+a replay within 24 hours returns the stored response with \`Idempotency-Replayed: true\`; the same key with a
+different body gives 422 IDEMPOTENCY_KEY_MISMATCH; the same key while the first request runs gives 409 CONFLICT.
+
+**Errors.** Every failure uses the envelope \`{ "success": false, "error": { "code", "message" } }\`.`;
+
+export function buildOpenApiOptions(): SwaggerOptions {
+  return {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Sanctions Screening Service API',
+        version: '1.0.0',
+        description: DESCRIPTION,
+        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+      },
+      servers: [{ url: 'http://127.0.0.1:8080', description: 'Local server (the v1 prefix is part of every path)' }],
+      tags: [
+        { name: 'screening', description: 'Screen names and read stored screenings.' },
+        { name: 'monitoring', description: 'Continuous monitoring of stored screenings.' },
+        { name: 'service', description: 'Health of the service.' },
+      ],
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'API key of a user of the organization.' },
+        },
+      },
+    },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
+  };
+}
+
+type Json = Record<string, unknown>;
+
+/** Adds the common response headers and Retry-After to every response of every operation. */
+export function finishOpenApiDocument(document: Json): Json {
+  const doc = structuredClone(document);
+  const components = (doc.components ?? {}) as Json;
+  components.headers = {
+    ...COMMON_HEADERS,
+    'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait before retrying.' },
+    'Idempotency-Replayed': { schema: { type: 'string', enum: ['true'] }, description: 'Set when the response is a replay of an earlier request with the same Idempotency-Key.' },
+  };
+  doc.components = components;
+  const paths = (doc.paths ?? {}) as Record<string, Record<string, Json>>;
+  for (const operations of Object.values(paths)) {
+    for (const operation of Object.values(operations)) {
+      const responses = (operation.responses ?? {}) as Record<string, Json>;
+      for (const [status, response] of Object.entries(responses)) {
+        const headers = (response.headers ?? {}) as Json;
+        for (const name of Object.keys(COMMON_HEADERS)) headers[name] = { $ref: `#/components/headers/${name}` };
+        if (status === '429') headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
+        response.headers = headers;
+      }
+    }
+  }
+  return doc;
+}

@@ -1,0 +1,114 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { HttpConfig } from '../infra/config.js';
+import type { Clock } from '../infra/clock.js';
+import type { Db } from '../infra/database.js';
+import { AppError } from '../infra/errors.js';
+import type { RateLimitState, RateLimiter } from '../infra/rate-limiter.js';
+import { type Caller, assertAccess, checkApiKey } from '../tenants/auth.js';
+import { sendError } from './error-handler.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller?: Caller;
+    rateLimit?: RateLimitState;
+  }
+}
+
+export interface PipelineDeps {
+  db: Db;
+  clock: Clock;
+  limiter: RateLimiter;
+  http: HttpConfig;
+}
+
+/**
+ * The request pipeline of every v1 route (api-v1.md sections 5 and 8), run before the body is read so
+ * that an unauthenticated caller learns nothing about validation:
+ *   1. x-api-key present, known, not revoked, not expired (401s); failures are counted per client
+ *      address, and an address over its limit gets 429 without its key being looked at;
+ *   2. 60 requests per minute per key, shared through the database by every node (429);
+ *   3. the key's owner still a member (403 FORBIDDEN), tier Starter or above (403 FEATURE_NOT_AVAILABLE).
+ * Public routes (/health, /openapi.json, /docs) are limited per client address.
+ * X-Request-Id and X-RateLimit-* go on every response, errors included.
+ */
+export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void {
+  // Addresses known to be over their failed-auth limit, until the window resets: saves a round trip.
+  const blockedAddresses = new Map<string, number>();
+
+  const tooMany = (state: RateLimitState, message: string) =>
+    new AppError('RATE_LIMITED', message, { headers: { 'Retry-After': String(state.retryAfter) } });
+
+  async function authFailure(request: FastifyRequest, error: AppError): Promise<AppError> {
+    const state = await deps.limiter.hit(`authfail:${request.ip}`, deps.http.authFailureLimitPerMinute);
+    request.rateLimit = state;
+    if (!state.allowed) {
+      blockedAddresses.set(request.ip, state.resetAt);
+      return tooMany(state, 'too many failed authentication attempts from this address; retry later');
+    }
+    return error;
+  }
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?', 1)[0] ?? '';
+    if (!(path === '/v1' || path.startsWith('/v1/'))) {
+      const state = await deps.limiter.hit(`ip:${request.ip}`, deps.http.publicRateLimitPerMinute);
+      request.rateLimit = state;
+      if (!state.allowed) return sendError(reply, tooMany(state, 'rate limit exceeded; retry later'));
+      return;
+    }
+
+    const blockedUntil = blockedAddresses.get(request.ip);
+    const nowSeconds = Math.floor(deps.clock.now().getTime() / 1000);
+    const header = request.headers['x-api-key'];
+    const key = Array.isArray(header) ? header[0] : header;
+    if (blockedUntil !== undefined) {
+      if (blockedUntil > nowSeconds) {
+        const check = key ? await checkApiKey(deps.db, deps.clock, key) : undefined;
+        if (!check?.ok) {
+          const state: RateLimitState = {
+            allowed: false,
+            limit: deps.http.authFailureLimitPerMinute,
+            remaining: 0,
+            resetAt: blockedUntil,
+            retryAfter: Math.max(1, blockedUntil - nowSeconds),
+          };
+          request.rateLimit = state;
+          return sendError(reply, tooMany(state, 'too many failed authentication attempts from this address; retry later'));
+        }
+      } else {
+        blockedAddresses.delete(request.ip);
+      }
+    }
+
+    const check = await checkApiKey(deps.db, deps.clock, key);
+    if (!check.ok) return sendError(reply, await authFailure(request, check.error));
+
+    const state = await deps.limiter.hit(`key:${check.caller.keyId}`, deps.http.rateLimitPerMinute);
+    request.rateLimit = state;
+    if (!state.allowed) return sendError(reply, tooMany(state, `rate limit of ${state.limit} requests per minute exceeded`));
+
+    try {
+      assertAccess(check.caller, check.isMember);
+    } catch (error) {
+      return sendError(reply, error as AppError);
+    }
+    request.caller = check.caller;
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('X-Request-Id', request.id);
+    const state = request.rateLimit;
+    if (state) {
+      reply.header('X-RateLimit-Limit', state.limit);
+      reply.header('X-RateLimit-Remaining', state.remaining);
+      reply.header('X-RateLimit-Reset', state.resetAt);
+    }
+    return payload;
+  });
+}
+
+/** The caller set by the pipeline; routes under /v1 always have one. */
+export function callerOf(request: FastifyRequest): Caller {
+  if (!request.caller) throw new AppError('UNAUTHORIZED', 'the x-api-key header is required');
+  return request.caller;
+}

@@ -1,0 +1,106 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import {
+  IdParams,
+  type ListScreeningsQueryType,
+  ListScreeningsQuery,
+  ScreenRequest,
+  ScreeningRecord,
+  ScreeningResult,
+  ScreeningSummary,
+} from '../../screening/screening-schemas.js';
+import { type ScreeningContext, getScreening, listScreenings, screen } from '../../screening/screening-service.js';
+import { callerOf } from '../pipeline.js';
+import { BODY_ERRORS, COMMON_ERRORS, envelope, listEnvelope, responses } from '../schemas.js';
+
+export interface ScreeningRouteDeps {
+  context: ScreeningContext;
+}
+
+export function screeningRoutes(deps: ScreeningRouteDeps): FastifyPluginAsync {
+  return async (base) => {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
+    app.post(
+      '/screen',
+      {
+        schema: {
+          tags: ['screening'],
+          operationId: 'screen',
+          summary: 'Screen an entity against all sanctions lists',
+          description:
+            'Screens a name (with optional entity type, country and birth date) against every loaded list and stores the screening. One unit of the monthly quota per new execution; a replay with the same Idempotency-Key within 24 hours returns the stored response with `Idempotency-Replayed: true` and costs nothing.',
+          security: [{ apiKey: [] }],
+          headers: Type.Object({
+            'idempotency-key': Type.Optional(Type.String({ description: 'At most 255 characters; scoped to the organization; replay window 24 hours.' })),
+          }),
+          body: ScreenRequest,
+          response: responses(
+            { 200: envelope(Type.Ref(ScreeningResult), 'The screening result; it is stored.') },
+            {
+              ...COMMON_ERRORS,
+              ...BODY_ERRORS,
+              409: 'CONFLICT: a request with the same Idempotency-Key is still being processed.',
+              422: 'IDEMPOTENCY_KEY_MISMATCH: the Idempotency-Key was used with a different body.',
+              503: 'LISTS_NOT_READY: the sanctions lists are not loaded yet; screening against no data would be a silent false negative.',
+            },
+          ),
+        },
+      },
+      async (request, reply) => {
+        const header = request.headers['idempotency-key'];
+        const key = Array.isArray(header) ? header[0] : header;
+        const result = await screen(deps.context, callerOf(request), request.body, key);
+        if (result.replayed) reply.header('Idempotency-Replayed', 'true');
+        return reply.status(result.status).send(result.body);
+      },
+    );
+
+    app.get(
+      '/screenings',
+      {
+        schema: {
+          tags: ['screening'],
+          operationId: 'listScreenings',
+          summary: "List the organization's screenings",
+          security: [{ apiKey: [] }],
+          querystring: ListScreeningsQuery,
+          response: responses({ 200: listEnvelope(Type.Ref(ScreeningSummary), 'One page of screenings, newest first.') }, COMMON_ERRORS),
+        },
+      },
+      async (request) => {
+        const q = request.query as ListScreeningsQueryType;
+        const page = q.page ?? 1;
+        const pageSize = q.pageSize ?? 20;
+        const { items, total } = await listScreenings(deps.context, callerOf(request), {
+          page,
+          pageSize,
+          ...(q.riskLevel ? { riskLevel: q.riskLevel } : {}),
+          ...(q.dateFrom !== undefined ? { dateFrom: q.dateFrom } : {}),
+          ...(q.dateTo !== undefined ? { dateTo: q.dateTo } : {}),
+          ...(q.search !== undefined ? { search: q.search } : {}),
+        });
+        return { success: true, data: items, meta: { pagination: { page, pageSize, total, totalPages: Math.ceil(total / pageSize) } } };
+      },
+    );
+
+    app.get(
+      '/screenings/:id',
+      {
+        schema: {
+          tags: ['screening'],
+          operationId: 'getScreening',
+          summary: 'Fetch a stored screening',
+          description: 'The full record: match explanations, derived-match provenance, the sources and list versions it ran against.',
+          security: [{ apiKey: [] }],
+          params: IdParams,
+          response: responses(
+            { 200: envelope(Type.Ref(ScreeningRecord), 'The stored screening.') },
+            { ...COMMON_ERRORS, 404: 'NOT_FOUND: no screening with this id in the organization.' },
+          ),
+        },
+      },
+      async (request) => ({ success: true, data: await getScreening(deps.context, callerOf(request), request.params.id) }),
+    );
+  };
+}

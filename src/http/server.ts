@@ -1,0 +1,114 @@
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Ajv from 'ajv';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Clock } from '../infra/clock.js';
+import type { Config } from '../infra/config.js';
+import type { Db } from '../infra/database.js';
+import { AppError } from '../infra/errors.js';
+import { newId } from '../infra/ids.js';
+import { RateLimiter } from '../infra/rate-limiter.js';
+import { SCREENING_SCHEMAS } from '../screening/screening-schemas.js';
+import { MONITOR_SCHEMAS } from '../monitoring/monitor-schemas.js';
+import { registerErrorHandler, sendError } from './error-handler.js';
+import { buildOpenApiOptions, finishOpenApiDocument } from './openapi.js';
+import { registerPipeline } from './pipeline.js';
+import { ErrorEnvelope, Pagination } from './schemas.js';
+import { healthRoutes, type HealthDeps } from './routes/health-routes.js';
+import { screeningRoutes, type ScreeningRouteDeps } from './routes/screening-routes.js';
+import { monitorRoutes, type MonitorRouteDeps } from './routes/monitor-routes.js';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  health: HealthDeps;
+  screening: ScreeningRouteDeps;
+  monitors: MonitorRouteDeps;
+  logger?: FastifyServerOptions['logger'];
+  loggerInstance?: FastifyServerOptions['loggerInstance'];
+}
+
+/** The 64 KiB body limit of DECISIONS.md ("Status codes"). */
+export const BODY_LIMIT = 64 * 1024;
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(deps.loggerInstance ? { loggerInstance: deps.loggerInstance } : { logger: deps.logger ?? { level: deps.config.logLevel } }),
+    genReqId: () => newId('req'),
+    requestIdLogLabel: 'requestId',
+    bodyLimit: BODY_LIMIT,
+    trustProxy: deps.config.http.trustProxy,
+    return503OnClosing: true,
+    disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace',
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // Bodies are validated without type coercion (a number is not a name); query strings and path
+  // parameters arrive as text and are coerced. Unknown body fields are removed, never stored.
+  const bodyAjv = new Ajv.default({ coerceTypes: false, removeAdditional: true, useDefaults: true, allErrors: false, strict: false });
+  const queryAjv = new Ajv.default({ coerceTypes: true, removeAdditional: false, useDefaults: true, allErrors: false, strict: false });
+  for (const schema of [ErrorEnvelope, Pagination, ...SCREENING_SCHEMAS, ...MONITOR_SCHEMAS]) {
+    bodyAjv.addSchema(schema);
+    queryAjv.addSchema(schema);
+    app.addSchema(schema);
+  }
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema as object),
+  );
+
+  // Only JSON bodies: text/plain would otherwise be accepted as a string.
+  app.removeContentTypeParser('text/plain');
+
+  registerErrorHandler(app);
+  registerPipeline(app, {
+    db: deps.db,
+    clock: deps.clock,
+    limiter: new RateLimiter(deps.db, deps.clock),
+    http: deps.config.http,
+  });
+
+  // A POST without a JSON content type is a 415 even when it has no body.
+  app.addHook('preValidation', async (request) => {
+    if (request.method === 'POST') {
+      const type = request.headers['content-type'] ?? '';
+      if (!/^application\/json\b/i.test(type)) {
+        throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'the request body must be sent as application/json');
+      }
+    }
+  });
+
+  await app.register(fastifySwagger, buildOpenApiOptions());
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+    staticCSP: false,
+  });
+
+  const knownRoutes: { method: string; pattern: RegExp }[] = [];
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const pattern = new RegExp(`^${route.url.replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*')}/?$`);
+    for (const method of methods) knownRoutes.push({ method: method.toUpperCase(), pattern });
+  });
+
+  await app.register(healthRoutes(deps.health));
+  await app.register(screeningRoutes(deps.screening), { prefix: '/v1' });
+  await app.register(monitorRoutes(deps.monitors), { prefix: '/v1' });
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => finishOpenApiDocument(app.swagger() as Record<string, unknown>));
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?', 1)[0] ?? '';
+    const allowed = [...new Set(knownRoutes.filter((r) => r.pattern.test(path)).map((r) => r.method))].filter(
+      (m) => m !== 'HEAD' && m !== request.method,
+    );
+    if (allowed.length > 0) {
+      reply.header('Allow', allowed.join(', '));
+      return sendError(reply, new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`));
+    }
+    return sendError(reply, new AppError('NOT_FOUND', `no route ${request.method} ${path}`));
+  });
+
+  return app;
+}

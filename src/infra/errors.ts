@@ -1,0 +1,66 @@
+/**
+ * One error model for the whole service: services throw AppError, one HTTP handler turns it into the
+ * envelope of api-v1.md 2.1. Codes and statuses follow api-v1.md section 7 and DECISIONS.md.
+ */
+export type ErrorCode =
+  | 'UNAUTHORIZED'
+  | 'INVALID_API_KEY'
+  | 'FORBIDDEN'
+  | 'BAD_REQUEST'
+  | 'VALIDATION_ERROR'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'IDEMPOTENCY_KEY_MISMATCH'
+  | 'TIER_LIMIT_EXCEEDED'
+  | 'RATE_LIMITED'
+  | 'FEATURE_NOT_AVAILABLE'
+  | 'LISTS_NOT_READY'
+  | 'INTERNAL_ERROR';
+
+export const STATUS_OF: Record<ErrorCode, number> = {
+  UNAUTHORIZED: 401,
+  INVALID_API_KEY: 401,
+  FORBIDDEN: 403,
+  BAD_REQUEST: 400,
+  VALIDATION_ERROR: 400,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  IDEMPOTENCY_KEY_MISMATCH: 422,
+  TIER_LIMIT_EXCEEDED: 403,
+  RATE_LIMITED: 429,
+  FEATURE_NOT_AVAILABLE: 403,
+  LISTS_NOT_READY: 503,
+  INTERNAL_ERROR: 500,
+};
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  /** Extra response headers, e.g. Retry-After. */
+  readonly headers: Record<string, string>;
+  /** For VALIDATION_ERROR: the field at fault. */
+  readonly field?: string;
+
+  constructor(code: ErrorCode, message: string, options: { headers?: Record<string, string>; field?: string } = {}) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = STATUS_OF[code];
+    this.headers = options.headers ?? {};
+    if (options.field !== undefined) this.field = options.field;
+  }
+}
+
+export function validationError(field: string, message: string): AppError {
+  return new AppError('VALIDATION_ERROR', `${field}: ${message}`, { field });
+}
+
+export function notFound(what: string): AppError {
+  return new AppError('NOT_FOUND', `${what} not found`);
+}

@@ -1,0 +1,27 @@
+import { randomBytes } from 'node:crypto';
+
+// Crockford base32, lower-cased: ids read well in URLs and logs and sort by creation time.
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+
+/** A ULID-shaped identifier (48-bit millisecond time + 80 random bits) with a type prefix, e.g. `scr_01j9…`. */
+export function newId(prefix: string, now: number = Date.now()): string {
+  let time = '';
+  let t = now;
+  for (let i = 0; i < 10; i++) {
+    time = ALPHABET[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  const bytes = randomBytes(10);
+  let bits = 0;
+  let value = 0;
+  let rand = '';
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      rand += ALPHABET[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  return `${prefix}_${time}${rand}`;
+}

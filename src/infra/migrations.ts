@@ -1,0 +1,259 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import type { Db } from './database.js';
+
+/**
+ * Migrations run forward on both engines, at start-up and by `sanctions migrate`. Column types are
+ * chosen to mean the same thing on SQLite and PostgreSQL (see db-schema.ts). Append new migrations;
+ * never edit one that has shipped.
+ */
+
+// `any` is the Kysely convention for migrations: they must not depend on today's table types.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDb = Kysely<any>;
+
+const tenancy: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('organizations')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('slug', 'text', (c) => c.notNull().unique())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('tier', 'text', (c) => c.notNull())
+      .addColumn('monthly_quota', 'integer')
+      .addColumn('webhook_url', 'text')
+      .addColumn('webhook_secret', 'text')
+      .addColumn('webhook_paused_at', 'text')
+      .addColumn('webhook_failures', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('users')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('email', 'text', (c) => c.notNull().unique())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('memberships')
+      .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id'))
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+      .addColumn('role', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('memberships_pk', ['org_id', 'user_id'])
+      .execute();
+    await db.schema
+      .createTable('api_keys')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id'))
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+      .addColumn('prefix', 'text', (c) => c.notNull())
+      .addColumn('hash', 'text', (c) => c.notNull().unique())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'text')
+      .addColumn('revoked_at', 'text')
+      .execute();
+    await db.schema.createIndex('api_keys_org').on('api_keys').column('org_id').execute();
+    await db.schema
+      .createTable('rate_limits')
+      .addColumn('bucket', 'text', (c) => c.primaryKey())
+      .addColumn('window_start', 'integer', (c) => c.notNull())
+      .addColumn('count', 'integer', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('usage')
+      .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id'))
+      .addColumn('month', 'text', (c) => c.notNull())
+      .addColumn('count', 'integer', (c) => c.notNull())
+      .addPrimaryKeyConstraint('usage_pk', ['org_id', 'month'])
+      .execute();
+  },
+};
+
+const screenings: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('screenings')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id'))
+      .addColumn('key_id', 'text', (c) => c.notNull())
+      .addColumn('query', 'text', (c) => c.notNull())
+      .addColumn('search_key', 'text', (c) => c.notNull())
+      .addColumn('entity_type', 'text')
+      .addColumn('country', 'text')
+      .addColumn('birth_date', 'text')
+      .addColumn('group_by_cluster', 'integer', (c) => c.notNull())
+      .addColumn('risk_score', 'real', (c) => c.notNull())
+      .addColumn('risk_level', 'text', (c) => c.notNull())
+      .addColumn('confidence', 'real', (c) => c.notNull())
+      .addColumn('entity_id', 'text')
+      .addColumn('entity_name', 'text')
+      .addColumn('matched_sources', 'text', (c) => c.notNull())
+      .addColumn('used_sources', 'text', (c) => c.notNull())
+      .addColumn('list_versions', 'text', (c) => c.notNull())
+      .addColumn('match_details', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('screenings_org_created').on('screenings').columns(['org_id', 'created_at']).execute();
+    await db.schema
+      .createTable('idempotency_keys')
+      .addColumn('org_id', 'text', (c) => c.notNull())
+      .addColumn('key', 'text', (c) => c.notNull())
+      .addColumn('request_hash', 'text', (c) => c.notNull())
+      .addColumn('state', 'text', (c) => c.notNull())
+      .addColumn('response_status', 'integer')
+      .addColumn('response_body', 'text')
+      .addColumn('screening_id', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('idempotency_keys_pk', ['org_id', 'key'])
+      .execute();
+  },
+};
+
+const lists: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('list_versions')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('source', 'text', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('fetched_at', 'text', (c) => c.notNull())
+      .addColumn('published_at', 'text')
+      .addColumn('sha256', 'text')
+      .addColumn('record_count', 'integer', (c) => c.notNull())
+      .addColumn('format', 'text')
+      .addColumn('files', 'text', (c) => c.notNull())
+      .addColumn('message', 'text')
+      .addColumn('took_ms', 'integer', (c) => c.notNull())
+      .addColumn('activated_at', 'text')
+      .execute();
+    await db.schema.createIndex('list_versions_source').on('list_versions').columns(['source', 'fetched_at']).execute();
+    await db.schema
+      .createTable('list_records')
+      .addColumn('version_id', 'text', (c) => c.notNull())
+      .addColumn('seq', 'integer', (c) => c.notNull())
+      .addColumn('record_id', 'text', (c) => c.notNull())
+      .addColumn('data', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('list_records_pk', ['version_id', 'seq'])
+      .execute();
+    await db.schema
+      .createTable('job_locks')
+      .addColumn('name', 'text', (c) => c.primaryKey())
+      .addColumn('holder', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'text', (c) => c.notNull())
+      .execute();
+  },
+};
+
+const monitoring: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('monitors')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id'))
+      .addColumn('screening_id', 'text', (c) => c.notNull())
+      .addColumn('search_key', 'text', (c) => c.notNull())
+      .addColumn('query', 'text', (c) => c.notNull())
+      .addColumn('entity_type', 'text')
+      .addColumn('country', 'text')
+      .addColumn('birth_date', 'text')
+      .addColumn('entity_name', 'text')
+      .addColumn('risk_threshold', 'real', (c) => c.notNull())
+      .addColumn('is_active', 'integer', (c) => c.notNull())
+      .addColumn('last_risk_score', 'real', (c) => c.notNull())
+      .addColumn('last_risk_level', 'text', (c) => c.notNull())
+      .addColumn('last_sources', 'text', (c) => c.notNull())
+      .addColumn('last_entity_id', 'text')
+      .addColumn('last_list_versions', 'text', (c) => c.notNull())
+      .addColumn('last_screened_at', 'text', (c) => c.notNull())
+      .addColumn('rescreen_generation', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('removed_at', 'text')
+      .execute();
+    // One live monitor per search and organization; removed monitors keep their row as history.
+    await sql`create unique index monitors_live_search on monitors (org_id, search_key) where removed_at is null`.execute(db);
+    await db.schema
+      .createTable('alerts')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id'))
+      .addColumn('monitor_id', 'text', (c) => c.notNull())
+      .addColumn('entity_id', 'text')
+      .addColumn('entity_name', 'text')
+      .addColumn('old_risk_score', 'real', (c) => c.notNull())
+      .addColumn('new_risk_score', 'real', (c) => c.notNull())
+      .addColumn('old_risk_level', 'text', (c) => c.notNull())
+      .addColumn('new_risk_level', 'text', (c) => c.notNull())
+      .addColumn('old_sources', 'text', (c) => c.notNull())
+      .addColumn('new_sources', 'text', (c) => c.notNull())
+      .addColumn('reasons', 'text', (c) => c.notNull())
+      .addColumn('list_versions', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('resolved_at', 'text')
+      .addColumn('resolved_by', 'text')
+      .addColumn('note', 'text')
+      .execute();
+    await db.schema.createIndex('alerts_org_created').on('alerts').columns(['org_id', 'created_at']).execute();
+    await db.schema
+      .createTable('webhook_deliveries')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id'))
+      .addColumn('alert_id', 'text')
+      .addColumn('event', 'text', (c) => c.notNull())
+      .addColumn('payload', 'text', (c) => c.notNull())
+      .addColumn('is_test', 'integer', (c) => c.notNull())
+      .addColumn('state', 'text', (c) => c.notNull())
+      .addColumn('attempts', 'integer', (c) => c.notNull())
+      .addColumn('next_attempt_at', 'text', (c) => c.notNull())
+      .addColumn('claimed_until', 'text')
+      .addColumn('claimed_by', 'text')
+      .addColumn('last_status', 'integer')
+      .addColumn('last_error', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('delivered_at', 'text')
+      .execute();
+    await db.schema
+      .createIndex('webhook_deliveries_due')
+      .on('webhook_deliveries')
+      .columns(['state', 'next_attempt_at'])
+      .execute();
+    await db.schema
+      .createTable('webhook_attempts')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('delivery_id', 'text', (c) => c.notNull())
+      .addColumn('attempt', 'integer', (c) => c.notNull())
+      .addColumn('started_at', 'text', (c) => c.notNull())
+      .addColumn('duration_ms', 'integer', (c) => c.notNull())
+      .addColumn('status', 'integer')
+      .addColumn('error', 'text')
+      .execute();
+  },
+};
+
+/** Ordered by name; Kysely runs them in that order. */
+export const MIGRATIONS: Record<string, Migration> = {
+  '0001_tenancy': tenancy,
+  '0002_screenings': screenings,
+  '0003_lists': lists,
+  '0004_monitoring': monitoring,
+};
+
+class InlineProvider implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return MIGRATIONS;
+  }
+}
+
+export interface MigrationReport {
+  applied: string[];
+}
+
+/** Runs every pending migration; throws (with the failing migration's name) when one fails. */
+export async function migrateToLatest(db: Db): Promise<MigrationReport> {
+  const migrator = new Migrator({ db, provider: new InlineProvider() });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? 'unknown error');
+    throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`);
+  }
+  return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+}

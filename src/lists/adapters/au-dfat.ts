@@ -1,0 +1,183 @@
+/**
+ * Australia DFAT Consolidated List: regulation8_consolidated.xlsx, one row per name. Alias rows
+ * share the numeric part of the reference ("2" is the listing, "2a", "2b" its other names).
+ */
+import path from 'node:path';
+import { emptyRecord, SOURCE_LABELS } from '../model.js';
+import type { EntityType, ListRecord, NameKind, ParsedList, SourceAdapter } from '../model.js';
+import {
+  addAlias,
+  addDates,
+  addIdentifier,
+  cellText,
+  clean,
+  countryCode,
+  countryList,
+  excelSerialToIso,
+  finishRecord,
+  findFiles,
+  firstFullDate,
+  isoDate,
+  parseDateCell,
+  pushUnique,
+  splitEnumerated,
+  streamXlsxRows,
+} from './parse-util.js';
+import type { CellValue } from './parse-util.js';
+
+const COLUMNS = {
+  reference: 'reference',
+  name: 'name of individual or entity',
+  type: 'type',
+  nameType: 'name type',
+  dob: 'date of birth',
+  pob: 'place of birth',
+  citizenship: 'citizenship',
+  address: 'address',
+  info: 'additional information',
+  listing: 'listing information',
+  committees: 'committees',
+  control: 'control date',
+} as const;
+
+function entityTypeOf(value: string): EntityType {
+  const v = value.toLowerCase();
+  if (v.startsWith('individual')) return 'person';
+  if (v.startsWith('vessel') || v.startsWith('ship')) return 'vessel';
+  return 'organization';
+}
+
+/** Name Type is typed by hand: "aka", "Aka ", "Original script", "Formerly known as", ... */
+function nameKind(value: string): { primary: boolean; kind: NameKind; original: boolean } {
+  const v = value.toLowerCase().replace(/\s+/g, ' ').trim();
+  if (v.startsWith('primary')) return { primary: true, kind: 'variation', original: false };
+  if (v.startsWith('original')) return { primary: false, kind: 'aka', original: true };
+  if (v.startsWith('formerly') || v.startsWith('previously') || v === 'fka') return { primary: false, kind: 'fka', original: false };
+  return { primary: false, kind: 'aka', original: false };
+}
+
+/** "Title: a) Mullah b) Haji. Designation: a) ... b) ..." inside Additional Information. */
+function labelled(info: string, label: string): string[] {
+  const m = new RegExp(`\\b${label}:\\s*([^]*?)(?=\\.\\s+[A-Z][A-Za-z' ]{2,40}:|\\.\\s*$|$)`).exec(info);
+  if (!m) return [];
+  const items = splitEnumerated(m[1]!);
+  // The last item runs on into the next sentence of free text ("... Omar. A close associate ...").
+  const last = items.length - 1;
+  if (last >= 0) items[last] = items[last]!.split(/\.\s+(?=[A-Z][a-z])/)[0]!;
+  return items
+    .map((s) => clean(s.replace(/\.$/, '')))
+    .filter((s): s is string => !!s);
+}
+
+function controlDate(value: CellValue | undefined): string | undefined {
+  if (value instanceof Date) return isoDate(value);
+  if (typeof value === 'number') return excelSerialToIso(value);
+  return firstFullDate(cellText(value));
+}
+
+interface Group {
+  record: ListRecord;
+  hasPrimary: boolean;
+  firstKind: NameKind;
+}
+
+export const auDfatAdapter: SourceAdapter = {
+  source: 'au_dfat',
+  label: SOURCE_LABELS.au_dfat,
+  publisherFiles: [
+    {
+      fileName: 'regulation8_consolidated.xlsx',
+      url: 'https://www.dfat.gov.au/sites/default/files/regulation8_consolidated.xlsx',
+    },
+  ],
+  async parse(dir: string): Promise<ParsedList> {
+    const warnings: string[] = [];
+    const files = await findFiles(dir, /\.xlsx$/);
+    const file = files.find((f) => /^regulation8_consolidated\.xlsx$/i.test(path.basename(f))) ?? files[0];
+    if (!file) throw new Error(`au_dfat: no regulation8_consolidated.xlsx in ${dir}`);
+    for (const other of files) if (other !== file) warnings.push(`ignored ${path.basename(other)}`);
+
+    const groups = new Map<string, Group>();
+    let col: Record<keyof typeof COLUMNS, number> | undefined;
+    let sheet = '';
+    let published: string | undefined;
+    for await (const row of streamXlsxRows(file)) {
+      const text = (k: keyof typeof COLUMNS): string => (col && col[k] >= 0 ? cellText(row.cells[col[k]]) : '');
+      if (!col) {
+        const headers = row.cells.map((c) => cellText(c).toLowerCase());
+        if (headers.includes(COLUMNS.reference) && headers.includes(COLUMNS.name)) {
+          col = Object.fromEntries(
+            Object.entries(COLUMNS).map(([k, h]) => [k, headers.indexOf(h)]),
+          ) as Record<keyof typeof COLUMNS, number>;
+          sheet = row.sheetName;
+        }
+        continue;
+      }
+      if (row.sheetName !== sheet) break;
+      const reference = text('reference');
+      const name = clean(text('name'));
+      const groupId = /^\d+/.exec(reference)?.[0];
+      if (!groupId || !name) {
+        if (reference || name) warnings.push(`row ${row.rowNumber}: no numeric reference or no name; skipped`);
+        continue;
+      }
+      const nk = nameKind(text('nameType'));
+      let g = groups.get(groupId);
+      if (!g) {
+        const record = emptyRecord('au_dfat', groupId, entityTypeOf(text('type')), name);
+        g = { record, hasPrimary: nk.primary, firstKind: nk.kind };
+        groups.set(groupId, g);
+      } else if (nk.primary && !g.hasPrimary) {
+        const previous = g.record.name;
+        g.record.name = name;
+        g.record.aliases = g.record.aliases.filter((a) => a.name.toLowerCase() !== name.toLowerCase());
+        g.hasPrimary = true;
+        addAlias(g.record, previous, 'strong', g.firstKind);
+      }
+      const r = g.record;
+      if (r.name !== name) addAlias(r, name, 'strong', nk.kind);
+
+      // The listing's details repeat on every alias row; reading each row keeps what differs.
+      addDates(r, parseDateCell(col.dob >= 0 ? row.cells[col.dob] : null));
+      for (const p of splitEnumerated(text('pob'))) pushUnique(r.birthPlaces, clean(p));
+      for (const c of countryList(text('citizenship'))) pushUnique(r.citizenships, c);
+      for (const a of splitEnumerated(text('address'))) {
+        const t = clean(a);
+        if (!t || r.addresses.some((x) => x.text === t)) continue;
+        const last = t.split(',').pop();
+        const iso = countryCode(last);
+        r.addresses.push(iso ? { text: t, country: iso, countryName: clean(last)! } : { text: t });
+      }
+      const info = clean(text('info'));
+      if (info && !(r.remarks ?? '').includes(info)) r.remarks = r.remarks ? `${r.remarks}\n${info}` : info;
+      if (info) {
+        const titles = labelled(info, 'Title');
+        if (titles.length) r.titles = [...new Set([...(r.titles ?? []), ...titles])];
+        const positions = labelled(info, 'Designation');
+        if (positions.length) r.positions = [...new Set([...(r.positions ?? []), ...positions])];
+        const imo = /IMO(?:\s*(?:number|no\.?))?\s*:?\s*(\d{7})\b/i.exec(info)?.[1];
+        if (imo) addIdentifier(r, { type: 'imo', value: imo });
+      }
+      const listed = firstFullDate(text('listing'));
+      if (listed && (!r.listingDate || listed < r.listingDate)) r.listingDate = listed;
+      for (const c of text('committees').split(/\n/)) pushUnique(r.programs, clean(c));
+      const control = controlDate(col.control >= 0 ? row.cells[col.control] : null);
+      if (control && (!published || control > published)) published = control;
+    }
+    if (!col) throw new Error(`${path.basename(file)}: no header row with "Reference" and "Name of Individual or Entity"`);
+    const records = [...groups.values()].map((g) => {
+      if (!g.hasPrimary) warnings.push(`reference ${g.record.id}: no row marked Primary Name; used the first name`);
+      return finishRecord(g.record);
+    });
+    if (records.length === 0) throw new Error(`au_dfat: ${path.basename(file)} holds no listings`);
+    return {
+      source: 'au_dfat',
+      // DFAT prints no publication date; the latest Control Date is the newest change in the file.
+      publishedAt: published,
+      files: [path.basename(file)],
+      format: 'DFAT consolidated list XLSX',
+      records,
+      warnings,
+    };
+  },
+};

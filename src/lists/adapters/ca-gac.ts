@@ -1,0 +1,118 @@
+/**
+ * Canada: Consolidated Canadian Autonomous Sanctions List (SEMA / JVCFOA), sema-lmes.xml.
+ * Flat <record> elements; the 2020 schema names three fields differently (Entity, Title, DateOfBirth).
+ */
+import path from 'node:path';
+import { emptyRecord, SOURCE_LABELS } from '../model.js';
+import type { EntityType, ListRecord, ParsedList, SourceAdapter } from '../model.js';
+import {
+  addAlias,
+  addDates,
+  addIdentifier,
+  clean,
+  finishRecord,
+  findFiles,
+  joinParts,
+  kidText,
+  parseDateText,
+  pushUnique,
+  streamXmlRecords,
+} from './parse-util.js';
+import type { XmlNode } from './parse-util.js';
+
+/**
+ * Aliases are one comma-separated string that may label original-script forms by language
+ * ("Belarusian: Руслан ..., Russian: Руслан ..."); the label is dropped, the script detected.
+ */
+function splitAliases(text: string): string[] {
+  return text
+    .split(/\s*[,;]\s*(?![^()]*\))/)
+    .map((a) => clean(a.replace(/^[A-Z][a-z]+(?:\s[A-Z][a-z]+)?\s*:\s*/, '')))
+    .filter((a): a is string => !!a);
+}
+
+function buildRecord(node: XmlNode, warnings: string[]): ListRecord | undefined {
+  const regime = kidText(node, 'Country');
+  const schedule = kidText(node, 'Schedule');
+  const item = kidText(node, 'Item');
+  const entityName = kidText(node, 'EntityOrShip') ?? kidText(node, 'Entity');
+  const personName = joinParts([kidText(node, 'GivenName'), kidText(node, 'LastName')]);
+  const name = personName || entityName;
+  // Items are numbered per regime and schedule, so the three together identify an entry.
+  const id = [regime?.split('/')[0]?.trim(), schedule, item].filter(Boolean).join('|');
+  if (!name || !item) {
+    warnings.push(`record ${id || '?'} has no name or item; skipped`);
+    return undefined;
+  }
+  const imo = kidText(node, 'ShipIMONumber');
+  const entityType: EntityType = personName ? 'person' : imo ? 'vessel' : 'organization';
+  const record = emptyRecord('ca_gac', id, entityType, name);
+  if (personName && entityName) addAlias(record, entityName, 'strong', 'aka');
+  for (const a of splitAliases(kidText(node, 'Aliases') ?? '')) addAlias(record, a, 'strong', 'aka');
+  const titleOrShip = kidText(node, 'TitleOrShip') ?? kidText(node, 'Title');
+  const born = kidText(node, 'DateOfBirthOrShipBuildDate') ?? kidText(node, 'DateOfBirth');
+  if (entityType === 'person') {
+    if (titleOrShip) record.titles = [titleOrShip];
+    addDates(record, parseDateText(born));
+  } else {
+    // For ships the same fields hold the vessel type and the build year, which are not birth data.
+    const details = [titleOrShip && `Type: ${titleOrShip}`, born && `Built: ${born}`].filter(Boolean);
+    if (details.length) record.remarks = details.join('; ');
+  }
+  if (imo) addIdentifier(record, { type: 'imo', value: /\d{7}/.exec(imo)?.[0] ?? imo });
+  pushUnique(record.programs, regime);
+  const listed = kidText(node, 'DateOfListing');
+  if (listed && /^\d{4}-\d{2}-\d{2}/.test(listed)) record.listingDate = listed.slice(0, 10);
+  const ref = joinParts([schedule && `Schedule ${schedule}`, `Item ${item}`], ', ');
+  addIdentifier(record, { type: 'other', value: ref, label: 'Schedule and item' });
+  return finishRecord(record);
+}
+
+export const caGacAdapter: SourceAdapter = {
+  source: 'ca_gac',
+  label: SOURCE_LABELS.ca_gac,
+  publisherFiles: [
+    {
+      fileName: 'sema-lmes.xml',
+      url: 'https://www.international.gc.ca/world-monde/assets/office_docs/international_relations-relations_internationales/sanctions/sema-lmes.xml',
+    },
+  ],
+  async parse(dir: string): Promise<ParsedList> {
+    const warnings: string[] = [];
+    const files = await findFiles(dir, /\.xml$/);
+    const file = files.find((f) => /^sema-lmes\.xml$/i.test(path.basename(f))) ?? files[0];
+    if (!file) throw new Error(`ca_gac: no sema-lmes.xml in ${dir}`);
+    const records: ListRecord[] = [];
+    const seen = new Set<string>();
+    let latestListing: string | undefined;
+    await streamXmlRecords(file, {
+      onRoot(name) {
+        if (name !== 'data-set') throw new Error(`${path.basename(file)}: root <${name}> is not a SEMA <data-set>`);
+      },
+      onChild(node) {
+        if (node.name !== 'record') return;
+        const r = buildRecord(node, warnings);
+        if (!r) return;
+        if (seen.has(r.id)) {
+          warnings.push(`duplicate entry ${r.id}; kept both with a suffix`);
+          r.id = `${r.id}#${records.length}`;
+        }
+        seen.add(r.id);
+        if (r.listingDate && (!latestListing || r.listingDate > latestListing)) latestListing = r.listingDate;
+        records.push(r);
+      },
+    });
+    if (records.length === 0) throw new Error(`ca_gac: ${path.basename(file)} holds no records`);
+    const oldSchema = !latestListing;
+    if (oldSchema) warnings.push('older SEMA schema without DateOfListing: no listing dates, no publication date');
+    return {
+      source: 'ca_gac',
+      // The file carries no date of its own; the newest listing is the closest publisher date.
+      publishedAt: latestListing,
+      files: [path.basename(file)],
+      format: oldSchema ? 'GAC SEMA XML (2020 schema)' : 'GAC SEMA XML',
+      records,
+      warnings,
+    };
+  },
+};

@@ -1,0 +1,378 @@
+/**
+ * EU Consolidated Financial Sanctions List (FSF), in the XML 1.1 format (root `export`) or the
+ * semicolon-separated CSV 1.1 format (one row per detail, grouped by Entity_LogicalId).
+ */
+import path from 'node:path';
+import { emptyRecord, SOURCE_LABELS } from '../model.js';
+import type { EntityType, IdentifierType, ListRecord, ParsedList, SourceAdapter } from '../model.js';
+import {
+  addAlias,
+  addDates,
+  addIdentifier,
+  clean,
+  countryCode,
+  finishRecord,
+  findFiles,
+  joinParts,
+  kids,
+  mergeRecords,
+  parseDmy,
+  pushUnique,
+  streamCsvRows,
+  streamXmlRecords,
+} from './parse-util.js';
+import type { XmlNode } from './parse-util.js';
+
+/**
+ * The token is part of the publisher's public download address, not a secret: the FSF site gives
+ * every anonymous user this same one (base64 of "token-2017"). Configuration may override it.
+ */
+const FSF_TOKEN = 'dG9rZW4tMjAxNw';
+const FSF_BASE = 'https://webgate.ec.europa.eu/fsd/fsf/public/files';
+
+type Attrs = Record<string, string>;
+
+/** One entity's raw details, the same whether they came from the XML or the CSV. */
+interface EuEntity {
+  attrs: Attrs;
+  remarks: string[];
+  regulations: Attrs[];
+  names: Attrs[];
+  birthdates: Attrs[];
+  citizenships: Attrs[];
+  addresses: Attrs[];
+  identifications: Attrs[];
+}
+
+const ID_TYPES: Record<string, IdentifierType> = {
+  passport: 'passport',
+  id: 'national_id',
+  ssn: 'national_id',
+  regnumber: 'registration',
+  fiscalcode: 'tax_id',
+  tin: 'tax_id',
+  swiftbic: 'swift',
+  imo: 'imo',
+};
+
+function country(attrs: Attrs, codeKey = 'countryIso2Code'): string | undefined {
+  const code = clean(attrs[codeKey]);
+  if (code && code !== '00') return countryCode(code);
+  const desc = clean(attrs.countryDescription);
+  return desc && desc.toUpperCase() !== 'UNKNOWN' ? countryCode(desc) : undefined;
+}
+
+function countryDescription(attrs: Attrs): string | undefined {
+  const d = clean(attrs.countryDescription);
+  return d && d.toUpperCase() !== 'UNKNOWN' ? d : undefined;
+}
+
+function isTrue(v: string | undefined): boolean {
+  return v === 'true' || v === '1';
+}
+
+/** The listing name: the first alias in no particular language (the regulation's own), else the first. */
+function pickPrimary(names: Attrs[]): Attrs | undefined {
+  return (
+    names.find((n) => !clean(n.nameLanguage) && isTrue(n.strong ?? 'true')) ??
+    names.find((n) => (n.nameLanguage ?? '').toUpperCase() === 'EN') ??
+    names[0]
+  );
+}
+
+function wholeName(n: Attrs): string | undefined {
+  return clean(n.wholeName) ?? (clean(joinParts([n.firstName, n.middleName, n.lastName])) || undefined);
+}
+
+function buildRecord(e: EuEntity): ListRecord | undefined {
+  const id = clean(e.attrs.logicalId);
+  const primary = pickPrimary(e.names);
+  const primaryName = primary ? wholeName(primary) : undefined;
+  if (!id || !primaryName) return undefined;
+  const code = (e.attrs.subjectType ?? '').toLowerCase();
+  const entityType: EntityType = code === 'person' || code === 'p' ? 'person' : 'organization';
+  const record = emptyRecord('eu_csl', id, entityType, primaryName);
+  const titles: string[] = [];
+  const positions: string[] = [];
+
+  for (const n of e.names) {
+    const gender = (n.gender ?? '').toUpperCase();
+    if (gender === 'M') record.gender = 'male';
+    else if (gender === 'F') record.gender = 'female';
+    pushUnique(titles, clean(n.title));
+    pushUnique(positions, clean(n.function));
+    if (n === primary) continue;
+    addAlias(record, wholeName(n), n.strong === undefined || isTrue(n.strong) ? 'strong' : 'weak', 'aka');
+  }
+
+  for (const b of e.birthdates) {
+    const approximate = isTrue(b.circa);
+    const from = Number(b.yearRangeFrom);
+    const to = Number(b.yearRangeTo);
+    if (clean(b.birthdate)) addDates(record, [{ date: b.birthdate!.slice(0, 10), approximate }]);
+    else if (from > 0 && to >= from) {
+      const years = [];
+      for (let y = from; y <= to && y - from <= 30; y++) years.push({ date: String(y), approximate: true });
+      addDates(record, years);
+    } else if (Number(b.year) > 0) {
+      const m = Number(b.monthOfYear);
+      const d = Number(b.dayOfMonth);
+      const pad = (x: number): string => String(x).padStart(2, '0');
+      const date = m > 0 ? (d > 0 ? `${b.year}-${pad(m)}-${pad(d)}` : `${b.year}-${pad(m)}`) : String(b.year);
+      addDates(record, [{ date, approximate }]);
+    }
+    const place = joinParts([b.city, b.place, b.region, countryDescription(b)], ', ');
+    pushUnique(record.birthPlaces, place || undefined);
+  }
+
+  for (const c of e.citizenships) pushUnique(record.citizenships, country(c) ?? countryDescription(c));
+
+  for (const a of e.addresses) {
+    const text = joinParts([a.street, clean(a.poBox) ? `PO Box ${clean(a.poBox)}` : undefined, a.zipCode, a.city, a.place, a.region], ', ');
+    const address: ListRecord['addresses'][number] = {};
+    if (text) address.text = text;
+    if (clean(a.city)) address.city = clean(a.city)!;
+    const iso = country(a);
+    if (iso) address.country = iso;
+    if (countryDescription(a)) address.countryName = countryDescription(a)!;
+    if (Object.keys(address).length) record.addresses.push(address);
+  }
+
+  for (const i of e.identifications) {
+    const typeCode = (i.identificationTypeCode ?? '').toLowerCase();
+    const flags = ['diplomatic', 'knownExpired', 'knownFalse', 'reportedLost', 'revokedByIssuer']
+      .filter((f) => isTrue(i[f]))
+      .join(', ');
+    const note = joinParts(
+      [
+        clean(i.issuedBy) && `issued by ${clean(i.issuedBy)}`,
+        clean(i.issueDate) && `issued ${clean(i.issueDate)}`,
+        clean(i.validTo) && `valid to ${clean(i.validTo)}`,
+        clean(i.nameOnDocument) && `name on document: ${clean(i.nameOnDocument)}`,
+        clean(i.latinNumber) && `latin number: ${clean(i.latinNumber)}`,
+        flags,
+      ],
+      '; ',
+    );
+    addIdentifier(record, {
+      type: ID_TYPES[typeCode] ?? 'other',
+      value: i.number ?? '',
+      country: country(i),
+      label: clean(i.identificationTypeDescription) ?? typeCode,
+      note,
+    });
+  }
+
+  addIdentifier(record, { type: 'eu_ref', value: e.attrs.euReferenceNumber ?? '' });
+  for (const un of (e.attrs.unitedNationId ?? '').split(/[;,]\s*/)) addIdentifier(record, { type: 'un_ref', value: un });
+
+  const published: string[] = [];
+  for (const r of e.regulations) {
+    pushUnique(record.programs, clean(r.programme));
+    if (clean(r.publicationDate)) published.push(r.publicationDate!.slice(0, 10));
+    if (!record.sourceUrl && clean(r.publicationUrl)) record.sourceUrl = clean(r.publicationUrl)!;
+  }
+  // Not every entity carries designationDate; its oldest regulation is when it was first listed.
+  const listed = clean(e.attrs.designationDate) ?? published.sort()[0];
+  if (listed) record.listingDate = listed.slice(0, 10);
+  const remarks = [...e.remarks, clean(e.attrs.designationDetails)].filter((x): x is string => !!x);
+  if (remarks.length) record.remarks = [...new Set(remarks)].join('\n');
+  if (titles.length) record.titles = titles;
+  if (positions.length) record.positions = positions;
+  return finishRecord(record);
+}
+
+function fromXml(node: XmlNode): EuEntity {
+  const attrs = { ...node.attrs };
+  const subject = kids(node, 'subjectType')[0];
+  if (subject) attrs.subjectType = subject.attrs.code ?? subject.attrs.classificationCode ?? '';
+  const regulations = kids(node, 'regulation').map((r) => {
+    const url = clean(kids(r, 'publicationUrl')[0]?.text);
+    return url ? { ...r.attrs, publicationUrl: url } : r.attrs;
+  });
+  return {
+    attrs,
+    remarks: kids(node, 'remark')
+      .map((r) => clean(r.text))
+      .filter((t): t is string => !!t),
+    regulations,
+    names: kids(node, 'nameAlias').map((n) => n.attrs),
+    birthdates: kids(node, 'birthdate').map((n) => n.attrs),
+    citizenships: kids(node, 'citizenship').map((n) => n.attrs),
+    addresses: kids(node, 'address').map((n) => n.attrs),
+    identifications: kids(node, 'identification').map((n) => n.attrs),
+  };
+}
+
+async function parseXml(file: string, warnings: string[]): Promise<{ records: ListRecord[]; publishedAt?: string }> {
+  // The export repeats an entity (same logicalId) once per regulation regime it is listed under.
+  const records = new Map<string, ListRecord>();
+  let publishedAt: string | undefined;
+  let rootName = '';
+  await streamXmlRecords(file, {
+    onRoot(name, attrs) {
+      rootName = name;
+      if (name !== 'export') throw new Error(`${path.basename(file)}: root element <${name}> is not an FSF <export>`);
+      publishedAt = clean(attrs.generationDate)?.slice(0, 10);
+    },
+    onChild(node) {
+      if (node.name !== 'sanctionEntity') return;
+      const record = buildRecord(fromXml(node));
+      const seen = record && records.get(record.id);
+      if (record && seen) mergeRecords(seen, record);
+      else if (record) records.set(record.id, record);
+      else warnings.push(`sanctionEntity ${node.attrs.logicalId ?? '?'} has no id or name; skipped`);
+    },
+  });
+  void rootName;
+  return { records: [...records.values()], publishedAt };
+}
+
+/**
+ * CSV column prefixes and the XML attribute each column stands for (FSF CSV 1.1 header, e.g.
+ * `NameAlias_WholeName`, `BirthDate_YearRangeFrom`, `Identification_TypeCode`).
+ */
+const CSV_SECTIONS: Record<string, keyof Omit<EuEntity, 'attrs' | 'remarks' | 'regulations'>> = {
+  NameAlias: 'names',
+  BirthDate: 'birthdates',
+  Citizenship: 'citizenships',
+  Address: 'addresses',
+  Identification: 'identifications',
+};
+const CSV_RENAMES: Record<string, string> = {
+  'BirthDate.BirthDate': 'birthdate',
+  'BirthDate.Day': 'dayOfMonth',
+  'BirthDate.Month': 'monthOfYear',
+  'Identification.TypeCode': 'identificationTypeCode',
+  'Identification.TypeDescription': 'identificationTypeDescription',
+  'Identification.IssuedDate': 'issueDate',
+  'Entity.SubjectType': 'subjectType',
+  'Entity.EU_ReferenceNumber': 'euReferenceNumber',
+};
+
+function lowerFirst(s: string): string {
+  return s.charAt(0).toLowerCase() + s.slice(1);
+}
+
+async function parseCsvFile(file: string, warnings: string[]): Promise<{ records: ListRecord[]; publishedAt?: string }> {
+  let header: string[] | undefined;
+  let publishedAt: string | undefined;
+  // Rows of one entity are contiguous in the export, but grouping by id does not rely on it.
+  const entities = new Map<string, EuEntity & { seen: Set<string> }>();
+  for await (const row of streamCsvRows(file, { delimiter: ';' })) {
+    if (!header) {
+      header = row.map((h) => h.trim());
+      if (!header.includes('Entity_LogicalId')) {
+        throw new Error(`${path.basename(file)}: no Entity_LogicalId column; not an FSF CSV file`);
+      }
+      continue;
+    }
+    const get = (col: string): string | undefined => {
+      const i = header!.indexOf(col);
+      return i < 0 ? undefined : clean(row[i]);
+    };
+    const id = get('Entity_LogicalId');
+    if (!id) continue;
+    publishedAt ??= parseDmy(get('fileGenerationDate')) ?? get('fileGenerationDate')?.slice(0, 10);
+    let e = entities.get(id);
+    if (!e) {
+      e = {
+        attrs: { logicalId: id },
+        remarks: [],
+        regulations: [],
+        names: [],
+        birthdates: [],
+        citizenships: [],
+        addresses: [],
+        identifications: [],
+        seen: new Set(),
+      };
+      entities.set(id, e);
+    }
+    const sections = new Map<string, Attrs>();
+    for (let i = 0; i < header.length; i++) {
+      const col = header[i]!;
+      const value = row[i];
+      if (value === undefined || value === '') continue;
+      const m = /^([A-Za-z]+)_(.+)$/.exec(col);
+      if (!m) continue;
+      const [, section, rest] = m as unknown as [string, string, string];
+      if (rest.startsWith('Regulation_')) {
+        if (section === 'Entity') {
+          const key = lowerFirst(rest.slice('Regulation_'.length));
+          const reg = sections.get('Regulation') ?? {};
+          reg[key] = value;
+          sections.set('Regulation', reg);
+        }
+        continue;
+      }
+      const attrs = sections.get(section) ?? {};
+      attrs[CSV_RENAMES[`${section}.${rest}`] ?? lowerFirst(rest)] = value;
+      sections.set(section, attrs);
+    }
+    const entity = sections.get('Entity') ?? {};
+    for (const [k, v] of Object.entries(entity)) if (k !== 'remark') e.attrs[k] ??= v;
+    if (entity.remark) pushUnique(e.remarks, clean(entity.remark));
+    const reg = sections.get('Regulation');
+    if (reg) {
+      const key = `reg:${reg.numberTitle ?? ''}:${reg.programme ?? ''}`;
+      if (!e.seen.has(key)) {
+        e.seen.add(key);
+        e.regulations.push(reg);
+      }
+    }
+    for (const [section, target] of Object.entries(CSV_SECTIONS)) {
+      const attrs = sections.get(section);
+      if (!attrs) continue;
+      const meaningful = Object.keys(attrs).some((k) => !['logicalId', 'regulationLanguage'].includes(k));
+      if (!meaningful) continue;
+      const key = `${section}:${attrs.logicalId ?? JSON.stringify(attrs)}`;
+      if (e.seen.has(key)) continue;
+      e.seen.add(key);
+      e[target].push(attrs);
+    }
+  }
+  if (!header) throw new Error(`${path.basename(file)}: empty file`);
+  const records: ListRecord[] = [];
+  for (const e of entities.values()) {
+    const record = buildRecord(e);
+    if (record) records.push(record);
+    else warnings.push(`entity ${e.attrs.logicalId} has no name; skipped`);
+  }
+  return { records, publishedAt };
+}
+
+export const euCslAdapter: SourceAdapter = {
+  source: 'eu_csl',
+  label: SOURCE_LABELS.eu_csl,
+  publisherFiles: [
+    { fileName: 'xmlFullSanctionsList_1_1.xml', url: `${FSF_BASE}/xmlFullSanctionsList_1_1/content?token=${FSF_TOKEN}` },
+    {
+      fileName: 'csvFullSanctionsList_1_1.csv',
+      url: `${FSF_BASE}/csvFullSanctionsList_1_1/content?token=${FSF_TOKEN}`,
+      optional: true,
+    },
+  ],
+  async parse(dir: string): Promise<ParsedList> {
+    const warnings: string[] = [];
+    const xml = await findFiles(dir, /\.xml$/);
+    const csv = await findFiles(dir, /\.csv$/);
+    const preferred = (files: string[], name: RegExp): string | undefined =>
+      files.find((f) => name.test(path.basename(f))) ?? files[0];
+    const xmlFile = preferred(xml, /^xmlFullSanctionsList/i);
+    const csvFile = preferred(csv, /^csvFullSanctionsList/i);
+    const file = xmlFile ?? csvFile;
+    if (!file) throw new Error(`eu_csl: no FSF XML or CSV file in ${dir}`);
+    for (const other of [...xml, ...csv]) if (other !== file) warnings.push(`ignored ${path.basename(other)}`);
+    const result = xmlFile ? await parseXml(xmlFile, warnings) : await parseCsvFile(file, warnings);
+    if (result.records.length === 0) throw new Error(`eu_csl: ${path.basename(file)} holds no sanctionEntity`);
+    return {
+      source: 'eu_csl',
+      publishedAt: result.publishedAt,
+      files: [path.basename(file)],
+      format: xmlFile ? 'EU FSF XML 1.1' : 'EU FSF CSV 1.1',
+      records: result.records,
+      warnings,
+    };
+  },
+};

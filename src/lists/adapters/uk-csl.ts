@@ -1,0 +1,422 @@
+/**
+ * United Kingdom: the FCDO UK Sanctions List XML (one Designation per target) when present, else
+ * OFSI's Consolidated List (ConList) as CSV or XLSX, which has one row per name variant and
+ * address and is grouped here by Group ID.
+ */
+import path from 'node:path';
+import { emptyRecord, SOURCE_LABELS } from '../model.js';
+import type { EntityType, ListRecord, NameKind, NameQuality, ParsedList, SourceAdapter } from '../model.js';
+import {
+  addAlias,
+  addDates,
+  addIdentifier,
+  cellText,
+  clean,
+  countryCode,
+  countryList,
+  finishRecord,
+  findFiles,
+  joinParts,
+  kid,
+  kidText,
+  kids,
+  parseDateText,
+  parseDmy,
+  pushUnique,
+  scriptOf,
+  splitEnumerated,
+  streamCsvRows,
+  streamXlsxRows,
+  streamXmlRecords,
+  texts,
+} from './parse-util.js';
+import type { XmlNode } from './parse-util.js';
+import { createReadStream } from 'node:fs';
+
+function entityTypeOf(value: string | undefined): EntityType {
+  const v = (value ?? '').toLowerCase();
+  if (v.startsWith('individual')) return 'person';
+  if (v.startsWith('ship') || v.startsWith('vessel')) return 'vessel';
+  return 'organization';
+}
+
+/** "Low quality a.k.a" / "Low quality" mark weak aliases; everything else is strong. */
+function qualityOf(value: string | undefined): NameQuality {
+  return /low/i.test(value ?? '') ? 'weak' : 'strong';
+}
+
+function imoValue(text: string): string | undefined {
+  return /(\d{7})/.exec(text)?.[1];
+}
+
+/** UN references as OFSI writes them in Other Information: "UN Ref QDe.004", "UN REF:QE.A.146.14". */
+function unRefs(text: string | undefined): string[] {
+  if (!text) return [];
+  const out: string[] = [];
+  const re = /UN\s*Ref(?:erence)?(?:\s*(?:No\.?|Number))?\s*[:.]?\s*([A-Z]{2,3}[a-z]?\.\d{2,4}|[A-Z]{2}\.[A-Z]\.\d+\.\d+)/gi;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text))) pushUnique(out, m[1]);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// FCDO XML
+
+function fcdoRecord(d: XmlNode, warnings: string[]): ListRecord | undefined {
+  const id = kidText(d, 'UniqueID');
+  const names = kids(kid(d, 'Names'), 'Name').map((n) => ({
+    name: joinParts(['Name1', 'Name2', 'Name3', 'Name4', 'Name5', 'Name6'].map((k) => kidText(n, k))),
+    type: (kidText(n, 'NameType') ?? '').toLowerCase(),
+    strength: kidText(n, 'AliasStrength'),
+  }));
+  const primary = names.find((n) => n.type === 'primary name' && n.name) ?? names.find((n) => n.name);
+  if (!id || !primary) {
+    warnings.push(`Designation ${id ?? '?'} has no id or name; skipped`);
+    return undefined;
+  }
+  const record = emptyRecord('uk_csl', id, entityTypeOf(kidText(d, 'IndividualEntityShip')), primary.name);
+  for (const n of names) {
+    if (n === primary) continue;
+    const kind: NameKind = n.type.includes('variation') ? 'variation' : 'aka';
+    addAlias(record, n.name, qualityOf(n.strength), kind);
+  }
+  for (const nl of texts(kid(d, 'NonLatinNames'), 'NameNonLatinScript')) addAlias(record, nl, 'strong', 'aka');
+  const titles = texts(kid(d, 'Titles'), 'Title');
+  if (titles.length) record.titles = titles;
+  pushUnique(record.programs, kidText(d, 'RegimeName'));
+  record.listingDate = parseDmy(kidText(d, 'DateDesignated'));
+  if (!record.listingDate) delete record.listingDate;
+  addIdentifier(record, { type: 'uk_ref', value: id });
+  for (const un of (kidText(d, 'UNReferenceNumber') ?? '').split(/[\s,;|]+/)) addIdentifier(record, { type: 'un_ref', value: un });
+  addIdentifier(record, { type: 'other', value: kidText(d, 'OFSIGroupID') ?? '', label: 'OFSI Group ID' });
+
+  for (const a of kids(kid(d, 'Addresses'), 'Address')) {
+    const lines = ['AddressLine1', 'AddressLine2', 'AddressLine3', 'AddressLine4', 'AddressLine5', 'AddressLine6'].map((k) =>
+      kidText(a, k),
+    );
+    const text = joinParts([...lines, kidText(a, 'AddressPostalCode')], ', ');
+    const countryName = kidText(a, 'AddressCountry');
+    const address: ListRecord['addresses'][number] = {};
+    if (text) address.text = text;
+    if (countryName) {
+      address.countryName = countryName;
+      const iso = countryCode(countryName);
+      if (iso) address.country = iso;
+    }
+    if (Object.keys(address).length) record.addresses.push(address);
+  }
+
+  const ind = kid(kid(d, 'IndividualDetails'), 'Individual');
+  if (ind) {
+    for (const dob of texts(kid(ind, 'DOBs'), 'DOB')) addDates(record, parseDmy(dob) ? [{ date: parseDmy(dob)! }] : parseDateText(dob));
+    for (const n of texts(kid(ind, 'Nationalities'), 'Nationality')) for (const c of countryList(n)) pushUnique(record.nationalities, c);
+    const gender = texts(kid(ind, 'Genders'), 'Gender')[0]?.toLowerCase();
+    if (gender === 'male' || gender === 'female') record.gender = gender;
+    const positions = texts(kid(ind, 'Positions'), 'Position');
+    if (positions.length) record.positions = positions;
+    for (const p of kids(kid(ind, 'PassportDetails'), 'Passport')) {
+      const note = kidText(p, 'PassportAdditionalInformation');
+      addIdentifier(record, { type: 'passport', value: kidText(p, 'PassportNumber') ?? '', note });
+    }
+    for (const p of kids(kid(ind, 'NationalIdentifierDetails'), 'NationalIdentifier')) {
+      const note = kidText(p, 'NationalIdentifierAdditionalInformation');
+      addIdentifier(record, { type: 'national_id', value: kidText(p, 'NationalIdentifierNumber') ?? '', note });
+    }
+    for (const loc of kids(kid(ind, 'BirthDetails'), 'Location')) {
+      pushUnique(record.birthPlaces, joinParts([kidText(loc, 'TownOfBirth'), kidText(loc, 'CountryOfBirth')], ', ') || undefined);
+    }
+  }
+  const ent = kid(kid(d, 'EntityDetails'), 'Entity');
+  for (const reg of texts(kid(ent, 'BusinessRegistrationNumbers'), 'BusinessRegistrationNumber')) {
+    addIdentifier(record, { type: 'registration', value: reg });
+  }
+  const ship = kid(kid(d, 'ShipDetails'), 'Ship');
+  for (const imo of texts(kid(ship, 'IMONumbers'), 'IMONumber')) addIdentifier(record, { type: 'imo', value: imoValue(imo) ?? imo });
+  const remarks = [kidText(d, 'OtherInformation'), kidText(d, 'UKStatementofReasons')].filter((x): x is string => !!x);
+  if (remarks.length) record.remarks = remarks.join('\n');
+  return finishRecord(record);
+}
+
+async function parseFcdo(file: string, warnings: string[]): Promise<{ records: ListRecord[]; publishedAt?: string }> {
+  const records: ListRecord[] = [];
+  let publishedAt: string | undefined;
+  await streamXmlRecords(file, {
+    onRoot(name) {
+      if (name !== 'Designations') throw new Error(`${path.basename(file)}: root <${name}> is not an FCDO <Designations> list`);
+    },
+    onChild(node) {
+      if (node.name === 'DateGenerated') publishedAt = parseDmy(node.text);
+      else if (node.name === 'Designation') {
+        const r = fcdoRecord(node, warnings);
+        if (r) records.push(r);
+      }
+    },
+  });
+  return { records, publishedAt };
+}
+
+// ---------------------------------------------------------------------------------------------
+// OFSI ConList (CSV and XLSX share the columns; the header is mapped by name)
+
+type Row = (name: string) => string | undefined;
+
+interface Group {
+  record: ListRecord;
+  primarySet: boolean;
+  otherInfo: string[];
+  listed: string[];
+  /** How the first row's name was listed, in case it turns out not to be the primary one. */
+  firstKind: NameKind;
+  firstQuality: NameQuality;
+}
+
+/** Scripts OFSI names by language or loosely; the characters themselves decide where possible. */
+const SCRIPT_FIX: Record<string, string> = { chinese: 'Han', persian: 'Arabic', russian: 'Cyrillic', cryillic: 'Cyrillic' };
+
+function addConListRow(groups: Map<string, Group>, get: Row, warnings: string[], rowLabel: string): void {
+  const groupId = get('Group ID');
+  const name = joinParts([get('Name 1'), get('Name 2'), get('Name 3'), get('Name 4'), get('Name 5'), get('Name 6')]);
+  if (!groupId || !name) {
+    if (groupId || name) warnings.push(`${rowLabel}: row without Group ID or name; skipped`);
+    return;
+  }
+  const aliasType = (get('Alias Type') ?? '').toLowerCase();
+  const isPrimary = aliasType === 'primary name' || aliasType === 'prime alias';
+  const kind: NameKind = aliasType.includes('variation') ? 'variation' : aliasType === 'fka' ? 'fka' : isPrimary ? 'variation' : 'aka';
+  const quality = qualityOf(get('Alias Quality'));
+  let g = groups.get(groupId);
+  if (!g) {
+    g = {
+      record: emptyRecord('uk_csl', groupId, entityTypeOf(get('Group Type')), name),
+      primarySet: isPrimary,
+      otherInfo: [],
+      listed: [],
+      firstKind: kind,
+      firstQuality: quality,
+    };
+    groups.set(groupId, g);
+  } else if (isPrimary && !g.primarySet) {
+    // The first row seen was an alias: swap it with the listed primary name.
+    const previous = g.record.name;
+    g.record.name = name;
+    g.record.aliases = g.record.aliases.filter((a) => a.name.toLowerCase() !== name.toLowerCase());
+    g.primarySet = true;
+    addAlias(g.record, previous, g.firstQuality, g.firstKind);
+  }
+  const r = g.record;
+  if (r.name !== name) addAlias(r, name, quality, kind);
+  const nonLatin = get('Name Non-Latin Script');
+  if (nonLatin) {
+    const declared = get('Non-Latin Script Type');
+    addAlias(r, nonLatin, 'strong', 'aka', scriptOf(nonLatin) ?? SCRIPT_FIX[(declared ?? '').toLowerCase()] ?? declared);
+  }
+  const title = get('Title');
+  if (title) {
+    r.titles ??= [];
+    for (const t of splitEnumerated(title)) pushUnique(r.titles, clean(t));
+  }
+  const dob = get('DOB');
+  if (dob) for (const part of splitEnumerated(dob)) addDates(r, parseDmy(part) ? [{ date: parseDmy(part)! }] : parseDateText(part));
+  const towns = splitEnumerated(get('Town of Birth') ?? '');
+  const countriesOfBirth = splitEnumerated(get('Country of Birth') ?? '');
+  const n = Math.max(towns.length, countriesOfBirth.length);
+  for (let i = 0; i < n; i++) {
+    // Country of Birth is often given once for several towns.
+    const c = countriesOfBirth[i] ?? (countriesOfBirth.length === 1 ? countriesOfBirth[0] : undefined);
+    pushUnique(r.birthPlaces, joinParts([towns[i], c], ', ') || undefined);
+  }
+  for (const c of countryList(get('Nationality'))) pushUnique(r.nationalities, c);
+  const passportNumber = get('Passport Number');
+  const passportDetails = get('Passport Details');
+  if (passportNumber) {
+    addIdentifier(r, { type: 'passport', value: passportNumber, note: passportDetails });
+  } else if (passportDetails) {
+    // The 29-column layout has only free text: "Passport No: 592667 (Qatari passport issued ...)".
+    for (const p of splitEnumerated(passportDetails)) {
+      const num = /(?:no\.?|number|#)\s*:?\s*([A-Z0-9][A-Z0-9-]{3,})/i.exec(p)?.[1] ?? /\b([A-Z]{0,3}\d{5,}[A-Z0-9]*)\b/.exec(p)?.[1];
+      if (num) addIdentifier(r, { type: 'passport', value: num, note: p });
+    }
+  }
+  const niNumber = get('National Identification Number');
+  const niDetails = get('National Identification Details') ?? get('NI Number');
+  if (niNumber) addIdentifier(r, { type: 'national_id', value: niNumber, note: niDetails });
+  else if (niDetails) {
+    for (const p of splitEnumerated(niDetails)) {
+      const num = /\b([A-Z]{0,3}\d{5,}[A-Z0-9]*)\b/.exec(p)?.[1];
+      if (num) addIdentifier(r, { type: 'national_id', value: num, note: p });
+    }
+  }
+  const position = get('Position');
+  if (position) {
+    r.positions ??= [];
+    for (const p of splitEnumerated(position)) pushUnique(r.positions, clean(p));
+  }
+  const lines = ['Address 1', 'Address 2', 'Address 3', 'Address 4', 'Address 5', 'Address 6'].map((k) => get(k));
+  const addressText = joinParts([...lines, get('Post/Zip Code')], ', ');
+  const addressCountry = get('Country');
+  if (addressText || addressCountry) {
+    const address: ListRecord['addresses'][number] = {};
+    if (addressText) address.text = addressText;
+    if (addressCountry) {
+      address.countryName = addressCountry;
+      const iso = countryCode(addressCountry);
+      if (iso) address.country = iso;
+    }
+    const dup = r.addresses.some((a) => a.text === address.text && a.countryName === address.countryName);
+    if (!dup) r.addresses.push(address);
+  }
+  const other = get('Other Information');
+  if (other && !g.otherInfo.includes(other)) g.otherInfo.push(other);
+  pushUnique(r.programs, get('Regime'));
+  for (const d of [get('UK Sanctions List Date Designated'), get('Listed On')]) {
+    const iso = parseDmy(d);
+    if (iso) g.listed.push(iso);
+  }
+}
+
+function finishConList(groups: Map<string, Group>): ListRecord[] {
+  const out: ListRecord[] = [];
+  for (const g of groups.values()) {
+    const r = g.record;
+    const info = g.otherInfo.join('\n');
+    const ukRef = /\(UK Sanctions List Ref\)\s*:\s*([A-Z]{2,4}\d{3,5})/i.exec(info)?.[1];
+    if (ukRef) addIdentifier(r, { type: 'uk_ref', value: ukRef });
+    for (const un of unRefs(info)) addIdentifier(r, { type: 'un_ref', value: un });
+    const gender = /\(Gender\)\s*:\s*(Male|Female)/i.exec(info)?.[1]?.toLowerCase();
+    if (gender === 'male' || gender === 'female') r.gender = gender;
+    if (r.entityType === 'vessel' || /\bIMO\b/.test(info)) {
+      const imo = /IMO(?:\s*(?:number|no\.?))?\s*[:.]?\s*(\d{7})/i.exec(info)?.[1];
+      if (imo) addIdentifier(r, { type: 'imo', value: imo });
+    }
+    addIdentifier(r, { type: 'other', value: r.id, label: 'OFSI Group ID' });
+    if (info) r.remarks = info;
+    const listed = g.listed.sort()[0];
+    if (listed) r.listingDate = listed;
+    out.push(finishRecord(r));
+  }
+  return out;
+}
+
+/** Finds the header row (the one naming "Group ID") and returns a lookup by column name. */
+class HeaderMap {
+  private index = new Map<string, number>();
+  constructor(cells: string[]) {
+    cells.forEach((c, i) => {
+      const key = c.trim().toLowerCase();
+      if (key && !this.index.has(key)) this.index.set(key, i);
+    });
+  }
+  static isHeader(cells: string[]): boolean {
+    const keys = cells.map((c) => c.trim().toLowerCase());
+    return keys.includes('group id') && keys.includes('name 6');
+  }
+  getter(cells: string[]): Row {
+    return (name: string) => {
+      const i = this.index.get(name.toLowerCase());
+      return i === undefined ? undefined : clean(cells[i]);
+    };
+  }
+}
+
+async function detectEncoding(file: string): Promise<'utf8' | 'windows-1252'> {
+  // A single invalid byte anywhere means the file is not UTF-8; scan it once, chunk by chunk.
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const stream = createReadStream(file);
+  try {
+    for await (const chunk of stream) decoder.decode(chunk as Buffer, { stream: true });
+    decoder.decode();
+    return 'utf8';
+  } catch {
+    return 'windows-1252';
+  } finally {
+    stream.destroy();
+  }
+}
+
+async function parseConListCsv(file: string, warnings: string[]): Promise<{ records: ListRecord[]; publishedAt?: string; layout: string }> {
+  const encoding = await detectEncoding(file);
+  const groups = new Map<string, Group>();
+  let header: HeaderMap | undefined;
+  let columns = 0;
+  let publishedAt: string | undefined;
+  let line = 0;
+  for await (const cells of streamCsvRows(file, { encoding })) {
+    line++;
+    if (!header) {
+      if (/^last updated$/i.test((cells[0] ?? '').trim())) publishedAt = parseDmy(cells[1]);
+      else if (HeaderMap.isHeader(cells)) {
+        header = new HeaderMap(cells);
+        columns = cells.filter((c) => c.trim()).length;
+      } else if (line > 5) break;
+      continue;
+    }
+    addConListRow(groups, header.getter(cells), warnings, `line ${line}`);
+  }
+  if (!header) throw new Error(`${path.basename(file)}: no ConList header (Name 6 ... Group ID) found`);
+  return { records: finishConList(groups), publishedAt, layout: `${columns}-column ${encoding === 'utf8' ? 'UTF-8' : 'Windows-1252'}` };
+}
+
+async function parseConListXlsx(file: string, warnings: string[]): Promise<{ records: ListRecord[]; publishedAt?: string }> {
+  const groups = new Map<string, Group>();
+  let header: HeaderMap | undefined;
+  let headerSheet = '';
+  let publishedAt: string | undefined;
+  for await (const row of streamXlsxRows(file)) {
+    const cells = row.cells.map((c) => cellText(c));
+    if (!header || row.sheetName !== headerSheet) {
+      if (/^last updated$/i.test(cells[0] ?? '')) publishedAt = parseDmy(cells[1]);
+      else if (HeaderMap.isHeader(cells)) {
+        header = new HeaderMap(cells);
+        headerSheet = row.sheetName;
+      }
+      continue;
+    }
+    addConListRow(groups, header.getter(cells), warnings, `${row.sheetName} row ${row.rowNumber}`);
+  }
+  if (!header) throw new Error(`${path.basename(file)}: no sheet with a ConList header (Name 6 ... Group ID)`);
+  return { records: finishConList(groups), publishedAt };
+}
+
+export const ukCslAdapter: SourceAdapter = {
+  source: 'uk_csl',
+  label: SOURCE_LABELS.uk_csl,
+  publisherFiles: [
+    { fileName: 'UK-Sanctions-List.xml', url: 'https://sanctionslist.fcdo.gov.uk/docs/UK-Sanctions-List.xml' },
+    {
+      fileName: 'ConList.csv',
+      url: 'https://ofsistorage.blob.core.windows.net/publishlive/2022format/ConList.csv',
+      optional: true,
+    },
+    {
+      fileName: 'ConList.xlsx',
+      url: 'https://ofsistorage.blob.core.windows.net/publishlive/2022format/ConList.xlsx',
+      optional: true,
+    },
+  ],
+  async parse(dir: string): Promise<ParsedList> {
+    const warnings: string[] = [];
+    const pick = (files: string[], preferred: RegExp): string | undefined =>
+      files.find((f) => preferred.test(path.basename(f))) ?? files[0];
+    const xml = pick(await findFiles(dir, /\.xml$/), /sanctions[-_ ]?list/i);
+    const csv = pick(await findFiles(dir, /\.csv$/), /^conlist\.csv$/i);
+    const xlsx = pick(await findFiles(dir, /\.xlsx$/), /^conlist\.xlsx$/i);
+    const chosen = xml ?? csv ?? xlsx;
+    if (!chosen) throw new Error(`uk_csl: no FCDO XML, ConList.csv or ConList.xlsx in ${dir}`);
+    for (const other of [xml, csv, xlsx]) if (other && other !== chosen) warnings.push(`ignored ${path.basename(other)} (lower preference)`);
+    let result: { records: ListRecord[]; publishedAt?: string };
+    let format: string;
+    if (chosen === xml) {
+      result = await parseFcdo(chosen, warnings);
+      format = 'FCDO UK Sanctions List XML';
+    } else if (chosen === csv) {
+      const r = await parseConListCsv(chosen, warnings);
+      result = r;
+      format = `OFSI ConList CSV (${r.layout})`;
+    } else {
+      result = await parseConListXlsx(chosen, warnings);
+      format = 'OFSI ConList XLSX';
+    }
+    if (result.records.length === 0) throw new Error(`uk_csl: ${path.basename(chosen)} holds no designations`);
+    return { source: 'uk_csl', publishedAt: result.publishedAt, files: [path.basename(chosen)], format, records: result.records, warnings };
+  },
+};

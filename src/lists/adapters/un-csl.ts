@@ -1,0 +1,201 @@
+/**
+ * UN Security Council Consolidated List, XML (`consolidated.xml`, sc-sanctions.xsd).
+ * Each INDIVIDUAL / ENTITY is captured on its own while the file streams through saxes.
+ */
+import path from 'node:path';
+import { emptyRecord, type Address, type Identifier, type ListRecord, type ParsedList, type SourceAdapter } from '../model.js';
+import {
+  addAlias,
+  addIdentifier,
+  addUnique,
+  childText,
+  children,
+  clean,
+  countryCode,
+  detectScript,
+  genderOf,
+  isoDay,
+  listFiles,
+  parseLooseDate,
+  pickFile,
+  pushDates,
+  streamXml,
+  yearRange,
+  type XmlNode,
+} from './ofac-common.js';
+
+const UN_URL = 'https://scsanctions.un.org/resources/xml/en/consolidated.xml';
+
+function values(node: XmlNode, name: string): string[] {
+  const out: string[] = [];
+  for (const holder of children(node, name)) {
+    for (const v of children(holder, 'VALUE')) addUnique(out, v.text);
+  }
+  return out;
+}
+
+function joinParts(...parts: (string | undefined)[]): string | undefined {
+  return clean(parts.map((p) => clean(p)).filter(Boolean).join(', '));
+}
+
+function birthDates(record: ListRecord, dob: XmlNode): void {
+  const type = childText(dob, 'TYPE_OF_DATE')?.toUpperCase();
+  const from = Number(childText(dob, 'FROM_YEAR'));
+  const to = Number(childText(dob, 'TO_YEAR'));
+  if (from > 0 && to > 0) {
+    pushDates(record.birthDates, yearRange(from, to));
+    return;
+  }
+  const raw = childText(dob, 'DATE') ?? childText(dob, 'YEAR');
+  const dates = parseLooseDate(isoDay(raw) ?? raw);
+  const approximate = type === 'APPROXIMATELY' || type === 'BETWEEN';
+  pushDates(record.birthDates, approximate ? dates.map((d) => ({ date: d.date, approximate: true })) : dates);
+}
+
+function documentType(label: string | undefined): Identifier['type'] {
+  const l = (label ?? '').toLowerCase();
+  if (/pas(s)?(a)?port/.test(l)) return 'passport';
+  if (/national identification|identity card|id card|national id/.test(l)) return 'national_id';
+  return 'other';
+}
+
+function toRecord(node: XmlNode, warnings: string[]): ListRecord | undefined {
+  const isEntity = node.name === 'ENTITY';
+  const dataId = childText(node, 'DATAID');
+  const name = clean(
+    ['FIRST_NAME', 'SECOND_NAME', 'THIRD_NAME', 'FOURTH_NAME'].map((n) => childText(node, n) ?? '').join(' '),
+  );
+  if (!dataId || !name) {
+    warnings.push(`${node.name} without DATAID or name skipped (DATAID ${dataId ?? '?'})`);
+    return undefined;
+  }
+  const record = emptyRecord('un_csl', dataId, isEntity ? 'organization' : 'person', name);
+  record.sourceUrl = UN_URL;
+
+  const ref = childText(node, 'REFERENCE_NUMBER');
+  if (ref) addIdentifier(record, { type: 'un_ref', value: ref, label: 'UN reference number' });
+  addUnique(record.programs, childText(node, 'UN_LIST_TYPE'));
+  const listed = isoDay(childText(node, 'LISTED_ON'));
+  if (listed) record.listingDate = listed;
+  const gender = genderOf(childText(node, 'GENDER'));
+  if (gender) record.gender = gender;
+  const remarks = clean(childText(node, 'COMMENTS1'));
+  if (remarks) {
+    record.remarks = remarks;
+    // Shipping companies carry their company IMO number only in the comments.
+    for (const m of remarks.matchAll(/\bIMO\)?\s*(?:Number|No\.?)?:?\s*(\d{7})\b/g)) {
+      addIdentifier(record, { type: 'imo', value: m[1]!, label: 'IMO number (from comments)' });
+    }
+  }
+  const titles = values(node, 'TITLE');
+  if (titles.length) record.titles = titles;
+  const positions = values(node, 'DESIGNATION');
+  if (positions.length) record.positions = positions;
+  for (const nat of values(node, 'NATIONALITY')) addUnique(record.nationalities, countryCode(nat) ?? nat);
+
+  const original = clean(childText(node, 'NAME_ORIGINAL_SCRIPT'));
+  if (original) addAlias(record, original, 'strong', 'variation', detectScript(original) ?? 'Latin');
+
+  for (const alias of children(node, isEntity ? 'ENTITY_ALIAS' : 'INDIVIDUAL_ALIAS')) {
+    const quality = (childText(alias, 'QUALITY') ?? '').toLowerCase();
+    const aliasName = childText(alias, 'ALIAS_NAME');
+    addAlias(record, aliasName, quality === 'low' ? 'weak' : 'strong', quality === 'f.k.a.' ? 'fka' : 'aka');
+    // Some aliases carry the birth details used under that name.
+    pushDates(record.birthDates, parseLooseDate(isoDay(childText(alias, 'DATE_OF_BIRTH'))));
+    const pob = joinParts(childText(alias, 'CITY_OF_BIRTH'), childText(alias, 'COUNTRY_OF_BIRTH'));
+    addUnique(record.birthPlaces, pob);
+  }
+
+  for (const address of children(node, isEntity ? 'ENTITY_ADDRESS' : 'INDIVIDUAL_ADDRESS')) {
+    const countryName = childText(address, 'COUNTRY');
+    const city = childText(address, 'CITY');
+    const text = joinParts(
+      childText(address, 'STREET'),
+      city,
+      childText(address, 'STATE_PROVINCE'),
+      childText(address, 'ZIP_CODE'),
+    );
+    if (!countryName && !text) continue;
+    const out: Address = {};
+    if (text) out.text = text;
+    if (city) out.city = city;
+    if (countryName) {
+      out.countryName = countryName;
+      const code = countryCode(countryName);
+      if (code) out.country = code;
+    }
+    record.addresses.push(out);
+  }
+
+  for (const dob of children(node, 'INDIVIDUAL_DATE_OF_BIRTH')) birthDates(record, dob);
+  for (const pob of children(node, 'INDIVIDUAL_PLACE_OF_BIRTH')) {
+    addUnique(
+      record.birthPlaces,
+      joinParts(childText(pob, 'CITY'), childText(pob, 'STATE_PROVINCE'), childText(pob, 'COUNTRY')),
+    );
+  }
+
+  for (const doc of children(node, 'INDIVIDUAL_DOCUMENT')) {
+    const number = childText(doc, 'NUMBER');
+    if (!number) continue;
+    const label = clean(childText(doc, 'TYPE_OF_DOCUMENT'));
+    const countryName = childText(doc, 'ISSUING_COUNTRY') ?? childText(doc, 'COUNTRY_OF_ISSUE');
+    const notes = [
+      childText(doc, 'TYPE_OF_DOCUMENT2'),
+      childText(doc, 'DATE_OF_ISSUE') && `issued ${isoDay(childText(doc, 'DATE_OF_ISSUE'))}`,
+      childText(doc, 'CITY_OF_ISSUE') && `in ${childText(doc, 'CITY_OF_ISSUE')}`,
+      childText(doc, 'NOTE'),
+    ].filter(Boolean);
+    const id: Identifier = { type: documentType(label), value: number };
+    if (label) id.label = label;
+    const country = countryCode(countryName);
+    if (country) id.country = country;
+    if (notes.length) id.note = clean(notes.join('; '));
+    addIdentifier(record, id);
+  }
+  return record;
+}
+
+export async function parseUnXml(file: string): Promise<ParsedList> {
+  const records: ListRecord[] = [];
+  const warnings: string[] = [];
+  let publishedAt: string | undefined;
+  let root: string | undefined;
+  await streamXml(file, {
+    open(name, attrs, stack) {
+      if (stack.length === 0) {
+        root = name;
+        if (name !== 'CONSOLIDATED_LIST') throw new Error(`root element is <${name}>, expected <CONSOLIDATED_LIST>`);
+        publishedAt = isoDay(attrs.dateGenerated);
+        return false;
+      }
+      return (name === 'INDIVIDUAL' || name === 'ENTITY') && stack.length === 2;
+    },
+    node(node) {
+      const record = toRecord(node, warnings);
+      if (record) records.push(record);
+    },
+  });
+  if (!root) throw new Error(`${path.basename(file)}: not a UN consolidated list`);
+  const result: ParsedList = {
+    source: 'un_csl',
+    files: [path.basename(file)],
+    format: 'UN Security Council consolidated list XML',
+    records,
+    warnings,
+  };
+  if (publishedAt) result.publishedAt = publishedAt;
+  return result;
+}
+
+export const unCslAdapter: SourceAdapter = {
+  source: 'un_csl',
+  label: 'UN Security Council Consolidated List',
+  publisherFiles: [{ fileName: 'consolidated.xml', url: UN_URL }],
+  async parse(dir: string): Promise<ParsedList> {
+    const files = await listFiles(dir);
+    const name = pickFile(files, 'consolidated.xml');
+    if (!name) throw new Error(`un_csl: no consolidated.xml in ${dir}`);
+    return parseUnXml(path.join(dir, name));
+  },
+};

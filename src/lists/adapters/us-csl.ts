@@ -1,0 +1,333 @@
+/**
+ * US Consolidated Screening List (trade.gov): `consolidated.csv` (29 columns, multi-valued fields
+ * joined by "; ") or `consolidated.json` (`{"results":[...]}`, the same fields as arrays/objects).
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { emptyRecord, type Address, type EntityType, type ListRecord, type ParsedList, type SourceAdapter } from '../model.js';
+import {
+  addAlias,
+  addIdentifier,
+  addUnique,
+  clean,
+  countryCode,
+  isoDay,
+  listFiles,
+  parseLooseDate,
+  pickFile,
+  pushDates,
+  readCsvRows,
+  reorderLastFirst,
+} from './ofac-common.js';
+import { applyLabeledId } from './us-ofac-remarks.js';
+
+const CSL_BASE = 'https://data.trade.gov/downloadable_consolidated_screening_list/v1/';
+
+/** One CSL entry with multi-valued fields already split, whichever file it came from. */
+interface CslEntry {
+  id?: string;
+  source?: string;
+  entityNumber?: string;
+  type?: string;
+  programs: string[];
+  name?: string;
+  title?: string;
+  addresses: Address[];
+  startDate?: string;
+  callSign?: string;
+  vesselFlag?: string;
+  remarks?: string;
+  altNames: string[];
+  citizenships: string[];
+  datesOfBirth: string[];
+  nationalities: string[];
+  placesOfBirth: string[];
+  url?: string;
+  ids: { type?: string; number?: string; country?: string; notes: string[] }[];
+}
+
+function cslType(raw: string | undefined): EntityType {
+  switch ((clean(raw) ?? '').toLowerCase()) {
+    case 'individual':
+      return 'person';
+    case 'vessel':
+      return 'vessel';
+    case 'aircraft':
+      return 'aircraft';
+    default:
+      return 'organization';
+  }
+}
+
+const splitMulti = (raw: string | undefined): string[] =>
+  (raw ?? '')
+    .split(/;\s+|;$/)
+    .map((v) => clean(v))
+    .filter((v): v is string => !!v);
+
+function countryOrName(raw: string): string {
+  return countryCode(raw) ?? raw;
+}
+
+/** "19 Luysi Chalovskoy St., Borisov, 222512, BY": the last part is the ISO2 country. */
+function csvAddress(raw: string): Address | undefined {
+  const parts = raw.split(',').map((p) => p.trim()).filter(Boolean);
+  if (parts.length === 0) return undefined;
+  const address: Address = {};
+  const last = parts[parts.length - 1]!;
+  const code = /^[A-Z]{2}$/.test(last) ? countryCode(last) : undefined;
+  if (code) {
+    parts.pop();
+    address.country = code;
+    address.countryName = last;
+  }
+  const text = clean(parts.join(', '));
+  if (text) address.text = text;
+  return text || code ? address : undefined;
+}
+
+/** "CA, BC166787, Passport" or "IMO 8898831, Vessel Registration Identification". */
+function csvId(raw: string): CslEntry['ids'][number] | undefined {
+  const parts = raw.split(', ');
+  if (parts.length < 2) return undefined;
+  const type = parts.pop();
+  let country: string | undefined;
+  if (parts.length >= 2 && /^[A-Z]{2}$/.test(parts[0]!)) country = parts.shift();
+  const id: CslEntry['ids'][number] = { type, number: parts.join(', '), notes: [] };
+  if (country) id.country = country;
+  return id;
+}
+
+function fromCsvRow(row: Record<string, string>): CslEntry {
+  const entry: CslEntry = {
+    programs: splitMulti(row.programs),
+    addresses: splitMulti(row.addresses).map(csvAddress).filter((a): a is Address => !!a),
+    altNames: splitMulti(row.alt_names).map((n) => n.replace(/^and\s+/i, '')),
+    citizenships: splitMulti(row.citizenships),
+    datesOfBirth: splitMulti(row.dates_of_birth),
+    nationalities: splitMulti(row.nationalities),
+    placesOfBirth: splitMulti(row.places_of_birth),
+    ids: splitMulti(row.ids).map(csvId).filter((i): i is CslEntry['ids'][number] => !!i),
+  };
+  const set = <K extends keyof CslEntry>(key: K, value: string | undefined): void => {
+    const v = clean(value);
+    if (v) (entry as unknown as Record<string, unknown>)[key] = v;
+  };
+  set('id', row._id);
+  set('source', row.source);
+  set('entityNumber', row.entity_number);
+  set('type', row.type);
+  set('name', row.name);
+  set('title', row.title);
+  set('startDate', row.start_date);
+  set('callSign', row.call_sign);
+  set('vesselFlag', row.vessel_flag);
+  set('remarks', row.remarks);
+  set('url', row.source_information_url || row.source_list_url);
+  return entry;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' || typeof v === 'number' ? clean(String(v)) : undefined);
+const strList = (v: unknown): string[] =>
+  Array.isArray(v) ? v.map(str).filter((s): s is string => !!s) : typeof v === 'string' ? splitMulti(v) : [];
+
+function fromJson(item: Record<string, unknown>): CslEntry {
+  const addresses: Address[] = [];
+  for (const a of Array.isArray(item.addresses) ? (item.addresses as unknown[]) : strList(item.addresses)) {
+    // Addresses come as objects from the API, as "street, city, CC" strings when flattened.
+    if (typeof a === 'string') {
+      const parsed = csvAddress(a);
+      if (parsed) addresses.push(parsed);
+      continue;
+    }
+    if (!a || typeof a !== 'object') continue;
+    const obj = a as Record<string, unknown>;
+    const city = str(obj.city);
+    const text = clean([str(obj.address), city, str(obj.state), str(obj.postal_code)].filter(Boolean).join(', '));
+    const country = str(obj.country);
+    const out: Address = {};
+    if (text) out.text = text;
+    if (city) out.city = city;
+    if (country) {
+      out.countryName = country;
+      const code = countryCode(country);
+      if (code) out.country = code;
+    }
+    if (text || country) addresses.push(out);
+  }
+  const ids: CslEntry['ids'] = [];
+  for (const i of Array.isArray(item.ids) ? (item.ids as unknown[]) : strList(item.ids)) {
+    if (typeof i === 'string') {
+      const parsed = csvId(i);
+      if (parsed) ids.push(parsed);
+      continue;
+    }
+    if (!i || typeof i !== 'object') continue;
+    const obj = i as Record<string, unknown>;
+    const id: CslEntry['ids'][number] = { notes: [] };
+    const type = str(obj.type);
+    const number = str(obj.number);
+    const country = str(obj.country);
+    if (type) id.type = type;
+    if (number) id.number = number;
+    if (country) id.country = country;
+    if (str(obj.issue_date)) id.notes.push(`issued ${str(obj.issue_date)}`);
+    if (str(obj.expiration_date)) id.notes.push(`expires ${str(obj.expiration_date)}`);
+    ids.push(id);
+  }
+  const entry: CslEntry = {
+    programs: strList(item.programs),
+    addresses,
+    altNames: strList(item.alt_names),
+    citizenships: strList(item.citizenships),
+    datesOfBirth: strList(item.dates_of_birth),
+    nationalities: strList(item.nationalities),
+    placesOfBirth: strList(item.places_of_birth),
+    ids,
+  };
+  const set = (key: keyof CslEntry, value: unknown): void => {
+    const v = str(value);
+    if (v) (entry as unknown as Record<string, unknown>)[key] = v;
+  };
+  set('id', item.id ?? item._id);
+  set('source', item.source);
+  set('entityNumber', item.entity_number);
+  set('type', item.type);
+  set('name', item.name);
+  set('title', item.title);
+  set('startDate', item.start_date);
+  set('callSign', item.call_sign);
+  set('vesselFlag', item.vessel_flag);
+  set('remarks', item.remarks);
+  set('url', str(item.source_information_url) ?? item.source_list_url);
+  return entry;
+}
+
+function toRecord(entry: CslEntry, index: number, warnings: string[]): ListRecord | undefined {
+  const id = entry.id ?? (entry.entityNumber && entry.source ? `${entry.source}:${entry.entityNumber}` : undefined);
+  if (!id || !entry.name) {
+    warnings.push(`us_csl entry ${index + 1}: no id or name, skipped`);
+    return undefined;
+  }
+  const record = emptyRecord('us_csl', id, cslType(entry.type), entry.name);
+  const person = record.entityType === 'person';
+  if (person) addAlias(record, reorderLastFirst(entry.name), 'strong', 'variation');
+  for (const alt of entry.altNames) {
+    addAlias(record, alt, 'strong', 'aka');
+    if (person) addAlias(record, reorderLastFirst(alt), 'strong', 'variation');
+  }
+  for (const p of entry.programs) addUnique(record.programs, p);
+  // The list within the CSL (Entity List, SDN, DPL...) is what users filter on.
+  addUnique(record.programs, entry.source);
+  if (entry.title) record.titles = [entry.title];
+  record.addresses.push(...entry.addresses);
+  const listed = isoDay(entry.startDate);
+  if (listed) record.listingDate = listed;
+  if (entry.callSign) addIdentifier(record, { type: 'call_sign', value: entry.callSign, label: 'Call Sign' });
+  if (entry.vesselFlag) addUnique(record.nationalities, countryOrName(entry.vesselFlag));
+  for (const n of entry.nationalities) addUnique(record.nationalities, countryOrName(n));
+  for (const c of entry.citizenships) addUnique(record.citizenships, countryOrName(c));
+  for (const d of entry.datesOfBirth) pushDates(record.birthDates, parseLooseDate(d));
+  for (const p of entry.placesOfBirth) addUnique(record.birthPlaces, p);
+  for (const doc of entry.ids) applyLabeledId(record, doc.type, doc.number, doc.country, doc.notes);
+  if (entry.entityNumber && /treasury/i.test(entry.source ?? '')) {
+    addIdentifier(record, { type: 'ofac_uid', value: entry.entityNumber, label: 'OFAC UID' });
+  }
+  if (entry.remarks) record.remarks = entry.remarks;
+  if (entry.url) record.sourceUrl = entry.url;
+  return record;
+}
+
+/**
+ * The CSL repeats an OFAC entry once per Treasury list it is on (SDN, SSI, CAPTA...), with the
+ * same _id: one record, carrying every list.
+ */
+function mergeInto(target: ListRecord, other: ListRecord): void {
+  for (const p of other.programs) addUnique(target.programs, p);
+  for (const a of other.aliases) addAlias(target, a.name, a.quality, a.kind, a.script);
+  if (other.name !== target.name) addAlias(target, other.name, 'strong', 'aka');
+  for (const i of other.identifiers) addIdentifier(target, i);
+  for (const a of other.addresses) {
+    if (!target.addresses.some((t) => t.text === a.text && t.country === a.country)) target.addresses.push(a);
+  }
+  pushDates(target.birthDates, other.birthDates);
+  for (const p of other.birthPlaces) addUnique(target.birthPlaces, p);
+  for (const n of other.nationalities) addUnique(target.nationalities, n);
+  for (const c of other.citizenships) addUnique(target.citizenships, c);
+  if (other.listingDate && (!target.listingDate || other.listingDate < target.listingDate)) {
+    target.listingDate = other.listingDate;
+  }
+}
+
+async function parseCsv(file: string, warnings: string[]): Promise<ListRecord[]> {
+  const records: ListRecord[] = [];
+  let header: string[] | undefined;
+  let index = 0;
+  for await (const row of readCsvRows(file)) {
+    if (!header) {
+      header = row.map((h) => h.trim());
+      const missing = ['_id', 'source', 'name', 'alt_names', 'ids'].filter((c) => !header!.includes(c));
+      if (missing.length) throw new Error(`${path.basename(file)}: not a CSL CSV (missing columns ${missing.join(', ')})`);
+      continue;
+    }
+    const byName: Record<string, string> = {};
+    header.forEach((h, i) => (byName[h] = row[i] ?? ''));
+    const record = toRecord(fromCsvRow(byName), index++, warnings);
+    if (record) records.push(record);
+  }
+  if (!header) throw new Error(`${path.basename(file)}: empty CSL CSV`);
+  return records;
+}
+
+async function parseJson(file: string, warnings: string[]): Promise<ListRecord[]> {
+  let doc: unknown;
+  try {
+    // The JSON export is one document (tens of MB); JSON.parse is the reader for it.
+    doc = JSON.parse(await readFile(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`${path.basename(file)}: malformed JSON: ${(err as Error).message}`);
+  }
+  const results = Array.isArray(doc) ? doc : (doc as { results?: unknown } | null)?.results;
+  if (!Array.isArray(results)) throw new Error(`${path.basename(file)}: not a CSL JSON export (no "results" array)`);
+  const records: ListRecord[] = [];
+  results.forEach((item, i) => {
+    if (!item || typeof item !== 'object') {
+      warnings.push(`us_csl entry ${i + 1}: not an object, skipped`);
+      return;
+    }
+    const record = toRecord(fromJson(item as Record<string, unknown>), i, warnings);
+    if (record) records.push(record);
+  });
+  return records;
+}
+
+export const usCslAdapter: SourceAdapter = {
+  source: 'us_csl',
+  label: 'US Consolidated Screening List (trade.gov)',
+  publisherFiles: [
+    { fileName: 'consolidated.csv', url: `${CSL_BASE}consolidated.csv` },
+    { fileName: 'consolidated.json', url: `${CSL_BASE}consolidated.json`, optional: true },
+  ],
+  async parse(dir: string): Promise<ParsedList> {
+    const files = await listFiles(dir);
+    const warnings: string[] = [];
+    const csv = pickFile(files, 'consolidated.csv');
+    const json = csv ? undefined : pickFile(files, 'consolidated.json');
+    if (!csv && !json) throw new Error(`us_csl: no consolidated.csv or consolidated.json in ${dir}`);
+    const file = path.join(dir, (csv ?? json)!);
+    const records = csv ? await parseCsv(file, warnings) : await parseJson(file, warnings);
+    const seen = new Map<string, ListRecord>();
+    for (const r of records) {
+      const first = seen.get(r.id);
+      if (first) mergeInto(first, r);
+      else seen.set(r.id, r);
+    }
+    return {
+      source: 'us_csl',
+      files: [(csv ?? json)!],
+      format: csv ? 'CSL CSV' : 'CSL JSON',
+      records: [...seen.values()],
+      warnings,
+    };
+  },
+};

@@ -1,0 +1,288 @@
+/**
+ * OFAC legacy CSV (SDN.CSV + ADD.CSV + ALT.CSV + SDN_COMMENTS.CSV, and the CONS_* equivalents)
+ * and classic XML (SDN.XML / consolidated.xml, the sdnList schema).
+ */
+import path from 'node:path';
+import type { Address, EntityType, ListRecord } from '../model.js';
+import { emptyRecord } from '../model.js';
+import {
+  addAlias,
+  addIdentifier,
+  addUnique,
+  child,
+  childText,
+  children,
+  clean,
+  countryCode,
+  genderOf,
+  parseLooseDate,
+  pushDates,
+  readCsvRows,
+  reorderLastFirst,
+  streamXml,
+  usDate,
+  type XmlNode,
+} from './ofac-common.js';
+import { applyLabeledId, applyRemarks } from './us-ofac-remarks.js';
+
+export const OFAC_DETAILS_URL = 'https://sanctionssearch.ofac.treas.gov/Details.aspx?id=';
+
+export function ofacEntityType(raw: string | undefined): EntityType {
+  const t = (clean(raw) ?? '').toLowerCase();
+  if (t === 'individual') return 'person';
+  if (t === 'vessel') return 'vessel';
+  if (t === 'aircraft') return 'aircraft';
+  return 'organization';
+}
+
+/** "SDGT] [IRGC] [IFSR" → ["SDGT", "IRGC", "IFSR"]. */
+export function splitPrograms(raw: string | undefined): string[] {
+  const text = clean(raw);
+  if (!text) return [];
+  return text
+    .split(/\]\s*\[/)
+    .map((p) => p.replace(/[[\]]/g, '').trim())
+    .filter(Boolean);
+}
+
+function newOfacRecord(id: string, type: EntityType, name: string): ListRecord {
+  const record = emptyRecord('us_ofac', id, type, name);
+  record.sourceUrl = OFAC_DETAILS_URL + id;
+  return record;
+}
+
+/** Individuals are listed "LAST, First"; the natural order is matched too. */
+function addNaturalOrder(record: ListRecord, name: string, quality: 'strong' | 'weak'): void {
+  if (record.entityType === 'person') addAlias(record, reorderLastFirst(name), quality, 'variation');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Legacy CSV
+
+export interface LegacyFiles {
+  primary: string;
+  add?: string;
+  alt?: string;
+  comments?: string;
+}
+
+const CSV_ENCODING = 'win1252';
+
+export async function parseOfacLegacyCsv(files: LegacyFiles, warnings: string[]): Promise<ListRecord[]> {
+  const extended = new Map<string, string>();
+  if (files.comments) {
+    for await (const row of readCsvRows(files.comments, { encoding: CSV_ENCODING })) {
+      const id = clean(row[0]);
+      // Remarks_Extended continues the truncated Remarks mid-word, so it is appended as is.
+      if (id && /^\d+$/.test(id)) extended.set(id, (extended.get(id) ?? '') + (row[1] ?? ''));
+    }
+  }
+
+  const records = new Map<string, ListRecord>();
+  const base = path.basename(files.primary);
+  let line = 0;
+  for await (const row of readCsvRows(files.primary, { encoding: CSV_ENCODING })) {
+    line++;
+    const id = clean(row[0]);
+    if (!id || id === '\x1a') continue;
+    if (!/^\d+$/.test(id) || row.length < 12) {
+      if (line === 1 && records.size === 0) throw new Error(`${base}: not an OFAC legacy CSV (first row: ${row.join(',').slice(0, 80)})`);
+      warnings.push(`${base} row ${line}: unreadable row skipped`);
+      continue;
+    }
+    const name = clean(row[1]);
+    if (!name) {
+      warnings.push(`${base} row ${line}: entry ${id} without a name skipped`);
+      continue;
+    }
+    const record = newOfacRecord(id, ofacEntityType(row[2]), name);
+    addNaturalOrder(record, name, 'strong');
+    for (const program of splitPrograms(row[3])) addUnique(record.programs, program);
+    const title = clean(row[4]);
+    if (title) record.titles = [title];
+    const callSign = clean(row[5]);
+    if (callSign) addIdentifier(record, { type: 'call_sign', value: callSign, label: 'Call Sign' });
+    const flag = clean(row[9]);
+    // The flag state is a vessel's nationality.
+    if (flag) addUnique(record.nationalities, countryCode(flag) ?? flag);
+    const remarks = clean(`${clean(row[11]) ?? ''}${extended.get(id) ?? ''}`);
+    if (remarks) {
+      record.remarks = remarks;
+      applyRemarks(record, remarks);
+    }
+    if (records.has(id)) warnings.push(`${base}: ent_num ${id} repeated; the last row kept`);
+    records.set(id, record);
+  }
+  if (records.size === 0) throw new Error(`${base}: no OFAC entries found`);
+
+  if (files.alt) {
+    for await (const row of readCsvRows(files.alt, { encoding: CSV_ENCODING })) {
+      const record = records.get(clean(row[0]) ?? '');
+      const name = clean(row[3]);
+      if (!record || !name) {
+        if (clean(row[0]) && /^\d+$/.test(clean(row[0])!)) warnings.push(`${path.basename(files.alt)}: alias of unknown ent_num ${row[0]}`);
+        continue;
+      }
+      const type = (clean(row[2]) ?? 'aka').toLowerCase();
+      addAlias(record, name, 'strong', type === 'fka' ? 'fka' : type === 'nka' ? 'nka' : 'aka');
+      addNaturalOrder(record, name, 'strong');
+    }
+  }
+  if (files.add) {
+    for await (const row of readCsvRows(files.add, { encoding: CSV_ENCODING })) {
+      const record = records.get(clean(row[0]) ?? '');
+      if (!record) {
+        if (clean(row[0]) && /^\d+$/.test(clean(row[0])!)) warnings.push(`${path.basename(files.add)}: address of unknown ent_num ${row[0]}`);
+        continue;
+      }
+      const street = clean(row[2]);
+      const cityLine = clean(row[3]);
+      const countryName = clean(row[4]);
+      if (!street && !cityLine && !countryName) continue;
+      const address: Address = {};
+      const text = clean([street, cityLine].filter(Boolean).join(', '));
+      if (text) address.text = text;
+      if (cityLine) address.city = cityLine;
+      if (countryName) {
+        address.countryName = countryName;
+        const code = countryCode(countryName);
+        if (code) address.country = code;
+      }
+      record.addresses.push(address);
+    }
+  }
+  return [...records.values()];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Classic XML (sdnList)
+
+function joinName(first: string | undefined, last: string | undefined, person: boolean): string | undefined {
+  const f = clean(first);
+  const l = clean(last);
+  if (person && f && l) return `${l}, ${f}`;
+  return clean([f, l].filter(Boolean).join(' '));
+}
+
+function classicEntry(node: XmlNode, warnings: string[]): ListRecord | undefined {
+  const uid = childText(node, 'uid');
+  const type = ofacEntityType(childText(node, 'sdnType'));
+  const person = type === 'person';
+  const name = joinName(childText(node, 'firstName'), childText(node, 'lastName'), person);
+  if (!uid || !name) {
+    warnings.push(`sdnEntry without uid or name skipped (uid ${uid ?? '?'})`);
+    return undefined;
+  }
+  const record = newOfacRecord(uid, type, name);
+  addNaturalOrder(record, name, 'strong');
+  const title = childText(node, 'title');
+  if (title) record.titles = [title];
+  for (const program of children(child(node, 'programList'), 'program')) addUnique(record.programs, program.text);
+
+  for (const aka of children(child(node, 'akaList'), 'aka')) {
+    const akaName = joinName(childText(aka, 'firstName'), childText(aka, 'lastName'), person);
+    if (!akaName) continue;
+    const quality = childText(aka, 'category')?.toLowerCase() === 'weak' ? 'weak' : 'strong';
+    const kindText = (childText(aka, 'type') ?? '').toLowerCase();
+    addAlias(record, akaName, quality, kindText.startsWith('f') ? 'fka' : kindText.startsWith('n') ? 'nka' : 'aka');
+    addNaturalOrder(record, akaName, quality);
+  }
+
+  for (const id of children(child(node, 'idList'), 'id')) {
+    const notes = [
+      childText(id, 'issueDate') && `issued ${childText(id, 'issueDate')}`,
+      childText(id, 'expirationDate') && `expires ${childText(id, 'expirationDate')}`,
+    ].filter((n): n is string => !!n);
+    applyLabeledId(record, childText(id, 'idType'), childText(id, 'idNumber'), childText(id, 'idCountry'), notes);
+  }
+
+  for (const address of children(child(node, 'addressList'), 'address')) {
+    const city = childText(address, 'city');
+    const text = clean(
+      [
+        childText(address, 'address1'),
+        childText(address, 'address2'),
+        childText(address, 'address3'),
+        city,
+        childText(address, 'stateOrProvince'),
+        childText(address, 'postalCode'),
+      ]
+        .filter(Boolean)
+        .join(', '),
+    );
+    const countryName = childText(address, 'country');
+    if (!text && !countryName) continue;
+    const out: Address = {};
+    if (text) out.text = text;
+    if (city) out.city = city;
+    if (countryName) {
+      out.countryName = countryName;
+      const code = countryCode(countryName);
+      if (code) out.country = code;
+    }
+    record.addresses.push(out);
+  }
+  for (const n of children(child(node, 'nationalityList'), 'nationality')) {
+    const c = childText(n, 'country');
+    if (c) addUnique(record.nationalities, countryCode(c) ?? c);
+  }
+  for (const n of children(child(node, 'citizenshipList'), 'citizenship')) {
+    const c = childText(n, 'country');
+    if (c) addUnique(record.citizenships, countryCode(c) ?? c);
+  }
+  for (const d of children(child(node, 'dateOfBirthList'), 'dateOfBirthItem')) {
+    const dates = parseLooseDate(childText(d, 'dateOfBirth'));
+    if (dates.length) pushDates(record.birthDates, dates);
+    else warnings.push(`uid ${uid}: unreadable date of birth "${childText(d, 'dateOfBirth')}"`);
+  }
+  for (const p of children(child(node, 'placeOfBirthList'), 'placeOfBirthItem')) {
+    addUnique(record.birthPlaces, childText(p, 'placeOfBirth'));
+  }
+  const vessel = child(node, 'vesselInfo');
+  if (vessel) {
+    const callSign = childText(vessel, 'callSign');
+    if (callSign) addIdentifier(record, { type: 'call_sign', value: callSign, label: 'Call Sign' });
+    const flag = childText(vessel, 'vesselFlag');
+    if (flag) addUnique(record.nationalities, countryCode(flag) ?? flag);
+  }
+  const remarks = clean(childText(node, 'remarks'));
+  if (remarks) {
+    record.remarks = remarks;
+    applyRemarks(record, remarks);
+  }
+  const gender = record.gender ?? genderOf(undefined);
+  if (gender) record.gender = gender;
+  return record;
+}
+
+export async function parseOfacClassicXml(
+  file: string,
+  warnings: string[],
+): Promise<{ records: ListRecord[]; publishedAt?: string }> {
+  const records: ListRecord[] = [];
+  let publishedAt: string | undefined;
+  let declared: number | undefined;
+  await streamXml(file, {
+    open(name, _attrs, stack) {
+      if (stack.length === 0) {
+        if (name !== 'sdnList') throw new Error(`root element is <${name}>, expected <sdnList>`);
+        return false;
+      }
+      return stack.length === 1 && (name === 'sdnEntry' || name === 'publshInformation');
+    },
+    node(node) {
+      if (node.name === 'publshInformation') {
+        publishedAt = usDate(childText(node, 'Publish_Date'));
+        const count = Number(childText(node, 'Record_Count'));
+        if (count > 0) declared = count;
+        return;
+      }
+      const record = classicEntry(node, warnings);
+      if (record) records.push(record);
+    },
+  });
+  if (declared !== undefined && declared !== records.length) {
+    warnings.push(`${path.basename(file)}: Record_Count says ${declared}, ${records.length} entries read`);
+  }
+  return publishedAt ? { records, publishedAt } : { records };
+}

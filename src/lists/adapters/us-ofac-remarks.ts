@@ -1,0 +1,345 @@
+/**
+ * OFAC legacy CSV keeps most of an entry's attributes in the free-text Remarks field:
+ * `DOB 10 Dec 1948; alt. DOB 1953; POB Giza, Egypt; nationality Egypt; Passport 1084010 (Egypt); ...`.
+ * This module turns those clauses into record fields. Clauses it does not understand stay only in
+ * `remarks`, which always keeps the full text.
+ */
+import type { IdentifierType, ListRecord } from '../model.js';
+import {
+  addAlias,
+  addIdentifier,
+  addUnique,
+  clean,
+  countryCode,
+  genderOf,
+  parseLooseDate,
+  pushDates,
+  reorderLastFirst,
+} from './ofac-common.js';
+
+/** Identifier type for an OFAC document label ("Cedula No.", "Tax ID No.", "Registration ID"...). */
+export function identifierTypeForLabel(label: string): IdentifierType {
+  const l = label.toLowerCase();
+  if (/legal entity number|\blei\b/.test(l)) return 'lei';
+  if (/swift|\bbic\b/.test(l)) return 'swift';
+  if (/\bimo\b|international maritime organization/.test(l)) return 'imo';
+  if (/\bmmsi\b/.test(l)) return 'mmsi';
+  if (/call sign/.test(l)) return 'call_sign';
+  if (/tail number/.test(l)) return 'aircraft_tail';
+  if (/digital currency address/.test(l)) return 'crypto_address';
+  if (/passport/.test(l)) return 'passport';
+  // Telegraph codes for Chinese names, not documents.
+  if (/chinese commercial code/.test(l)) return 'other';
+  if (/driver|electoral|credencial/.test(l)) return 'national_id';
+  if (/tax|fiscal|v\.a\.t|\bvat\b|r\.?f\.?c\b|\bnit\b|\brif\b|\bruc\b|c\.u\.i\.t|\bfein\b|\brtn\b|\binn\b|\bkpp\b/.test(l)) {
+    return 'tax_id';
+  }
+  if (
+    /registr|company (number|id)|commercial|chamber of comm|licen[cs]e|folio|matricula|incorporation|enterprise number|branch unit|gazette|social credit code|d-u-n-s|c\.r\. no|charity|permit|business (number|registration)|organization code|economic register|msb/.test(
+      l,
+    )
+  ) {
+    return 'registration';
+  }
+  if (
+    /national|personal id|identi|id card|\bid\b|cedula|c[ée]dula|d\.n\.i|c\.u\.r\.p|c\.u\.i|i\.f\.e|\bssn\b|social security|birth certificate|electoral|driver|residen|immigration|citizen's card|visanumberid|le number|refugee|tazkira|travel document|cartilla|military/.test(
+      l,
+    )
+  ) {
+    return 'national_id';
+  }
+  return 'other';
+}
+
+// Document labels seen in OFAC remarks, longest first so "Diplomatic Passport" wins over "Passport".
+const ID_LABELS = [
+  'Aircraft Construction Number (also called L/N or S/N or F/N)',
+  "Aircraft Manufacturer's Serial Number (MSN)",
+  'United Social Credit Code Certificate (USCCC)',
+  'Dubai Chamber of Commerce Membership No.',
+  'Unified Social Credit Code (USCC)',
+  'Public Security and Immigration No.',
+  'Cartilla de Servicio Militar Nacional',
+  'Economic Register Number (CBLS)',
+  'Certificate of Incorporation Number',
+  'Central Registration System Number',
+  'Business Registration Document #',
+  'Aircraft Mode S Transponder Code',
+  'Istanbul Chamber of Comm. No.',
+  'Business Registration Number',
+  'Previous Aircraft Tail Number',
+  'Chamber of Commerce Number',
+  'Commercial Registry Number',
+  'Public Registration Number',
+  'Turkish Identification Number',
+  'Government Gazette Number',
+  'Stateless Person Passport',
+  'Registered Charity No.',
+  'Travel Document Number',
+  'Electoral Registry No.',
+  'Birth Certificate Number',
+  'Legal Entity Number',
+  'Matricula Mercantil No',
+  'Folio Mercantil No.',
+  'Identification Number',
+  'Aircraft Tail Number',
+  'Diplomatic Passport',
+  'Credencial electoral',
+  "Driver's License No.",
+  'Registration Number',
+  "Citizen's Card Number",
+  'Italian Fiscal Code',
+  'Residency Number',
+  'Enterprise Number',
+  'Branch Unit Number',
+  'Company Number',
+  'UK Company Number',
+  'National Foreign ID Number',
+  'Personal ID Card',
+  'Numero de Identidad',
+  'Trade License No.',
+  'Refugee ID Card',
+  'Registration ID',
+  'Business Number',
+  'National ID No.',
+  'D-U-N-S Number',
+  'Permit Number',
+  'Kenyan ID No.',
+  'V.A.T. Number',
+  'Tax ID No.',
+  'Cedula No.',
+  'VisaNumberID',
+  'File Number',
+  'LE Number',
+  'SWIFT/BIC',
+  'C.U.R.P.',
+  'C.U.I.P.',
+  'C.U.I.T.',
+  'C.R. No.',
+  'Passport',
+  'R.F.C.',
+  'US FEIN',
+  'License',
+  'D.N.I.',
+  'C.U.I.',
+  'I.F.E.',
+  'NIT #',
+  'RUC #',
+  'RIF #',
+  'MMSI',
+  'ISIN',
+  'RFC',
+  'RTN',
+  'SSN',
+].sort((a, b) => b.length - a.length);
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+const ID_LABEL_RE = new RegExp(`^(${ID_LABELS.map(escapeRegex).join('|')}):?\\s+(.+)$`, 'i');
+/** Unknown labels shaped like a document number label: "Something Number 123", "Foo ID No. 4". */
+const GENERIC_ID_RE = /^([A-Z][\w.'’/&-]*(?: [\w.'’/&()-]+){0,6}? (?:No\.?|Number|ID|#|Code))\s+([A-Za-z0-9][^\s]*(?: [^\s(]+)*)(.*)$/;
+
+/**
+ * Splits remarks into clauses at "; ". An alias in quotes may itself hold "; ", so a clause that
+ * opens an alias quote runs on until the quote closes.
+ */
+export function splitRemarks(remarks: string): string[] {
+  const raw = remarks.split(/;\s+/);
+  const out: string[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    let clause = raw[i]!;
+    if (/^(?:alt\.\s+)?[afn]\.k\.a\.,?\s+'/i.test(clause)) {
+      while (!/'\.?\s*$/.test(clause) && i + 1 < raw.length && /'\.?\s*$/.test(raw[i + 1] ?? '') && !/^(?:alt\.\s+)?[afn]\.k\.a\./i.test(raw[i + 1] ?? '')) {
+        clause += `; ${raw[++i]}`;
+      }
+    }
+    const text = clause.trim();
+    if (text) out.push(text);
+  }
+  // The whole field ends with a full stop; it belongs to no clause.
+  const last = out.length - 1;
+  if (last >= 0) out[last] = out[last]!.replace(/\.\s*$/, '');
+  return out;
+}
+
+interface ValueParts {
+  value: string;
+  country?: string;
+  countryName?: string;
+  note?: string;
+}
+
+/** "1084010 (Egypt) issued 12 Jan 2001" → value, issuing country, note. */
+export function splitIdValue(text: string): ValueParts {
+  let body = text.trim().replace(/\.$/, '');
+  let note: string | undefined;
+  const trailing = /[\s,;]+((?:issued|expires|expiration date|issue date|valid|alt\.)\b.*)$/i.exec(body);
+  if (trailing) {
+    note = trailing[1];
+    body = body.slice(0, trailing.index);
+  }
+  const paren = /^(.*?)\s*\(([^()]+)\)\s*(.*)$/.exec(body);
+  if (paren) {
+    const code = countryCode(paren[2]);
+    if (code) {
+      const rest = clean(paren[3]);
+      const parts: ValueParts = { value: paren[1]!.trim(), country: code, countryName: paren[2]!.trim() };
+      const n = clean([rest, note].filter(Boolean).join(' '));
+      if (n) parts.note = n;
+      return parts;
+    }
+    // "International Maritime Organization No. (5777731)": the value itself is bracketed.
+    if (!paren[1] && paren[2]) body = paren[2];
+  }
+  const parts: ValueParts = { value: body.trim() };
+  if (note) parts.note = note;
+  return parts;
+}
+
+function addId(record: ListRecord, type: IdentifierType, label: string, rawValue: string): void {
+  const parts = splitIdValue(rawValue);
+  if (!parts.value) return;
+  const id: Parameters<typeof addIdentifier>[1] = { type, value: parts.value, label };
+  if (parts.country) id.country = parts.country;
+  if (parts.note) id.note = parts.note;
+  addIdentifier(record, id);
+}
+
+function addCountry(target: string[], text: string): void {
+  const value = clean(text.replace(/\.$/, ''));
+  if (!value) return;
+  addUnique(target, countryCode(value) ?? value);
+}
+
+export interface RemarksResult {
+  /** Target names from "Linked To:" clauses (kept for relationship use; not a ListRecord field). */
+  linkedTo: string[];
+  /** Clauses that matched no rule. */
+  unparsed: string[];
+}
+
+/**
+ * Applies the remarks of an OFAC legacy CSV row to a record. Aliases found here are weak: OFAC
+ * moves its low-quality a.k.a.s into the remarks of the legacy files (the XML marks them
+ * category="weak").
+ */
+export function applyRemarks(record: ListRecord, remarks: string): RemarksResult {
+  const result: RemarksResult = { linkedTo: [], unparsed: [] };
+  for (const clause of splitRemarks(remarks)) applyClause(record, clause, result);
+  return result;
+}
+
+/** Applies one "Label value" clause (a remarks clause, or an XML id rebuilt as one). */
+export function applyClause(record: ListRecord, clause: string, result: RemarksResult): void {
+  {
+    const text = clause.replace(/^alt\.\s+/i, '').trim();
+    let m: RegExpExecArray | null;
+
+    if ((m = /^([afn])\.k\.a\.,?\s+['‘’"](.+?)['‘’"]?\.?$/i.exec(text))) {
+      const kind = m[1]!.toLowerCase() === 'f' ? 'fka' : m[1]!.toLowerCase() === 'n' ? 'nka' : 'aka';
+      const name = m[2]!.replace(/['’]$/, '');
+      addAlias(record, name, 'weak', kind);
+      if (record.entityType === 'person') addAlias(record, reorderLastFirst(name), 'weak', 'variation');
+      return;
+    }
+    if ((m = /^DOB:?\s+(.+)$/i.exec(text))) {
+      const dates = parseLooseDate(m[1]);
+      if (dates.length) pushDates(record.birthDates, dates);
+      else result.unparsed.push(clause);
+      return;
+    }
+    if ((m = /^POB:?\s+(.+)$/i.exec(text))) {
+      addUnique(record.birthPlaces, m[1]!.replace(/\.$/, ''));
+      return;
+    }
+    if ((m = /^nationality:?\s+(.+)$/i.exec(text)) || (m = /^Nationality of Registration\s+(.+)$/i.exec(text))) {
+      addCountry(record.nationalities, m[1]!);
+      return;
+    }
+    if ((m = /^citizen(?:ship)?:?\s+(.+)$/i.exec(text))) {
+      addCountry(record.citizenships, m[1]!);
+      return;
+    }
+    if ((m = /^Gender:?\s+(\w+)/i.exec(text))) {
+      const gender = genderOf(m[1]);
+      if (gender) record.gender = gender;
+      return;
+    }
+    if ((m = /^Linked To:\s*(.+)$/i.exec(text))) {
+      addUnique(result.linkedTo, m[1]!.replace(/\.$/, ''));
+      return;
+    }
+    if ((m = /^Listing Date(?:\s*\([^)]*\))?:?\s+(.+)$/i.exec(text))) {
+      const date = parseLooseDate(m[1])[0]?.date;
+      if (date && date.length === 10 && (!record.listingDate || date < record.listingDate)) record.listingDate = date;
+      return;
+    }
+    if ((m = /^(?:Vessel Registration Identification\s+)?IMO:?\s+(\d{7})\b/i.exec(text))) {
+      addIdentifier(record, { type: 'imo', value: m[1]!, label: 'IMO' });
+      return;
+    }
+    if ((m = /^International Maritime Organization No\.?\s*\(?(\d{7})\)?/i.exec(text))) {
+      addIdentifier(record, { type: 'imo', value: m[1]!, label: 'International Maritime Organization No.' });
+      return;
+    }
+    if ((m = /^(?:Other\s+)?Vessel Flag\s+(.+)$/i.exec(text))) {
+      // The flag state is a vessel's nationality.
+      addCountry(record.nationalities, m[1]!);
+      return;
+    }
+    if ((m = /^Vessel Call Sign\s+(\S+)/i.exec(text))) {
+      addIdentifier(record, { type: 'call_sign', value: m[1]!, label: 'Vessel Call Sign' });
+      return;
+    }
+    if ((m = /^(Digital Currency Address - [A-Z0-9]+)\s+(\S+)/.exec(text))) {
+      addIdentifier(record, { type: 'crypto_address', value: m[2]!, label: m[1]! });
+      return;
+    }
+    if ((m = /^(Email Address|Email|Website|Phone Number|Telephone(?: No\.?)?|Fax(?: No\.?)?):?\s*(.+)$/i.exec(text))) {
+      addIdentifier(record, { type: 'other', value: m[2]!.replace(/\.$/, ''), label: m[1]! });
+      return;
+    }
+    if ((m = ID_LABEL_RE.exec(text))) {
+      const label = ID_LABELS.find((l) => l.toLowerCase() === m![1]!.toLowerCase()) ?? m[1]!;
+      addId(record, identifierTypeForLabel(label), label, m[2]!);
+      return;
+    }
+    if ((m = GENERIC_ID_RE.exec(text)) && !/^(linked|a\.k\.a|member|director|head|minister)/i.test(text)) {
+      addId(record, identifierTypeForLabel(m[1]!), m[1]!, `${m[2]}${m[3] ?? ''}`);
+      return;
+    }
+    result.unparsed.push(clause);
+  }
+}
+
+// Labels of XML ids/features that carry sanctions information rather than an identifier.
+const NOT_AN_ID =
+  /^(additional sanctions|secondary sanctions|transactions prohibited|executive order|caatsa|ifca|effective date|purchase\/sales|organization established|organization type|target type|vessel type|vessel year|vessel tonnage|vessel gross|aircraft model|aircraft manufacture date|aircraft operator|for more information|listing date)/i;
+
+/**
+ * Applies a labelled value from the XML formats (classic idList, advanced IDRegDocument or
+ * Feature). They repeat what the CSV remarks say as "label / number / country", so the clause is
+ * rebuilt and goes through the same rules; labels no rule knows become identifiers of their own.
+ */
+export function applyLabeledId(
+  record: ListRecord,
+  label: string | undefined,
+  value: string | undefined,
+  countryName: string | undefined,
+  notes: string[] = [],
+): void {
+  const l = clean(label)?.replace(/:$/, '');
+  const v = clean(value);
+  if (!l || !v || NOT_AN_ID.test(l)) return;
+  const clause = `${l} ${v}${countryName ? ` (${countryName})` : ''}${notes.length ? ` ${notes.join(' ')}` : ''}`;
+  const result: RemarksResult = { linkedTo: [], unparsed: [] };
+  applyClause(record, clause, result);
+  if (result.unparsed.length === 0) return;
+  const id: Parameters<typeof addIdentifier>[1] = { type: identifierTypeForLabel(l), value: v, label: l };
+  const code = countryCode(countryName);
+  if (code) id.country = code;
+  if (notes.length) id.note = notes.join('; ');
+  addIdentifier(record, id);
+}

@@ -1,0 +1,93 @@
+import type { Db } from '../infra/database.js';
+import { ListStore, type ListVersionRow } from './list-store.js';
+import type { ListRecord, SourceId } from './model.js';
+
+export interface LoadedVersion {
+  source: SourceId;
+  version: string;
+  publishedAt: string | null;
+  records: number;
+}
+
+/** What a screening runs against: one immutable index and the versions it was built from. */
+export interface ListSnapshot<I> {
+  index: I;
+  versions: LoadedVersion[];
+  sources: SourceId[];
+  loadedAt: Date;
+  /** Version ids joined: changes whenever any source changes. */
+  fingerprint: string;
+}
+
+export interface ListRuntimeOptions<I> {
+  db: Db;
+  buildIndex: (records: ListRecord[]) => I | Promise<I>;
+  onSwap?: (snapshot: ListSnapshot<I>, previous: ListSnapshot<I> | undefined) => void;
+  log?: (message: string, detail?: Record<string, unknown>) => void;
+}
+
+/**
+ * Holds the list snapshot this node screens against. `refresh()` reads the active versions from the
+ * database; when any differs from the loaded ones, it loads the records, builds a new index aside and
+ * swaps the reference in one assignment, so a screening sees either the old lists or the new ones,
+ * never a mix or a half-loaded list. Every node polls, so all nodes pick up a new version.
+ */
+export class ListRuntime<I> {
+  private snapshot: ListSnapshot<I> | undefined;
+  private refreshing: Promise<boolean> | undefined;
+  private readonly cache = new Map<string, ListRecord[]>();
+
+  constructor(private readonly options: ListRuntimeOptions<I>) {}
+
+  current(): ListSnapshot<I> | undefined {
+    return this.snapshot;
+  }
+
+  /** Loads new versions if there are any; returns true when the snapshot changed. Concurrent calls share one run. */
+  refresh(): Promise<boolean> {
+    if (!this.refreshing) {
+      this.refreshing = this.doRefresh().finally(() => {
+        this.refreshing = undefined;
+      });
+    }
+    return this.refreshing;
+  }
+
+  private async doRefresh(): Promise<boolean> {
+    const store = new ListStore(this.options.db);
+    const active = await store.activeVersions();
+    const fingerprint = active.map((v) => v.id).join(',');
+    if (active.length === 0 || fingerprint === this.snapshot?.fingerprint) return false;
+
+    const started = Date.now();
+    const records: ListRecord[] = [];
+    const next = new Map<string, ListRecord[]>();
+    for (const version of active) {
+      const rows = this.cache.get(version.id) ?? (await store.records(version.id));
+      next.set(version.id, rows);
+      for (const r of rows) records.push(r);
+    }
+    const index = await this.options.buildIndex(records);
+    const previous = this.snapshot;
+    this.snapshot = {
+      index,
+      versions: active.map(toLoaded),
+      sources: [...new Set(active.map((v) => v.source as SourceId))],
+      loadedAt: new Date(),
+      fingerprint,
+    };
+    this.cache.clear();
+    for (const [id, rows] of next) this.cache.set(id, rows);
+    this.options.log?.('lists loaded', {
+      versions: active.map((v) => `${v.source}:${v.id}`),
+      records: records.length,
+      tookMs: Date.now() - started,
+    });
+    this.options.onSwap?.(this.snapshot, previous);
+    return true;
+  }
+}
+
+function toLoaded(v: ListVersionRow): LoadedVersion {
+  return { source: v.source as SourceId, version: v.id, publishedAt: v.published_at, records: v.record_count };
+}

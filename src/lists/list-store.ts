@@ -1,0 +1,123 @@
+import type { Db } from '../infra/database.js';
+import type { ListVersionsTable } from '../infra/db-schema.js';
+import type { ListRecord, SourceId } from './model.js';
+
+/**
+ * List versions and their records. A version becomes visible to screening only when it is marked
+ * `active`, in the same transaction that writes all its records and retires the previous one, so a
+ * node never reads a half-written list.
+ *
+ * Version statuses: active (in force), superseded (was in force), rejected (failed download, parse or
+ * sanity guard; never in force), unchanged (a sync that found the same input as the active version).
+ */
+export type VersionStatus = 'active' | 'superseded' | 'rejected' | 'unchanged';
+export type ListVersionRow = ListVersionsTable;
+
+const INSERT_BATCH = 500;
+
+export class ListStore {
+  constructor(private readonly db: Db) {}
+
+  activeVersions(): Promise<ListVersionRow[]> {
+    return this.db.selectFrom('list_versions').selectAll().where('status', '=', 'active').orderBy('source').execute();
+  }
+
+  activeVersion(source: SourceId): Promise<ListVersionRow | undefined> {
+    return this.db
+      .selectFrom('list_versions')
+      .selectAll()
+      .where('source', '=', source)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+  }
+
+  /** The latest sync attempt of every source, whatever its outcome. */
+  async latestAttempts(): Promise<Map<string, ListVersionRow>> {
+    const rows = await this.db
+      .selectFrom('list_versions')
+      .selectAll()
+      .where('fetched_at', '=', (eb) =>
+        eb
+          .selectFrom('list_versions as v2')
+          .select((e) => e.fn.max('v2.fetched_at').as('m'))
+          .whereRef('v2.source', '=', 'list_versions.source'),
+      )
+      .execute();
+    return new Map(rows.map((r) => [r.source, r]));
+  }
+
+  /** When each source last had a good sync (a new active version or an unchanged re-check). */
+  async lastGoodSync(): Promise<Map<string, string>> {
+    const rows = await this.db
+      .selectFrom('list_versions')
+      .select(['source', (eb) => eb.fn.max('fetched_at').as('at')])
+      .where('status', 'in', ['active', 'superseded', 'unchanged'])
+      .groupBy('source')
+      .execute();
+    return new Map(rows.map((r) => [r.source, String(r.at)]));
+  }
+
+  async recordAttempt(row: ListVersionRow): Promise<void> {
+    await this.db.insertInto('list_versions').values(row).execute();
+  }
+
+  /** Writes a new version with all its records and puts it in force, atomically. */
+  async activate(row: ListVersionRow, records: ListRecord[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('list_versions')
+        .set({ status: 'superseded' })
+        .where('source', '=', row.source)
+        .where('status', '=', 'active')
+        .execute();
+      await trx.insertInto('list_versions').values({ ...row, status: 'active' }).execute();
+      for (let i = 0; i < records.length; i += INSERT_BATCH) {
+        const batch = records.slice(i, i + INSERT_BATCH).map((record, j) => ({
+          version_id: row.id,
+          seq: i + j,
+          record_id: record.id,
+          data: JSON.stringify(record),
+        }));
+        await trx.insertInto('list_records').values(batch).execute();
+      }
+    });
+  }
+
+  async records(versionId: string): Promise<ListRecord[]> {
+    const out: ListRecord[] = [];
+    const PAGE = 5000;
+    for (let from = 0; ; from += PAGE) {
+      const rows = await this.db
+        .selectFrom('list_records')
+        .select('data')
+        .where('version_id', '=', versionId)
+        .where('seq', '>=', from)
+        .where('seq', '<', from + PAGE)
+        .orderBy('seq')
+        .execute();
+      for (const row of rows) out.push(JSON.parse(row.data) as ListRecord);
+      // Sequence numbers are contiguous from 0, so a short page is the last one.
+      if (rows.length < PAGE) break;
+    }
+    return out;
+  }
+
+  /** Keeps the records of the active version and the `keep` most recent superseded ones per source. */
+  async pruneRecords(keep: number): Promise<void> {
+    const superseded = await this.db
+      .selectFrom('list_versions')
+      .select(['id', 'source', 'fetched_at'])
+      .where('status', '=', 'superseded')
+      .orderBy('source')
+      .orderBy('fetched_at', 'desc')
+      .execute();
+    const seen = new Map<string, number>();
+    const drop: string[] = [];
+    for (const v of superseded) {
+      const n = (seen.get(v.source) ?? 0) + 1;
+      seen.set(v.source, n);
+      if (n > keep) drop.push(v.id);
+    }
+    for (const id of drop) await this.db.deleteFrom('list_records').where('version_id', '=', id).execute();
+  }
+}

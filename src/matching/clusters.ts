@@ -1,0 +1,90 @@
+/**
+ * Clusters: the same party listed by several authorities, linked at index time through shared
+ * identifiers (UN reference, IMO, passport, registration, LEI...) or the same normalized name
+ * with the same birth date or country on two different lists.
+ */
+import type { IdentifierType, ListRecord } from '../lists/model.js';
+import { recordCountries } from './corroboration.js';
+import { normalizeName } from './normalize.js';
+
+const LINKING_IDS = new Set<IdentifierType>([
+  'un_ref', 'imo', 'mmsi', 'passport', 'national_id', 'registration', 'tax_id', 'lei', 'swift', 'aircraft_tail', 'crypto_address',
+]);
+/** An identifier or name key shared by more rows than this is too generic to link on. */
+const MAX_GROUP = 12;
+
+export interface Clusters {
+  /** Root record index of each record's cluster (the first record of the cluster). */
+  clusterOf: Int32Array;
+  /** Members of each multi-record cluster, by root. */
+  members: Map<number, number[]>;
+}
+
+export function buildClusters(records: ListRecord[]): Clusters {
+  const parent = new Int32Array(records.length);
+  for (let i = 0; i < parent.length; i++) parent[i] = i;
+  const find = (x: number): number => {
+    while (parent[x] !== x) {
+      parent[x] = parent[parent[x]!]!;
+      x = parent[x]!;
+    }
+    return x;
+  };
+  const union = (a: number, b: number): void => {
+    const ra = find(a);
+    const rb = find(b);
+    if (ra === rb) return;
+    // The lower index stays root, so the cluster id is stable for a given record order.
+    if (ra < rb) parent[rb] = ra;
+    else parent[ra] = rb;
+  };
+  const groups = new Map<string, number[]>();
+  const add = (key: string, i: number): void => {
+    const g = groups.get(key);
+    if (g) { if (g[g.length - 1] !== i) g.push(i); } else groups.set(key, [i]);
+  };
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i]!;
+    for (const id of r.identifiers) {
+      if (!LINKING_IDS.has(id.type)) continue;
+      // "IMO 9123456" and "9123456" are one number.
+      const v = id.type === 'imo' || id.type === 'mmsi' ? id.value.replace(/\D/g, '') : id.value.toUpperCase().replace(/[^0-9A-Z]/g, '');
+      // Short values ("123") are not identifying across lists.
+      if (v.length < 5) continue;
+      add(`${id.type === 'national_id' || id.type === 'passport' ? 'doc' : id.type}:${v}`, i);
+    }
+    const key = nameKey(r.name, r.entityType === 'person');
+    if (key) {
+      for (const b of r.birthDates) if (!b.approximate && b.date.length >= 4) add(`n:${key}|b:${b.date}`, i);
+      for (const c of recordCountries(r)) add(`n:${key}|c:${c}`, i);
+      if (r.entityType === 'vessel' || r.entityType === 'aircraft') add(`n:${key}|t:${r.entityType}`, i);
+    }
+  }
+  for (const [key, g] of groups) {
+    if (g.length < 2 || g.length > MAX_GROUP) continue;
+    const byName = key.startsWith('n:');
+    for (let k = 1; k < g.length; k++) {
+      // Names alone link only rows of different lists: two rows of one list with the same name
+      // and country are two parties unless an identifier says otherwise.
+      if (byName && records[g[0]!]!.source === records[g[k]!]!.source) continue;
+      union(g[0]!, g[k]!);
+    }
+  }
+  const clusterOf = new Int32Array(records.length);
+  const members = new Map<number, number[]>();
+  for (let i = 0; i < records.length; i++) {
+    const root = find(i);
+    clusterOf[i] = root;
+    const m = members.get(root);
+    if (m) m.push(i); else members.set(root, [i]);
+  }
+  for (const [root, m] of members) if (m.length < 2) members.delete(root);
+  return { clusterOf, members };
+}
+
+/** Order-free normalized name with at least two word parts; undefined when too thin to link on. */
+function nameKey(name: string, person: boolean): string | undefined {
+  const parts = normalizeName(name, person).parts.filter((p) => p.kind === 'word' || p.kind === 'patronymic' || p.kind === 'number');
+  if (parts.length < 2) return undefined;
+  return parts.map((p) => p.text).sort().join(' ');
+}

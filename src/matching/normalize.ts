@@ -1,0 +1,184 @@
+/**
+ * Name normalization: Unicode NFKC, case folding, transliteration to Latin, diacritics, punctuation,
+ * then the split into name parts with what each part is (word, number, legal form, particle,
+ * patronymic, initial). Honorifics and titles are dropped; legal forms in any language are
+ * replaced by one canonical symbol each.
+ */
+import { hasNonLatin, transliterate } from './transliterate.js';
+
+export type PartKind = 'word' | 'number' | 'legal' | 'particle' | 'patronymic' | 'initial';
+
+export interface NamePart {
+  /** Normalized Latin text of the part (for legal forms: the canonical symbol, e.g. `@llc`). */
+  text: string;
+  kind: PartKind;
+  /** The part was transliterated from a non-Latin script (vowels and consonant classes are unreliable). */
+  translit?: boolean;
+}
+
+// Honorifics and titles, in the languages lists and customers write them. Dropped before matching.
+const HONORIFICS = new Set(
+  `mr mrs ms miss mister madam madame dr doctor prof professor sir dame lord lady hon honorable honourable
+   rev reverend fr father sheikh shaikh sheik shaykh haji hajji hadji al-haj alhaj mullah mulla maulana maulvi mawlawi
+   mawlavi qari hafiz imam ayatollah hojatoleslam sayed sayyed sayyid syed seyed
+   general gen colonel col lieutenant lt major maj captain capt commander admiral brigadier sergeant
+   president presidente prezident president prasident praesident predsjednik presedintele presiden elnok
+   prime minister premier king queen prince princess emir amir his her excellency he
+   herr frau monsieur senor senora sr sra don dona signor signora gospodin`.split(/\s+/),
+);
+
+// Particles and connectors that carry little identity (weighted low, never required).
+const PARTICLES = new Set(
+  `al el ul bin ibn bint ben abu abou bou ould van von der den de del della di da das dos du la le los las
+   y e und and et the of for und & a an mac`.split(/\s+/),
+);
+
+/**
+ * Legal forms across languages -> canonical symbol. Multi-word forms are matched on the
+ * punctuation-free token sequence. Sources: ISO 20275 entity legal forms, common usage.
+ */
+const LEGAL_FORMS: [string, string][] = [
+  ['limited liability company', '@llc'], ['limited liability partnership', '@llp'],
+  ['obshchestvo s ogranichennoy otvetstvennostyu', '@llc'], ['obshestvo s ogranichennoi otvetstvennostiu', '@llc'],
+  ['tovarishchestvo s ogranichennoy otvetstvennostyu', '@llc'],
+  ['joint stock company', '@jsc'], ['joint-stock company', '@jsc'], ['public joint stock company', '@pjsc'],
+  ['closed joint stock company', '@jsc'], ['open joint stock company', '@jsc'],
+  ['aktsionernoye obshchestvo', '@jsc'], ['aktsionernoe obshchestvo', '@jsc'],
+  ['publichnoye aktsionernoye obshchestvo', '@pjsc'], ['publichnoe aktsionernoe obshchestvo', '@pjsc'],
+  ['public limited company', '@plc'], ['private limited company', '@ltd'],
+  ['sp z o o', '@llc'], ['s p z o o', '@llc'], ['spolka z ograniczona odpowiedzialnoscia', '@llc'],
+  ['d o o', '@llc'], ['s r o', '@llc'], ['s a r l', '@llc'], ['s r l', '@llc'], ['s l', '@llc'],
+  ['s a', '@sa'], ['s p a', '@sa'], ['n v', '@nv'], ['b v', '@bv'], ['a g', '@ag'], ['a s', '@sa'],
+  ['co ltd', '@ltd'], ['company limited', '@ltd'], ['pty ltd', '@ltd'], ['pvt ltd', '@ltd'], ['private limited', '@ltd'],
+  ['l l c', '@llc'], ['l t d', '@ltd'], ['p l c', '@plc'], ['g m b h', '@llc'],
+  ['gesellschaft mit beschrankter haftung', '@llc'], ['sociedad anonima', '@sa'], ['societe anonyme', '@sa'],
+  ['sociedad limitada', '@llc'], ['aktiengesellschaft', '@ag'], ['incorporated', '@inc'], ['corporation', '@corp'],
+  ['limited', '@ltd'], ['company', '@co'],
+];
+const LEGAL_SINGLE = new Map<string, string>(
+  (
+    `llc=@llc ooo=@llc too=@llc tov=@llc mchj=@llc gmbh=@llc sarl=@llc srl=@llc sro=@llc doo=@llc kft=@llc spzoo=@llc
+     eood=@llc ood=@llc bvba=@llc llp=@llp lp=@lp
+     ltd=@ltd ltda=@ltd pte=@ltd pty=@ltd pvt=@ltd limited=@ltd
+     jsc=@jsc ojsc=@jsc cjsc=@jsc zao=@jsc oao=@jsc ao=@jsc jsco=@jsc tat=@jsc aat=@jsc
+     pjsc=@pjsc pao=@pjsc
+     plc=@plc sa=@sa spa=@sa sas=@sa saa=@sa sae=@sa ag=@ag nv=@nv bv=@bv oy=@ab oyj=@ab asa=@sa
+     inc=@inc incorporated=@inc corp=@corp corporation=@corp co=@co company=@co cie=@co kg=@kg ohg=@kg
+     fze=@fze fzco=@fze fzc=@fze fzllc=@fze dmcc=@fze est=@est establishment=@est
+     kk=@kk gk=@kk bhd=@ltd sdn=@ltd tbk=@sa pt=@pt cv=@cv`
+  )
+    .trim()
+    .split(/\s+/)
+    .map((e) => e.split('=') as [string, string]),
+);
+
+const PATRONYMIC = /(ovich|evich|ovych|evych|ovic|evic|ovics|evics|owitsch|ewitsch|ovitch|evitch|ovitj|evitj|ovitsj|owicz|ewicz|ovici|evici|ovitx|avich|avіch|ovna|evna|ivna|ychna|ichna|ogly|oglu|kyzy|qizi)$/;
+
+const ROMAN = new Map([['ii', '2'], ['iii', '3'], ['iv', '4'], ['vi', '6'], ['vii', '7'], ['viii', '8'], ['ix', '9'], ['xi', '11'], ['xii', '12']]);
+
+const NUMBER_WORDS = new Map<string, number>(
+  ('one 1 two 2 three 3 four 4 five 5 six 6 seven 7 eight 8 nine 9 ten 10 eleven 11 twelve 12 thirteen 13 fourteen 14 ' +
+    'fifteen 15 sixteen 16 seventeen 17 eighteen 18 nineteen 19 twenty 20 thirty 30 forty 40 fourty 40 fifty 50 sixty 60 ' +
+    'seventy 70 eighty 80 ninety 90 first 1 second 2 third 3')
+    .split(' ')
+    .reduce<[string, number][]>((acc, v, i, arr) => (i % 2 === 0 ? [...acc, [v, Number(arr[i + 1])]] : acc), []),
+);
+
+const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '9': 'g' };
+
+/** "sech1n" -> "sechin": a word with one or two digits standing in for letters. */
+function deLeet(t: string): string | undefined {
+  const digits = t.replace(/\D/g, '').length;
+  if (digits === 0 || digits > 2 || t.length < 4 || !/^[a-z]/.test(t) && !/[a-z]$/.test(t)) return undefined;
+  if (/^\d+[a-z]{1,3}$/.test(t)) return undefined;
+  return t.replace(/\d/g, (d) => LEET[d] ?? d);
+}
+
+const GLUED_FORMS = ['limited', 'company', 'corporation', 'gmbh', 'fzco', 'dmcc', 'llc', 'ltd', 'jsc', 'inc'];
+
+function splitGluedLegalForm(t: string): string[] {
+  if (t.length < 7 || LEGAL_SINGLE.has(t)) return [t];
+  for (const f of GLUED_FORMS) {
+    if (t.endsWith(f) && t.length - f.length >= 4) return [t.slice(0, -f.length), f];
+    if (f.length >= 5 && t.startsWith(f) && t.length - f.length >= 4) return [f, t.slice(f.length)];
+  }
+  return [t];
+}
+
+/** NFKC, case fold, transliterate, strip diacritics and special letters; punctuation kept for splitting. */
+export function foldText(input: string): string {
+  let s = input.normalize('NFKC').toLowerCase();
+  s = transliterate(s);
+  s = s.normalize('NFD').replace(/\p{M}/gu, '');
+  // Letters that do not decompose.
+  s = s
+    .replace(/ß/g, 'ss').replace(/æ/g, 'ae').replace(/œ/g, 'oe').replace(/ø/g, 'o').replace(/ł/g, 'l')
+    .replace(/đ/g, 'd').replace(/ð/g, 'd').replace(/þ/g, 'th').replace(/ı/g, 'i').replace(/ŀ/g, 'l')
+    .replace(/ħ/g, 'h').replace(/ŧ/g, 't').replace(/ə/g, 'a').replace(/[ʿʾ`´‘’']/g, '');
+  return s;
+}
+
+export interface NormalizedName {
+  parts: NamePart[];
+  /** The folded name with single spaces, for exact-equality shortcuts and cluster keys. */
+  key: string;
+}
+
+/**
+ * Split a name into parts. `isPerson` turns on person-only readings (initials, patronymics,
+ * "LAST, First"); for other types roman numerals count as numbers ("Solutions II").
+ */
+export function normalizeName(raw: string, isPerson: boolean | undefined): NormalizedName {
+  let s = foldText(raw);
+  // Dotted abbreviations and legal forms written with dots ("s.a.", "d.o.o.", "p.l.c.") collapse first.
+  s = s.replace(/\b((?:[a-z]\.){2,}[a-z]?\.?)/g, (m) => ' ' + m.replace(/\./g, '') + ' ');
+  s = s.replace(/&/g, ' and ');
+  // Everything that is not a letter or digit separates parts.
+  const rawTokens = s.split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0);
+  // Multi-word legal forms.
+  const joined = ' ' + rawTokens.join(' ') + ' ';
+  let text = joined;
+  if (isPerson !== true) {
+    for (const [form, sym] of LEGAL_FORMS) {
+      if (text.includes(' ' + form + ' ')) text = text.split(' ' + form + ' ').join(' ' + sym + ' ');
+    }
+  }
+  let tokens = text.trim().split(' ').filter((t) => t.length > 0);
+  // A legal form glued to a word ("TECHNOLOGIESlimited", "companyPOLYUS") is split off.
+  if (isPerson !== true && tokens.length > 0) tokens = tokens.flatMap(splitGluedLegalForm);
+  const parts: NamePart[] = [];
+  for (const t of tokens) {
+    if (t.startsWith('@')) { parts.push({ text: t, kind: 'legal' }); continue; }
+    if (HONORIFICS.has(t) && tokens.length > 1) continue;
+    if (/^\d+$/.test(t)) { parts.push({ text: String(Number(t)), kind: 'number' }); continue; }
+    const leet = deLeet(t);
+    if (leet !== undefined) { parts.push({ text: leet, kind: 'word' }); continue; }
+    const ordinal = /^(\d+)(st|nd|rd|th)$/.exec(t);
+    if (ordinal) { parts.push({ text: String(Number(ordinal[1])), kind: 'number' }); continue; }
+    const nw = NUMBER_WORDS.get(t);
+    if (nw !== undefined && isPerson !== true && parts.length > 0) {
+      const prev = parts[parts.length - 1]!;
+      // "forty four" -> 44
+      if (prev.kind === 'number' && nw < 10 && Number(prev.text) % 10 === 0 && Number(prev.text) >= 20) prev.text = String(Number(prev.text) + nw);
+      else parts.push({ text: String(nw), kind: 'number' });
+      continue;
+    }
+    if (/\d/.test(t)) { parts.push({ text: t, kind: 'number' }); continue; }
+    if (isPerson !== true) {
+      const legal = LEGAL_SINGLE.get(t);
+      if (legal !== undefined && tokens.length > 1) { parts.push({ text: legal, kind: 'legal' }); continue; }
+      const roman = ROMAN.get(t);
+      if (roman !== undefined && parts.length > 0) { parts.push({ text: roman, kind: 'number' }); continue; }
+    }
+    if (t.length === 1 && isPerson !== false) { parts.push({ text: t, kind: 'initial' }); continue; }
+    if (PARTICLES.has(t)) { parts.push({ text: t, kind: 'particle' }); continue; }
+    if (isPerson !== false && PATRONYMIC.test(t) && t.length > 6) { parts.push({ text: t, kind: 'patronymic' }); continue; }
+    parts.push({ text: t, kind: 'word' });
+  }
+  // A name made only of droppable words keeps them as words (a company called "General").
+  if (parts.length === 0 && tokens.length > 0) for (const t of tokens) parts.push({ text: t, kind: 'word' });
+  // A name whose only distinctive part is a number ("11420 Corp") is matched on that number.
+  if (!parts.some((p) => p.kind === 'word' || p.kind === 'patronymic')) for (const p of parts) if (p.kind === 'number') p.kind = 'word';
+  if (hasNonLatin(raw)) for (const p of parts) p.translit = true;
+  return { parts, key: parts.map((p) => p.text).join(' ') };
+}

@@ -1,0 +1,171 @@
+/**
+ * String similarity primitives: Levenshtein distance, Jaro / Jaro-Winkler and a phonetic key
+ * tuned for names that went through transliteration (vowels are unreliable across scripts,
+ * Arabic and Hebrew write none, so the key is a consonant skeleton with merged classes).
+ */
+
+/** Levenshtein distance (insert, delete, substitute, each cost 1). Optional early exit above `max`. */
+export function levenshtein(a: string, b: string, max = Infinity): number {
+  if (a === b) return 0;
+  if (a.length < b.length) [a, b] = [b, a];
+  const la = a.length;
+  const lb = b.length;
+  if (lb === 0) return la;
+  if (la - lb > max) return max + 1;
+  let prev: number[] = Array.from({ length: lb + 1 }, () => 0);
+  let cur: number[] = Array.from({ length: lb + 1 }, () => 0);
+  for (let j = 0; j <= lb; j++) prev[j] = j;
+  for (let i = 1; i <= la; i++) {
+    cur[0] = i;
+    let rowMin = i;
+    const ca = a.charCodeAt(i - 1);
+    for (let j = 1; j <= lb; j++) {
+      const cost = ca === b.charCodeAt(j - 1) ? 0 : 1;
+      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      cur[j] = v;
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > max) return max + 1;
+    [prev, cur] = [cur, prev];
+  }
+  return prev[lb]!;
+}
+
+/** Jaro similarity, 0..1 (Jaro 1989; matching window floor(max/2)-1). */
+export function jaro(a: string, b: string): number {
+  if (a === b) return a.length === 0 ? 1 : 1;
+  const la = a.length;
+  const lb = b.length;
+  if (la === 0 || lb === 0) return 0;
+  const window = Math.max(0, Math.floor(Math.max(la, lb) / 2) - 1);
+  const aFlags = new Uint8Array(la);
+  const bFlags = new Uint8Array(lb);
+  let matches = 0;
+  for (let i = 0; i < la; i++) {
+    const lo = Math.max(0, i - window);
+    const hi = Math.min(lb - 1, i + window);
+    const c = a.charCodeAt(i);
+    for (let j = lo; j <= hi; j++) {
+      if (bFlags[j] === 0 && b.charCodeAt(j) === c) {
+        aFlags[i] = 1;
+        bFlags[j] = 1;
+        matches++;
+        break;
+      }
+    }
+  }
+  if (matches === 0) return 0;
+  let k = 0;
+  let transpositions = 0;
+  for (let i = 0; i < la; i++) {
+    if (aFlags[i] === 0) continue;
+    while (bFlags[k] === 0) k++;
+    if (a.charCodeAt(i) !== b.charCodeAt(k)) transpositions++;
+    k++;
+  }
+  const t = transpositions / 2;
+  return (matches / la + matches / lb + (matches - t) / matches) / 3;
+}
+
+/** Jaro-Winkler (Winkler 1990): prefix scale 0.1, prefix up to 4 characters. */
+export function jaroWinkler(a: string, b: string): number {
+  const j = jaro(a, b);
+  let prefix = 0;
+  const max = Math.min(4, a.length, b.length);
+  while (prefix < max && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
+  return j + prefix * 0.1 * (1 - j);
+}
+
+/**
+ * Phonetic key of one Latin-lowercase name part. Consonant classes merge the letters that
+ * transliteration systems swap (q/k/g/c, t/d/th/dh, s/z/ts/x, f/v/w/ph, b/p, j/zh/dj/dzh/ch...),
+ * doubled letters collapse, vowels (and mid-word w/y/h, which are vowel carriers in Arabic,
+ * Persian and Hebrew romanizations) are dropped; a leading vowel becomes 'A'.
+ * Mohammed/Muhammad/Mohamad -> MHMT, Usama/Osama -> ASM, Qaddafi/Gaddafi/Kadhafi -> KTF.
+ */
+export function phoneticKey(token: string): string {
+  const s = token;
+  let out = '';
+  let last = '';
+  const n = s.length;
+  for (let i = 0; i < n; i++) {
+    const c = s[i]!;
+    const next = s[i + 1] ?? '';
+    let code = '';
+    let skip = 0;
+    switch (c) {
+      case 'a': case 'e': case 'i': case 'o': case 'u': case 'y':
+        if (i === 0) code = 'A';
+        else { last = '_'; continue; }
+        break;
+      case 'w':
+        if (i === 0) code = 'F';
+        else { last = '_'; continue; }
+        break;
+      case 'h':
+        // Digraph h (kh, sh, th...) is consumed with its consonant; a word-final h is a vowel
+        // carrier that romanizations drop at will (Abdullah/Abdulla, Fatimah/Fatima).
+        if (i > 0 && i === n - 1) continue;
+        code = 'H';
+        break;
+      case 'b': case 'p':
+        code = c === 'p' && next === 'h' ? 'F' : 'B';
+        if (c === 'p' && next === 'h') skip = 1;
+        break;
+      case 'f': case 'v':
+        code = 'F';
+        break;
+      case 'c':
+        if (next === 'h') { code = 'J'; skip = 1; }
+        else if (next === 'k') { code = 'K'; skip = 1; }
+        else if (next === 'e' || next === 'i' || next === 'y') code = 'S';
+        else if (next === 'z') { code = 'J'; skip = 1; }
+        else if (next === 's') { code = 'J'; skip = 1; }
+        else code = 'K';
+        break;
+      case 'k': case 'q': case 'g':
+        if (c === 'g' && next === 'h') { code = 'K'; skip = 1; }
+        // kh and h are one sound for most romanizations of Arabic, Russian and Korean (Khaled/Haled, хва/hwa).
+        else if (c === 'k' && next === 'h') { code = 'H'; skip = 1; }
+        else if (c === 'g' && (next === 'e' || next === 'i') && i > 0) code = 'K';
+        else code = 'K';
+        break;
+      case 'x':
+        code = i === 0 ? 'S' : 'KS';
+        break;
+      case 'j':
+        code = 'J';
+        break;
+      case 'd': case 't':
+        if (next === 'h') { code = 'T'; skip = 1; }
+        else if (c === 'd' && next === 'j') { code = 'J'; skip = 1; }
+        else if (c === 'd' && next === 'z' && s[i + 2] === 'h') { code = 'J'; skip = 2; }
+        else if (c === 't' && next === 's' && s[i + 2] === 'c' && s[i + 3] === 'h') { code = 'J'; skip = 3; }
+        else if (c === 't' && next === 'c' && s[i + 2] === 'h') { code = 'J'; skip = 2; }
+        else if (c === 't' && (next === 's' || next === 'z')) { code = 'S'; skip = 1; }
+        else code = 'T';
+        break;
+      case 's':
+        if (next === 'h') { code = 'X'; skip = 1; }
+        else if (next === 'c' && s[i + 2] === 'h') { code = 'X'; skip = 2; }
+        else if (next === 'z') { code = 'X'; skip = 1; }
+        else code = 'S';
+        break;
+      case 'z':
+        if (next === 'h') { code = 'J'; skip = 1; }
+        else code = 'S';
+        break;
+      case 'l': code = 'L'; break;
+      case 'm': code = 'M'; break;
+      case 'n': code = 'N'; break;
+      case 'r': code = 'R'; break;
+      default:
+        if (c >= '0' && c <= '9') code = c;
+        else continue;
+    }
+    i += skip;
+    if (code !== last) out += code;
+    last = code;
+  }
+  return out;
+}

@@ -1,0 +1,59 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { PageQuery, RiskLevelSchema } from '../screening/screening-schemas.js';
+
+/** Shapes of the monitoring endpoints (api-v1.md 2.8, 4.4-4.6; DECISIONS.md "Monitors"). */
+
+export const DEFAULT_RISK_THRESHOLD = 55;
+
+export const CreateMonitorRequest = Type.Object(
+  {
+    screeningId: Type.String({ description: 'Id of a stored screening of this organization.', maxLength: 100 }),
+    riskThreshold: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 100, default: DEFAULT_RISK_THRESHOLD, description: 'Alert when the risk score crosses it, in either direction. 0 to 100, default 55.' }),
+    ),
+  },
+  { $id: 'CreateMonitorRequest', title: 'CreateMonitorRequest', description: 'Unknown fields are ignored.' },
+);
+export type CreateMonitorBody = Static<typeof CreateMonitorRequest>;
+
+export const MonitorCreated = Type.Object(
+  {
+    id: Type.String({ pattern: '^mon_' }),
+    screeningId: Type.String(),
+    isActive: Type.Boolean({ description: 'False while the organization is below the Starter tier.' }),
+    isNew: Type.Boolean({ description: 'True when a new monitor was created.' }),
+    entityName: Type.Union([Type.String(), Type.Null()]),
+    lastRiskScore: Type.Number(),
+    lastRiskLevel: RiskLevelSchema,
+    riskThreshold: Type.Number(),
+    createdAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'MonitorCreated', title: 'MonitorCreated' },
+);
+
+export const MonitorItem = Type.Object(
+  {
+    id: Type.String({ pattern: '^mon_' }),
+    screeningId: Type.String(),
+    query: Type.String(),
+    entityName: Type.Union([Type.String(), Type.Null()]),
+    isActive: Type.Boolean(),
+    riskThreshold: Type.Number(),
+    lastRiskScore: Type.Number(),
+    lastRiskLevel: RiskLevelSchema,
+    lastSources: Type.Array(Type.String()),
+    lastScreenedAt: Type.String({ format: 'date-time' }),
+    createdAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'MonitorItem', title: 'MonitorItem' },
+);
+
+export const MonitorRemoved = Type.Object(
+  { id: Type.String({ pattern: '^mon_' }), removed: Type.Literal(true) },
+  { $id: 'MonitorRemoved', title: 'MonitorRemoved' },
+);
+
+export const ListMonitorsQuery = Type.Object({ ...PageQuery }, { description: 'Unknown parameters are ignored.' });
+export type ListMonitorsQueryType = Static<typeof ListMonitorsQuery>;
+
+export const MONITOR_SCHEMAS = [CreateMonitorRequest, MonitorCreated, MonitorItem, MonitorRemoved];

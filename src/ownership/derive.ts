@@ -1,0 +1,345 @@
+/**
+ * The OFAC 50 percent rule over an ownership graph. OFAC, "Revised Guidance on Entities Owned by
+ * Persons Whose Property and Interests in Property Are Blocked" (13 August 2014): an entity owned
+ * 50 % or more, directly or indirectly, individually or in the aggregate, by one or more blocked
+ * persons is itself blocked. Indirect ownership works through blocked intermediaries: a blocked
+ * subsidiary's own stakes count in full, the way OFAC's examples read; stakes held by owners that
+ * are not blocked never count.
+ */
+import { emptyRecord, type Derivation, type ListName, type ListRecord } from '../lists/model.js';
+import { normalizeLei, STAKE_KIND, type OwnershipGraph } from './graph.js';
+import { BLOCKING_THRESHOLD, FULL_OWNERSHIP, formatPercent, toPercent } from './percent.js';
+
+export interface DeriveInput {
+  /** The blocked set: the us_ofac records (SDN and, if the caller wants, non-SDN entries). */
+  listed: readonly ListRecord[];
+  ownership: { graph: OwnershipGraph; asOf?: string } | OwnershipGraph;
+  /** Date the derivations carry; defaults to the ownership data's asOf. */
+  asOf?: string;
+}
+
+export interface DeriveResult {
+  records: ListRecord[];
+  stats: {
+    /** Graph nodes tied to a listed record (by LEI identifier or owner_entity_id). */
+    linkedListed: number;
+    /** Listed records that name an LEI the ownership data does not know. */
+    unlinkedLeis: number;
+    derived: number;
+    /** Counted stakes in the graph. */
+    stakes: number;
+  };
+}
+
+const UNBLOCKED = 0;
+const LISTED = 1;
+const DERIVED = 2;
+
+export function deriveBlocked(input: DeriveInput): ListRecord[] {
+  return deriveBlockedWithStats(input).records;
+}
+
+export function deriveBlockedWithStats(input: DeriveInput): DeriveResult {
+  const graph = 'graph' in input.ownership ? input.ownership.graph : input.ownership;
+  const asOf = input.asOf ?? ('graph' in input.ownership ? input.ownership.asOf : undefined) ?? '';
+  const n = graph.nodeCount;
+
+  // 1. Tie listed records to graph nodes, by identifiers only (never by name).
+  const state = new Uint8Array(n);
+  const listedAt = new Map<number, ListRecord[]>();
+  let unlinkedLeis = 0;
+  const link = (node: number | undefined, record: ListRecord): boolean => {
+    if (node === undefined) return false;
+    const records = listedAt.get(node);
+    if (records) {
+      if (!records.includes(record)) records.push(record);
+    } else listedAt.set(node, [record]);
+    state[node] = LISTED;
+    return true;
+  };
+  for (const record of input.listed) {
+    for (const id of record.identifiers) {
+      if (id.type !== 'lei') continue;
+      const lei = normalizeLei(id.value);
+      if (lei && !link(graph.index.get(lei), record)) unlinkedLeis++;
+    }
+    const entityId = `${record.source}:${record.id}`;
+    link(graph.index.get(entityId), record);
+    const linkedLei = graph.entityLinks.get(entityId);
+    if (linkedLei) link(graph.index.get(linkedLei), record);
+  }
+
+  // 2. Counted stakes by owner (compressed sparse rows).
+  const e = graph.edges;
+  const start = new Int32Array(n + 1);
+  let stakes = 0;
+  for (let i = 0; i < graph.edgeCount; i++) {
+    if (e.kind[i] === STAKE_KIND && e.amount[i]! > 0) {
+      start[e.owner[i]! + 1]!++;
+      stakes++;
+    }
+  }
+  for (let v = 0; v < n; v++) start[v + 1]! += start[v]!;
+  const target = new Int32Array(stakes);
+  const amount = new Int32Array(stakes);
+  const fill = start.slice(0, n);
+  for (let i = 0; i < graph.edgeCount; i++) {
+    if (e.kind[i] === STAKE_KIND && e.amount[i]! > 0) {
+      const k = fill[e.owner[i]!]!++;
+      target[k] = e.owned[i]!;
+      amount[k] = e.amount[i]!;
+    }
+  }
+
+  // 3. Worklist to the fixed point. Each blocked node adds its stakes once, so the whole run is
+  // O(nodes + stakes); a node is blocked at most once, so cycles end. Sums are integers (percent.ts).
+  const held = new Float64Array(n);
+  const queue = new Int32Array(n);
+  let head = 0;
+  let tail = 0;
+  for (const node of listedAt.keys()) queue[tail++] = node;
+  while (head < tail) {
+    const u = queue[head++]!;
+    for (let k = start[u]!; k < start[u + 1]!; k++) {
+      const v = target[k]!;
+      if (state[v] === LISTED) continue;
+      held[v]! += amount[k]!;
+      if (state[v] === UNBLOCKED && held[v]! >= BLOCKING_THRESHOLD) {
+        state[v] = DERIVED;
+        queue[tail++] = v;
+      }
+    }
+  }
+  const blockedOrder = queue.subarray(0, tail);
+  const derivedCount = tail - listedAt.size;
+
+  // 4. Strongest chain: the path from a listed owner whose product of stakes (the effective
+  // indirect holding) is largest. Maximizing a product of factors <= 1 is a shortest path on
+  // -log(factor) >= 0, so Dijkstra from all listed nodes at once; it only walks blocked nodes.
+  const dist = new Float64Array(n).fill(Infinity);
+  const pred = new Int32Array(n).fill(-1);
+  const predAmount = new Int32Array(n);
+  const heap = new MinHeap(Math.max(16, derivedCount + listedAt.size));
+  for (const node of listedAt.keys()) {
+    dist[node] = 0;
+    heap.push(0, node);
+  }
+  while (heap.size > 0) {
+    const d = heap.topKey();
+    const u = heap.pop();
+    if (d > dist[u]!) continue;
+    for (let k = start[u]!; k < start[u + 1]!; k++) {
+      const v = target[k]!;
+      if (state[v] !== DERIVED) continue;
+      const nd = d - Math.log(Math.min(amount[k]!, FULL_OWNERSHIP) / FULL_OWNERSHIP);
+      if (nd < dist[v]!) {
+        dist[v] = nd;
+        pred[v] = u;
+        predAmount[v] = amount[k]!;
+        heap.push(nd, v);
+      }
+    }
+  }
+
+  // 5. Programs: a derived entity carries the programs of the owners that block it. Passes in
+  // blocking order reach a fixed point quickly; cycles among derived entities need a second pass.
+  const programs = new Map<number, Set<string>>();
+  const programsOf = (node: number): ReadonlySet<string> => {
+    const records = listedAt.get(node);
+    if (records) return new Set(records.flatMap((r) => r.programs));
+    return programs.get(node) ?? new Set();
+  };
+  const contributorsOf = new Map<number, { owner: number; amount: number }[]>();
+  for (const u of blockedOrder) {
+    for (let k = start[u]!; k < start[u + 1]!; k++) {
+      const v = target[k]!;
+      if (state[v] !== DERIVED) continue;
+      let list = contributorsOf.get(v);
+      if (!list) contributorsOf.set(v, (list = []));
+      list.push({ owner: u, amount: amount[k]! });
+    }
+  }
+  for (let changed = true, pass = 0; changed && pass < 64; pass++) {
+    changed = false;
+    for (const v of blockedOrder) {
+      if (state[v] !== DERIVED) continue;
+      let set = programs.get(v);
+      if (!set) programs.set(v, (set = new Set()));
+      for (const c of contributorsOf.get(v) ?? []) {
+        for (const p of programsOf(c.owner)) {
+          if (!set.has(p)) {
+            set.add(p);
+            changed = true;
+          }
+        }
+      }
+    }
+  }
+
+  // 6. Records.
+  const records: ListRecord[] = [];
+  for (const v of blockedOrder) {
+    if (state[v] !== DERIVED) continue;
+    records.push(buildRecord(graph, v, listedAt, contributorsOf.get(v) ?? [], held[v]!, pred, predAmount, programs.get(v), asOf));
+  }
+  records.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return {
+    records,
+    stats: { linkedListed: listedAt.size, unlinkedLeis, derived: records.length, stakes },
+  };
+}
+
+function nameOf(graph: OwnershipGraph, node: number, listedAt: Map<number, ListRecord[]>): string {
+  const listed = listedAt.get(node)?.[0];
+  return listed?.name ?? graph.names[node] ?? graph.keys[node]!;
+}
+
+function leiOf(graph: OwnershipGraph, node: number, listedAt: Map<number, ListRecord[]>): string | undefined {
+  const key = graph.keys[node]!;
+  if (normalizeLei(key)) return key;
+  for (const record of listedAt.get(node) ?? []) {
+    const id = record.identifiers.find((i) => i.type === 'lei' && normalizeLei(i.value));
+    if (id) return normalizeLei(id.value);
+  }
+  return undefined;
+}
+
+function buildRecord(
+  graph: OwnershipGraph,
+  v: number,
+  listedAt: Map<number, ListRecord[]>,
+  contributors: { owner: number; amount: number }[],
+  total: number,
+  pred: Int32Array,
+  predAmount: Int32Array,
+  programs: Set<string> | undefined,
+  asOf: string,
+): ListRecord {
+  const lei = graph.keys[v]!;
+  const entity = graph.entityAt(v);
+  const record = emptyRecord('us_ofac_50', lei, 'organization', entity.name ?? lei);
+  record.aliases = entity.otherNames
+    .filter((o) => o.name !== record.name)
+    .map((o): ListName => ({ name: o.name, quality: 'strong', kind: aliasKind(o) }));
+  if (entity.country) record.addresses = [{ country: entity.country }];
+  record.identifiers = [{ type: 'lei', value: lei }];
+  record.programs = [...(programs ?? [])].sort();
+
+  // Chain from the listed owner down to this entity, following the strongest path.
+  const path: { node: number; amount: number }[] = [];
+  for (let u = v, guard = 0; u >= 0 && guard <= graph.nodeCount; u = pred[u]!, guard++) {
+    path.push({ node: u, amount: u === v || !listedAt.has(u) ? predAmount[u]! : 0 });
+    if (listedAt.has(u)) break;
+  }
+  path.reverse();
+  const headNode = path[0]!.node;
+  const headRecord = listedAt.get(headNode)![0]!;
+  const ownerEntityId = `${headRecord.source}:${headRecord.id}`;
+
+  const sorted = [...contributors].sort((a, b) => b.amount - a.amount || a.owner - b.owner);
+  const derivation: Derivation = {
+    rule: 'ofac_50_percent',
+    percentage: toPercent(total),
+    ownerEntityId,
+    ownerName: headRecord.name,
+    chain: path.map(({ node }) => ({ lei: leiOf(graph, node, listedAt) ?? '', name: nameOf(graph, node, listedAt) })),
+    contributors: sorted.map(({ owner, amount }) => {
+      const c: Derivation['contributors'][number] = {
+        ownerName: nameOf(graph, owner, listedAt),
+        percentage: toPercent(amount),
+      };
+      const listed = listedAt.get(owner)?.[0];
+      if (listed) c.ownerEntityId = `${listed.source}:${listed.id}`;
+      const ownerLei = leiOf(graph, owner, listedAt);
+      if (ownerLei) c.ownerLei = ownerLei;
+      return c;
+    }),
+    asOf,
+  };
+  record.derivation = derivation;
+  record.reason = reasonOf(graph, listedAt, sorted, total, path, headRecord.name, ownerEntityId);
+  return record;
+}
+
+function aliasKind(o: { type?: string; transliterated?: boolean }): ListName['kind'] {
+  if (o.transliterated) return 'variation';
+  return o.type === 'PREVIOUS_LEGAL_NAME' ? 'fka' : 'aka';
+}
+
+function reasonOf(
+  graph: OwnershipGraph,
+  listedAt: Map<number, ListRecord[]>,
+  contributors: { owner: number; amount: number }[],
+  total: number,
+  path: { node: number; amount: number }[],
+  ownerName: string,
+  ownerEntityId: string,
+): string {
+  const describe = ({ owner, amount }: { owner: number; amount: number }): string => {
+    const listed = listedAt.get(owner)?.[0];
+    const name = nameOf(graph, owner, listedAt);
+    const who = listed ? `OFAC-listed ${name} (${listed.source}:${listed.id})` : `${name}, itself blocked under the 50 percent rule`;
+    return contributors.length > 1 ? `${who}: ${formatPercent(amount)}` : who;
+  };
+  const aggregate = contributors.length > 1 ? ' in aggregate' : '';
+  let reason = `Owned ${formatPercent(total)}${aggregate} by ${contributors.map(describe).join('; ')}.`;
+  if (path.length > 2) {
+    const steps = path
+      .map(({ node, amount }, i) => (i === 0 ? nameOf(graph, node, listedAt) : `${nameOf(graph, node, listedAt)} (${formatPercent(amount)})`))
+      .join(' -> ');
+    reason += ` Strongest chain from OFAC-listed ${ownerName} (${ownerEntityId}): ${steps}.`;
+  }
+  return `${reason} Blocked under the OFAC 50 percent rule.`;
+}
+
+/** Binary min-heap of (key, node) in typed arrays; stale entries are skipped by the caller. */
+class MinHeap {
+  private keys: Float64Array;
+  private nodes: Int32Array;
+  size = 0;
+  constructor(capacity: number) {
+    this.keys = new Float64Array(capacity);
+    this.nodes = new Int32Array(capacity);
+  }
+  push(key: number, node: number): void {
+    if (this.size === this.keys.length) {
+      const keys = new Float64Array(this.size * 2);
+      keys.set(this.keys);
+      this.keys = keys;
+      const nodes = new Int32Array(this.size * 2);
+      nodes.set(this.nodes);
+      this.nodes = nodes;
+    }
+    let i = this.size++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (this.keys[parent]! <= key) break;
+      this.keys[i] = this.keys[parent]!;
+      this.nodes[i] = this.nodes[parent]!;
+      i = parent;
+    }
+    this.keys[i] = key;
+    this.nodes[i] = node;
+  }
+  topKey(): number {
+    return this.keys[0]!;
+  }
+  pop(): number {
+    const top = this.nodes[0]!;
+    const lastKey = this.keys[--this.size]!;
+    const lastNode = this.nodes[this.size]!;
+    let i = 0;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= this.size) break;
+      if (child + 1 < this.size && this.keys[child + 1]! < this.keys[child]!) child++;
+      if (this.keys[child]! >= lastKey) break;
+      this.keys[i] = this.keys[child]!;
+      this.nodes[i] = this.nodes[child]!;
+      i = child;
+    }
+    this.keys[i] = lastKey;
+    this.nodes[i] = lastNode;
+    return top;
+  }
+}

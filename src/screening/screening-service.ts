@@ -1,0 +1,359 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Clock } from '../infra/clock.js';
+import type { MatchingConfig } from '../infra/config.js';
+import type { Db } from '../infra/database.js';
+import type { ScreeningsTable } from '../infra/db-schema.js';
+import { AppError, notFound, validationError } from '../infra/errors.js';
+import { newId } from '../infra/ids.js';
+import type { ListSnapshot } from '../lists/list-runtime.js';
+import { isCountryCode } from '../lists/countries.js';
+import type { EntityType } from '../lists/model.js';
+import type { MatchOptions, MatchQuery, ScreenOutcome } from '../matching/types.js';
+import type { Caller } from '../tenants/auth.js';
+import { assertQuotaLeft, consumeQuota } from '../tenants/quota.js';
+import type { ScreenRequestBody } from './screening-schemas.js';
+import { searchKey } from './search-key.js';
+
+/** What screening needs from the matching engine. */
+export interface Screener {
+  screen(query: MatchQuery, options?: MatchOptions): ScreenOutcome;
+}
+
+export interface ScreeningContext {
+  db: Db;
+  clock: Clock;
+  matching: MatchingConfig;
+  lists: () => ListSnapshot<Screener> | undefined;
+}
+
+/** DECISIONS.md: replays within 24 hours. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** A request still marked running after this long died with its process; its key may be used again. */
+const ABANDONED_AFTER_MS = 5 * 60 * 1000;
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+export const MAX_NAME_LENGTH = 500;
+
+export interface ScreenInput {
+  name: string;
+  entityType: EntityType | null;
+  country: string | null;
+  birthDate: string | null;
+  groupByCluster: boolean;
+}
+
+export interface ScreenResponse {
+  status: number;
+  body: unknown;
+  replayed: boolean;
+}
+
+function isRealDate(value: string): boolean {
+  const [y, m, d] = value.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+/** Validation of DECISIONS.md beyond what the schema checks; every error names its field. */
+export function validateScreenInput(body: ScreenRequestBody, now: Date): ScreenInput {
+  const name = body.name.trim();
+  if (name.length === 0) throw validationError('name', 'must not be empty');
+  if ([...name].length > MAX_NAME_LENGTH) throw validationError('name', `must be at most ${MAX_NAME_LENGTH} characters`);
+  let country: string | null = null;
+  if (body.country !== undefined) {
+    country = body.country.toUpperCase();
+    if (!isCountryCode(country)) throw validationError('country', `"${body.country}" is not an ISO 3166-1 alpha-2 country code`);
+  }
+  let birthDate: string | null = null;
+  if (body.birthDate !== undefined) {
+    if (!isRealDate(body.birthDate)) throw validationError('birthDate', `"${body.birthDate}" is not a calendar date (YYYY-MM-DD)`);
+    if (body.birthDate > now.toISOString().slice(0, 10)) throw validationError('birthDate', 'must not be in the future');
+    birthDate = body.birthDate;
+  }
+  const entityType = body.entityType === undefined ? null : body.entityType === 'business' ? 'organization' : body.entityType;
+  return { name, entityType: entityType as EntityType | null, country, birthDate, groupByCluster: body.groupByCluster ?? false };
+}
+
+function requestHash(input: ScreenInput): string {
+  return createHash('sha256')
+    .update(JSON.stringify([input.name, input.entityType, input.country, input.birthDate, input.groupByCluster]))
+    .digest('hex');
+}
+
+async function isMonitored(db: Db, orgId: string, key: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('monitors')
+    .select('id')
+    .where('org_id', '=', orgId)
+    .where('search_key', '=', key)
+    .where('removed_at', 'is', null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+type IdempotencyClaim = { kind: 'claimed' } | { kind: 'replay'; status: number; body: unknown };
+
+/** Claims an Idempotency-Key for this request, or says how to answer a repeat of it. */
+async function claimIdempotencyKey(ctx: ScreeningContext, caller: Caller, key: string, hash: string): Promise<IdempotencyClaim> {
+  const now = ctx.clock.now();
+  const inserted = await ctx.db
+    .insertInto('idempotency_keys')
+    .values({
+      org_id: caller.orgId,
+      key,
+      request_hash: hash,
+      state: 'running',
+      response_status: null,
+      response_body: null,
+      screening_id: null,
+      created_at: now.toISOString(),
+    })
+    .onConflict((oc) => oc.columns(['org_id', 'key']).doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return { kind: 'claimed' };
+
+  const existing = await ctx.db
+    .selectFrom('idempotency_keys')
+    .selectAll()
+    .where('org_id', '=', caller.orgId)
+    .where('key', '=', key)
+    .executeTakeFirst();
+  if (!existing) return claimIdempotencyKey(ctx, caller, key, hash);
+  const age = now.getTime() - new Date(existing.created_at).getTime();
+  const expired = age >= IDEMPOTENCY_WINDOW_MS;
+  const abandoned = existing.state === 'running' && age >= ABANDONED_AFTER_MS;
+  if (expired || abandoned) {
+    // Take the key over, but only if nobody else did in the meantime (compare-and-set on created_at).
+    const taken = await ctx.db
+      .updateTable('idempotency_keys')
+      .set({ request_hash: hash, state: 'running', response_status: null, response_body: null, screening_id: null, created_at: now.toISOString() })
+      .where('org_id', '=', caller.orgId)
+      .where('key', '=', key)
+      .where('created_at', '=', existing.created_at)
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) > 0) return { kind: 'claimed' };
+    return claimIdempotencyKey(ctx, caller, key, hash);
+  }
+  if (existing.request_hash !== hash) {
+    throw new AppError('IDEMPOTENCY_KEY_MISMATCH', 'this Idempotency-Key was used with a different request body');
+  }
+  if (existing.state === 'running') {
+    throw new AppError('CONFLICT', 'a request with this Idempotency-Key is still being processed');
+  }
+  return { kind: 'replay', status: existing.response_status ?? 200, body: JSON.parse(existing.response_body ?? 'null') };
+}
+
+async function releaseIdempotencyKey(db: Db, orgId: string, key: string): Promise<void> {
+  await db.deleteFrom('idempotency_keys').where('org_id', '=', orgId).where('key', '=', key).where('state', '=', 'running').execute();
+}
+
+/** POST /screen (api-v1.md 4.1 and DECISIONS.md). */
+export async function screen(
+  ctx: ScreeningContext,
+  caller: Caller,
+  body: ScreenRequestBody,
+  idempotencyKey: string | undefined,
+): Promise<ScreenResponse> {
+  const now = ctx.clock.now();
+  if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
+    throw validationError('Idempotency-Key', `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
+  }
+  const input = validateScreenInput(body, now);
+  const lists = ctx.lists();
+  if (!lists) {
+    throw new AppError('LISTS_NOT_READY', 'the sanctions lists are not loaded yet; retry shortly (GET /health shows progress)', {
+      headers: { 'Retry-After': '30' },
+    });
+  }
+
+  const hash = requestHash(input);
+  if (idempotencyKey !== undefined) {
+    // A replay costs nothing, even with the quota used up: check it before the quota.
+    const claim = await claimIdempotencyKey(ctx, caller, idempotencyKey, hash);
+    if (claim.kind === 'replay') return { status: claim.status, body: claim.body, replayed: true };
+  }
+
+  try {
+    await assertQuotaLeft(ctx.db, caller, now);
+    const outcome = lists.index.screen(
+      {
+        name: input.name,
+        ...(input.entityType ? { entityType: input.entityType } : {}),
+        ...(input.country ? { country: input.country } : {}),
+        ...(input.birthDate ? { birthDate: input.birthDate } : {}),
+      },
+      { floor: ctx.matching.floor, maxMatches: ctx.matching.maxMatches, groupByCluster: input.groupByCluster },
+    );
+    const key = searchKey(input);
+    const monitored = await isMonitored(ctx.db, caller.orgId, key);
+    const id = newId('scr', now.getTime());
+    const top = outcome.matches[0];
+    const matchedSources = [...new Set(outcome.matches.flatMap((m) => (m.listings ? m.listings.map((l) => l.dataset) : [m.dataset])))];
+    const data = {
+      screeningId: id,
+      entityId: top?.entity.id ?? null,
+      entityName: top?.entity.name ?? null,
+      riskScore: outcome.riskScore,
+      riskLevel: outcome.riskLevel,
+      confidence: outcome.confidence,
+      matchedSources,
+      matchDetails: outcome.matches,
+      isMonitored: monitored,
+    };
+    const responseBody = { success: true, data };
+    const row: ScreeningsTable = {
+      id,
+      org_id: caller.orgId,
+      key_id: caller.keyId,
+      query: input.name,
+      search_key: key,
+      entity_type: input.entityType,
+      country: input.country,
+      birth_date: input.birthDate,
+      group_by_cluster: input.groupByCluster ? 1 : 0,
+      risk_score: outcome.riskScore,
+      risk_level: outcome.riskLevel,
+      confidence: outcome.confidence,
+      entity_id: data.entityId,
+      entity_name: data.entityName,
+      matched_sources: JSON.stringify(matchedSources),
+      used_sources: JSON.stringify(lists.sources),
+      list_versions: JSON.stringify(lists.versions),
+      match_details: JSON.stringify(outcome.matches),
+      created_at: now.toISOString(),
+    };
+    // The quota unit, the stored screening and the idempotency record commit together or not at all.
+    await ctx.db.transaction().execute(async (trx) => {
+      await consumeQuota(trx, caller, now);
+      await trx.insertInto('screenings').values(row).execute();
+      if (idempotencyKey !== undefined) {
+        await trx
+          .updateTable('idempotency_keys')
+          .set({ state: 'done', response_status: 200, response_body: JSON.stringify(responseBody), screening_id: id })
+          .where('org_id', '=', caller.orgId)
+          .where('key', '=', idempotencyKey)
+          .execute();
+      }
+    });
+    return { status: 200, body: responseBody, replayed: false };
+  } catch (error) {
+    if (idempotencyKey !== undefined) await releaseIdempotencyKey(ctx.db, caller.orgId, idempotencyKey);
+    throw error;
+  }
+}
+
+function parseJsonArray<T>(text: string): T[] {
+  const value = JSON.parse(text) as unknown;
+  return Array.isArray(value) ? (value as T[]) : [];
+}
+
+/** GET /screenings/{id}: the full record, with the list versions it ran against. Another organization's screening is a 404. */
+export async function getScreening(ctx: { db: Db }, caller: Caller, id: string) {
+  const row = await ctx.db
+    .selectFrom('screenings')
+    .selectAll()
+    .where('id', '=', id)
+    .where('org_id', '=', caller.orgId)
+    .executeTakeFirst();
+  if (!row) throw notFound(`screening "${id}"`);
+  const versions = parseJsonArray<{ source: string; version: string; publishedAt: string | null; records: number }>(row.list_versions);
+  return {
+    id: row.id,
+    entityId: row.entity_id,
+    entityName: row.entity_name,
+    query: row.query,
+    riskScore: row.risk_score,
+    riskLevel: row.risk_level,
+    confidence: row.confidence,
+    matchedSources: parseJsonArray<string>(row.matched_sources),
+    matchDetails: parseJsonArray<unknown>(row.match_details),
+    usedSources: parseJsonArray<string>(row.used_sources),
+    listVersions: versions,
+    isMonitored: await isMonitored(ctx.db, caller.orgId, row.search_key),
+    entityType: row.entity_type,
+    country: row.country,
+    birthDate: row.birth_date,
+    groupByCluster: row.group_by_cluster === 1,
+    timestamp: row.created_at,
+  };
+}
+
+export interface ListScreeningsFilter {
+  page: number;
+  pageSize: number;
+  riskLevel?: string;
+  dateFrom?: string;
+  dateTo?: string;
+  search?: string;
+}
+
+/** Parses an ISO 8601 date or date-time; a bare date at the end of a range includes that whole day. */
+export function parseDateBound(field: string, value: string, endOfDay: boolean): string {
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  if (!dateOnly && !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(value)) {
+    throw validationError(field, 'must be an ISO 8601 date (YYYY-MM-DD) or date-time with a time zone');
+  }
+  if (dateOnly && !isRealDate(value)) throw validationError(field, `"${value}" is not a calendar date`);
+  const date = new Date(dateOnly ? `${value}T00:00:00.000Z` : value);
+  if (Number.isNaN(date.getTime())) throw validationError(field, 'is not a valid date');
+  if (dateOnly && endOfDay) date.setUTCDate(date.getUTCDate() + 1);
+  return date.toISOString();
+}
+
+/** GET /screenings: newest first, filtered, paginated. */
+export async function listScreenings(ctx: { db: Db }, caller: Caller, filter: ListScreeningsFilter) {
+  const from = filter.dateFrom !== undefined ? parseDateBound('dateFrom', filter.dateFrom, false) : undefined;
+  const toBound = filter.dateTo !== undefined ? parseDateBound('dateTo', filter.dateTo, true) : undefined;
+  const toInclusive = filter.dateTo !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(filter.dateTo);
+  if (from && toBound && from > toBound) throw validationError('dateFrom', 'must not be after dateTo');
+  let query = ctx.db.selectFrom('screenings').where('org_id', '=', caller.orgId);
+  if (filter.riskLevel) query = query.where('risk_level', '=', filter.riskLevel);
+  if (from) query = query.where('created_at', '>=', from);
+  if (toBound) query = query.where('created_at', toInclusive ? '<=' : '<', toBound);
+  const search = filter.search?.trim();
+  if (search) {
+    const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where((eb) =>
+      eb.or([
+        eb(sql`lower(query)`, 'like', sql`${pattern} escape '\\'`),
+        eb(sql`lower(coalesce(entity_name, ''))`, 'like', sql`${pattern} escape '\\'`),
+      ]),
+    );
+  }
+  const totalRow = await query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+  const total = Number(totalRow?.n ?? 0);
+  const rows = await query
+    .select(['id', 'entity_id', 'entity_name', 'query', 'risk_score', 'risk_level', 'matched_sources', 'search_key', 'created_at'])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(filter.pageSize)
+    .offset((filter.page - 1) * filter.pageSize)
+    .execute();
+  const keys = [...new Set(rows.map((r) => r.search_key))];
+  const monitored = new Set<string>();
+  if (keys.length > 0) {
+    const found = await ctx.db
+      .selectFrom('monitors')
+      .select('search_key')
+      .where('org_id', '=', caller.orgId)
+      .where('removed_at', 'is', null)
+      .where('search_key', 'in', keys)
+      .execute();
+    for (const f of found) monitored.add(f.search_key);
+  }
+  return {
+    items: rows.map((r) => ({
+      id: r.id,
+      entityId: r.entity_id,
+      entityName: r.entity_name,
+      query: r.query,
+      riskScore: r.risk_score,
+      riskLevel: r.risk_level,
+      matchedSources: parseJsonArray<string>(r.matched_sources),
+      isMonitored: monitored.has(r.search_key),
+      timestamp: r.created_at,
+    })),
+    total,
+  };
+}
+

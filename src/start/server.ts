@@ -1,0 +1,120 @@
+import type { FastifyInstance } from 'fastify';
+import { type Logger, pino } from 'pino';
+import { pathToFileURL } from 'node:url';
+import { type Config, ConfigError, loadConfig } from '../infra/config.js';
+import type { Clock } from '../infra/clock.js';
+import { AppError } from '../infra/errors.js';
+import { buildApp } from '../http/server.js';
+import type { MonitorApi } from '../http/routes/monitor-routes.js';
+import { listStatus } from '../lists/sync-service.js';
+import { type AppContext, createContext } from './context.js';
+import { type ListJobs, startListJobs } from './list-jobs.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  ctx: AppContext;
+  jobs?: ListJobs;
+  url: string;
+  stop(): Promise<void>;
+}
+
+const notYet = (): never => {
+  throw new AppError('INTERNAL_ERROR', 'monitoring is not available in this build');
+};
+const monitorsNotBuilt: MonitorApi = { create: notYet, list: notYet, remove: notYet };
+
+/** Builds the HTTP app on an existing context (tests use this with a manual clock). */
+export async function buildServerApp(
+  ctx: AppContext,
+  options: { jobs?: ListJobs; logger?: false; loggerInstance?: Logger } = {},
+): Promise<FastifyInstance> {
+  const { config, database, clock } = ctx;
+  return buildApp({
+    config,
+    db: database.db,
+    clock,
+    ...(options.logger === false ? { logger: false } : {}),
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : {}),
+    health: {
+      db: database.db,
+      lists: async () => {
+        const status = await listStatus({ db: database.db, clock, lists: config.lists });
+        const loaded = new Set(ctx.runtime.current()?.versions.map((v) => v.version) ?? []);
+        const now = clock.now().getTime();
+        return {
+          ready: ctx.runtime.current() !== undefined,
+          sources: status.map((s) => ({
+            source: s.source,
+            version: s.version,
+            records: s.records,
+            publishedAt: s.publishedAt,
+            fetchedAt: s.fetchedAt,
+            ageSeconds: s.fetchedAt ? Math.round((now - new Date(s.fetchedAt).getTime()) / 1000) : null,
+            stale: s.stale,
+            loaded: s.version !== null && loaded.has(s.version),
+            syncing: options.jobs?.syncing.has(s.source) ?? false,
+            lastError: s.lastError,
+          })),
+        };
+      },
+    },
+    screening: {
+      context: { db: database.db, clock, matching: config.matching, lists: () => ctx.runtime.current() },
+    },
+    monitors: { api: monitorsNotBuilt },
+  });
+}
+
+/** `sanctions serve`: migrations, list jobs, HTTP. */
+export async function startServer(config: Config, options: { clock?: Clock; jobs?: boolean } = {}): Promise<RunningServer> {
+  const ctx = await createContext(config, options.clock ? { clock: options.clock } : {});
+  const log = pino({ level: config.logLevel });
+  const jobs = options.jobs !== false ? startListJobs(ctx, log) : undefined;
+  const app = await buildServerApp(ctx, { ...(jobs ? { jobs } : {}), loggerInstance: log });
+  const url = await app.listen({ host: config.http.host, port: config.http.port });
+  app.log.info({ url, database: config.database.engine }, 'sanctions screening service listening');
+  return {
+    app,
+    ctx,
+    ...(jobs ? { jobs } : {}),
+    url,
+    async stop() {
+      jobs?.stop();
+      await app.close();
+      await ctx.close();
+    },
+  };
+}
+
+export async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const server = await startServer(config);
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    server.app.log.info({ signal }, 'shutting down');
+    server.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,48 @@
+import { sql } from 'kysely';
+import type { Db } from '../infra/database.js';
+import { AppError } from '../infra/errors.js';
+import type { Caller } from './auth.js';
+import { quotaMonth } from './tiers.js';
+
+/** Monthly screening quotas (DECISIONS.md): one unit per new POST /screen execution, per calendar month in UTC. */
+
+export function quotaExceeded(caller: Caller): AppError {
+  return new AppError(
+    'TIER_LIMIT_EXCEEDED',
+    `the monthly quota of ${caller.quota} screenings for the ${caller.tier} tier is used up; it resets on the first day of next month (UTC)`,
+  );
+}
+
+export async function usedThisMonth(db: Db, orgId: string, at: Date): Promise<number> {
+  const row = await db
+    .selectFrom('usage')
+    .select('count')
+    .where('org_id', '=', orgId)
+    .where('month', '=', quotaMonth(at))
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
+/** Throws TIER_LIMIT_EXCEEDED when nothing is left; a cheap read before the work is done. */
+export async function assertQuotaLeft(db: Db, caller: Caller, at: Date): Promise<void> {
+  if (caller.quota === null) return;
+  if ((await usedThisMonth(db, caller.orgId, at)) >= caller.quota) throw quotaExceeded(caller);
+}
+
+/**
+ * Takes one unit, atomically: the conditional upsert only increments below the quota, so concurrent
+ * requests on several nodes cannot overspend. Run it inside the transaction that stores the screening.
+ */
+export async function consumeQuota(db: Db, caller: Caller, at: Date): Promise<void> {
+  const month = quotaMonth(at);
+  if (caller.quota === null) {
+    await sql`insert into usage (org_id, month, count) values (${caller.orgId}, ${month}, 1)
+      on conflict (org_id, month) do update set count = usage.count + 1`.execute(db);
+    return;
+  }
+  if (caller.quota <= 0) throw quotaExceeded(caller);
+  const result = await sql<{ count: number }>`insert into usage (org_id, month, count) values (${caller.orgId}, ${month}, 1)
+    on conflict (org_id, month) do update set count = usage.count + 1 where usage.count < ${caller.quota}
+    returning count`.execute(db);
+  if (result.rows.length === 0) throw quotaExceeded(caller);
+}

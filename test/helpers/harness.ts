@@ -1,0 +1,253 @@
+/**
+ * Test harness: every integration test runs once per database engine (SQLite, and PostgreSQL when it
+ * is reachable; CI sets REQUIRE_POSTGRES=1 so a missing PostgreSQL fails instead of skipping). Each app
+ * gets its own SQLite file or PostgreSQL schema, and talks real HTTP on a loopback port.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { type Clock, ManualClock } from '../../src/infra/clock.js';
+import { type Config, loadConfig } from '../../src/infra/config.js';
+import { newId } from '../../src/infra/ids.js';
+import { ListStore } from '../../src/lists/list-store.js';
+import { type ListRecord, type SourceId, emptyRecord } from '../../src/lists/model.js';
+import { type AppContext, createContext } from '../../src/start/context.js';
+import { buildServerApp } from '../../src/start/server.js';
+import { addUser, createApiKey, createOrganization, updateOrganization } from '../../src/tenants/tenants-service.js';
+
+export type Engine = 'sqlite' | 'postgres';
+
+export const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+async function postgresReachable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+const pgAvailable = await postgresReachable();
+if (!pgAvailable && process.env.REQUIRE_POSTGRES === '1') {
+  throw new Error(`REQUIRE_POSTGRES=1 but PostgreSQL is not reachable at ${PG_URL}`);
+}
+
+/** The engines to run on; PostgreSQL is skipped (with a message) only when it is unreachable and not required. */
+export const ENGINES: { engine: Engine; skip: string | false }[] = [
+  { engine: 'sqlite', skip: false },
+  { engine: 'postgres', skip: pgAvailable ? false : `PostgreSQL not reachable at ${PG_URL}` },
+];
+
+export const REPO_ROOT = process.cwd();
+export const SHARED_DATA = resolve(REPO_ROOT, '../shared/data');
+
+export interface TestEnv {
+  engine: Engine;
+  env: Record<string, string>;
+  config: Config;
+  dataDir: string;
+  schema?: string;
+  cleanup(): Promise<void>;
+}
+
+/** A fresh configuration with its own SQLite file or PostgreSQL schema. */
+export function testEnv(engine: Engine, overrides: Record<string, string> = {}): TestEnv {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sanctions-test-'));
+  const schema = engine === 'postgres' ? `t_${process.pid}_${randomBytes(4).toString('hex')}` : undefined;
+  const env: Record<string, string> = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    LIST_SYNC_ON_START: 'false',
+    WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
+    ...(schema ? { DATABASE_URL: `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}schema=${schema}` } : {}),
+    ...overrides,
+  };
+  const config = loadConfig(env);
+  return {
+    engine,
+    env,
+    config,
+    dataDir,
+    ...(schema ? { schema } : {}),
+    async cleanup() {
+      rmSync(dataDir, { recursive: true, force: true });
+      if (schema) {
+        const client = new pg.Client({ connectionString: PG_URL });
+        await client.connect();
+        await client.query(`drop schema if exists "${schema}" cascade`);
+        await client.end();
+      }
+    },
+  };
+}
+
+export interface TestApp {
+  url: string;
+  app: FastifyInstance;
+  ctx: AppContext;
+  clock: Clock;
+  env: TestEnv;
+  /** HTTP request against the running server. */
+  request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export interface RequestOptions {
+  key?: string;
+  body?: unknown;
+  /** Raw body text, sent as is. */
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+  text: string;
+}
+
+export async function startTestApp(
+  engine: Engine,
+  options: { clock?: Clock; env?: Record<string, string> } = {},
+): Promise<TestApp> {
+  const env = testEnv(engine, options.env);
+  const clock = options.clock ?? new ManualClock();
+  const ctx = await createContext(env.config, { clock });
+  const app = await buildServerApp(ctx, { logger: false });
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    url,
+    app,
+    ctx,
+    clock,
+    env,
+    async request(method, path, opts = {}) {
+      const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+      if (opts.key !== undefined) headers['x-api-key'] = opts.key;
+      let body: string | undefined;
+      if (opts.raw !== undefined) body = opts.raw;
+      else if (opts.body !== undefined) {
+        body = JSON.stringify(opts.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const response = await fetch(url + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+      const text = await response.text();
+      let parsed: unknown = undefined;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      return { status: response.status, headers: response.headers, body: parsed, text };
+    },
+    async close() {
+      await app.close();
+      await ctx.close();
+      await env.cleanup();
+    },
+  };
+}
+
+export interface SeededOrg {
+  orgId: string;
+  slug: string;
+  key: string;
+  keyId: string;
+  email: string;
+}
+
+/** An organization with one member and one key. */
+export async function seedOrg(
+  ctx: AppContext,
+  options: { slug?: string; tier?: string; quota?: number | null; webhookUrl?: string; webhookSecret?: string } = {},
+): Promise<SeededOrg> {
+  const admin = { db: ctx.database.db, clock: ctx.clock };
+  const slug = options.slug ?? `org-${randomBytes(3).toString('hex')}`;
+  const org = await createOrganization(admin, { slug, name: `Org ${slug}`, tier: options.tier ?? 'professional', quota: options.quota ?? null });
+  if (options.webhookUrl || options.webhookSecret) {
+    await updateOrganization(admin, {
+      org: slug,
+      ...(options.webhookUrl ? { webhookUrl: options.webhookUrl } : {}),
+      ...(options.webhookSecret ? { webhookSecret: options.webhookSecret } : {}),
+    });
+  }
+  const email = `analyst@${slug}.test`;
+  await addUser(admin, { org: slug, email });
+  const key = await createApiKey(admin, { org: slug, email });
+  return { orgId: org.id, slug, key: key.key, keyId: key.id, email };
+}
+
+/** A person record for hand-built lists. */
+export function person(source: SourceId, id: string, name: string, extra: Partial<ListRecord> = {}): ListRecord {
+  return { ...emptyRecord(source, id, 'person', name), ...extra };
+}
+
+export function organization(source: SourceId, id: string, name: string, extra: Partial<ListRecord> = {}): ListRecord {
+  return { ...emptyRecord(source, id, 'organization', name), ...extra };
+}
+
+/**
+ * Puts hand-built records in force as a new version of their source (the same code path a sync
+ * uses to activate), then reloads the node's lists. Returns the version id.
+ */
+export async function activateRecords(ctx: AppContext, source: SourceId, records: ListRecord[]): Promise<string> {
+  const id = newId('lv');
+  const now = ctx.clock.now().toISOString();
+  await new ListStore(ctx.database.db).activate(
+    {
+      id,
+      source,
+      status: 'active',
+      fetched_at: now,
+      published_at: now.slice(0, 10),
+      sha256: randomBytes(32).toString('hex'),
+      record_count: records.length,
+      format: 'test fixture',
+      files: '[]',
+      message: null,
+      took_ms: 0,
+      activated_at: now,
+    },
+    records,
+  );
+  await ctx.runtime.refresh();
+  return id;
+}
+
+/** A small cross-list fixture: enough for screening tests without parsing real files. */
+export function sampleRecords(): Record<'us_ofac' | 'un_csl', ListRecord[]> {
+  return {
+    us_ofac: [
+      person('us_ofac', '1001', 'KARIMOV, Rustam Alievich', {
+        aliases: [{ name: 'Rustam Karimov', quality: 'strong', kind: 'variation' }],
+        birthDates: [{ date: '1961-04-12' }],
+        nationalities: ['UZ'],
+        programs: ['SDGT'],
+        listingDate: '2019-05-01',
+        identifiers: [{ type: 'passport', value: 'AB1234567', country: 'UZ' }],
+      }),
+      organization('us_ofac', '1002', 'ZARYA SHIPPING LLC', { programs: ['RUSSIA-EO14024'], addresses: [{ country: 'RU' }] }),
+      organization('us_ofac', '1003', 'BLUE HORIZON TRADING FZE', { programs: ['IRAN'], addresses: [{ country: 'AE' }] }),
+    ],
+    un_csl: [
+      person('un_csl', '9001', 'Rustam Alievich Karimov', {
+        birthDates: [{ date: '1961-04-12' }],
+        nationalities: ['UZ'],
+        programs: ['Al-Qaida'],
+        listingDate: '2019-05-03',
+        identifiers: [{ type: 'un_ref', value: 'QDi.999' }, { type: 'passport', value: 'AB1234567', country: 'UZ' }],
+      }),
+    ],
+  };
+}
