@@ -36,11 +36,17 @@ export class ListRuntime<I> {
   private snapshot: ListSnapshot<I> | undefined;
   private refreshing: Promise<boolean> | undefined;
   private readonly cache = new Map<string, ListRecord[]>();
+  private readonly listeners: ((snapshot: ListSnapshot<I>, previous: ListSnapshot<I> | undefined) => void)[] = [];
 
   constructor(private readonly options: ListRuntimeOptions<I>) {}
 
   current(): ListSnapshot<I> | undefined {
     return this.snapshot;
+  }
+
+  /** Called after every swap to new list versions (monitoring rescreens on it). */
+  onChange(listener: (snapshot: ListSnapshot<I>, previous: ListSnapshot<I> | undefined) => void): void {
+    this.listeners.push(listener);
   }
 
   /** Loads new versions if there are any; returns true when the snapshot changed. Concurrent calls share one run. */
@@ -84,6 +90,7 @@ export class ListRuntime<I> {
       tookMs: Date.now() - started,
     });
     this.options.onSwap?.(this.snapshot, previous);
+    for (const listener of this.listeners) listener(this.snapshot, previous);
     return true;
   }
 }
