@@ -28,8 +28,9 @@ export function registerListCommands(program: Command, runtime: CliRuntime): voi
     .description('Fetch, parse and store new versions of the lists (from the publishers, LISTS_DIR, or --from)')
     .option('--from <dir>', 'read list files from this directory (one sub-folder per source id) instead of downloading')
     .option('--source <id>', 'sync only this source (repeatable)', sourceOption)
+    .option('--ownership <dir>', 'ownership data for the derived us_ofac_50 source (default: OWNERSHIP_DIR)')
     .option('--json', 'print one JSON document')
-    .action(async (opts: { from?: string; source?: OfficialSourceId[] }, command: Command) => {
+    .action(async (opts: { from?: string; source?: OfficialSourceId[]; ownership?: string }, command: Command) => {
       const output = runtime.output(command);
       const sources = opts.source ?? [...SOURCE_IDS];
       const showBars = !output.json && process.stdout.isTTY === true;
@@ -46,9 +47,14 @@ export function registerListCommands(program: Command, runtime: CliRuntime): voi
             db: ctx.database.db,
             clock: ctx.clock,
             lists: ctx.config.lists,
+            ownership: ctx.config.ownership,
             onProgress: (source, phase, detail) => bars.get(source)?.update(PHASE_STEP[phase], { phase: detail ?? phase }),
           },
-          { ...(opts.from ? { fromDir: resolve(opts.from) } : {}), sources },
+          {
+            ...(opts.from ? { fromDir: resolve(opts.from) } : {}),
+            ...(opts.ownership ? { ownershipDir: resolve(opts.ownership) } : {}),
+            sources,
+          },
         ),
       );
       multibar?.stop();

@@ -126,6 +126,11 @@ export interface ListRecord {
   addresses: Address[];
   identifiers: Identifier[];
   programs: string[];
+  /**
+   * The publisher's list within the source, where a source merges several (us_ofac: `SDN` or
+   * `Consolidated (non-SDN)`). The OFAC 50 percent rule starts from SDN entries only.
+   */
+  list?: string;
   /** YYYY-MM-DD when the publisher gives it. */
   listingDate?: string;
   gender?: 'male' | 'female';

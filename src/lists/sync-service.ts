@@ -3,7 +3,8 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../infra/clock.js';
-import type { ListsConfig } from '../infra/config.js';
+import type { ListsConfig, OwnershipConfig } from '../infra/config.js';
+import { syncDerived } from '../ownership/ownership-sync.js';
 import type { Db } from '../infra/database.js';
 import { newId } from '../infra/ids.js';
 import { ADAPTERS } from './adapters/index.js';
@@ -14,7 +15,7 @@ import { type OfficialSourceId, type ParsedList, SOURCE_IDS } from './model.js';
 export type SyncStatus = 'updated' | 'unchanged' | 'rejected' | 'skipped';
 
 export interface SyncOutcome {
-  source: OfficialSourceId;
+  source: OfficialSourceId | 'us_ofac_50';
   status: SyncStatus;
   /** The version in force after the sync (the new one when updated). */
   version: string | null;
@@ -31,6 +32,7 @@ export interface SyncContext {
   db: Db;
   clock: Clock;
   lists: ListsConfig;
+  ownership?: OwnershipConfig;
   onProgress?: (source: OfficialSourceId, phase: SyncPhase, detail?: string) => void;
 }
 
@@ -38,6 +40,8 @@ export interface SyncRequest {
   /** Read list files from this directory (one sub-folder per source) instead of downloading. */
   fromDir?: string;
   sources?: OfficialSourceId[];
+  /** Ownership data for the derived us_ofac_50 source (default: OWNERSHIP_DIR). */
+  ownershipDir?: string;
 }
 
 /** SHA-256 over the files that were read, in name order, so the same input always has the same digest. */
@@ -200,11 +204,14 @@ export async function syncSources(ctx: SyncContext, request: SyncRequest = {}): 
   const out: SyncOutcome[] = [];
   // One at a time: parsing is CPU-bound and memory is bounded per source.
   for (const source of sources) out.push(await syncSource(ctx, source, request));
+  // The derived source follows the OFAC list and the ownership data.
+  const ownershipDir = request.ownershipDir ?? ctx.ownership?.dir;
+  if (ownershipDir && sources.includes('us_ofac')) out.push(await syncDerived(ctx, ownershipDir));
   return out;
 }
 
 export interface SourceStatus {
-  source: OfficialSourceId;
+  source: OfficialSourceId | 'us_ofac_50';
   records: number;
   version: string | null;
   publishedAt: string | null;
@@ -222,7 +229,9 @@ export async function listStatus(ctx: { db: Db; clock: Clock; lists: ListsConfig
   const [active, attempts, good] = await Promise.all([store.activeVersions(), store.latestAttempts(), store.lastGoodSync()]);
   const bySource = new Map(active.map((v) => [v.source, v]));
   const now = ctx.clock.now().getTime();
-  return SOURCE_IDS.map((source) => {
+  // The derived source is reported once it has been attempted.
+  const sources: (OfficialSourceId | 'us_ofac_50')[] = [...SOURCE_IDS, ...(attempts.has('us_ofac_50') ? ['us_ofac_50' as const] : [])];
+  return sources.map((source) => {
     const version = bySource.get(source);
     const attempt = attempts.get(source);
     const lastGood = good.get(source);

@@ -16,7 +16,7 @@ export function msUntilDaily(now: Date, hhmm: string): number {
 
 export interface ListJobs {
   /** Sources being synced right now by this node. */
-  syncing: Set<OfficialSourceId>;
+  syncing: Set<string>;
   stop(): void;
 }
 
@@ -26,7 +26,7 @@ export interface ListJobs {
  * lease so one node of a deployment does them.
  */
 export function startListJobs(ctx: AppContext, log: Logger, afterSync?: () => Promise<void>): ListJobs {
-  const syncing = new Set<OfficialSourceId>();
+  const syncing = new Set<string>();
   const timers: NodeJS.Timeout[] = [];
   let stopped = false;
 
@@ -47,6 +47,7 @@ export function startListJobs(ctx: AppContext, log: Logger, afterSync?: () => Pr
           db: ctx.database.db,
           clock: ctx.clock,
           lists: ctx.config.lists,
+          ownership: ctx.config.ownership,
           onProgress: (source, phase) => {
             if (phase === 'done') syncing.delete(source);
             else syncing.add(source);
@@ -85,7 +86,7 @@ export function startListJobs(ctx: AppContext, log: Logger, afterSync?: () => Pr
     void (async () => {
       await refresh();
       const status = await listStatus({ db: ctx.database.db, clock: ctx.clock, lists: ctx.config.lists });
-      const missing = status.filter((s) => s.version === null).map((s) => s.source);
+      const missing = status.flatMap((s) => (s.version === null && s.source !== 'us_ofac_50' ? [s.source] : []));
       await sync(missing, 'start-up: sources without a good version');
     })().catch((error) => log.error({ err: error }, 'start-up sync failed'));
   } else {

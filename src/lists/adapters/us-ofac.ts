@@ -102,6 +102,7 @@ export async function parseOfacDir(dir: string): Promise<ParsedList> {
         continue;
       }
       addIdentifier(record, { type: 'ofac_uid', value: record.id, label: 'OFAC UID' });
+      record.list = part === sdn ? 'SDN' : 'Consolidated (non-SDN)';
       byId.set(record.id, record);
     }
   }
