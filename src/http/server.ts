@@ -8,7 +8,7 @@ import type { Config } from '../infra/config.js';
 import type { Db } from '../infra/database.js';
 import { AppError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';
-import { RateLimiter } from '../infra/rate-limiter.js';
+import { MemoryRateLimiter, type RateLimiter, SharedRateLimiter } from '../infra/rate-limiter.js';
 import { SCREENING_SCHEMAS } from '../screening/screening-schemas.js';
 import { MONITOR_SCHEMAS } from '../monitoring/monitor-schemas.js';
 import { registerErrorHandler, sendError } from './error-handler.js';
@@ -27,6 +27,8 @@ export interface AppDeps {
   screening: ScreeningRouteDeps;
   monitors: MonitorRouteDeps;
   logger?: FastifyServerOptions['logger'];
+  /** Defaults to in-memory counters on SQLite and database-backed ones on PostgreSQL. */
+  limiter?: RateLimiter;
   loggerInstance?: FastifyServerOptions['loggerInstance'];
 }
 
@@ -37,7 +39,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...(deps.loggerInstance ? { loggerInstance: deps.loggerInstance } : { logger: deps.logger ?? { level: deps.config.logLevel } }),
     genReqId: () => newId('req'),
-    requestIdLogLabel: 'requestId',
     bodyLimit: BODY_LIMIT,
     trustProxy: deps.config.http.trustProxy,
     return503OnClosing: true,
@@ -64,7 +65,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerPipeline(app, {
     db: deps.db,
     clock: deps.clock,
-    limiter: new RateLimiter(deps.db, deps.clock),
+    // SQLite is the one-process deployment: its counters live in memory. PostgreSQL deployments
+    // share theirs through the database so every node enforces one limit.
+    limiter:
+      deps.limiter ??
+      (deps.config.database.engine === 'sqlite' ? new MemoryRateLimiter(deps.clock) : new SharedRateLimiter(deps.db, deps.clock)),
     http: deps.config.http,
   });
 

@@ -14,12 +14,46 @@ export interface RateLimitState {
 
 const WINDOW_SECONDS = 60;
 
+export interface RateLimiter {
+  hit(bucket: string, limit: number): Promise<RateLimitState>;
+}
+
+function state(count: number, limit: number, window: number, nowSeconds: number): RateLimitState {
+  const resetAt = (window + 1) * WINDOW_SECONDS;
+  return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetAt, retryAfter: Math.max(1, resetAt - nowSeconds) };
+}
+
+/**
+ * Counters in process memory, for the embedded SQLite deployment, which is one process by design:
+ * there is no other node to share them with, and a database write per request would cost a disk
+ * sync. The windows are the same fixed minutes as the shared limiter's.
+ */
+export class MemoryRateLimiter implements RateLimiter {
+  private readonly buckets = new Map<string, { window: number; count: number }>();
+  private lastPrune = 0;
+
+  constructor(private readonly clock: Clock) {}
+
+  async hit(bucket: string, limit: number): Promise<RateLimitState> {
+    const nowSeconds = Math.floor(this.clock.now().getTime() / 1000);
+    const window = Math.floor(nowSeconds / WINDOW_SECONDS);
+    if (window !== this.lastPrune) {
+      for (const [key, value] of this.buckets) if (value.window < window) this.buckets.delete(key);
+      this.lastPrune = window;
+    }
+    const entry = this.buckets.get(bucket);
+    const count = entry && entry.window === window ? entry.count + 1 : 1;
+    this.buckets.set(bucket, { window, count });
+    return state(count, limit, window, nowSeconds);
+  }
+}
+
 /**
  * Fixed one-minute windows counted in the database, so every node of a deployment that shares the
  * database enforces one limit (DECISIONS.md: "enforced across all nodes"). One row per bucket,
  * updated in place with an atomic upsert that both SQLite and PostgreSQL understand.
  */
-export class RateLimiter {
+export class SharedRateLimiter implements RateLimiter {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -34,15 +68,7 @@ export class RateLimiter {
         count = case when rate_limits.window_start = excluded.window_start then rate_limits.count + 1 else 1 end,
         window_start = excluded.window_start
       returning count, window_start`.execute(this.db);
-    const count = Number(result.rows[0]?.count ?? 1);
-    const resetAt = (window + 1) * WINDOW_SECONDS;
-    return {
-      allowed: count <= limit,
-      limit,
-      remaining: Math.max(0, limit - count),
-      resetAt,
-      retryAfter: Math.max(1, resetAt - nowSeconds),
-    };
+    return state(Number(result.rows[0]?.count ?? 1), limit, window, nowSeconds);
   }
 
   /** Drops buckets of windows that ended long ago (failed-auth buckets per address accumulate). */

@@ -1,0 +1,124 @@
+/**
+ * End-to-end HTTP benchmark: POST /screen on SQLite under load from autocannon (50 connections), and
+ * GET /health in the same run for the ratio. The server runs as its own process (`sanctions serve`),
+ * as a user would run it; the lists are the real files in ../shared/data/lists.
+ *   npm run build && node dist/bench/http.js [--duration=15] [--connections=50]
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import autocannon from 'autocannon';
+
+const arg = (name: string, fallback: number) => {
+  const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
+  return hit ? Number(hit.split('=')[1]) : fallback;
+};
+const DURATION = arg('duration', 15);
+const CONNECTIONS = arg('connections', 50);
+const PORT = arg('port', 18181);
+const LISTS = resolve(process.cwd(), '../shared/data/lists');
+const CLI = resolve(process.cwd(), 'bin/sanctions');
+
+function cli(env: NodeJS.ProcessEnv, args: string[]): string {
+  const result = spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`sanctions ${args.join(' ')} failed: ${result.stderr || result.stdout}`);
+  return result.stdout;
+}
+
+// Names a screening desk sends: listed names, misspelled and reordered ones, and innocent customers.
+const NAMES = [
+  'Vladimir Putin', 'PUTIN, Vladimir Vladimirovich', 'Vladimir Poutine', 'Ramzan Kadyrov', 'Kadyrov Ramzan Akhmatovich',
+  'Bank Rossiya', 'Sberbank', 'Rosneft Oil Company', 'Islamic Revolutionary Guard Corps', 'Hezbollah',
+  'Kim Jong Un', 'Ali Khamenei', 'Osama bin Laden', 'Usama Bin Ladin', 'Aleksandr Lukashenko',
+  'Joaquin Guzman Loera', 'Abu Bakr al-Baghdadi', 'Mohammed Omar', 'Korea Kwangson Banking Corp', 'Zarya Shipping LLC',
+  'John Smith', 'Maria Garcia', 'Emily Johnson', 'Oliver Brown', 'Sophie Martin', 'Lukas Muller', 'Acme Widgets GmbH',
+  'Northwind Traders Ltd', 'Blue Harbor Logistics Inc', 'Chen Wei', 'Anna Kowalska', 'Pedro Alvarez', 'Hiroshi Tanaka',
+  'Fatima Zahra Benali', 'Global Fresh Produce SA', 'Riverside Dental Clinic', 'Kenji Watanabe', 'Laura Rossi',
+];
+
+async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`${url}/health`);
+      const body = (await res.json()) as { data?: { listsReady?: boolean } };
+      if (body.data?.listsReady) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('server did not become ready');
+}
+
+function run(options: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolvePromise, reject) => {
+    autocannon(options, (error, result) => (error ? reject(error) : resolvePromise(result)));
+  });
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(LISTS)) {
+    console.log(`HTTP benchmark skipped: ${LISTS} is absent`);
+    return;
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'sanctions-bench-'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(PORT),
+    LOG_LEVEL: 'warn',
+    LIST_SYNC_ON_START: 'false',
+    // The benchmark measures the service, not the per-key limit of 60 a minute.
+    RATE_LIMIT_PER_MINUTE: '10000000',
+    PUBLIC_RATE_LIMIT_PER_MINUTE: '10000000',
+  };
+  delete env.DATABASE_URL;
+  try {
+    const started = Date.now();
+    cli(env, ['lists', 'sync', '--from', LISTS, '--json']);
+    console.log(`lists synced into SQLite in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    cli(env, ['orgs', 'create', '--slug', 'bench', '--name', 'Bench', '--tier', 'enterprise', '--json']);
+    cli(env, ['users', 'add', '--org', 'bench', '--email', 'bench@example.test', '--json']);
+    const key = (JSON.parse(cli(env, ['keys', 'create', '--org', 'bench', '--user', 'bench@example.test', '--json'])) as { key: string }).key;
+
+    const server = spawn(process.execPath, [CLI, 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const url = `http://127.0.0.1:${PORT}`;
+    try {
+      await waitForHealth(url, 120_000);
+      // Warm-up.
+      await run({ url: `${url}/v1/screen`, connections: 10, duration: 3, method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ name: 'Warm Up' }) });
+
+      const health = await run({ url: `${url}/health`, connections: CONNECTIONS, duration: DURATION });
+      let i = 0;
+      const screen = await run({
+        url: `${url}/v1/screen`,
+        connections: CONNECTIONS,
+        duration: DURATION,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        requests: [
+          {
+            setupRequest: (req) => ({ ...req, body: JSON.stringify({ name: NAMES[i++ % NAMES.length] }) }),
+          },
+        ],
+      });
+      const line = (label: string, r: autocannon.Result) =>
+        `${label.padEnd(14)} ${r.requests.average.toFixed(0).padStart(6)} req/s   p50 ${r.latency.p50} ms   p99 ${r.latency.p99} ms   errors ${r.errors + r.non2xx}`;
+      console.log(`\nHTTP benchmark: ${CONNECTIONS} connections, ${DURATION} s each, SQLite, one server process, autocannon on the same 2-core machine`);
+      console.log(line('GET /health', health));
+      console.log(line('POST /screen', screen));
+      console.log(`POST /screen throughput is ${(screen.requests.average / health.requests.average).toFixed(2)} x GET /health`);
+    } finally {
+      server.kill('SIGTERM');
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
