@@ -45,6 +45,21 @@ async function downloadOne(url: string, target: string, options: FetchOptions): 
   throw new DownloadError(`download of ${url} failed: ${lastError instanceof Error ? lastError.message : String(lastError)}`);
 }
 
+/** Finds the newest link on a publisher's page whose file name matches the pattern. */
+async function discoverLink(pageUrl: string, pattern: RegExp, options: FetchOptions): Promise<{ url: string; fileName: string }> {
+  const response = await fetch(pageUrl, { signal: AbortSignal.timeout(options.timeoutMs), headers: { 'user-agent': USER_AGENT } });
+  if (!response.ok) throw new DownloadError(`${pageUrl} answered ${response.status}`);
+  const html = await response.text();
+  const links = [...html.matchAll(/href\s*=\s*["']([^"']+)["']/gi)]
+    .map((m) => new URL(m[1] as string, pageUrl))
+    .map((u) => ({ url: u.toString(), fileName: decodeURIComponent(u.pathname.split('/').pop() ?? '') }))
+    .filter((l) => pattern.test(l.fileName))
+    .sort((a, b) => a.fileName.localeCompare(b.fileName));
+  const newest = links.at(-1);
+  if (!newest) throw new DownloadError(`${pageUrl} links to no file matching ${pattern}`);
+  return newest;
+}
+
 /**
  * Downloads a source's publisher files into `dir`, under the publishers' own names. A required file that
  * cannot be had fails the whole download; an optional one is skipped.
@@ -59,10 +74,12 @@ export async function downloadSource(
   const downloaded: string[] = [];
   const skipped: string[] = [];
   for (const file of files) {
-    const url = options.overrides[`${source}:${file.fileName.toLowerCase()}`] ?? file.url;
+    let url = options.overrides[`${source}:${file.fileName.toLowerCase()}`] ?? file.url;
+    let fileName = file.fileName;
     try {
-      await downloadOne(url, join(dir, file.fileName), options);
-      downloaded.push(file.fileName);
+      if (file.linkPattern) ({ url, fileName } = await discoverLink(url, new RegExp(file.linkPattern, 'i'), options));
+      await downloadOne(url, join(dir, fileName), options);
+      downloaded.push(fileName);
     } catch (error) {
       if (!file.optional) throw error;
       skipped.push(file.fileName);

@@ -163,6 +163,11 @@ export interface PublisherFile {
   url: string;
   /** Optional files may be missing (404) without failing the download. */
   optional?: boolean;
+  /**
+   * When set, `url` is a page that links to the file: the newest link whose file name matches this
+   * pattern (compared by name, so dated names sort by date) is downloaded under its own name.
+   */
+  linkPattern?: string;
 }
 
 export interface SourceAdapter {

@@ -6,13 +6,14 @@ import type { Db } from '../infra/database.js';
 import type { ScreeningsTable } from '../infra/db-schema.js';
 import { AppError, notFound, validationError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';
+import { BatchWriter } from '../infra/batch-writer.js';
 import type { ListSnapshot } from '../lists/list-runtime.js';
-import { isCountryCode } from '../lists/countries.js';
 import type { EntityType } from '../lists/model.js';
 import type { MatchOptions, MatchQuery, ScreenOutcome } from '../matching/types.js';
 import type { Caller } from '../tenants/auth.js';
 import { assertQuotaLeft, consumeQuota } from '../tenants/quota.js';
 import type { ScreenRequestBody } from './screening-schemas.js';
+import { isRequestCountryCode } from './request-country.js';
 import { searchKey } from './search-key.js';
 
 /** What screening needs from the matching engine. */
@@ -62,7 +63,10 @@ export function validateScreenInput(body: ScreenRequestBody, now: Date): ScreenI
   let country: string | null = null;
   if (body.country !== undefined) {
     country = body.country.toUpperCase();
-    if (!isCountryCode(country)) throw validationError('country', `"${body.country}" is not an ISO 3166-1 alpha-2 country code`);
+    if (!isRequestCountryCode(country)) {
+      const hint = country === 'UK' ? ' (the United Kingdom is GB)' : '';
+      throw validationError('country', `"${body.country}" is not an assigned ISO 3166-1 alpha-2 country code${hint}`);
+    }
   }
   let birthDate: string | null = null;
   if (body.birthDate !== undefined) {
@@ -222,24 +226,45 @@ export async function screen(
       match_details: JSON.stringify(outcome.matches),
       created_at: now.toISOString(),
     };
-    // The quota unit, the stored screening and the idempotency record commit together or not at all.
-    await ctx.db.transaction().execute(async (trx) => {
-      await consumeQuota(trx, caller, now);
-      await trx.insertInto('screenings').values(row).execute();
-      if (idempotencyKey !== undefined) {
-        await trx
-          .updateTable('idempotency_keys')
-          .set({ state: 'done', response_status: 200, response_body: JSON.stringify(responseBody), screening_id: id })
-          .where('org_id', '=', caller.orgId)
-          .where('key', '=', idempotencyKey)
-          .execute();
-      }
-    });
+    // The quota unit, the stored screening and the idempotency record commit together or not at all,
+    // and the response is sent only once they are committed.
+    await writerFor(ctx.db).submit({ caller, row, now, idempotencyKey, responseBody });
     return { status: 200, body: responseBody, replayed: false };
   } catch (error) {
     if (idempotencyKey !== undefined) await releaseIdempotencyKey(ctx.db, caller.orgId, idempotencyKey);
     throw error;
   }
+}
+
+interface ScreeningWrite {
+  caller: Caller;
+  row: ScreeningsTable;
+  now: Date;
+  idempotencyKey: string | undefined;
+  responseBody: unknown;
+}
+
+const writers = new WeakMap<Db, BatchWriter<ScreeningWrite>>();
+
+function writerFor(db: Db): BatchWriter<ScreeningWrite> {
+  let writer = writers.get(db);
+  if (!writer) {
+    writer = new BatchWriter<ScreeningWrite>(db, async (trx, w) => {
+      // consumeQuota checks before it writes, so a refused job leaves nothing behind in the batch.
+      await consumeQuota(trx, w.caller, w.now);
+      await trx.insertInto('screenings').values(w.row).execute();
+      if (w.idempotencyKey !== undefined) {
+        await trx
+          .updateTable('idempotency_keys')
+          .set({ state: 'done', response_status: 200, response_body: JSON.stringify(w.responseBody), screening_id: w.row.id })
+          .where('org_id', '=', w.caller.orgId)
+          .where('key', '=', w.idempotencyKey)
+          .execute();
+      }
+    });
+    writers.set(db, writer);
+  }
+  return writer;
 }
 
 function parseJsonArray<T>(text: string): T[] {

@@ -249,7 +249,7 @@ export const jpMofAdapter: SourceAdapter = {
   label: SOURCE_LABELS.jp_mof,
   publisherFiles: [
     // MOF links a dated file from its list page; the sync layer resolves the newest link there.
-    { fileName: 'shisantouketsu.xlsx', url: LIST_PAGE },
+    { fileName: 'shisantouketsu.xlsx', url: LIST_PAGE, linkPattern: 'shisantouketsu\\d{8}\\.xlsx' },
   ],
   async parse(dir: string): Promise<ParsedList> {
     const warnings: string[] = [];
