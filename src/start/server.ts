@@ -3,10 +3,9 @@ import { type Logger, pino } from 'pino';
 import { pathToFileURL } from 'node:url';
 import { type Config, ConfigError, loadConfig } from '../infra/config.js';
 import type { Clock } from '../infra/clock.js';
-import { AppError } from '../infra/errors.js';
 import { buildApp } from '../http/server.js';
-import type { MonitorApi } from '../http/routes/monitor-routes.js';
 import { listStatus } from '../lists/sync-service.js';
+import { monitoringFor } from '../monitoring/monitoring.js';
 import { type AppContext, createContext } from './context.js';
 import { type ListJobs, startListJobs } from './list-jobs.js';
 
@@ -17,11 +16,6 @@ export interface RunningServer {
   url: string;
   stop(): Promise<void>;
 }
-
-const notYet = (): never => {
-  throw new AppError('INTERNAL_ERROR', 'monitoring is not available in this build');
-};
-const monitorsNotBuilt: MonitorApi = { create: notYet, list: notYet, remove: notYet };
 
 /** Builds the HTTP app on an existing context (tests use this with a manual clock). */
 export async function buildServerApp(
@@ -61,7 +55,7 @@ export async function buildServerApp(
     screening: {
       context: { db: database.db, clock, matching: config.matching, lists: () => ctx.runtime.current() },
     },
-    monitors: { api: monitorsNotBuilt },
+    monitors: { api: monitoringFor(ctx).api },
   });
 }
 
@@ -70,6 +64,8 @@ export async function startServer(config: Config, options: { clock?: Clock; jobs
   const ctx = await createContext(config, options.clock ? { clock: options.clock } : {});
   const log = pino({ level: config.logLevel });
   const jobs = options.jobs !== false ? startListJobs(ctx, log) : undefined;
+  const monitoring = options.jobs !== false ? monitoringFor(ctx) : undefined;
+  monitoring?.start((level, message, detail) => log[level](detail ?? {}, message));
   const app = await buildServerApp(ctx, { ...(jobs ? { jobs } : {}), loggerInstance: log });
   const url = await app.listen({ host: config.http.host, port: config.http.port });
   app.log.info({ url, database: config.database.engine }, 'sanctions screening service listening');
@@ -80,6 +76,7 @@ export async function startServer(config: Config, options: { clock?: Clock; jobs
     url,
     async stop() {
       jobs?.stop();
+      await monitoring?.stop();
       await app.close();
       await ctx.close();
     },

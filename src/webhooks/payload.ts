@@ -1,0 +1,52 @@
+/** The webhook payload of api-v1.md 6.2. */
+
+export type WebhookEvent = 'alert.created' | 'alert.resolved';
+
+export interface OrganizationRef {
+  id: string;
+  slug: string;
+  name: string;
+}
+
+/** The alert object of api-v1.md 2.9, plus the additions DECISIONS.md and this service make. */
+export interface AlertPayload {
+  id: string;
+  monitorId: string;
+  entityId: string | null;
+  entityName: string | null;
+  oldRiskScore: number;
+  newRiskScore: number;
+  oldRiskLevel: string;
+  newRiskLevel: string;
+  oldSources: string[];
+  newSources: string[];
+  /** List labels of oldSources/newSources, for integrations written against earlier descriptions. */
+  oldLists: string[];
+  newLists: string[];
+  /** Why the alert was raised: risk_level_changed, threshold_crossed, source_added. */
+  reasons: string[];
+  riskThreshold?: number;
+  query?: string;
+  timestamp: string;
+  resolvedAt: string | null;
+  resolvedBy?: string;
+  note?: string;
+}
+
+export interface WebhookBody {
+  event: WebhookEvent;
+  timestamp: string;
+  organization: OrganizationRef;
+  alert: AlertPayload;
+}
+
+/** The exact bytes that are signed and sent; stored with the delivery so every retry sends the same body. */
+export function serializeEvent(event: WebhookEvent, timestamp: string, organization: OrganizationRef, alert: AlertPayload): string {
+  const body: WebhookBody = {
+    event,
+    timestamp,
+    organization: { id: organization.id, slug: organization.slug, name: organization.name },
+    alert,
+  };
+  return JSON.stringify(body);
+}
