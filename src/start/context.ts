@@ -30,7 +30,8 @@ export async function createContext(
   const clock = options.clock ?? systemClock;
   const runtime = new ListRuntime<Screener>({
     db: database.db,
-    buildIndex: (records) => MatchingIndex.build(records),
+    // Built in steps that yield to the event loop, so a node keeps answering while a new index is built.
+    buildIndex: (records) => MatchingIndex.buildAsync(records),
     ...(options.log ? { log: options.log } : {}),
   });
   return {
