@@ -2,9 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { type Config, ConfigError, loadConfig } from '../infra/config.js';
 import { AppError } from '../infra/errors.js';
-import { migrateToLatest } from '../infra/migrations.js';
-import { ensureSchema, openDatabase } from '../infra/database.js';
-import { createContext, type AppContext } from '../start/context.js';
+import type { AppContext } from '../start/context.js';
 import { registerTenantCommands } from './tenant-commands.js';
 import { registerListCommands } from './list-commands.js';
 import { registerExtraCommands } from './extra-commands.js';
@@ -27,6 +25,8 @@ function makeRuntime(env: NodeJS.ProcessEnv): CliRuntime {
   return {
     config: getConfig,
     async withContext(fn) {
+      // Loaded on use: the list runtime and matching engine are not needed to print usage.
+      const { createContext } = await import('../start/context.js');
       const ctx = await createContext(getConfig());
       try {
         return await fn(ctx);
@@ -42,7 +42,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
   const runtime = makeRuntime(env);
   const program = new Command('sanctions')
     .description('Sanctions screening service: server and administration')
-    .showHelpAfterError('(run with --help for usage)')
+    .showHelpAfterError(true)
     .configureHelp({ sortSubcommands: true })
     .exitOverride();
 
@@ -61,6 +61,10 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
     .option('--json', 'print one JSON document')
     .action(async (_opts, command: Command) => {
       const config = runtime.config();
+      const [{ ensureSchema, openDatabase }, { migrateToLatest }] = await Promise.all([
+        import('../infra/database.js'),
+        import('../infra/migrations.js'),
+      ]);
       await ensureSchema(config.database);
       const handle = openDatabase(config.database);
       try {
@@ -79,22 +83,45 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
   return program;
 }
 
+/** The (sub)command that argv names, for printing its usage. */
+function commandFor(program: Command, argv: string[]): Command | undefined {
+  let command: Command | undefined;
+  let scope = program;
+  for (const word of argv) {
+    if (word.startsWith('-')) break;
+    const next = scope.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!next) break;
+    command = next;
+    scope = next;
+  }
+  return command;
+}
+
 /** Runs the command line; returns the exit code. */
 export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const program = buildProgram(env);
   const wantsJson = argv.includes('--json');
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return 0;
+    // A command may finish its output and still report failure (lists sync with a rejected source).
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
     if (error instanceof CommanderError) {
-      // Help and version exit 0; usage errors were already printed with the usage hint.
-      return error.exitCode === 0 ? 0 : 2;
+      // Help and version exit 0; usage errors were already printed on stderr with the command's usage.
+      if (error.exitCode === 0) return 0;
+      if (wantsJson) console.log(JSON.stringify({ error: { code: 'USAGE_ERROR', message: error.message.replace(/^error: /, '') } }));
+      return 2;
     }
     if (error instanceof AppError || error instanceof ConfigError) {
       const code = error instanceof AppError ? error.code : 'CONFIG_ERROR';
       if (wantsJson) console.log(JSON.stringify({ error: { code, message: error.message } }));
       else console.error(`error: ${error.message}`);
+      // An argument the service refused (a malformed email, slug or date) is a usage error too.
+      if (code === 'VALIDATION_ERROR') {
+        const command = commandFor(program, argv);
+        if (command) process.stderr.write(`\n${command.helpInformation()}`);
+        return 2;
+      }
       return 1;
     }
     const message = error instanceof Error ? error.message : String(error);

@@ -8,6 +8,8 @@ interface AjvError {
   keyword?: string;
   message?: string;
   params?: Record<string, unknown>;
+  /** Present when Ajv runs with `verbose`. */
+  parentSchema?: { description?: unknown };
 }
 
 const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
@@ -26,10 +28,18 @@ export function describeValidation(errors: AjvError[], context: string | undefin
   }
   if (!field) field = PART_NAMES[context ?? ''] ?? 'request';
   let what = first.message ?? 'is invalid';
+  // A TypeBox union of literals compiles to anyOf/const: Ajv reports one `const` error per branch.
+  const constants = errors
+    .filter((e) => e.keyword === 'const' && e.instancePath === first.instancePath)
+    .map((e) => e.params?.allowedValue);
   if (first.keyword === 'enum' && Array.isArray(first.params?.allowedValues)) {
     what = `must be one of ${(first.params.allowedValues as unknown[]).join(', ')}`;
+  } else if (first.keyword === 'const' && constants.length > 1) {
+    what = `must be one of ${constants.join(', ')}`;
   } else if (first.keyword === 'anyOf' || first.keyword === 'union') {
     what = 'has an invalid value';
+  } else if (first.keyword === 'pattern' && typeof first.parentSchema?.description === 'string') {
+    what = `is not in the expected format (${first.parentSchema.description})`;
   }
   return { field, message: `${field} ${what}` };
 }

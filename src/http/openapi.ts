@@ -69,17 +69,35 @@ export function finishOpenApiDocument(document: Json): Json {
     'Idempotency-Replayed': { schema: { type: 'string', enum: ['true'] }, description: 'Set when the response is a replay of an earlier request with the same Idempotency-Key.' },
   };
   doc.components = components;
+  const schemas = (components.schemas ?? {}) as Json;
   const paths = (doc.paths ?? {}) as Record<string, Record<string, Json>>;
   for (const operations of Object.values(paths)) {
     for (const operation of Object.values(operations)) {
+      referToComponent(operation.requestBody, schemas);
       const responses = (operation.responses ?? {}) as Record<string, Json>;
       for (const [status, response] of Object.entries(responses)) {
         const headers = (response.headers ?? {}) as Json;
         for (const name of Object.keys(COMMON_HEADERS)) headers[name] = { $ref: `#/components/headers/${name}` };
-        if (status === '429') headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
+        // 429 always says when to retry; 503 LISTS_NOT_READY does too.
+        if (status === '429' || status === '503') headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
+        if (operation.operationId === 'screen' && status === '200') {
+          headers['Idempotency-Replayed'] = { $ref: '#/components/headers/Idempotency-Replayed' };
+        }
         response.headers = headers;
       }
     }
   }
   return doc;
+}
+
+/**
+ * @fastify/swagger inlines request bodies even when their schema is a named component; point them at
+ * the component instead, so the document has one definition of each and no unused components.
+ */
+function referToComponent(requestBody: unknown, schemas: Json): void {
+  const content = (requestBody as { content?: Record<string, { schema?: Json }> } | undefined)?.content;
+  for (const media of Object.values(content ?? {})) {
+    const title = media.schema?.title;
+    if (typeof title === 'string' && title in schemas) media.schema = { $ref: `#/components/schemas/${title}` };
+  }
 }

@@ -2,7 +2,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Ajv from 'ajv';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { Clock } from '../infra/clock.js';
 import type { Config } from '../infra/config.js';
 import type { Db } from '../infra/database.js';
@@ -42,13 +42,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     trustProxy: deps.config.http.trustProxy,
     return503OnClosing: true,
-    disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace',
+    // A log controller replaces the deprecated top-level disableRequestLogging (FSTDEP023).
+    logController: new LogController({ disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace' }),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Bodies are validated without type coercion (a number is not a name); query strings and path
   // parameters arrive as text and are coerced. Unknown body fields are removed, never stored.
-  const bodyAjv = new Ajv.default({ coerceTypes: false, removeAdditional: true, useDefaults: true, allErrors: false, strict: false });
-  const queryAjv = new Ajv.default({ coerceTypes: true, removeAdditional: false, useDefaults: true, allErrors: false, strict: false });
+  const bodyAjv = new Ajv.default({ coerceTypes: false, removeAdditional: true, useDefaults: true, allErrors: false, strict: false, verbose: true });
+  const queryAjv = new Ajv.default({ coerceTypes: true, removeAdditional: false, useDefaults: true, allErrors: false, strict: false, verbose: true });
   for (const schema of [ErrorEnvelope, Pagination, ...SCREENING_SCHEMAS, ...MONITOR_SCHEMAS]) {
     bodyAjv.addSchema(schema);
     queryAjv.addSchema(schema);

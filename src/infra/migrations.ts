@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, Migrator, PostgresAdapter, sql } from 'kysely';
 import type { Db } from './database.js';
 
 /**
@@ -246,9 +246,45 @@ export interface MigrationReport {
   applied: string[];
 }
 
+/**
+ * The PostgreSQL schema this connection works in (the first of its search_path). Kysely's Migrator
+ * checks for its bookkeeping tables by introspecting EVERY schema of the database: given no schema
+ * it believes they exist when any other schema has them (a second deployment, a parallel test run)
+ * and fails; and its catalog query can fail outright while another schema is being dropped.
+ */
+async function postgresSchema(db: Db): Promise<string | undefined> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return undefined;
+  const result = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
+  return result.rows[0]?.schema ?? undefined;
+}
+
+/** The same database handle, with an introspection that only looks at one schema (what the Migrator asks). */
+function scopedToSchema(db: Db, schema: string): Db {
+  const introspection = {
+    getSchemas: async () => [{ name: schema }],
+    getTables: async () => {
+      const rows = await sql<{ name: string; type: string }>`select table_name as name, table_type as type
+        from information_schema.tables where table_schema = ${schema}`.execute(db);
+      return rows.rows.map((r) => ({ name: r.name, schema, isView: r.type === 'VIEW', columns: [] }));
+    },
+    getMetadata: async () => ({ tables: await introspection.getTables() }),
+  };
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === 'introspection') return introspection;
+      const value = Reflect.get(target, property, target) as unknown;
+      // Kysely keeps its state in private fields: methods must run on the real instance.
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
 /** Runs every pending migration; throws (with the failing migration's name) when one fails. */
 export async function migrateToLatest(db: Db): Promise<MigrationReport> {
-  const migrator = new Migrator({ db, provider: new InlineProvider() });
+  const schema = await postgresSchema(db);
+  const migrator = new Migrator(
+    schema ? { db: scopedToSchema(db, schema), provider: new InlineProvider(), migrationTableSchema: schema } : { db, provider: new InlineProvider() },
+  );
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

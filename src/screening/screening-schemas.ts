@@ -20,8 +20,8 @@ export const ScreenRequest = Type.Object(
         description: '`business` is an alias of `organization`.',
       }),
     ),
-    country: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 code.' })),
-    birthDate: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD.' })),
+    country: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 country code such as GB; letter case is ignored' })),
+    birthDate: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'calendar date, YYYY-MM-DD' })),
     groupByCluster: Type.Optional(
       Type.Boolean({ default: false, description: 'Collapse rows for the same party across lists into one match with `listings`.' }),
     ),
@@ -182,4 +182,4 @@ export type ListScreeningsQueryType = Static<typeof ListScreeningsQuery>;
 
 export const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 
-export const SCREENING_SCHEMAS = [Derivation, MatchedEntity, Listing, Match, ScreeningResult, ListVersionRef, ScreeningRecord, ScreeningSummary];
+export const SCREENING_SCHEMAS = [ScreenRequest, Derivation, MatchedEntity, Listing, Match, ScreeningResult, ListVersionRef, ScreeningRecord, ScreeningSummary];

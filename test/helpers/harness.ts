@@ -117,11 +117,19 @@ export interface TestResponse {
   text: string;
 }
 
-export async function startTestApp(
-  engine: Engine,
-  options: { clock?: Clock; env?: Record<string, string> } = {},
-): Promise<TestApp> {
-  const env = testEnv(engine, options.env);
+export interface StartOptions {
+  clock?: Clock;
+  env?: Record<string, string>;
+  /**
+   * Reuse the configuration (SQLite file or PostgreSQL schema) of another app, as a second node of
+   * the same deployment would; `env` is then ignored and the owner of the TestEnv cleans it up.
+   */
+  shared?: TestEnv;
+}
+
+export async function startTestApp(engine: Engine, options: StartOptions = {}): Promise<TestApp> {
+  const env = options.shared ?? testEnv(engine, options.env);
+  const ownsEnv = options.shared === undefined;
   const clock = options.clock ?? new ManualClock();
   const ctx = await createContext(env.config, { clock });
   const app = await buildServerApp(ctx, { logger: false });
@@ -133,7 +141,7 @@ export async function startTestApp(
     clock,
     env,
     async request(method, path, opts = {}) {
-      const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+      const headers: Record<string, string> = { ...opts.headers };
       if (opts.key !== undefined) headers['x-api-key'] = opts.key;
       let body: string | undefined;
       if (opts.raw !== undefined) body = opts.raw;
@@ -154,7 +162,7 @@ export async function startTestApp(
     async close() {
       await app.close();
       await ctx.close();
-      await env.cleanup();
+      if (ownsEnv) await env.cleanup();
     },
   };
 }

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { type Db, ping } from '../../infra/database.js';
+import { ErrorEnvelope } from '../schemas.js';
 
 export interface SourceHealth {
   source: string;
@@ -58,7 +59,13 @@ export function healthRoutes(deps: HealthDeps): FastifyPluginAsync {
           summary: 'Liveness, database reachability and list freshness',
           description: 'Needs no API key. Answers 503 when the database is unreachable.',
           operationId: 'getHealth',
-          response: { 200: HealthSchema, 503: HealthSchema },
+          // Public: no API key.
+          security: [],
+          response: {
+            200: HealthSchema,
+            429: { ...Type.Ref(ErrorEnvelope), description: 'RATE_LIMITED: too many requests from this address to the public routes.' },
+            503: HealthSchema,
+          },
         },
       },
       async (_request, reply) => {
