@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/infra/config.js';
 import { listStatus, syncSource } from '../../src/lists/sync-service.js';
+import { GENEROUS_LIMITS } from '../helpers/http-assert.js';
 import { ENGINES, SHARED_DATA, type SeededOrg, type TestApp, seedOrg, startTestApp } from '../helpers/harness.js';
 
 const UN_FILE = resolve(SHARED_DATA, 'lists/un_csl/consolidated.xml');
@@ -50,7 +51,7 @@ for (const { engine, skip } of ENGINES) {
 
     before(async () => {
       publisher = await startPublisher();
-      t = await startTestApp(engine);
+      t = await startTestApp(engine, { env: GENEROUS_LIMITS });
       org = await seedOrg(t.ctx);
       // Same database, but downloads from the loopback publisher, with no retries so failures are quick.
       const lists = loadConfig({
