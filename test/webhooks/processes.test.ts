@@ -106,21 +106,20 @@ for (const { engine, skip } of ENGINES) {
 
     it('delivers after a restart when the server was killed between commit and a completed send', async () => {
       let killed = false;
-      let first: Child | undefined;
       const receiver = await startReceiver(SECRET, () => (killed ? { status: 200 } : { hang: true }));
       receivers.push(receiver);
       const { env, ctx } = await prepare();
       const org = await seedOrg(ctx, { webhookUrl: receiver.url, webhookSecret: SECRET });
       const base = sampleRecords();
       await activateRecords(ctx, 'us_ofac', base.us_ofac);
-      first = await startServerProcess(env.env);
+      const first: Child = await startServerProcess(env.env);
       children.push(first.proc);
       await monitorVia(first, org, 'Ivan Petrovich Sidorov');
       await activateRecords(ctx, 'us_ofac', [...base.us_ofac, person('us_ofac', '2001', 'SIDOROV, Ivan Petrovich')]);
       const [got] = await receiver.waitFor(1, 15_000);
       first.proc.kill('SIGKILL');
       killed = true;
-      await new Promise((r) => first!.proc.once('exit', r));
+      await new Promise((r) => first.proc.once('exit', r));
       const row = await ctx.database.db.selectFrom('webhook_deliveries').selectAll().executeTakeFirstOrThrow();
       assert.equal(row.state, 'pending', 'committed, not delivered');
       assert.equal(row.id, got!.deliveryId);
