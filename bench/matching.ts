@@ -51,6 +51,25 @@ async function main(): Promise<void> {
   console.log(`index build: ${(buildMs / 1000).toFixed(2)} s`);
   console.log(`memory with all lists loaded and indexed: rss ${mib(mem.rss)}, heap used ${mib(mem.heapUsed)} (index ~${mib(mem.heapUsed - heapBefore)} of heap)`);
 
+  // The same build with turns for the event loop (list reloads in a running server): how long did
+  // the loop wait at worst while it ran?
+  {
+    let last = performance.now();
+    const stalls: number[] = [];
+    const timer = setInterval(() => {
+      const now = performance.now();
+      stalls.push(now - last);
+      last = now;
+    }, 1);
+    const ta = performance.now();
+    await MatchingIndex.buildAsync(records, { yieldEveryMs: 10 });
+    const asyncMs = performance.now() - ta;
+    clearInterval(timer);
+    stalls.sort((a, b) => a - b);
+    console.log(`index buildAsync: ${(asyncMs / 1000).toFixed(2)} s; event-loop stall while building: p50 ${quantile(stalls, 0.5).toFixed(1)} ms, p99 ${quantile(stalls, 0.99).toFixed(1)} ms, max ${stalls[stalls.length - 1]?.toFixed(1) ?? '-'} ms (includes GC pauses)`);
+    (globalThis as { gc?: () => void }).gc?.();
+  }
+
   // Query mix: a third listed names, a third perturbed listed names, a third clean (innocent) names.
   const rand = rng(7);
   const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;

@@ -5,7 +5,7 @@
  */
 import type { IdentifierType, ListRecord } from '../lists/model.js';
 import { recordCountries } from './corroboration.js';
-import { normalizeName } from './normalize.js';
+import { normalizeName, type NamePart } from './normalize.js';
 
 const LINKING_IDS = new Set<IdentifierType>([
   'un_ref', 'imo', 'mmsi', 'passport', 'national_id', 'registration', 'tax_id', 'lei', 'swift', 'aircraft_tail', 'crypto_address',
@@ -21,6 +21,19 @@ export interface Clusters {
 }
 
 export function buildClusters(records: ListRecord[]): Clusters {
+  const steps = clusterSteps(records, records.map(recordCountries), records.map((r) => normalizeName(r.name, r.entityType === 'person').parts), Infinity);
+  for (;;) {
+    const s = steps.next();
+    if (s.done) return s.value;
+  }
+}
+
+/**
+ * The clustering as a generator that yields every `step` records (see MatchingIndex.buildAsync).
+ * `countries` and `primaryParts` are the records' countries and normalized primary names, which the
+ * index has computed already.
+ */
+export function* clusterSteps(records: ListRecord[], countries: string[][], primaryParts: (NamePart[] | undefined)[], step: number): Generator<void, Clusters, void> {
   const parent = new Int32Array(records.length);
   for (let i = 0; i < parent.length; i++) parent[i] = i;
   const find = (x: number): number => {
@@ -53,14 +66,17 @@ export function buildClusters(records: ListRecord[]): Clusters {
       if (v.length < 5) continue;
       add(`${id.type === 'national_id' || id.type === 'passport' ? 'doc' : id.type}:${v}`, i);
     }
-    const key = nameKey(r.name, r.entityType === 'person');
+    const key = nameKey(primaryParts[i] ?? []);
     if (key) {
       for (const b of r.birthDates) if (!b.approximate && b.date.length >= 4) add(`n:${key}|b:${b.date}`, i);
-      for (const c of recordCountries(r)) add(`n:${key}|c:${c}`, i);
+      for (const c of countries[i] ?? []) add(`n:${key}|c:${c}`, i);
       if (r.entityType === 'vessel' || r.entityType === 'aircraft') add(`n:${key}|t:${r.entityType}`, i);
     }
+    if (i % step === 0) yield;
   }
+  let n = 0;
   for (const [key, g] of groups) {
+    if (++n % (step * 16) === 0) yield;
     if (g.length < 2 || g.length > MAX_GROUP) continue;
     const byName = key.startsWith('n:');
     for (let k = 1; k < g.length; k++) {
@@ -75,6 +91,7 @@ export function buildClusters(records: ListRecord[]): Clusters {
   for (let i = 0; i < records.length; i++) {
     const root = find(i);
     clusterOf[i] = root;
+    if (i % (step * 16) === 0) yield;
     const m = members.get(root);
     if (m) m.push(i); else members.set(root, [i]);
   }
@@ -83,8 +100,8 @@ export function buildClusters(records: ListRecord[]): Clusters {
 }
 
 /** Order-free normalized name with at least two word parts; undefined when too thin to link on. */
-function nameKey(name: string, person: boolean): string | undefined {
-  const parts = normalizeName(name, person).parts.filter((p) => p.kind === 'word' || p.kind === 'patronymic' || p.kind === 'number');
+function nameKey(all: NamePart[]): string | undefined {
+  const parts = all.filter((p) => p.kind === 'word' || p.kind === 'patronymic' || p.kind === 'number');
   if (parts.length < 2) return undefined;
   return parts.map((p) => p.text).sort().join(' ');
 }

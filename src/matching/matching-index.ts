@@ -6,10 +6,11 @@
  */
 import { SOURCE_LABELS, type EntityType, type ListRecord, type NameKind, type NameQuality, type SourceId } from '../lists/model.js';
 import { birthDateEffect, countryEffect, entityTypeEffect, recordCountries } from './corroboration.js';
-import { buildClusters } from './clusters.js';
+import { clusterSteps } from './clusters.js';
+import { isCommonName } from './common-names.js';
 import { compareParts, type NameComparison, type ScoredPart } from './name-compare.js';
-import { normalizeName, type NamePart } from './normalize.js';
-import { phoneticKey } from './similarity.js';
+import { isHonorific, isLegalWord, isParticle, normalizeName, type NamePart } from './normalize.js';
+import { phoneticKey, spellingFold } from './similarity.js';
 import type { CorroborationEffect, Explanation, Listing, Match, MatchOptions, MatchQuery, RiskLevel, ScreenOutcome } from './types.js';
 
 /** DECISIONS.md "Scores and levels": high >= 80, medium >= 50, else low. */
@@ -28,8 +29,20 @@ export function riskLevelFor(score: number): RiskLevel {
 const DISTINCTIVE_INFORMATION = 12.5;
 /** Weak aliases (OFAC "weak AKA", EU/UK "low quality") count less. */
 const WEAK_ALIAS_FACTOR = 0.88;
-/** Numbers that do not agree ("11420 Corp" vs "Corp"). */
-const NUMBER_CONFLICT_FACTOR = 0.45;
+/**
+ * Numbers that do not agree beside names that do ("Fund VII" / "Fund VIII", "Victory" / "Victory 3"):
+ * another member of a numbered series, worth a review but never high on the name alone. (A name
+ * whose only distinctive part is its number, "11420 Corp", matches on the number itself.)
+ */
+const NUMBER_CONFLICT_FACTOR = 0.85;
+const NUMBER_CONFLICT_CAP = HIGH_BOUNDARY - 0.1;
+/** Weight cap (nats) of a name part common in the population (common-names.ts): about 1 record in 60. */
+const COMMON_NAME_IDF = 3.5;
+/** Listed names carrying a part above which its fuzzy neighbourhood is not searched. */
+const COMMON_POSTINGS = 1500;
+/** Weight of a number part in candidate ranking, as a share of the rarest word's. */
+const NUMBER_WEIGHT = 0.8;
+const DIGIT = /\d/;
 /** Candidates fully scored per query. */
 const CANDIDATES = 50;
 /** Smoothing of the IDF so that tiny indexes (tests, one-record pair checks) get sane weights. */
@@ -48,6 +61,8 @@ interface NameEntry {
 interface RankedName {
   name: number;
   rank: number;
+  /** Order in which the name was first reached, the tie-break. */
+  seq: number;
 }
 
 function round1(x: number): number {
@@ -58,53 +73,93 @@ function clamp(x: number, lo: number, hi: number): number {
   return x < lo ? lo : x > hi ? hi : x;
 }
 
-function deletes(t: string): string[] {
-  const out: string[] = [];
+/** FNV-1a over a string with the character at `skip` left out (-1: none); 32-bit. */
+function hashWithout(t: string, skip: number): number {
+  let h = 0x811c9dc5;
   for (let i = 0; i < t.length; i++) {
-    const d = t.slice(0, i) + t.slice(i + 1);
-    if (out[out.length - 1] !== d) out.push(d);
+    if (i === skip) continue;
+    h ^= t.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** Hashes of the one-deletion neighbourhood of a token (consecutive repeats removed, as "ll" gives one deletion). */
+function deletionHashes(t: string): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < t.length; i++) {
+    if (i > 0 && t.charCodeAt(i) === t.charCodeAt(i - 1)) continue;
+    out.push(hashWithout(t, i));
   }
   return out;
 }
+
+/** Deletion neighbourhood index: 2^DELETION_BITS hash buckets in CSR form. */
+const DELETION_BITS = 18;
 
 function isPersonFlag(t: EntityType | undefined): boolean | undefined {
   return t === undefined ? undefined : t === 'person';
 }
 
+/** How often (in items) the build generator offers the event loop a turn. */
+const BUILD_STEP = 64;
+
 export class MatchingIndex {
   readonly size: number;
   readonly sources: SourceId[];
   private readonly records: ListRecord[];
-  private readonly countries: string[][];
-  private readonly clusterOf: Int32Array;
-  private readonly clusterMembers: Map<number, number[]>;
+  private countries: string[][] = [];
+  private clusterOf: Int32Array = new Int32Array(0);
+  private clusterMembers = new Map<number, number[]>();
   private readonly names: NameEntry[] = [];
   private readonly vocab = new Map<string, number>();
+  private readonly vocabTokens: string[] = [];
   private readonly postings: number[][] = [];
   private readonly vocabIdf: number[] = [];
   private readonly vocabLen: number[] = [];
   private readonly byPhonetic = new Map<string, number[]>();
-  private readonly byDeletion = new Map<string, number[]>();
+  private readonly byFold = new Map<string, number[]>();
+  /** Deletion index: bucket offsets, then (hash, vocab id) pairs grouped by bucket. */
+  private delStart: Uint32Array = new Uint32Array(0);
+  private delHash: Uint32Array = new Uint32Array(0);
+  private delVocab: Int32Array = new Int32Array(0);
   private readonly df = new Map<string, number>();
   private readonly maxIdf: number;
   private readonly pkCache = new Map<string, string>();
+  private readonly foldCache = new Map<string, string>();
   // Scratch buffers reused by every query (queries are synchronous).
-  private acc: Float32Array;
-  private stamp: Int32Array;
+  private acc: Float32Array = new Float32Array(0);
+  private stamp: Int32Array = new Int32Array(0);
   private stampCounter = 0;
 
   private constructor(records: ListRecord[]) {
     this.records = records;
     this.size = records.length;
     this.sources = [...new Set(records.map((r) => r.source))];
-    this.countries = records.map(recordCountries);
+    this.maxIdf = Math.log((records.length + IDF_PRIOR) / 1);
+  }
+
+  /**
+   * The whole build as a generator that yields every few items, so that build() can run it to the
+   * end at once and buildAsync() can hand the event loop a turn between steps: one code path,
+   * one result.
+   */
+  private *populate(): Generator<void, void, void> {
+    const records = this.records;
+    for (let r = 0; r < records.length; r++) {
+      this.countries.push(recordCountries(records[r]!));
+      if (r % (BUILD_STEP * 4) === 0) yield;
+    }
     const normalized: { record: number; name: string; kind: NameKind; quality: NameQuality; parts: NamePart[] }[] = [];
+    const primaryKeys: (NamePart[] | undefined)[] = [];
     for (let r = 0; r < records.length; r++) {
       const rec = records[r]!;
       const person = rec.entityType === 'person';
       const seen = new Set<string>();
+      const first = normalized.length;
       const add = (name: string, kind: NameKind, quality: NameQuality): void => {
         const n = normalizeName(name, person);
+        if (kind === 'primary') primaryKeys.push(n.parts);
         if (n.parts.length === 0 || seen.has(n.key)) return;
         seen.add(n.key);
         normalized.push({ record: r, name, kind, quality, parts: n.parts });
@@ -114,13 +169,14 @@ export class MatchingIndex {
       // Document frequency per record, not per alias, so that a name repeated in ten aliases of
       // one entry does not look common.
       const tokens = new Set<string>();
-      for (let i = normalized.length - 1; i >= 0 && normalized[i]!.record === r; i--) {
+      for (let i = first; i < normalized.length; i++) {
         for (const p of normalized[i]!.parts) if (p.kind === 'word' || p.kind === 'patronymic') tokens.add(p.text);
       }
       for (const t of tokens) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+      if (r % BUILD_STEP === 0) yield;
     }
-    this.maxIdf = Math.log((records.length + IDF_PRIOR) / 1);
-    for (const n of normalized) {
+    for (let k = 0; k < normalized.length; k++) {
+      const n = normalized[k]!;
       const parts = n.parts.map((p) => this.scored(p.text, p.kind, p.translit));
       let weight = 0;
       for (const p of parts) if (p.kind === 'word') weight += p.idf;
@@ -132,27 +188,101 @@ export class MatchingIndex {
         const j = words[i]!.text + words[i + 1]!.text;
         this.post(j, Math.max(words[i]!.idf, words[i + 1]!.idf), id);
       }
+      // Numbers tell apart the members of a numbered series ("FU YUAN YU 7629" among hundreds).
+      for (const p of parts) if (p.kind === 'number') this.post(p.text, this.maxIdf * NUMBER_WEIGHT, id);
+      if (k % (BUILD_STEP * 4) === 0) yield;
     }
-    for (const [token, v] of this.vocab) {
+    normalized.length = 0;
+    // Phonetic keys, and the deletion neighbourhood counted per bucket (first pass of a counting sort).
+    const buckets = 1 << DELETION_BITS;
+    const shift = 32 - DELETION_BITS;
+    const start = new Uint32Array(buckets + 1);
+    const tokens = this.vocabTokens;
+    for (let v = 0; v < tokens.length; v++) {
+      const token = tokens[v]!;
+      if (DIGIT.test(token)) continue;
       const pk = this.pk(token);
       if (pk.length >= 2) push(this.byPhonetic, pk, v);
-      if (token.length >= 4) for (const d of deletes(token)) push(this.byDeletion, d, v);
+      if (token.length >= 3) {
+        const f = this.fold(token);
+        if (f !== token) push(this.byFold, f, v);
+      }
+      if (token.length >= 4) for (const h of deletionHashes(token)) start[(h >>> shift) + 1]!++;
+      if (v % (BUILD_STEP * 8) === 0) yield;
     }
     this.pkCache.clear();
+    this.foldCache.clear();
+    for (let b = 0; b < buckets; b++) start[b + 1]! += start[b]!;
+    const total = start[buckets]!;
+    const fill = start.slice(0, buckets);
+    const delHash = new Uint32Array(total);
+    const delVocab = new Int32Array(total);
+    yield;
+    for (let v = 0; v < tokens.length; v++) {
+      const token = tokens[v]!;
+      if (token.length < 4 || DIGIT.test(token)) continue;
+      for (const h of deletionHashes(token)) {
+        const at = fill[h >>> shift]!++;
+        delHash[at] = h;
+        delVocab[at] = v;
+      }
+      if (v % (BUILD_STEP * 8) === 0) yield;
+    }
+    this.delStart = start;
+    this.delHash = delHash;
+    this.delVocab = delVocab;
     this.acc = new Float32Array(this.names.length);
     this.stamp = new Int32Array(this.names.length);
-    const clusters = buildClusters(records);
+    const clusters = yield* clusterSteps(records, this.countries, primaryKeys, BUILD_STEP * 4);
     this.clusterOf = clusters.clusterOf;
     this.clusterMembers = clusters.members;
   }
 
+  /** Build the index at once (blocks the thread for the whole build). */
   static build(records: ListRecord[]): MatchingIndex {
-    return new MatchingIndex(records);
+    const idx = new MatchingIndex(records);
+    const steps = idx.populate();
+    while (!steps.next().done);
+    return idx;
+  }
+
+  /**
+   * The same build as build(), giving the event loop a turn (setImmediate) whenever `yieldEveryMs`
+   * (default 10 ms) have passed, so that a server keeps answering while lists are re-indexed.
+   */
+  static async buildAsync(records: ListRecord[], options: { yieldEveryMs?: number } = {}): Promise<MatchingIndex> {
+    const every = options.yieldEveryMs ?? 10;
+    const idx = new MatchingIndex(records);
+    const steps = idx.populate();
+    let last = performance.now();
+    while (!steps.next().done) {
+      if (performance.now() - last >= every) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        last = performance.now();
+      }
+    }
+    return idx;
+  }
+
+  /** Vocabulary entries (tokens) whose one-deletion neighbourhood contains the string with `h`'s hash. */
+  private deletionHits(h: number, out: Set<number>): void {
+    const b = h >>> (32 - DELETION_BITS);
+    const end = this.delStart[b + 1]!;
+    for (let i = this.delStart[b]!; i < end; i++) if (this.delHash[i] === h) out.add(this.delVocab[i]!);
   }
 
   /** Number of indexed names (primary names and aliases, deduplicated per record). */
   get nameCount(): number {
     return this.names.length;
+  }
+
+  private fold(text: string): string {
+    let f = this.foldCache.get(text);
+    if (f === undefined) {
+      f = spellingFold(text);
+      if (this.foldCache.size < 200_000) this.foldCache.set(text, f);
+    }
+    return f;
   }
 
   private pk(text: string): string {
@@ -166,13 +296,17 @@ export class MatchingIndex {
 
   private idfOf = (text: string): number | undefined => {
     const df = this.df.get(text);
-    return df === undefined ? undefined : Math.log((this.size + IDF_PRIOR) / (df + 1));
+    const common = isCommonName(text);
+    if (df === undefined) return common ? COMMON_NAME_IDF : undefined;
+    const idf = Math.log((this.size + IDF_PRIOR) / (df + 1));
+    return common && idf > COMMON_NAME_IDF ? COMMON_NAME_IDF : idf;
   };
 
-  private scored(text: string, kind: NamePart['kind'], translit?: boolean): ScoredPart {
+  private scored(text: string, kind: NamePart['kind'], translit?: NamePart['translit']): ScoredPart {
     const idf = kind === 'word' || kind === 'patronymic' ? this.idfOf(text) ?? this.maxIdf : 0;
-    const p: ScoredPart = { text, kind, pk: kind === 'word' || kind === 'patronymic' ? phoneticKey(text) : '', idf };
-    if (translit) p.translit = true;
+    const p: ScoredPart = { text, kind, pk: kind === 'word' || kind === 'patronymic' ? this.pk(text) : '', idf };
+    if (translit) p.translit = translit;
+    if (kind === 'word' || kind === 'patronymic') p.fold = this.fold(text);
     return p;
   }
 
@@ -182,6 +316,7 @@ export class MatchingIndex {
       v = this.postings.length;
       this.vocab.set(token, v);
       this.postings.push([]);
+      this.vocabTokens.push(token);
       this.vocabIdf.push(idf);
       this.vocabLen.push(token.length);
     }
@@ -190,8 +325,45 @@ export class MatchingIndex {
   }
 
   private queryParts(name: string, type: EntityType | undefined): ScoredPart[] {
-    const n = normalizeName(name, isPersonFlag(type));
-    return n.parts.slice(0, 16).map((p) => this.scored(p.text, p.kind, p.translit));
+    const person = isPersonFlag(type);
+    const parts: NamePart[] = [];
+    for (const p of normalizeName(name, person).parts) {
+      const split = p.kind === 'word' ? this.splitGlued(p.text, person) : undefined;
+      if (split) for (const x of split) parts.push(p.translit ? { ...x, translit: p.translit } : x);
+      else parts.push(p);
+    }
+    return parts.slice(0, 16).map((p) => this.scored(p.text, p.kind, p.translit));
+  }
+
+  /**
+   * A query part unknown to the lists that is two listed parts glued together ("FORENINGENal",
+   * "KYAWmaung", "DOOnovi") is read as those two parts; each side must be a listed part, a
+   * particle or a legal form, and at least one a listed part of four letters or more.
+   */
+  private splitGlued(t: string, person: boolean | undefined): NamePart[] | undefined {
+    if (t.length < 6 || this.vocab.has(t)) return undefined;
+    // A spelling variant of a listed part is not a glued pair ("mokhamed" is not "mok hamed").
+    const f = this.fold(t);
+    if (this.vocab.has(f) || this.byFold.has(f)) return undefined;
+    for (let i = 2; i <= t.length - 2; i++) {
+      const l = t.slice(0, i);
+      const r = t.slice(i);
+      const lKnown = l.length >= 4 && this.df.has(l);
+      const rKnown = r.length >= 4 && this.df.has(r);
+      // A legal form glued to the end of an organization's name needs no listed partner ("SiemensAG").
+      const legalEnd = isLegalWord(r) && l.length >= 3 && (r.length >= 3 || person === false);
+      // ...and one glued to its front needs a listed remainder ("JSCrawenstvo", "COMPANYlex").
+      const legalStart = isLegalWord(l) && l.length >= 3 && r.length >= 2 && this.df.has(r);
+      if (!legalEnd && !legalStart) {
+        if (!lKnown && !rKnown) continue;
+        if (!(lKnown || isParticle(l) || isHonorific(l)) || !(rKnown || isParticle(r) || isLegalWord(r) || isHonorific(r))) continue;
+      }
+      const parts = normalizeName(`${l} ${r}`, person).parts;
+      // One side an honorific dropped by normalization ("Sayyedjabar").
+      if (parts.length === 1 && parts[0]!.kind === 'word' && ((lKnown && parts[0]!.text === l) || (rKnown && parts[0]!.text === r))) return parts;
+      if (parts.length === 2) return parts;
+    }
+    return undefined;
   }
 
   /** Candidate names for the query parts, best first. */
@@ -200,7 +372,8 @@ export class MatchingIndex {
     const acc = this.acc;
     const stamp = this.stamp;
     const words = q.filter((p) => p.kind === 'word' || p.kind === 'patronymic');
-    const probes: { text: string; pk: string; idf: number; fuzzy: boolean }[] = words.map((p) => ({ text: p.text, pk: p.pk, idf: p.idf, fuzzy: true }));
+    const probes: { text: string; pk: string; fold?: string; idf: number; fuzzy: boolean }[] = words.map((p) => ({ text: p.text, pk: p.pk, fold: p.fold, idf: p.idf, fuzzy: true }));
+    for (const p of q) if (p.kind === 'number') probes.push({ text: p.text, pk: '', idf: this.maxIdf * NUMBER_WEIGHT, fuzzy: false });
     for (let i = 0; i + 1 < words.length; i++) {
       // Joined query parts are looked up exactly only: the fuzzy neighbourhood of every pair costs too much.
       probes.push({ text: words[i]!.text + words[i + 1]!.text, pk: '', idf: Math.max(words[i]!.idf, words[i + 1]!.idf), fuzzy: false });
@@ -221,6 +394,16 @@ export class MatchingIndex {
       const exact = this.vocab.get(probe.text);
       if (exact !== undefined) visit(exact, 1);
       if (!probe.fuzzy) continue;
+      // A part carried by very many listed names (Mohamed, Ali) brings its spelling variants'
+      // thousands of names too, for little evidence: only its exact and same-spelling forms are used.
+      const common = exact !== undefined && this.postings[exact]!.length > COMMON_POSTINGS;
+      if (probe.fold !== undefined) {
+        const f = this.byFold.get(probe.fold);
+        if (f && f.length <= 400) for (const v of f) visit(v, 0.95);
+        const same = probe.fold !== probe.text ? this.vocab.get(probe.fold) : undefined;
+        if (same !== undefined) visit(same, 0.95);
+      }
+      if (common) continue;
       if (probe.pk.length >= 2) {
         const ph = this.byPhonetic.get(probe.pk);
         const len = probe.text.length;
@@ -229,36 +412,78 @@ export class MatchingIndex {
       }
       if (probe.text.length >= 4) {
         const hits = new Set<number>();
-        const direct = this.byDeletion.get(probe.text);
-        if (direct) for (const v of direct) hits.add(v);
-        for (const d of deletes(probe.text)) {
-          const v = this.vocab.get(d);
-          if (v !== undefined && d.length >= 3) hits.add(v);
-          const dl = this.byDeletion.get(d);
-          if (dl) for (const x of dl) hits.add(x);
+        // A listed token one letter longer than the probe.
+        this.deletionHits(hashWithout(probe.text, -1), hits);
+        const t = probe.text;
+        for (let i = 0; i < t.length; i++) {
+          if (i > 0 && t.charCodeAt(i) === t.charCodeAt(i - 1)) continue;
+          // One letter shorter: the deletion itself is listed...
+          if (t.length >= 4) {
+            const v = this.vocab.get(t.slice(0, i) + t.slice(i + 1));
+            if (v !== undefined) hits.add(v);
+          }
+          // ...or both lost one letter (a substitution or a swap).
+          this.deletionHits(hashWithout(t, i), hits);
         }
         if (hits.size <= 400) for (const v of hits) visit(v, 0.85);
       }
     }
     let best = 0;
     for (const id of touched) if (acc[id]! > best) best = acc[id]!;
-    const out: RankedName[] = [];
     const cut = best * 0.34;
-    for (const id of touched) {
+    // The best CANDIDATES names by rank, kept in a min-heap (the weakest on top); on equal ranks the
+    // name touched first wins, as a stable sort would have it.
+    const hRank = new Float64Array(CANDIDATES);
+    const hSeq = new Int32Array(CANDIDATES);
+    const hId = new Int32Array(CANDIDATES);
+    let size = 0;
+    const weaker = (i: number, j: number): boolean => hRank[i]! < hRank[j]! || (hRank[i] === hRank[j] && hSeq[i]! > hSeq[j]!);
+    const swap = (i: number, j: number): void => {
+      const r = hRank[i]!, q = hSeq[i]!, d = hId[i]!;
+      hRank[i] = hRank[j]!; hSeq[i] = hSeq[j]!; hId[i] = hId[j]!;
+      hRank[j] = r; hSeq[j] = q; hId[j] = d;
+    };
+    const down = (i: number): void => {
+      for (;;) {
+        const l = 2 * i + 1, r = l + 1;
+        let m = i;
+        if (l < size && weaker(l, m)) m = l;
+        if (r < size && weaker(r, m)) m = r;
+        if (m === i) return;
+        swap(i, m);
+        i = m;
+      }
+    };
+    for (let seq = 0; seq < touched.length; seq++) {
+      const id = touched[seq]!;
       const a = acc[id]!;
       acc[id] = 0;
       stamp[id] = 0;
       if (a < cut) continue;
       const extra = this.names[id]!.weight - a;
-      out.push({ name: id, rank: a - 0.25 * (extra > 0 ? extra : 0) });
+      const rank = a - 0.25 * (extra > 0 ? extra : 0);
+      if (size < CANDIDATES) {
+        let i = size++;
+        hRank[i] = rank; hSeq[i] = seq; hId[i] = id;
+        while (i > 0) {
+          const p = (i - 1) >> 1;
+          if (!weaker(i, p)) break;
+          swap(i, p);
+          i = p;
+        }
+      } else if (rank > hRank[0]!) {
+        hRank[0] = rank; hSeq[0] = seq; hId[0] = id;
+        down(0);
+      }
     }
-    out.sort((x, y) => y.rank - x.rank);
-    if (out.length > CANDIDATES) out.length = CANDIDATES;
+    const out: RankedName[] = [];
+    for (let i = 0; i < size; i++) out.push({ name: hId[i]!, rank: hRank[i]!, seq: hSeq[i]! });
+    out.sort((x, y) => y.rank - x.rank || x.seq - y.seq);
     return out;
   }
 
   private compare(q: ScoredPart[], entry: NameEntry): NameComparison {
-    return compareParts(q, entry.parts, phoneticKey, this.idfOf, this.maxIdf);
+    return compareParts(q, entry.parts, phoneticKey, this.idfOf, this.maxIdf, this.records[entry.record]!.entityType !== 'person');
   }
 
   /** Scale for names whose matched parts are common on the lists. */
@@ -273,9 +498,9 @@ export class MatchingIndex {
   scorePair(queryName: string, listedName: string, entityType?: EntityType): number {
     const q = this.queryParts(queryName, entityType);
     const c = normalizeName(listedName, isPersonFlag(entityType)).parts.map((p) => this.scored(p.text, p.kind, p.translit));
-    const cmp = compareParts(q, c, phoneticKey, this.idfOf, this.maxIdf);
+    const cmp = compareParts(q, c, phoneticKey, this.idfOf, this.maxIdf, entityType !== undefined && entityType !== 'person');
     let s = cmp.score * this.distinctiveness(cmp) * 100;
-    if (cmp.numberConflict) s *= NUMBER_CONFLICT_FACTOR;
+    if (cmp.numberConflict) s = Math.min(s * NUMBER_CONFLICT_FACTOR, NUMBER_CONFLICT_CAP);
     return round1(s);
   }
 
@@ -295,11 +520,11 @@ export class MatchingIndex {
       const dist = this.distinctiveness(cmp);
       let nameScore = cmp.score * dist * 100;
       if (entry.quality === 'weak') nameScore *= WEAK_ALIAS_FACTOR;
-      if (cmp.numberConflict) nameScore *= NUMBER_CONFLICT_FACTOR;
+      if (cmp.numberConflict) nameScore = Math.min(nameScore * NUMBER_CONFLICT_FACTOR, NUMBER_CONFLICT_CAP);
       const prev = perRecord.get(entry.record);
       if (!prev || nameScore > prev.nameScore) perRecord.set(entry.record, { entry, cmp, nameScore, dist });
     }
-    interface Scored { record: number; score: number; nameScore: number; explanation: Explanation; corroborated: number; contradicted: number }
+    interface Scored { record: number; score: number; nameScore: number; dist: number; key: string; explanation: Explanation; corroborated: number; contradicted: number }
     const scored: Scored[] = [];
     for (const [r, best] of perRecord) {
       // Corroboration cannot lift a name that is far from a match over the floor on its own.
@@ -319,7 +544,7 @@ export class MatchingIndex {
       }
       score = round1(clamp(score, 0, 100));
       if (score < floor) continue;
-      scored.push({ record: r, score, nameScore: best.nameScore, corroborated, contradicted, explanation: this.explain(best.entry, best.cmp, best.dist, { birth, country, type }) });
+      scored.push({ record: r, score, nameScore: best.nameScore, dist: best.dist, key: best.entry.parts.map((p) => p.text).sort().join(' '), corroborated, contradicted, explanation: this.explain(best.entry, best.cmp, best.dist, { birth, country, type }) });
     }
     if (scored.length === 0) return none;
     scored.sort((a, b) => b.score - a.score || b.nameScore - a.nameScore);
@@ -329,8 +554,24 @@ export class MatchingIndex {
     const agreeing = new Set<SourceId>();
     for (const s of scored) if (this.clusterOf[s.record] === topCluster && s.score >= MEDIUM_BOUNDARY) agreeing.add(this.records[s.record]!.source);
     const riskScore = round1(clamp(top.score + Math.min(6, 3 * (agreeing.size - 1)), 0, 100));
-    const runnerUp = scored.find((s) => this.clusterOf[s.record] !== topCluster);
-    let confidence = top.nameScore * 0.75 + Math.min(20, top.corroborated * 2) - top.contradicted;
+    // The runner-up is the best other party. A row of another list under the very same distinctive
+    // name, which clustering could not link for want of a shared identifier or date, is not one.
+    const sameParty = (s: Scored): boolean =>
+      this.clusterOf[s.record] === topCluster || (top.dist >= 0.95 && s.key === top.key && this.records[s.record]!.source !== this.records[top.record]!.source && s.contradicted === 0);
+    const runnerUp = scored.find((s) => !sameParty(s));
+    for (const s of scored) if (s.score >= MEDIUM_BOUNDARY && sameParty(s)) agreeing.add(this.records[s.record]!.source);
+    // Confidence that the top match is the same party (DECISIONS.md "Scores and levels"):
+    //   0.85 x the name score x (0.5 + 0.5 x distinctiveness): common name parts count twice, once in
+    //   the name score and once here, so a bare "Mohammad Ali" starts low
+    //   + 5 for each further independent list carrying the same party, at most +15
+    //   and, without any corroborating field, no more than 85: a name alone never makes it certain;
+    //   + 2 x the corroborating points (birth date +8, country +4...), at most +20
+    //   - the contradicting points
+    //   - 15 / 8 / 3 when the best other party is within 3 / 10 / 20 points (an ambiguous name).
+    // An exact distinctive full name on six lists with no other field: 85; with birth date and country
+    // agreeing: 100; a bare common name sharing its score with other parties: about 30.
+    let confidence = Math.min(85, top.nameScore * 0.85 * (0.5 + 0.5 * top.dist) + Math.min(15, 5 * (agreeing.size - 1)));
+    confidence += Math.min(20, top.corroborated * 2) - top.contradicted;
     if (runnerUp) {
       const gap = top.score - runnerUp.score;
       confidence -= gap < 3 ? 15 : gap < 10 ? 8 : gap < 20 ? 3 : 0;
@@ -393,7 +634,7 @@ export class MatchingIndex {
     if (effects.birth) corroboration.birthDate = effects.birth;
     if (effects.country) corroboration.country = effects.country;
     if (effects.type) corroboration.entityType = effects.type;
-    if (cmp.numberConflict) corroboration.numbers = { effect: 0, detail: 'numbers in the names differ (score scaled down)' };
+    if (cmp.numberConflict) corroboration.numbers = { effect: 0, detail: 'numbers in the names differ (score scaled down and kept below high)' };
     const aligned = cmp.alignment.map((a) => (a.how === 'exact' ? a.listed : `${a.query}~${a.listed} (${a.how})`));
     const bits: string[] = [];
     bits.push(`Matched ${entry.kind === 'primary' ? 'the primary name' : `${entry.quality === 'weak' ? 'a weak ' : 'an '}${entry.kind === 'aka' ? 'alias' : entry.kind + ' name'}`} "${entry.name}"`);

@@ -3,9 +3,11 @@
  * alignment that is free in word order and lets two adjacent parts stand for one joined part,
  * and the weighted coverage of both sides.
  */
+import { toCountryCode } from '../lists/countries.js';
+import { sameGivenName } from './name-variants.js';
 import type { AlignedPart } from './types.js';
-import type { PartKind } from './normalize.js';
-import { jaroWinkler, levenshtein } from './similarity.js';
+import type { PartKind, Translit } from './normalize.js';
+import { isTransposition, jaroWinkler, levenshtein, spellingFold } from './similarity.js';
 
 export interface ScoredPart {
   text: string;
@@ -13,7 +15,9 @@ export interface ScoredPart {
   pk: string;
   /** Informativeness weight (IDF-like, natural log). */
   idf: number;
-  translit?: boolean;
+  translit?: Translit;
+  /** spellingFold() of the text, for words. */
+  fold?: string;
 }
 
 export interface NameComparison {
@@ -43,8 +47,10 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
     if (!strict && a.text[0] === b.text[0] && (a.kind === 'initial' || b.kind === 'initial')) return { s: 0.75, how: 'initial' };
     return { s: 0, how: 'fuzzy' };
   }
-  // Numbers agree exactly or not at all.
-  if (/\d/.test(a.text) || /\d/.test(b.text)) return { s: 0, how: 'fuzzy' };
+  // A hypocorism or the same given name in another language (Bill / William, Juan / John).
+  if (!strict && sameGivenName(a.text, b.text)) return { s: 0.9, how: 'nickname' };
+  // Numbers agree exactly or not at all; so do parts holding characters no table transliterated.
+  if (OPAQUE.test(a.text) || OPAQUE.test(b.text)) return { s: 0, how: 'fuzzy' };
   const minLen = Math.min(la, lb);
   // Cheap rejection: lengths far apart and different skeletons never reach the threshold.
   if (a.pk !== b.pk && (la > lb + 3 || lb > la + 3)) return { s: 0, how: 'fuzzy' };
@@ -53,29 +59,92 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
   let s = 0;
   let how: AlignedPart['how'] = 'fuzzy';
   if (jw >= 0.9 && minLen >= 4) s = jw - 0.03;
-  if (Math.abs(la - lb) <= 2) {
-    const d = levenshtein(a.text, b.text, 2);
+  // Parts of clearly different lengths (Ronaldinho / Ronaldo) are at best doubtful.
+  if (Math.abs(la - lb) > 2) s = Math.min(s, 0.82);
+  else {
+    let d = levenshtein(a.text, b.text, 2);
+    // Two neighbouring letters swapped is one slip, not two (Zhagn / Zhang).
+    if (d === 2 && la === lb && isTransposition(a.text, b.text)) d = 1;
     if (d === 1) {
-      if (minLen >= 6) s = Math.max(s, 0.95);
+      // A different first letter is more often another name (Hernandez/Fernandez) than a slip.
+      if (minLen >= 6) s = Math.max(s, sameFirst ? 0.95 : 0.86);
       else if (minLen >= 4) s = Math.max(s, sameFirst ? 0.9 : 0.8);
       else if (minLen >= 3 && sameFirst) s = Math.max(s, 0.82);
     } else if (d === 2) {
-      if (minLen >= 7) s = Math.max(s, sameFirst ? 0.9 : 0.84);
-      else if (minLen >= 5 && sameFirst) s = Math.max(s, 0.82);
-    }
+      // Two edits in a long part are as often another name (Abdurrahim / Abdurrahman) as a variant.
+      s = minLen >= 7 && sameFirst ? 0.86 : minLen >= 5 && sameFirst ? 0.82 : Math.min(s, 0.82);
+    } else if (d > 2) s = Math.min(s, 0.82);
   }
   if (!strict && minLen >= 4 && la === lb && a.text === [...b.text].reverse().join('')) return { s: 0.9, how: 'fuzzy' };
-  if (!strict && a.pk === b.pk && (a.pk.length >= 2 || (a.pk.length === 1 && (Math.max(la, lb) <= 3 || a.translit === true || b.translit === true)))) {
-    // Same consonant skeleton: a spelling variant when the strings agree otherwise too; across
-    // scripts (vowels unwritten, consonant classes guessed) the skeleton alone is the evidence.
-    const crossScript = a.translit === true || b.translit === true;
-    if (crossScript || jw >= 0.8 || Math.max(la, lb) <= 3) {
-      const ps = crossScript ? 0.9 : 0.86 + 0.3 * (jw - 0.8);
+  if (!strict && s < 0.95 && a.fold !== undefined && a.fold === b.fold && a.fold.length >= 2 && minLen >= 2 && Math.max(la, lb) >= 3) {
+    // One name in two romanizations (see spellingFold).
+    return { s: 0.95, how: 'phonetic' };
+  }
+  const abjad = a.translit === 'abjad' || b.translit === 'abjad';
+  if (!strict && a.pk === b.pk && (a.pk.length >= 2 || (a.pk.length === 1 && (Math.max(la, lb) <= 3 || abjad)))) {
+    // Same consonant skeleton: a spelling variant when the strings agree otherwise too. From a
+    // script that writes no short vowels the skeleton alone is the evidence; from other scripts
+    // (vowels written, consonant classes guessed) a little less string agreement is asked.
+    const floor = abjad ? 0 : a.translit !== undefined || b.translit !== undefined ? 0.75 : Math.max(la, lb) >= 6 ? 0.8 : 0.85;
+    if (jw >= floor || Math.max(la, lb) <= 3) {
+      const ps = abjad ? 0.9 : 0.86 + 0.3 * (jw - floor);
       if (ps > s) { s = ps; how = 'phonetic'; }
     }
   }
+  // A different first letter is rarely a slip in a short part (Anna / Banna) and not often in a long one.
+  if (!sameFirst && how === 'fuzzy' && s > 0) s = minLen < 4 ? 0 : Math.min(s, 0.86);
+  // Another inflection of one stem is another name: Antonio/Antonia, Martin/Martina, Ivanov/Ivanova.
+  // Kept alignable, but as a doubtful pair. (A final -s is left alone: Baltic languages add it to
+  // every foreign name, Putins / Putin.)
+  if (!strict && minLen >= 4 && s > 0.8 && inflected(a.text, b.text)) s = 0.8;
   if (s < 0.8) return { s: 0, how };
   return { s: Math.min(s, 0.99), how };
+}
+
+const OPAQUE = /[^a-z]/;
+const FILIATION = new Set(['bin', 'ibn', 'ben', 'bint', 'binti', 'ould', 'walad']);
+
+/** Role of each part in an Arabic filiation chain: 1 = own name (before the first "bin"), 2 = father's name (right after a "bin"). */
+function roles(parts: ScoredPart[]): Int8Array | undefined {
+  const out = new Int8Array(parts.length);
+  let first = -1;
+  for (let i = 0; i < parts.length; i++) if (parts[i]!.kind === 'particle' && FILIATION.has(parts[i]!.text)) { first = i; break; }
+  if (first <= 0) return undefined;
+  for (let i = first - 1; i >= 0; i--) if (parts[i]!.kind === 'word') { out[i] = 1; break; }
+  for (let i = first; i < parts.length; i++) {
+    if (!(parts[i]!.kind === 'particle' && FILIATION.has(parts[i]!.text))) continue;
+    for (let k = i + 1; k < parts.length; k++) if (parts[k]!.kind === 'word') { out[k] = 2; break; }
+  }
+  return out;
+}
+
+function rolesSwapped(q: ScoredPart[], c: ScoredPart[], qPartner: Int32Array): boolean {
+  const rq = roles(q);
+  if (!rq) return false;
+  const rc = roles(c);
+  if (!rc) return false;
+  for (let i = 0; i < q.length; i++) {
+    const j = qPartner[i]!;
+    if (j >= 0 && rq[i]! > 0 && rc[j]! > 0 && rq[i] !== rc[j]) return true;
+  }
+  return false;
+}
+
+const countryWords = new Map<string, boolean>();
+function isCountryWord(t: string): boolean {
+  let v = countryWords.get(t);
+  if (v === undefined) {
+    v = t.length >= 4 && toCountryCode(t) !== undefined;
+    if (countryWords.size < 10_000) countryWords.set(t, v);
+  }
+  return v;
+}
+const VOWEL_END = /[aeo]$/;
+
+function inflected(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  if (long.length === short.length + 1 && long.startsWith(short)) return long.endsWith('a');
+  return long.length === short.length && VOWEL_END.test(a) && VOWEL_END.test(b) && a.slice(0, -1) === b.slice(0, -1);
 }
 
 interface Pair {
@@ -111,7 +180,7 @@ function kindWeight(p: ScoredPart): number {
 /**
  * Compare query parts with listed parts. `pkOf` computes the phonetic key of a joined part.
  */
-export function compareParts(q: ScoredPart[], c: ScoredPart[], pkOf: (s: string) => string, idfOf: (s: string) => number | undefined, maxIdf: number): NameComparison {
+export function compareParts(q: ScoredPart[], c: ScoredPart[], pkOf: (s: string) => string, idfOf: (s: string) => number | undefined, maxIdf: number, organization = false): NameComparison {
   const qc: number[] = [];
   const cc: number[] = [];
   const qNum: string[] = [];
@@ -136,12 +205,16 @@ export function compareParts(q: ScoredPart[], c: ScoredPart[], pkOf: (s: string)
   // Joined parts: "abdul rahman" ~ "abdulrahman", on either side.
   joinPairs(q, qc, c, cc, pkOf, pairs, false);
   joinPairs(c, cc, q, qc, pkOf, pairs, true);
-  pairs.sort((x, y) => y.s - x.s || (y.qj - y.qi + y.cj - y.ci) - (x.qj - x.qi + x.cj - x.ci));
+  // Equal similarities: the wider (joined) pair first, then the pair whose parts stand at the same
+  // relative place in both names (so "Kyawmaung Maung" pairs its "maung" with the last "maung").
+  const rel = (p: Pair): number => Math.abs((p.qi + p.qj) / 2 / q.length - (p.ci + p.cj) / 2 / c.length);
+  pairs.sort((x, y) => y.s - x.s || (y.qj - y.qi + y.cj - y.ci) - (x.qj - x.qi + x.cj - x.ci) || rel(x) - rel(y));
   const qUsed = new Uint8Array(q.length);
   const cUsed = new Uint8Array(c.length);
   const qSim = new Float64Array(q.length);
   const cSim = new Float64Array(c.length);
   const qPartnerIdf = new Float64Array(q.length);
+  const qPartner = new Int32Array(q.length).fill(-1);
   const alignment: AlignedPart[] = [];
   for (const p of pairs) {
     let taken = false;
@@ -149,8 +222,10 @@ export function compareParts(q: ScoredPart[], c: ScoredPart[], pkOf: (s: string)
     for (let x = p.ci; x <= p.cj; x++) if (cUsed[x]) taken = true;
     if (taken) continue;
     let cIdf = 0;
-    for (let x = p.ci; x <= p.cj; x++) { cUsed[x] = 1; cSim[x] = p.s; cIdf = Math.max(cIdf, c[x]!.idf); }
+    // A query part standing for several listed parts carries their information together.
+    for (let x = p.ci; x <= p.cj; x++) { cUsed[x] = 1; cSim[x] = p.s; cIdf += c[x]!.idf; }
     for (let x = p.qi; x <= p.qj; x++) { qUsed[x] = 1; qSim[x] = p.s; qPartnerIdf[x] = cIdf; }
+    if (p.qi === p.qj && p.ci === p.cj) qPartner[p.qi] = p.ci;
     alignment.push({
       query: q.slice(p.qi, p.qj + 1).map((x) => x.text).join(' '),
       listed: c.slice(p.ci, p.cj + 1).map((x) => x.text).join(' '),
@@ -159,6 +234,9 @@ export function compareParts(q: ScoredPart[], c: ScoredPart[], pkOf: (s: string)
     });
   }
   let mq = 0, matchedW = 0, info = 0, uq = 0;
+  // ...unless the listed name has a part of its own in that place (Abdul Kabir Abdul Jan / Abdul Kabir Mohammad Jan).
+  let listedLeft = false;
+  for (const j of cc) if (!cUsed[j] && c[j]!.kind === 'word') listedLeft = true;
   const unmatchedQuery: string[] = [];
   const matchedTexts = new Set<string>();
   for (const i of qc) if (qUsed[i]) matchedTexts.add(q[i]!.text);
@@ -179,7 +257,7 @@ export function compareParts(q: ScoredPart[], c: ScoredPart[], pkOf: (s: string)
       else if (part.kind === 'initial') info += 0.5;
     } else {
       // A part repeated in the query ("Shoigu Shoigu Sergey") adds nothing once matched.
-      if (matchedTexts.has(part.text)) continue;
+      if (matchedTexts.has(part.text) && !listedLeft) continue;
       uq += conflictWeight(part, w);
       unmatchedQuery.push(part.text);
     }
@@ -199,9 +277,23 @@ export function compareParts(q: ScoredPart[], c: ScoredPart[], pkOf: (s: string)
   const conflict = Math.min(uq, uc);
   const extraQ = uq - conflict;
   const extraC = Math.max(0, ucLight - conflict);
-  const denom = matchedW + 3 * conflict + 0.6 * extraQ + 0.3 * extraC;
+  // A one-word listed name ("Troy", "Benson") found inside a longer query explains little of it.
+  let listedWords = 0;
+  for (const j of cc) if (c[j]!.kind === 'word' || c[j]!.kind === 'patronymic') listedWords++;
+  const extraQCost = listedWords <= 1 ? 1.2 : 0.6;
+  // Two listed parts missing are middle names; three or more are a different, longer name.
+  const extraCCost = unmatchedListed.length <= 2 ? 0.3 : 0.5;
+  const denom = matchedW + 4 * conflict + extraQCost * extraQ + extraCCost * extraC;
   const cov = denom > 0 ? mq / denom : 0;
   let score = Math.pow(cov, 1.5);
+  // One word against one word ("Stellaris" / "Stellantis"): the part similarity is the whole
+  // evidence, not a share of a longer name diluted by the coverage formula.
+  if (qc.length === 1 && cc.length === 1 && qUsed[qc[0]!] && unmatchedListed.length === 0) score = Math.max(score, qSim[qc[0]!]! * qSim[qc[0]!]!);
+  // "Salman bin Muhammad" is the son of "Muhammad bin Salman": the same parts in swapped roles.
+  if (rolesSwapped(q, c, qPartner)) score *= 0.45;
+  // A country on one side only of an organization's name is another branch or subsidiary
+  // ("Banco Santander" / "Banco Santander Mexico").
+  if (organization && (unmatchedQuery.some(isCountryWord) || unmatchedListed.some(isCountryWord))) score *= 0.6;
   // Only particles or initials aligned: no real match.
   let substantive = false;
   for (let i = 0; i < q.length; i++) if (qUsed[i] && (q[i]!.kind === 'word' || q[i]!.kind === 'patronymic')) substantive = true;
@@ -233,14 +325,15 @@ function joinPairs(a: ScoredPart[], ac: number[], b: ScoredPart[], bc: number[],
     if (hasInitial) continue;
     const i = ac[k]!;
     const i2 = ac[k + len - 1]!;
-    // Strict comparison ignores phonetic keys, so none is computed for the joined text.
-    const joined: ScoredPart = { text, kind: 'word', pk: '', idf: 0 };
+    let fold: string | undefined;
     for (const j of bc) {
       const other = b[j]!;
       if ((other.kind !== 'word' && other.kind !== 'patronymic') || other.text.length < text.length - 2 || other.text.length > text.length + 2 || other.text.charCodeAt(0) !== text.charCodeAt(0)) continue;
-      const r = partSimilarity(joined, other, true);
-      if (r.s < 0.9) continue;
-      const s = r.s * 0.97;
+      // Only the same letters, or the same name in another spelling: a joined pair with a slip in it
+      // (Jongsun / Jong Un) is too often another name.
+      const same = text === other.text || (other.fold !== undefined && (fold ??= spellingFold(text)) === other.fold);
+      if (!same) continue;
+      const s = text === other.text ? 0.97 : 0.93;
       out.push(swapped ? { qi: j, qj: j, ci: i, cj: i2, s, how: 'joined' } : { qi: i, qj: i2, ci: j, cj: j, s, how: 'joined' });
     }
   }

@@ -4,7 +4,10 @@
  * patronymic, initial). Honorifics and titles are dropped; legal forms in any language are
  * replaced by one canonical symbol each.
  */
+import { isTransposition, levenshtein } from './similarity.js';
 import { hasNonLatin, transliterate } from './transliterate.js';
+
+export type Translit = 'abjad' | 'alphabet';
 
 export type PartKind = 'word' | 'number' | 'legal' | 'particle' | 'patronymic' | 'initial';
 
@@ -12,8 +15,12 @@ export interface NamePart {
   /** Normalized Latin text of the part (for legal forms: the canonical symbol, e.g. `@llc`). */
   text: string;
   kind: PartKind;
-  /** The part was transliterated from a non-Latin script (vowels and consonant classes are unreliable). */
-  translit?: boolean;
+  /**
+   * The part was transliterated from a non-Latin script: `abjad` for scripts that leave short vowels
+   * unwritten (Arabic, Persian, Urdu, Hebrew), where the consonant skeleton is all the evidence
+   * there is; `alphabet` for the others (vowels written, consonant classes still guessed).
+   */
+  translit?: Translit;
 }
 
 // Honorifics and titles, in the languages lists and customers write them. Dropped before matching.
@@ -33,6 +40,19 @@ const PARTICLES = new Set(
    y e und and et the of for und & a an mac`.split(/\s+/),
 );
 
+export function isParticle(t: string): boolean {
+  return PARTICLES.has(t);
+}
+
+export function isHonorific(t: string): boolean {
+  return HONORIFICS.has(t);
+}
+
+/** A one-word legal form (LLC, OOO, GmbH, Ltd...). */
+export function isLegalWord(t: string): boolean {
+  return LEGAL_SINGLE.has(t);
+}
+
 /**
  * Legal forms across languages -> canonical symbol. Multi-word forms are matched on the
  * punctuation-free token sequence. Sources: ISO 20275 entity legal forms, common usage.
@@ -46,7 +66,7 @@ const LEGAL_FORMS: [string, string][] = [
   ['aktsionernoye obshchestvo', '@jsc'], ['aktsionernoe obshchestvo', '@jsc'],
   ['publichnoye aktsionernoye obshchestvo', '@pjsc'], ['publichnoe aktsionernoe obshchestvo', '@pjsc'],
   ['public limited company', '@plc'], ['private limited company', '@ltd'],
-  ['sp z o o', '@llc'], ['s p z o o', '@llc'], ['spolka z ograniczona odpowiedzialnoscia', '@llc'],
+  ['sp z o o', '@llc'], ['s p z o o', '@llc'], ['sp z oo', '@llc'], ['spolka z oo', '@llc'], ['spolka akcyjna', '@sa'], ['spolka z ograniczona odpowiedzialnoscia', '@llc'],
   ['d o o', '@llc'], ['s r o', '@llc'], ['s a r l', '@llc'], ['s r l', '@llc'], ['s l', '@llc'],
   ['s a', '@sa'], ['s p a', '@sa'], ['n v', '@nv'], ['b v', '@bv'], ['a g', '@ag'], ['a s', '@sa'],
   ['co ltd', '@ltd'], ['company limited', '@ltd'], ['pty ltd', '@ltd'], ['pvt ltd', '@ltd'], ['private limited', '@ltd'],
@@ -54,7 +74,33 @@ const LEGAL_FORMS: [string, string][] = [
   ['gesellschaft mit beschrankter haftung', '@llc'], ['sociedad anonima', '@sa'], ['societe anonyme', '@sa'],
   ['sociedad limitada', '@llc'], ['aktiengesellschaft', '@ag'], ['incorporated', '@inc'], ['corporation', '@corp'],
   ['limited', '@ltd'], ['company', '@co'],
+  ['societatea cu raspundere limitata', '@llc'], ['societate cu raspundere limitata', '@llc'], ['societate pe actiuni', '@sa'],
+  ['sociedad de responsabilidad limitada', '@llc'], ['societe a responsabilite limitee', '@llc'], ['societa a responsabilita limitata', '@llc'],
+  ['sociedade limitada', '@llc'], ['sociedade anonima', '@sa'], ['societa per azioni', '@sa'], ['societe par actions simplifiee', '@sa'],
+  ['naamloze vennootschap', '@nv'], ['besloten vennootschap', '@bv'], ['spolecnost s rucenim omezenym', '@llc'],
+  ['korlatolt felelossegu tarsasag', '@llc'], ['anonim sirketi', '@sa'], ['limited sirketi', '@llc'],
+  ['akcionernoe obshchestvo', '@jsc'], ['aktsionernoe obshestvo', '@jsc'], ['zakrytoe aktsionernoe obshchestvo', '@jsc'],
+  ['otkrytoe aktsionernoe obshchestvo', '@jsc'], ['obshchestvo s ogranichennoi otvetstvennostyu', '@llc'],
 ];
+/** Abbreviations in organizations' names, written out (the usual English business abbreviations). */
+const ABBREVIATIONS = new Map<string, string[]>(
+  Object.entries({
+    intl: ['international'], int: ['international'], natl: ['national'], govt: ['government'], dept: ['department'],
+    univ: ['university'], assn: ['association'], assoc: ['association'], mfg: ['manufacturing'], bros: ['brothers'],
+    hldgs: ['holdings'], hldg: ['holding'], grp: ['group'], svcs: ['services'], intern: ['international'],
+    us: ['united', 'states'], usa: ['united', 'states'], uk: ['united', 'kingdom'], uae: ['united', 'arab', 'emirates'],
+  }),
+);
+
+/** Multi-word forms by their first word, longest first. */
+const LEGAL_BY_FIRST = new Map<string, [string[], string][]>();
+for (const [form, sym] of LEGAL_FORMS) {
+  const words = form.split(/[ -]/);
+  const list = LEGAL_BY_FIRST.get(words[0]!) ?? [];
+  list.push([words, sym]);
+  list.sort((a, b) => b[0].length - a[0].length);
+  LEGAL_BY_FIRST.set(words[0]!, list);
+}
 const LEGAL_SINGLE = new Map<string, string>(
   (
     `llc=@llc ooo=@llc too=@llc tov=@llc mchj=@llc gmbh=@llc sarl=@llc srl=@llc sro=@llc doo=@llc kft=@llc spzoo=@llc
@@ -74,7 +120,12 @@ const LEGAL_SINGLE = new Map<string, string>(
 
 const PATRONYMIC = /(ovich|evich|ovych|evych|ovic|evic|ovics|evics|owitsch|ewitsch|ovitch|evitch|ovitj|evitj|ovitsj|owicz|ewicz|ovici|evici|ovitx|avich|avіch|ovna|evna|ivna|ychna|ichna|ogly|oglu|kyzy|qizi)$/;
 
-const ROMAN = new Map([['ii', '2'], ['iii', '3'], ['iv', '4'], ['vi', '6'], ['vii', '7'], ['viii', '8'], ['ix', '9'], ['xi', '11'], ['xii', '12']]);
+const ROMAN = new Map([
+  ['ii', '2'], ['iii', '3'], ['iv', '4'], ['vi', '6'], ['vii', '7'], ['viii', '8'], ['ix', '9'], ['xi', '11'], ['xii', '12'],
+  ['xiii', '13'], ['xiv', '14'], ['xv', '15'], ['xvi', '16'], ['xvii', '17'], ['xviii', '18'], ['xix', '19'], ['xx', '20'],
+]);
+/** One-letter numerals only in names known not to be persons' (for persons they are initials). */
+const ROMAN_LETTER = new Map([['i', '1'], ['v', '5'], ['x', '10']]);
 
 const NUMBER_WORDS = new Map<string, number>(
   ('one 1 two 2 three 3 four 4 five 5 six 6 seven 7 eight 8 nine 9 ten 10 eleven 11 twelve 12 thirteen 13 fourteen 14 ' +
@@ -88,35 +139,81 @@ const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '
 
 /** "sech1n" -> "sechin": a word with one or two digits standing in for letters. */
 function deLeet(t: string): string | undefined {
+  if (!/\d/.test(t)) return undefined;
   const digits = t.replace(/\D/g, '').length;
   if (digits === 0 || digits > 2 || t.length < 4 || !/^[a-z]/.test(t) && !/[a-z]$/.test(t)) return undefined;
   if (/^\d+[a-z]{1,3}$/.test(t)) return undefined;
   return t.replace(/\d/g, (d) => LEET[d] ?? d);
 }
 
-const GLUED_FORMS = ['limited', 'company', 'corporation', 'gmbh', 'fzco', 'dmcc', 'llc', 'ltd', 'jsc', 'inc'];
+// Legal-form words found glued to a neighbour ("PROISTOKooo", "LIABILITYcompany"). Only the long
+// ones are split off the front of a word (leaving two letters at least): short ones begin too many ordinary words.
+const GLUED_AT_END = [
+  'incorporated', 'corporation', 'liability', 'limited', 'company', 'joint', 'obshchestvo', 'obschestvo', 'aktsionernoe',
+  'gmbh', 'fzco', 'dmcc', 'pjsc', 'ojsc', 'cjsc', 'llc', 'ltd', 'jsc', 'inc', 'ooo', 'doo', 'sarl',
+];
+const GLUED_AT_START = ['incorporated', 'corporation', 'liability', 'limited', 'company', 'joint', 'obshchestvo', 'obschestvo', 'aktsionernoe', 'publichnoe', 'zakrytoe', 'otkrytoe'];
+// Long legal-form words are recognised with one typo ("COMyPANY", "LIMIsTED").
+const TYPO_TOLERANT = [
+  'incorporated', 'corporation', 'liability', 'limited', 'company', 'aktiengesellschaft', 'gesellschaft', 'obshchestvo',
+  'otvetstvennostyu', 'ogranichennoy', 'aktsionernoe', 'aktsionernoye', 'publichnoe', 'publichnoye', 'tovarishchestvo',
+];
 
 function splitGluedLegalForm(t: string): string[] {
   if (t.length < 7 || LEGAL_SINGLE.has(t)) return [t];
-  for (const f of GLUED_FORMS) {
-    if (t.endsWith(f) && t.length - f.length >= 4) return [t.slice(0, -f.length), f];
-    if (f.length >= 5 && t.startsWith(f) && t.length - f.length >= 4) return [f, t.slice(f.length)];
-  }
+  for (const f of GLUED_AT_END) if (t.endsWith(f) && t.length - f.length >= 4) return [...splitGluedLegalForm(t.slice(0, -f.length)), f];
+  for (const f of GLUED_AT_START) if (t.startsWith(f) && t.length - f.length >= 2) return [f, ...splitGluedLegalForm(t.slice(f.length))];
   return [t];
+}
+
+const legalTypoCache = new Map<string, string>();
+
+function legalTypo(t: string): string {
+  if (t.length < 6 || LEGAL_SINGLE.has(t)) return t;
+  let v = legalTypoCache.get(t);
+  if (v === undefined) {
+    v = legalTypoUncached(t);
+    if (legalTypoCache.size < 100_000) legalTypoCache.set(t, v);
+  }
+  return v;
+}
+
+/** "YU7629" -> "yu 7629", "50THanniversary" -> "50th anniversary": a number glued to a word. */
+function splitLettersDigits(t: string): string[] {
+  let m = /^([a-z]{2,})(\d{2,})$/.exec(t);
+  if (m) return [m[1]!, m[2]!];
+  m = /^(\d+(?:st|nd|rd|th)?)([a-z]{4,})$/.exec(t);
+  if (m && !/^\d+(st|nd|rd|th)$/.test(t)) return [m[1]!, m[2]!];
+  return [t];
+}
+
+function legalTypoUncached(t: string): string {
+  // Long words take two slips (a swap of neighbours is two edits).
+  for (const f of TYPO_TOLERANT) {
+    const max = f.length >= 10 ? 2 : 1;
+    if (Math.abs(f.length - t.length) <= max && f[0] === t[0] && (levenshtein(f, t, max) <= max || isTransposition(f, t))) return f;
+  }
+  return t;
 }
 
 /** NFKC, case fold, transliterate, strip diacritics and special letters; punctuation kept for splitting. */
 export function foldText(input: string): string {
+  // Plain ASCII (most listed names) needs case folding only.
+  if (ASCII.test(input)) return input.toLowerCase().replace(APOSTROPHES, '');
   let s = input.normalize('NFKC').toLowerCase();
   s = transliterate(s);
   s = s.normalize('NFD').replace(/\p{M}/gu, '');
   // Letters that do not decompose.
-  s = s
-    .replace(/ß/g, 'ss').replace(/æ/g, 'ae').replace(/œ/g, 'oe').replace(/ø/g, 'o').replace(/ł/g, 'l')
-    .replace(/đ/g, 'd').replace(/ð/g, 'd').replace(/þ/g, 'th').replace(/ı/g, 'i').replace(/ŀ/g, 'l')
-    .replace(/ħ/g, 'h').replace(/ŧ/g, 't').replace(/ə/g, 'a').replace(/[ʿʾ`´‘’']/g, '');
-  return s;
+  return s.replace(SPECIAL_LETTERS, (c) => SPECIAL[c] ?? '');
 }
+
+const ASCII = /^[\x00-\x7f]*$/;
+const ABJAD = /[\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
+const APOSTROPHES = /[`']/g;
+const SPECIAL: Record<string, string> = {
+  ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i', ŀ: 'l', ħ: 'h', ŧ: 't', ə: 'a',
+};
+const SPECIAL_LETTERS = /[ßæœøłđðþıŀħŧəʿʾ`´‘’']/g;
 
 export interface NormalizedName {
   parts: NamePart[];
@@ -134,32 +231,42 @@ export function normalizeName(raw: string, isPerson: boolean | undefined): Norma
   s = s.replace(/\b((?:[a-z]\.){2,}[a-z]?\.?)/g, (m) => ' ' + m.replace(/\./g, '') + ' ');
   s = s.replace(/&/g, ' and ');
   // Everything that is not a letter or digit separates parts.
-  const rawTokens = s.split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0);
-  // Multi-word legal forms.
-  const joined = ' ' + rawTokens.join(' ') + ' ';
-  let text = joined;
+  let rawTokens = s.split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0);
+  // Multi-word legal forms, longest first at each position ("public joint stock company" before "joint stock company").
+  let tokens = rawTokens;
   if (isPerson !== true) {
-    for (const [form, sym] of LEGAL_FORMS) {
-      if (text.includes(' ' + form + ' ')) text = text.split(' ' + form + ' ').join(' ' + sym + ' ');
+    // A legal form glued to a word ("TECHNOLOGIESlimited", "companyPOLYUS") is split off, a typo in one mended.
+    rawTokens = rawTokens.flatMap(splitGluedLegalForm).map(legalTypo).flatMap((t) => ABBREVIATIONS.get(t) ?? [t]).flatMap(splitLettersDigits);
+    const out: string[] = [];
+    for (let i = 0; i < rawTokens.length; i++) {
+      const forms = LEGAL_BY_FIRST.get(rawTokens[i]!);
+      let hit: [string[], string] | undefined;
+      if (forms) for (const f of forms) if (f[0].every((w, k) => rawTokens[i + k] === w)) { hit = f; break; }
+      if (hit) { out.push(hit[1]); i += hit[0].length - 1; } else out.push(rawTokens[i]!);
     }
+    tokens = out;
   }
-  let tokens = text.trim().split(' ').filter((t) => t.length > 0);
-  // A legal form glued to a word ("TECHNOLOGIESlimited", "companyPOLYUS") is split off.
-  if (isPerson !== true && tokens.length > 0) tokens = tokens.flatMap(splitGluedLegalForm);
   const parts: NamePart[] = [];
   for (const t of tokens) {
     if (t.startsWith('@')) { parts.push({ text: t, kind: 'legal' }); continue; }
     if (HONORIFICS.has(t) && tokens.length > 1) continue;
-    if (/^\d+$/.test(t)) { parts.push({ text: String(Number(t)), kind: 'number' }); continue; }
+    if (/^\d+$/.test(t)) {
+      const v = Number(t);
+      const prev = parts[parts.length - 1];
+      // "Forty 4" -> 44
+      if (prev?.kind === 'number' && v < 10 && Number(prev.text) % 10 === 0 && Number(prev.text) >= 20 && Number(prev.text) < 100) prev.text = String(Number(prev.text) + v);
+      else parts.push({ text: String(v), kind: 'number' });
+      continue;
+    }
     const leet = deLeet(t);
     if (leet !== undefined) { parts.push({ text: leet, kind: 'word' }); continue; }
     const ordinal = /^(\d+)(st|nd|rd|th)$/.exec(t);
     if (ordinal) { parts.push({ text: String(Number(ordinal[1])), kind: 'number' }); continue; }
     const nw = NUMBER_WORDS.get(t);
     if (nw !== undefined && isPerson !== true && parts.length > 0) {
-      const prev = parts[parts.length - 1]!;
+      const prev = parts[parts.length - 1];
       // "forty four" -> 44
-      if (prev.kind === 'number' && nw < 10 && Number(prev.text) % 10 === 0 && Number(prev.text) >= 20) prev.text = String(Number(prev.text) + nw);
+      if (prev?.kind === 'number' && nw < 10 && Number(prev.text) % 10 === 0 && Number(prev.text) >= 20) prev.text = String(Number(prev.text) + nw);
       else parts.push({ text: String(nw), kind: 'number' });
       continue;
     }
@@ -167,7 +274,7 @@ export function normalizeName(raw: string, isPerson: boolean | undefined): Norma
     if (isPerson !== true) {
       const legal = LEGAL_SINGLE.get(t);
       if (legal !== undefined && tokens.length > 1) { parts.push({ text: legal, kind: 'legal' }); continue; }
-      const roman = ROMAN.get(t);
+      const roman = ROMAN.get(t) ?? (isPerson === false ? ROMAN_LETTER.get(t) : undefined);
       if (roman !== undefined && parts.length > 0) { parts.push({ text: roman, kind: 'number' }); continue; }
     }
     if (t.length === 1 && isPerson !== false) { parts.push({ text: t, kind: 'initial' }); continue; }
@@ -179,6 +286,9 @@ export function normalizeName(raw: string, isPerson: boolean | undefined): Norma
   if (parts.length === 0 && tokens.length > 0) for (const t of tokens) parts.push({ text: t, kind: 'word' });
   // A name whose only distinctive part is a number ("11420 Corp") is matched on that number.
   if (!parts.some((p) => p.kind === 'word' || p.kind === 'patronymic')) for (const p of parts) if (p.kind === 'number') p.kind = 'word';
-  if (hasNonLatin(raw)) for (const p of parts) p.translit = true;
+  if (hasNonLatin(raw)) {
+    const t: Translit = ABJAD.test(raw) ? 'abjad' : 'alphabet';
+    for (const p of parts) p.translit = t;
+  }
   return { parts, key: parts.map((p) => p.text).join(' ') };
 }

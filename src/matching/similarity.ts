@@ -12,8 +12,10 @@ export function levenshtein(a: string, b: string, max = Infinity): number {
   const lb = b.length;
   if (lb === 0) return la;
   if (la - lb > max) return max + 1;
-  let prev: number[] = Array.from({ length: lb + 1 }, () => 0);
-  let cur: number[] = Array.from({ length: lb + 1 }, () => 0);
+  // Two rows in reused scratch buffers: this runs for many part pairs per query.
+  if (rowA.length <= lb) { rowA = new Int32Array(lb * 2 + 2); rowB = new Int32Array(lb * 2 + 2); }
+  let prev = rowA;
+  let cur = rowB;
   for (let j = 0; j <= lb; j++) prev[j] = j;
   for (let i = 1; i <= la; i++) {
     cur[0] = i;
@@ -21,15 +23,24 @@ export function levenshtein(a: string, b: string, max = Infinity): number {
     const ca = a.charCodeAt(i - 1);
     for (let j = 1; j <= lb; j++) {
       const cost = ca === b.charCodeAt(j - 1) ? 0 : 1;
-      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      let v = prev[j]! + 1;
+      const ins = cur[j - 1]! + 1;
+      if (ins < v) v = ins;
+      const sub = prev[j - 1]! + cost;
+      if (sub < v) v = sub;
       cur[j] = v;
       if (v < rowMin) rowMin = v;
     }
     if (rowMin > max) return max + 1;
-    [prev, cur] = [cur, prev];
+    const t = prev;
+    prev = cur;
+    cur = t;
   }
   return prev[lb]!;
 }
+
+let rowA = new Int32Array(64);
+let rowB = new Int32Array(64);
 
 /** Jaro similarity, 0..1 (Jaro 1989; matching window floor(max/2)-1). */
 export function jaro(a: string, b: string): number {
@@ -168,4 +179,37 @@ export function phoneticKey(token: string): string {
     last = code;
   }
   return out;
+}
+
+/**
+ * A spelling skeleton that keeps vowels but folds the spellings romanization systems disagree on:
+ * kh/h, gh/g, dh/d, th/t, ph/f, zh/dzh/dj/j, sch/sz/sh, tch/tsch/tsj/cz/ch (German, Dutch, Polish), ck/c/q/k, w/v, y/i, ou/oo/u, ee/i, ay/ei/ae/ai,
+ * doubled letters and a word-final h. Two parts with the same phonetic key and the same fold are
+ * one name in two spellings (Yehya/Iehia, Saeed/Said, Khamavandi/Hamawandi, Dzho/Jo).
+ */
+export function spellingFold(token: string): string {
+  let s = token
+    .replace(/tsch|tsj|cz/g, 'ch')
+    .replace(/sz/g, 'sh')
+    .replace(/dzh|dj|zh/g, 'j')
+    .replace(/sch/g, 'sh')
+    .replace(/tch/g, 'ch')
+    .replace(/([kgdtp])h/g, (_m, c: string) => (c === 'k' ? 'h' : c === 'p' ? 'f' : c))
+    .replace(/ck|q|c(?!h)/g, 'k')
+    .replace(/w/g, 'v')
+    .replace(/y/g, 'i')
+    .replace(/ou|oo/g, 'u')
+    .replace(/ee|ie|ii/g, 'i')
+    .replace(/ay|ei|ae/g, 'ai');
+  s = s.replace(/(.)\1+/g, '$1');
+  if (s.length > 3 && s.endsWith('h')) s = s.slice(0, -1);
+  return s;
+}
+
+/** True when b is a with two neighbouring letters swapped (one slip, though Levenshtein counts two). */
+export function isTransposition(a: string, b: string): boolean {
+  if (a.length !== b.length || a === b) return false;
+  let i = 0;
+  while (i < a.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i + 1 < a.length && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
 }

@@ -115,6 +115,60 @@ function kana(ch: string): string | undefined {
   return KANA_BASE.get(String.fromCharCode(code));
 }
 
+// Devanagari (Hindi, Marathi, Nepali), Hunterian-like as Indian names are written in Latin.
+const DEVA_CONSONANTS = table(`
+क=k ख=kh ग=g घ=gh ङ=n च=ch छ=chh ज=j झ=jh ञ=n ट=t ठ=th ड=d ढ=dh ण=n त=t थ=th द=d ध=dh न=n प=p फ=ph ब=b भ=bh
+म=m य=y र=r ल=l व=v श=sh ष=sh स=s ह=h ळ=l क़=q ख़=kh ग़=gh ज़=z ड़=r ढ़=rh फ़=f य़=y
+`);
+const DEVA_VOWELS = table(`
+अ=a आ=a इ=i ई=i उ=u ऊ=u ऋ=ri ए=e ऐ=ai ओ=o औ=au ऑ=o
+`);
+const DEVA_SIGNS = table(`
+ा=a ि=i ी=i ु=u ू=u ृ=ri े=e ै=ai ो=o ौ=au ॉ=o
+`);
+/** Consonant + nukta: the Perso-Arabic sounds (क़ = q, ज़ = z, फ़ = f). */
+const NUKTA = new Map([['k', 'q'], ['g', 'gh'], ['j', 'z'], ['d', 'r'], ['dh', 'rh'], ['ph', 'f']]);
+
+/**
+ * A run of Devanagari letters: consonants carry an inherent "a" unless a vowel sign or the virama
+ * follows; the inherent "a" of a word's last consonant is not pronounced in Hindi (पुतिन = putin)
+ * unless it closes a conjunct (नरेन्द्र = narendra).
+ */
+function devanagari(chars: string[], start: number): [string, number] {
+  let out = '';
+  let i = start;
+  let prevVirama = false;
+  while (i < chars.length) {
+    const ch = chars[i]!;
+    const code = ch.codePointAt(0)!;
+    if (code < 0x0900 || code > 0x097f) break;
+    let cons = DEVA_CONSONANTS.get(ch);
+    if (cons !== undefined) {
+      let j = i + 1;
+      if (chars[j] === '\u093c') { cons = NUKTA.get(cons) ?? cons; j++; }
+      const next = chars[j] ?? '';
+      const nextCode = next.codePointAt(0) ?? 0;
+      const conjunct = prevVirama;
+      out += cons;
+      prevVirama = false;
+      if (next === '\u094d') { prevVirama = true; j++; }
+      else if (DEVA_SIGNS.has(next)) { out += DEVA_SIGNS.get(next)!; j++; }
+      else if (nextCode >= 0x0900 && nextCode <= 0x097f && next !== '\u0902' && next !== '\u0901' && next !== '\u0903') out += 'a';
+      else if (next === '\u0902' || next === '\u0901' || next === '\u0903') out += 'a';
+      else if (conjunct) out += 'a';
+      i = j;
+      continue;
+    }
+    prevVirama = false;
+    const v = DEVA_VOWELS.get(ch);
+    if (v !== undefined) out += v;
+    else if (ch === '\u0902' || ch === '\u0901') out += 'n';
+    else if (ch === '\u0903') out += 'h';
+    i++;
+  }
+  return [out, i - 1];
+}
+
 const SCRIPT_TABLES: Map<string, string>[] = [CYRILLIC, GREEK, ARABIC, HEBREW, ARMENIAN, GEORGIAN, THAI];
 
 /** True when the string holds any letter outside Latin. */
@@ -128,6 +182,9 @@ export function hasNonLatin(s: string): boolean {
  */
 export function transliterate(input: string): string {
   if (!hasNonLatin(input)) return input;
+  // Modern Greek and Armenian digraphs, read as lists romanize them (Πούτιν = Putin, Βλαντίμιρ = Vladimir).
+  if (/[\u0370-\u03ff]/.test(input)) input = input.replace(/ο[υύ]/g, 'u').replace(/(^|\s)μπ/g, '$1b').replace(/μπ/g, 'mb').replace(/ντ/g, 'd').replace(/γκ/g, 'g').replace(/γγ/g, 'ng').replace(/α[υύ]/g, 'av').replace(/ε[υύ]/g, 'ev');
+  if (/[\u0530-\u058f]/.test(input)) input = input.replace(/ու/g, 'u');
   let out = '';
   const chars = Array.from(input);
   for (let i = 0; i < chars.length; i++) {
@@ -188,6 +245,12 @@ export function transliterate(input: string): string {
       continue;
     }
     if (ch === '・') { out += ' '; continue; }
+    if (code >= 0x0900 && code <= 0x097f) {
+      const [text, last] = devanagari(chars, i);
+      out += text;
+      i = last;
+      continue;
+    }
     let mapped: string | undefined;
     for (const t of SCRIPT_TABLES) {
       mapped = t.get(ch);

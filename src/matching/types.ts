@@ -30,7 +30,7 @@ export interface AlignedPart {
   listed: string;
   /** 0..1 */
   similarity: number;
-  how: 'exact' | 'phonetic' | 'fuzzy' | 'initial' | 'joined';
+  how: 'exact' | 'phonetic' | 'fuzzy' | 'initial' | 'joined' | 'nickname';
 }
 
 export interface CorroborationEffect {

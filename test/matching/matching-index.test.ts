@@ -130,6 +130,74 @@ test('explanation names the listed name, the alignment and readable summary', ()
   assert.match(m.explanation.summary, /birth date 1952-10-07 is the same/);
 });
 
+test('buildAsync builds the same index as build and yields to the event loop', async () => {
+  const records = [putin, putinUk, sis, numbered, gaddafi, mohali, vessel, vesselEu, ...filler()];
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 0);
+  const asyncIdx = await MatchingIndex.buildAsync(records, { yieldEveryMs: 0 });
+  clearInterval(timer);
+  assert.ok(ticks > 0, 'the event loop ran while the index was built');
+  assert.equal(asyncIdx.nameCount, idx.nameCount);
+  for (const q of [{ name: 'Vladimir Putin' }, { name: 'Moammar Gaddafi' }, { name: 'SIS DOO' }, { name: 'Ali Rahimi1', birthDate: '1970' }, { name: 'Ocean Star' }]) {
+    assert.deepEqual(asyncIdx.screen(q, { floor: 0, maxMatches: 20, groupByCluster: true }), idx.screen(q, { floor: 0, maxMatches: 20, groupByCluster: true }), q.name);
+  }
+});
+
+test('confidence: a distinctive exact name on several lists is fairly sure, a bare common name is not', () => {
+  const sure = idx.screen({ name: 'Vladimir Putin' });
+  const common = idx.screen({ name: 'Mohammad Ali' }, { floor: 0 });
+  assert.ok(common.matches.length > 0);
+  assert.ok(sure.confidence >= 65, `${sure.confidence}`);
+  assert.ok(common.confidence < 40, `${common.confidence}`);
+  assert.ok(sure.confidence - common.confidence >= 30);
+  const corroborated = idx.screen({ name: 'Vladimir Putin', birthDate: '1952-10-07', country: 'RU' });
+  assert.ok(corroborated.confidence > sure.confidence);
+  assert.ok(corroborated.confidence >= 85, `${corroborated.confidence}`);
+});
+
+test('glued parts, legal-form typos and spelling variants', () => {
+  const extra = MatchingIndex.build([
+    org('us_ofac', 'x1', 'FORENINGEN AL-AQSA'),
+    org('eu_csl', 'x2', 'PROISTOK OOO'),
+    org('uk_csl', 'x3', 'STANKI LIMITED LIABILITY COMPANY'),
+    person('un_csl', 'x4', 'IDRIS, Ibrahim'),
+    person('un_csl', 'x5', 'Hamid SOLTANI'),
+    ...filler(),
+  ]);
+  const top = (name: string): string | undefined => extra.screen({ name }).matches[0]?.entity.id;
+  assert.equal(top('FORENINGENal-aqsa'), 'us_ofac:x1');
+  assert.equal(top('PROISTOKooo'), 'eu_csl:x2');
+  assert.equal(top('Stanki Limited Liability Compnay'), 'uk_csl:x3');
+  assert.equal(top('Ydrys Ybrahym'), 'un_csl:x4');
+  assert.equal(top('Хамид Солтани'), 'un_csl:x5');
+  assert.equal(top('Ibrahim Idriss'), 'un_csl:x4');
+});
+
+test('roles and inflections: father and son, Antonio and Antonia, a country in a company name', () => {
+  const rel = MatchingIndex.build([
+    person('un_csl', 'r1', 'SALMAN BIN MUHAMMAD AL-RAWI'),
+    person('un_csl', 'r2', 'Antonio RODRIGUEZ'),
+    org('us_ofac', 'r3', 'Banco Santander Mexico S.A.'),
+    ...filler(),
+  ]);
+  const score = (name: string, id: string, entityType?: 'person' | 'organization'): number =>
+    rel.screen({ name, ...(entityType ? { entityType } : {}) }, { floor: 0 }).matches.find((m) => m.entity.id === id)?.matchScore ?? 0;
+  assert.ok(score('Salman bin Muhammad al-Rawi', 'un_csl:r1') >= 80);
+  assert.ok(score('Muhammad bin Salman al-Rawi', 'un_csl:r1') < 50);
+  assert.ok(score('Antonio Rodriguez', 'un_csl:r2') > score('Antonia Rodriguez', 'un_csl:r2') + 20);
+  assert.ok(score('Banco Santander Mexico', 'us_ofac:r3') >= 80);
+  assert.ok(score('Banco Santander', 'us_ofac:r3') < score('Banco Santander Mexico', 'us_ofac:r3') - 25);
+});
+
+test('numbered series: another number is a review, never high', () => {
+  const fund = MatchingIndex.build([org('us_ofac', 'n1', 'Apollo Investment Fund VIII L.P.'), ...filler()]);
+  const same = fund.screen({ name: 'Apollo Investment Fund VIII LP' }).matches[0]!;
+  const other = fund.screen({ name: 'Apollo Investment Fund IX LP' }, { floor: 0 }).matches[0]!;
+  assert.ok(same.matchScore >= 80);
+  assert.ok(other.matchScore < 80 && other.matchScore > 0);
+  assert.ok(other.explanation.corroboration.numbers !== undefined);
+});
+
 test('floor and maxMatches', () => {
   const all = idx.screen({ name: 'Ali Rahimi1' }, { floor: 0, maxMatches: 100 });
   assert.ok(all.matches.length > 3);

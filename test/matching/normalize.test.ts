@@ -18,6 +18,12 @@ test('transliteration of non-Latin scripts', () => {
   assert.ok(texts('محمد علي', true).join(' ').startsWith('mhmd'));
   assert.deepEqual(texts('ვლადიმერ', true), ['vladimer']);
   assert.ok(normalizeName('Путин', true).parts[0]!.translit);
+  // Devanagari: inherent vowel, virama conjuncts, word-final schwa dropped except after a conjunct
+  assert.deepEqual(texts('व्लादिमीर पुतिन', true), ['vladimir', 'putin']);
+  assert.deepEqual(texts('नरेन्द्र मोदी', true), ['narendra', 'modi']);
+  // Greek and Armenian digraphs (ου, ντ, ու)
+  assert.deepEqual(texts('Βλαντίμιρ Πούτιν', true), ['vladimir', 'putin']);
+  assert.deepEqual(texts('Վլադիմիր Պուտին', true), ['vladimir', 'putin']);
 });
 
 test('legal forms are canonical across languages and punctuation', () => {
@@ -38,4 +44,23 @@ test('honorifics dropped, initials, patronymics and numbers recognised', () => {
   assert.deepEqual(normalizeName('11420 Corp', false).parts.map((p) => p.kind), ['word', 'legal']);
   assert.deepEqual(texts('Brigade Forty-Four', false), ['brigade', '44']);
   assert.deepEqual(texts('Solutions II', false), ['solutions', '2']);
+});
+
+test('glued and misspelled legal forms, roman numerals of organizations', () => {
+  assert.deepEqual(texts('PROISTOKooo', false), ['proistok', '@llc']);
+  assert.deepEqual(texts('HARDBERRY LIMITED LIABILITYcompany', false), ['hardberry', '@llc']);
+  assert.deepEqual(texts('Stanki Limited Liabilty Company', false), texts('Stanki LLC', false));
+  assert.deepEqual(texts('Public Joint Stock Company Alrosa', false), ['@pjsc', 'alrosa']);
+  assert.deepEqual(texts('Societatea cu Răspundere Limitată PRO TRAFFIC', false), texts('SRL PRO TRAFFIC', false));
+  assert.deepEqual(texts('Blackstone Partners V', false), ['blackstone', 'partners', '5']);
+  // for a person a single letter is an initial, not a numeral
+  assert.equal(normalizeName('Vladimir V Putin', true).parts[1]!.kind, 'initial');
+  assert.equal(normalizeName('Vladimir V Putin', undefined).parts[1]!.kind, 'initial');
+});
+
+test('script of a transliterated name: abjad scripts are marked apart', () => {
+  assert.equal(normalizeName('محمد علي', true).parts[0]!.translit, 'abjad');
+  assert.equal(normalizeName('משה', true).parts[0]!.translit, 'abjad');
+  assert.equal(normalizeName('Путин', true).parts[0]!.translit, 'alphabet');
+  assert.equal(normalizeName('Putin', true).parts[0]!.translit, undefined);
 });

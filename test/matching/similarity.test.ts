@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { jaro, jaroWinkler, levenshtein, phoneticKey } from '../../src/matching/similarity.js';
+import { jaro, jaroWinkler, levenshtein, phoneticKey, spellingFold } from '../../src/matching/similarity.js';
 
 const close = (a: number, b: number): void => assert.ok(Math.abs(a - b) < 1e-3, `${a} != ${b}`);
 
@@ -29,4 +29,16 @@ test('phonetic key merges transliteration variants', () => {
   same(['qaddafi', 'gaddafi', 'kadhafi']);
   same(['vladimir', 'wladimir']);
   assert.notEqual(phoneticKey('frederik'), phoneticKey('frank'));
+});
+
+test('spelling fold merges romanization variants and keeps different names apart', () => {
+  const same = (a: string, b: string): void => assert.equal(spellingFold(a), spellingFold(b), `${a}/${b}`);
+  same('yehya', 'iehia');
+  same('saeed', 'said');
+  same('khamavandi', 'hamawandi');
+  same('dzhon', 'jon');
+  same('hussein', 'husayn');
+  same('abdullah', 'abdulla');
+  assert.notEqual(spellingFold('antonio'), spellingFold('antonia'));
+  assert.notEqual(spellingFold('martin'), spellingFold('martina'));
 });
