@@ -61,6 +61,29 @@ export class ListStore {
     await this.db.insertInto('list_versions').values(row).execute();
   }
 
+  /** Records a sync that was refused (download, parse or sanity guard); nothing goes in force. */
+  async recordRejected(
+    source: string,
+    attempt: { id: string; fetchedAt: string; reason: string; tookMs: number },
+    extra: Partial<ListVersionRow> = {},
+  ): Promise<void> {
+    await this.recordAttempt({
+      id: attempt.id,
+      source,
+      status: 'rejected',
+      fetched_at: attempt.fetchedAt,
+      published_at: null,
+      sha256: null,
+      record_count: 0,
+      format: null,
+      files: '[]',
+      message: attempt.reason,
+      took_ms: attempt.tookMs,
+      activated_at: null,
+      ...extra,
+    });
+  }
+
   /** Writes a new version with all its records and puts it in force, atomically. */
   async activate(row: ListVersionRow, records: ListRecord[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {

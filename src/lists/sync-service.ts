@@ -97,21 +97,7 @@ export async function syncSource(ctx: SyncContext, source: OfficialSourceId, req
 
   const reject = async (reason: string, extra: Partial<ListVersionRow> = {}): Promise<SyncOutcome> => {
     const tookMs = Date.now() - started;
-    await store.recordAttempt({
-      id: newId('lv'),
-      source,
-      status: 'rejected',
-      fetched_at: fetchedAt,
-      published_at: null,
-      sha256: null,
-      record_count: 0,
-      format: null,
-      files: '[]',
-      message: reason,
-      took_ms: tookMs,
-      activated_at: null,
-      ...extra,
-    });
+    await store.recordRejected(source, { id: newId('lv'), fetchedAt, reason, tookMs }, extra);
     ctx.onProgress?.(source, 'done', 'rejected');
     return { ...base, status: 'rejected', tookMs, message: reason, format: extra.format ?? null };
   };

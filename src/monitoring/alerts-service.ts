@@ -1,3 +1,4 @@
+import { parseStringArray } from '../infra/json.js';
 import type { Clock } from '../infra/clock.js';
 import type { Db } from '../infra/database.js';
 import type { AlertsTable } from '../infra/db-schema.js';
@@ -16,19 +17,11 @@ export interface AlertsDeps {
   onDeliveries?: () => void;
 }
 
-function parseArray(text: string): string[] {
-  try {
-    const value = JSON.parse(text) as unknown;
-    return Array.isArray(value) ? value.map(String) : [];
-  } catch {
-    return [];
-  }
-}
 
 /** The alert object of api-v1.md 2.9 (plus oldLists/newLists, reasons and, once resolved, resolvedBy and note). */
 export function alertView(row: AlertsTable, extra: { riskThreshold?: number; query?: string; resolvedByEmail?: string | null } = {}): AlertPayload {
-  const oldSources = parseArray(row.old_sources);
-  const newSources = parseArray(row.new_sources);
+  const oldSources = parseStringArray(row.old_sources);
+  const newSources = parseStringArray(row.new_sources);
   return {
     id: row.id,
     monitorId: row.monitor_id,
@@ -42,7 +35,7 @@ export function alertView(row: AlertsTable, extra: { riskThreshold?: number; que
     newSources,
     oldLists: listLabels(oldSources),
     newLists: listLabels(newSources),
-    reasons: parseArray(row.reasons),
+    reasons: parseStringArray(row.reasons),
     ...(extra.riskThreshold !== undefined ? { riskThreshold: extra.riskThreshold } : {}),
     ...(extra.query !== undefined ? { query: extra.query } : {}),
     timestamp: row.created_at,

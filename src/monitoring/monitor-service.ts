@@ -1,3 +1,4 @@
+import { parseStringArray } from '../infra/json.js';
 import type { Clock } from '../infra/clock.js';
 import type { Db } from '../infra/database.js';
 import type { MonitorsTable } from '../infra/db-schema.js';
@@ -16,14 +17,6 @@ export interface MonitorServiceDeps {
   onCreated?: () => void;
 }
 
-function parseArray(text: string): string[] {
-  try {
-    const value = JSON.parse(text) as unknown;
-    return Array.isArray(value) ? value.map(String) : [];
-  } catch {
-    return [];
-  }
-}
 
 /** isActive: the monitor is live and its organization may use monitoring (Starter or above). */
 function isActive(row: Pick<MonitorsTable, 'is_active' | 'removed_at'>, tier: string): boolean {
@@ -136,7 +129,7 @@ export async function listMonitors(deps: Pick<MonitorServiceDeps, 'db'>, caller:
       riskThreshold: r.risk_threshold,
       lastRiskScore: r.last_risk_score,
       lastRiskLevel: r.last_risk_level,
-      lastSources: parseArray(r.last_sources),
+      lastSources: parseStringArray(r.last_sources),
       lastScreenedAt: r.last_screened_at,
       createdAt: r.created_at,
     })),

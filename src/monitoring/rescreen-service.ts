@@ -1,3 +1,4 @@
+import { parseStringArray } from '../infra/json.js';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Kysely, Transaction } from 'kysely';
 import type { Clock } from '../infra/clock.js';
@@ -51,14 +52,6 @@ interface Rescreened {
   entityName: string | null;
 }
 
-function parseArray(text: string): string[] {
-  try {
-    const value = JSON.parse(text) as unknown;
-    return Array.isArray(value) ? value.map(String) : [];
-  } catch {
-    return [];
-  }
-}
 
 function sameSet(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((x) => b.includes(x));
@@ -266,7 +259,7 @@ export class Rescreener {
     let alerts = 0;
     for (const r of results) {
       const m = r.monitor;
-      const oldSources = parseArray(m.last_sources);
+      const oldSources = parseStringArray(m.last_sources);
       const same =
         r.riskScore === m.last_risk_score && r.riskLevel === m.last_risk_level && r.entityId === m.last_entity_id && sameSet(r.sources, oldSources);
       if (same && r.entityName === m.entity_name) {

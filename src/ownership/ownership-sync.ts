@@ -38,20 +38,7 @@ export async function syncDerived(ctx: { db: Db; clock: Clock }, ownershipDir: s
 
   const reject = async (reason: string): Promise<DerivedSyncOutcome> => {
     const tookMs = Date.now() - started;
-    await store.recordAttempt({
-      id: newId('lv'),
-      source: 'us_ofac_50',
-      status: 'rejected',
-      fetched_at: fetchedAt,
-      published_at: null,
-      sha256: null,
-      record_count: 0,
-      format: null,
-      files: '[]',
-      message: reason,
-      took_ms: tookMs,
-      activated_at: null,
-    });
+    await store.recordRejected('us_ofac_50', { id: newId('lv'), fetchedAt, reason, tookMs });
     return { ...base, status: 'rejected', tookMs, message: reason, format: null };
   };
 

@@ -7,6 +7,7 @@ import type { ScreeningsTable } from '../infra/db-schema.js';
 import { AppError, notFound, validationError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';
 import { BatchWriter } from '../infra/batch-writer.js';
+import { parseJsonArray } from '../infra/json.js';
 import type { ListSnapshot } from '../lists/list-runtime.js';
 import type { EntityType } from '../lists/model.js';
 import type { MatchOptions, MatchQuery, ScreenOutcome } from '../matching/types.js';
@@ -267,10 +268,6 @@ function writerFor(db: Db): BatchWriter<ScreeningWrite> {
   return writer;
 }
 
-function parseJsonArray<T>(text: string): T[] {
-  const value = JSON.parse(text) as unknown;
-  return Array.isArray(value) ? (value as T[]) : [];
-}
 
 /** GET /screenings/{id}: the full record, with the list versions it ran against. Another organization's screening is a 404. */
 export async function getScreening(ctx: { db: Db }, caller: Caller, id: string) {
