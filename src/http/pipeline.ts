@@ -25,7 +25,7 @@ export interface PipelineDeps {
  * The request pipeline of every v1 route (api-v1.md sections 5 and 8), run before the body is read so
  * that an unauthenticated caller learns nothing about validation:
  *   1. x-api-key present, known, not revoked, not expired (401s); failures are counted per client
- *      address, and an address over its limit gets 429 without its key being looked at;
+ *      address, and an address over its limit gets 429 for every failed attempt until the window ends;
  *   2. 60 requests per minute per key, shared through the database by every node (429);
  *   3. the key's owner still a member (403 FORBIDDEN), tier Starter or above (403 FEATURE_NOT_AVAILABLE).
  * Public routes (/health, /openapi.json, /docs) are limited per client address.
@@ -57,31 +57,27 @@ export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void
       return;
     }
 
-    const blockedUntil = blockedAddresses.get(request.ip);
-    const nowSeconds = Math.floor(deps.clock.now().getTime() / 1000);
     const header = request.headers['x-api-key'];
     const key = Array.isArray(header) ? header[0] : header;
-    if (blockedUntil !== undefined) {
-      if (blockedUntil > nowSeconds) {
-        const check = key ? await checkApiKey(deps.db, deps.clock, key) : undefined;
-        if (!check?.ok) {
-          const state: RateLimitState = {
-            allowed: false,
-            limit: deps.http.authFailureLimitPerMinute,
-            remaining: 0,
-            resetAt: blockedUntil,
-            retryAfter: Math.max(1, blockedUntil - nowSeconds),
-          };
-          request.rateLimit = state;
-          return sendError(reply, tooMany(state, 'too many failed authentication attempts from this address; retry later'));
-        }
-      } else {
-        blockedAddresses.delete(request.ip);
-      }
-    }
-
     const check = await checkApiKey(deps.db, deps.clock, key);
-    if (!check.ok) return sendError(reply, await authFailure(request, check.error));
+    if (!check.ok) {
+      // An address already over its failed-auth limit is answered 429 until its window ends.
+      const blockedUntil = blockedAddresses.get(request.ip);
+      const nowSeconds = Math.floor(deps.clock.now().getTime() / 1000);
+      if (blockedUntil !== undefined && blockedUntil > nowSeconds) {
+        const state: RateLimitState = {
+          allowed: false,
+          limit: deps.http.authFailureLimitPerMinute,
+          remaining: 0,
+          resetAt: blockedUntil,
+          retryAfter: Math.max(1, blockedUntil - nowSeconds),
+        };
+        request.rateLimit = state;
+        return sendError(reply, tooMany(state, 'too many failed authentication attempts from this address; retry later'));
+      }
+      if (blockedUntil !== undefined) blockedAddresses.delete(request.ip);
+      return sendError(reply, await authFailure(request, check.error));
+    }
 
     const state = await deps.limiter.hit(`key:${check.caller.keyId}`, deps.http.rateLimitPerMinute);
     request.rateLimit = state;
