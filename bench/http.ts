@@ -83,7 +83,7 @@ async function main(): Promise<void> {
     cli(env, ['users', 'add', '--org', 'bench', '--email', 'bench@example.test', '--json']);
     const key = (JSON.parse(cli(env, ['keys', 'create', '--org', 'bench', '--user', 'bench@example.test', '--json'])) as { key: string }).key;
 
-    const server = spawn(process.execPath, [CLI, 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const server = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), CLI, 'serve'], { env, stdio: ['ignore', process.env.BENCH_SERVER_NODE_ARGS ? 'inherit' : 'ignore', 'inherit'] });
     const url = `http://127.0.0.1:${PORT}`;
     try {
       await waitForHealth(url, 120_000);

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from './config.js';
 import type { Database } from './db-schema.js';
@@ -27,7 +27,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     sqlite.pragma('foreign_keys = ON');
     // Several processes (server, admin command line) share the file: wait for a lock instead of failing.
     sqlite.pragma('busy_timeout = 10000');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return { db, engine: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({
@@ -37,6 +37,30 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, engine: 'postgres', close: () => db.destroy() };
+}
+
+/**
+ * Kysely prepares every query anew; on the request path the same few statements run thousands of
+ * times a second, so keep the prepared statements, keyed by their SQL text. The cache is bounded (least
+ * recently used out) so that generated SQL of many shapes cannot grow it without end. Only Kysely's
+ * single connection uses it, one query at a time, so a cached statement is never busy when reused.
+ */
+function withStatementCache(sqlite: SQLite.Database, capacity = 512): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(source: string) {
+      let statement = statements.get(source);
+      if (statement) {
+        statements.delete(source);
+      } else {
+        statement = sqlite.prepare(source);
+        if (statements.size >= capacity) statements.delete(statements.keys().next().value as string);
+      }
+      statements.set(source, statement);
+      return statement;
+    },
+  };
 }
 
 function stripSchemaParam(url: string): string {
