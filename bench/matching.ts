@@ -4,12 +4,10 @@
  *   node --import tsx bench/matching.ts        or        node dist/bench/matching.js
  */
 import { readFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { parse } from 'csv-parse/sync';
 import type { ListRecord } from '../src/lists/model.js';
 import { MatchingIndex } from '../src/matching/index.js';
 import { loadAllLists } from './quality.js';
+import { queryMix } from './query-mix.js';
 
 function mib(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
@@ -17,17 +15,6 @@ function mib(bytes: number): string {
 
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-}
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 async function main(): Promise<void> {
@@ -71,22 +58,7 @@ async function main(): Promise<void> {
   }
 
   // Query mix: a third listed names, a third perturbed listed names, a third clean (innocent) names.
-  const rand = rng(7);
-  const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
-  const listed = records.map((r) => r.name);
-  const queries: string[] = [];
-  for (let i = 0; i < 2000; i++) queries.push(pick(listed));
-  for (let i = 0; i < 2000; i++) {
-    const n = pick(listed);
-    const p = 1 + Math.floor(rand() * Math.max(1, n.length - 2));
-    const words = n.split(/\s+/);
-    queries.push(i % 2 === 0 ? n.slice(0, p) + n.slice(p + 1) : [...words.slice(1), words[0]].join(' '));
-  }
-  const negFile = path.resolve(process.cwd(), '../shared/data/matching/opensanctions_yente/candidate_generation_benchmark/negatives_us.csv');
-  if (existsSync(negFile)) {
-    const rows = parse(await readFile(negFile, 'utf8'), { columns: true }) as Record<string, string>[];
-    for (let i = 0; i < 2000; i++) queries.push(pick(rows).full_name ?? 'John Smith');
-  }
+  const queries = queryMix(records);
   for (const q of queries.slice(0, 1000)) idx.screen({ name: q }); // warm-up
   const times: number[] = [];
   let reported = 0;

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 
 /**
@@ -60,6 +61,8 @@ export interface MatchingConfig {
   /** Matches below this matchScore are not reported. */
   floor: number;
   maxMatches: number;
+  /** Worker threads that hold the matching index and score screenings; 0 scores on the main thread. */
+  threads: number;
 }
 
 export interface WebhookConfig {
@@ -241,6 +244,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     matching: {
       floor: num(env, 'MATCH_FLOOR', 50, 0, 100),
       maxMatches: int(env, 'MATCH_MAX_RESULTS', 10, 1, 100),
+      // One matching thread beside the HTTP thread when there is a second core for it.
+      threads: int(env, 'MATCH_THREADS', availableParallelism() > 1 ? 1 : 0, 0, 32),
     },
     webhooks: {
       retryDelaysMs: durations(env, 'WEBHOOK_RETRY_DELAYS', '1m,5m,15m,1h,4h'),

@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from './config.js';
 import type { Database } from './db-schema.js';
+import { DurableSqliteDialect, WalSyncer } from './sqlite-driver.js';
 
 export type Db = Kysely<Database>;
 
@@ -23,11 +24,14 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     mkdirSync(dirname(config.url), { recursive: true });
     const sqlite = new SQLite(config.url);
     sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma(`synchronous = ${config.sqliteSynchronous}`);
+    // FULL is kept by syncing the log off the event loop after each commit (sqlite-driver.ts): the
+    // connection itself runs NORMAL, so COMMIT does not block the thread on the disk.
+    sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     // Several processes (server, admin command line) share the file: wait for a lock instead of failing.
     sqlite.pragma('busy_timeout = 10000');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const syncer = config.sqliteSynchronous === 'FULL' ? new WalSyncer(`${config.url}-wal`) : undefined;
+    const db = new Kysely<Database>({ dialect: new DurableSqliteDialect(sqlite, syncer) });
     return { db, engine: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({
@@ -37,30 +41,6 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, engine: 'postgres', close: () => db.destroy() };
-}
-
-/**
- * Kysely prepares every query anew; on the request path the same few statements run thousands of
- * times a second, so keep the prepared statements, keyed by their SQL text. The cache is bounded (least
- * recently used out) so that generated SQL of many shapes cannot grow it without end. Only Kysely's
- * single connection uses it, one query at a time, so a cached statement is never busy when reused.
- */
-function withStatementCache(sqlite: SQLite.Database, capacity = 512): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare(source: string) {
-      let statement = statements.get(source);
-      if (statement) {
-        statements.delete(source);
-      } else {
-        statement = sqlite.prepare(source);
-        if (statements.size >= capacity) statements.delete(statements.keys().next().value as string);
-      }
-      statements.set(source, statement);
-      return statement;
-    },
-  };
 }
 
 function stripSchemaParam(url: string): string {

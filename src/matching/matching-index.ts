@@ -131,6 +131,8 @@ export class MatchingIndex {
   private acc: Float32Array = new Float32Array(0);
   private stamp: Int32Array = new Int32Array(0);
   private stampCounter = 0;
+  /** names[i].weight, packed: candidate ranking reads it for thousands of names a query. */
+  private nameWeight: Float64Array = new Float64Array(0);
 
   private constructor(records: ListRecord[]) {
     this.records = records;
@@ -233,6 +235,7 @@ export class MatchingIndex {
     this.delVocab = delVocab;
     this.acc = new Float32Array(this.names.length);
     this.stamp = new Int32Array(this.names.length);
+    this.nameWeight = Float64Array.from(this.names, (n) => n.weight);
     const clusters = yield* clusterSteps(records, this.countries, primaryKeys, BUILD_STEP * 4);
     this.clusterOf = clusters.clusterOf;
     this.clusterMembers = clusters.members;
@@ -371,6 +374,7 @@ export class MatchingIndex {
     const touched: number[] = [];
     const acc = this.acc;
     const stamp = this.stamp;
+    const nameWeight = this.nameWeight;
     const words = q.filter((p) => p.kind === 'word' || p.kind === 'patronymic');
     const probes: { text: string; pk: string; fold?: string; idf: number; fuzzy: boolean }[] = words.map((p) => ({ text: p.text, pk: p.pk, fold: p.fold, idf: p.idf, fuzzy: true }));
     for (const p of q) if (p.kind === 'number') probes.push({ text: p.text, pk: '', idf: this.maxIdf * NUMBER_WEIGHT, fuzzy: false });
@@ -460,7 +464,7 @@ export class MatchingIndex {
       acc[id] = 0;
       stamp[id] = 0;
       if (a < cut) continue;
-      const extra = this.names[id]!.weight - a;
+      const extra = nameWeight[id]! - a;
       const rank = a - 0.25 * (extra > 0 ? extra : 0);
       if (size < CANDIDATES) {
         let i = size++;

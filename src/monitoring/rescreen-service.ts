@@ -200,7 +200,7 @@ export class Rescreener {
     for (const monitor of rows) {
       let outcome = cache.get(monitor.search_key);
       if (!outcome) {
-        const screened = snapshot.index.screen(
+        const screened = await snapshot.index.screen(
           {
             name: monitor.query,
             ...(monitor.entity_type ? { entityType: monitor.entity_type as never } : {}),

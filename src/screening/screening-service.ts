@@ -19,7 +19,7 @@ import { searchKey } from './search-key.js';
 
 /** What screening needs from the matching engine. */
 export interface Screener {
-  screen(query: MatchQuery, options?: MatchOptions): ScreenOutcome;
+  screen(query: MatchQuery, options?: MatchOptions): Promise<ScreenOutcome>;
 }
 
 export interface ScreeningContext {
@@ -96,6 +96,12 @@ async function isMonitored(db: Db, orgId: string, key: string): Promise<boolean>
   return row !== undefined;
 }
 
+function listsNotReady(): AppError {
+  return new AppError('LISTS_NOT_READY', 'the sanctions lists are not loaded yet; retry shortly (GET /health shows progress)', {
+    headers: { 'Retry-After': '30' },
+  });
+}
+
 type IdempotencyClaim = { kind: 'claimed' } | { kind: 'replay'; status: number; body: unknown };
 
 /** Claims an Idempotency-Key for this request, or says how to answer a repeat of it. */
@@ -164,12 +170,7 @@ export async function screen(
     throw validationError('Idempotency-Key', `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
   }
   const input = validateScreenInput(body, now);
-  const lists = ctx.lists();
-  if (!lists) {
-    throw new AppError('LISTS_NOT_READY', 'the sanctions lists are not loaded yet; retry shortly (GET /health shows progress)', {
-      headers: { 'Retry-After': '30' },
-    });
-  }
+  if (!ctx.lists()) throw listsNotReady();
 
   const hash = requestHash(input);
   if (idempotencyKey !== undefined) {
@@ -180,7 +181,10 @@ export async function screen(
 
   try {
     await assertQuotaLeft(ctx.db, caller, now);
-    const outcome = lists.index.screen(
+    // The snapshot is taken right where it is used: the screening and its record name the same lists.
+    const lists = ctx.lists();
+    if (!lists) throw listsNotReady();
+    const outcome = await lists.index.screen(
       {
         name: input.name,
         ...(input.entityType ? { entityType: input.entityType } : {}),

@@ -6,7 +6,7 @@ import { type DatabaseHandle, ensureSchema, openDatabase } from '../infra/databa
 import { newId } from '../infra/ids.js';
 import { migrateToLatest } from '../infra/migrations.js';
 import { ListRuntime } from '../lists/list-runtime.js';
-import { MatchingIndex } from '../matching/index.js';
+import { MatchingPool, inlineScreener } from './matching-pool.js';
 import type { Screener } from '../screening/screening-service.js';
 
 /** The composition root: configuration, database, clock and the list runtime, shared by server and CLI. */
@@ -22,16 +22,26 @@ export interface AppContext {
 
 export async function createContext(
   config: Config,
-  options: { clock?: Clock; migrate?: boolean; log?: (message: string, detail?: Record<string, unknown>) => void } = {},
+  options: {
+    clock?: Clock;
+    migrate?: boolean;
+    /** Overrides MATCH_THREADS (the command line screens nothing on the request path and uses 0). */
+    matchingThreads?: number;
+    log?: (message: string, detail?: Record<string, unknown>) => void;
+  } = {},
 ): Promise<AppContext> {
   await ensureSchema(config.database);
   const database = openDatabase(config.database);
   if (options.migrate !== false) await migrateToLatest(database.db);
   const clock = options.clock ?? systemClock;
+  const threads = options.matchingThreads ?? config.matching.threads;
+  const pool = threads > 0 ? new MatchingPool(threads, options.log ? { log: options.log } : {}) : undefined;
   const runtime = new ListRuntime<Screener>({
     db: database.db,
-    // Built in steps that yield to the event loop, so a node keeps answering while a new index is built.
-    buildIndex: (records) => MatchingIndex.buildAsync(records),
+    // In matching threads, or on this thread in steps that yield to the event loop; either way a node
+    // keeps answering against the current lists while the next index is built.
+    buildIndex: (records) => (pool ? pool.load(records) : inlineScreener(records)),
+    ...(pool ? { onSwap: (_next: unknown, previous: { index: Screener } | undefined) => previous && pool.retire(previous.index) } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
   return {
@@ -40,6 +50,9 @@ export async function createContext(
     clock,
     runtime,
     nodeId: `${hostname()}:${process.pid}:${newId('node').slice(5, 15)}`,
-    close: () => database.close(),
+    async close() {
+      await pool?.close();
+      await database.close();
+    },
   };
 }

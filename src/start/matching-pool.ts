@@ -1,0 +1,207 @@
+import { Worker } from 'node:worker_threads';
+import type { ListRecord } from '../lists/model.js';
+import { MatchingIndex } from '../matching/index.js';
+import type { MatchOptions, MatchQuery, ScreenOutcome } from '../matching/types.js';
+import type { Screener } from '../screening/screening-service.js';
+
+export type WorkerRequest =
+  | { type: 'screen'; id: number; generation: number; query: MatchQuery; options: MatchOptions }
+  | { type: 'load'; generation: number; records: ListRecord[] }
+  | { type: 'drop'; generation: number };
+
+export type WorkerReply =
+  | { type: 'screened'; id: number; outcome?: ScreenOutcome; error?: string }
+  | { type: 'loaded'; generation: number; error?: string };
+
+/** A screener over an index built in this thread (the command line, and MATCH_THREADS=0). */
+export function inlineScreener(records: ListRecord[]): Promise<Screener> {
+  return MatchingIndex.buildAsync(records).then((index) => ({
+    screen: (query: MatchQuery, options?: MatchOptions) => Promise.resolve(index.screen(query, options)),
+  }));
+}
+
+interface Waiter<T> {
+  resolve: (value: T) => void;
+  reject: (error: Error) => void;
+}
+
+interface Thread {
+  worker: Worker;
+  /** Generations this thread has built. */
+  ready: Set<number>;
+  /** Builds under way in this thread. */
+  loading: Map<number, Waiter<void>>;
+  pending: Map<number, Waiter<ScreenOutcome>>;
+}
+
+interface Generation {
+  records: ListRecord[];
+  inFlight: number;
+  retired: boolean;
+}
+
+/** A screener bound to one list generation of a pool. */
+export interface PooledScreener extends Screener {
+  readonly generation: number;
+}
+
+/**
+ * Matching in worker threads. The HTTP thread parses, authenticates, stores and answers; the
+ * matching threads hold the indexes and score. Each list generation (one snapshot of the lists) is
+ * built in every thread before the runtime swaps to it, and dropped once it is retired and no
+ * screening against it is still running, so a screening always runs against the lists its record
+ * names. A thread that dies is replaced and rebuilt; screenings it held fail (and are not stored).
+ */
+export class MatchingPool {
+  private readonly threads: Thread[] = [];
+  private readonly generations = new Map<number, Generation>();
+  private nextGeneration = 1;
+  private nextRequest = 1;
+  private closed = false;
+
+  constructor(
+    size: number,
+    private readonly options: { retireAfterMs?: number; log?: (message: string, detail?: Record<string, unknown>) => void } = {},
+  ) {
+    if (size < 1) throw new Error('a matching pool needs at least one thread');
+    for (let i = 0; i < size; i++) this.threads.push(this.spawn());
+  }
+
+  get size(): number {
+    return this.threads.length;
+  }
+
+  /** Builds the records into a new generation in every thread; resolves when all of them can screen it. */
+  async load(records: ListRecord[]): Promise<PooledScreener> {
+    if (this.closed) throw new Error('the matching pool is closed');
+    const generation = this.nextGeneration++;
+    this.generations.set(generation, { records, inFlight: 0, retired: false });
+    try {
+      await Promise.all(this.threads.map((thread) => this.loadInto(thread, generation, records)));
+    } catch (error) {
+      this.drop(generation);
+      throw error;
+    }
+    return { generation, screen: (query, options) => this.screen(generation, query, options ?? {}) };
+  }
+
+  /** The generation is no longer current: free it once its screenings are done (after a grace period). */
+  retire(screener: Screener): void {
+    const generation = (screener as Partial<PooledScreener>).generation;
+    if (generation === undefined) return;
+    const entry = this.generations.get(generation);
+    if (!entry) return;
+    // Someone may hold the snapshot between taking it and screening (a rescreen pass between batches).
+    const timer = setTimeout(() => {
+      entry.retired = true;
+      if (entry.inFlight === 0) this.drop(generation);
+    }, this.options.retireAfterMs ?? 60_000);
+    timer.unref();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.threads.map((thread) => thread.worker.terminate()));
+    this.threads.length = 0;
+  }
+
+  private screen(generation: number, query: MatchQuery, options: MatchOptions): Promise<ScreenOutcome> {
+    const entry = this.generations.get(generation);
+    if (!entry) return Promise.reject(new Error(`list generation ${generation} has been retired`));
+    // The least busy thread that has the generation; a replacement thread still building it is waited for.
+    let thread: Thread | undefined;
+    for (const t of this.threads) {
+      if (t.ready.has(generation) && (!thread || t.pending.size < thread.pending.size)) thread = t;
+    }
+    entry.inFlight++;
+    const settle = () => {
+      entry.inFlight--;
+      if (entry.retired && entry.inFlight === 0) this.drop(generation);
+    };
+    const run = (t: Thread) =>
+      new Promise<ScreenOutcome>((resolve, reject) => {
+        const id = this.nextRequest++;
+        t.pending.set(id, { resolve, reject });
+        t.worker.postMessage({ type: 'screen', id, generation, query, options } satisfies WorkerRequest);
+      });
+    let result: Promise<ScreenOutcome>;
+    if (thread) {
+      result = run(thread);
+    } else {
+      const building = this.threads.find((t) => t.loading.has(generation));
+      result = building
+        ? new Promise<void>((resolve, reject) => {
+            const waiter = building.loading.get(generation)!;
+            building.loading.set(generation, {
+              resolve: () => (waiter.resolve(), resolve()),
+              reject: (error) => (waiter.reject(error), reject(error)),
+            });
+          }).then(() => run(building))
+        : Promise.reject(new Error('no matching thread is available'));
+    }
+    return result.finally(settle);
+  }
+
+  private loadInto(thread: Thread, generation: number, records: ListRecord[]): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      thread.loading.set(generation, { resolve, reject });
+      thread.worker.postMessage({ type: 'load', generation, records } satisfies WorkerRequest);
+    });
+  }
+
+  private drop(generation: number): void {
+    if (!this.generations.delete(generation)) return;
+    for (const thread of this.threads) {
+      thread.ready.delete(generation);
+      thread.worker.postMessage({ type: 'drop', generation } satisfies WorkerRequest);
+    }
+  }
+
+  private spawn(): Thread {
+    const worker = new Worker(new URL('./matching-worker.js', import.meta.url));
+    // The pool never keeps a process alive on its own; servers are kept alive by their sockets.
+    worker.unref();
+    const thread: Thread = { worker, ready: new Set(), loading: new Map(), pending: new Map() };
+    worker.on('message', (message: WorkerReply) => {
+      if (message.type === 'screened') {
+        const waiter = thread.pending.get(message.id);
+        thread.pending.delete(message.id);
+        if (message.outcome) waiter?.resolve(message.outcome);
+        else waiter?.reject(new Error(`matching failed: ${message.error ?? 'no outcome'}`));
+        return;
+      }
+      const waiter = thread.loading.get(message.generation);
+      thread.loading.delete(message.generation);
+      if (message.error) {
+        waiter?.reject(new Error(`building the matching index failed: ${message.error}`));
+      } else if (this.generations.has(message.generation)) {
+        thread.ready.add(message.generation);
+        waiter?.resolve();
+      } else {
+        // Dropped while it was being built.
+        worker.postMessage({ type: 'drop', generation: message.generation } satisfies WorkerRequest);
+        waiter?.resolve();
+      }
+    });
+    worker.on('error', (error) => this.options.log?.('matching thread failed', { err: String(error) }));
+    worker.on('exit', (code) => {
+      const failure = new Error(`the matching thread stopped (exit code ${code})`);
+      for (const waiter of thread.pending.values()) waiter.reject(failure);
+      for (const waiter of thread.loading.values()) waiter.reject(failure);
+      thread.pending.clear();
+      thread.loading.clear();
+      const at = this.threads.indexOf(thread);
+      if (this.closed || at < 0) return;
+      // Replace it and rebuild every live generation in the new thread.
+      this.options.log?.('matching thread replaced', { exitCode: code });
+      const replacement = this.spawn();
+      this.threads[at] = replacement;
+      for (const [generation, entry] of this.generations) {
+        this.loadInto(replacement, generation, entry.records).catch((error: unknown) =>
+          this.options.log?.('rebuilding a matching thread failed', { generation, err: String(error) }),
+        );
+      }
+    });
+    return thread;
+  }
+}

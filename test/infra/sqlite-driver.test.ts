@@ -1,0 +1,82 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, sql } from 'kysely';
+import { DurableSqliteDialect, WalSyncer } from '../../src/infra/sqlite-driver.js';
+
+interface TestDb {
+  t: { id: number; v: string };
+}
+
+function open(dir: string) {
+  const file = join(dir, 'test.db');
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  const syncer = new WalSyncer(`${file}-wal`);
+  const db = new Kysely<TestDb>({ dialect: new DurableSqliteDialect(sqlite, syncer) });
+  return { file, sqlite, syncer, db };
+}
+
+test('the log syncer shares syncs, but never lets a caller ride on a sync that started before it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sqlite-driver-'));
+  const { db, syncer } = open(dir);
+  try {
+    await sql`create table t (id integer primary key, v text)`.execute(db);
+    const before = syncer.syncs;
+    const seen: number[] = [];
+    const first = syncer.durable().then(() => seen.push(syncer.syncs - before));
+    // Arrive while the first sync runs: both must wait for a second one, and share it.
+    const second = syncer.durable().then(() => seen.push(syncer.syncs - before));
+    const third = syncer.durable().then(() => seen.push(syncer.syncs - before));
+    await Promise.all([first, second, third]);
+    assert.deepEqual(seen, [1, 2, 2]);
+    assert.equal(syncer.syncs - before, 2);
+  } finally {
+    await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('writes settle after a log sync, reads cause none, and concurrent writes share syncs', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sqlite-driver-'));
+  const { db, syncer, file } = open(dir);
+  try {
+    await sql`create table t (id integer primary key, v text)`.execute(db);
+    let syncs = syncer.syncs;
+    for (let i = 0; i < 5; i++) await db.selectFrom('t').selectAll().execute();
+    assert.equal(syncer.syncs, syncs, 'reads do not sync');
+
+    await db.insertInto('t').values({ id: 1, v: 'one' }).execute();
+    assert.equal(syncer.syncs, syncs + 1, 'an autocommitted write waited for one sync');
+    syncs = syncer.syncs;
+
+    await db.transaction().execute(async (trx) => {
+      for (let i = 2; i <= 4; i++) await trx.insertInto('t').values({ id: i, v: String(i) }).execute();
+      assert.equal(syncer.syncs, syncs, 'nothing is synced inside a transaction');
+    });
+    assert.equal(syncer.syncs, syncs + 1, 'the commit waited for one sync');
+    syncs = syncer.syncs;
+
+    // A RETURNING statement is read by the driver like a select, but it writes.
+    const returned = await sql<{ id: number }>`insert into t (id, v) values (5, 'five') returning id`.execute(db);
+    assert.equal(returned.rows[0]?.id, 5);
+    assert.equal(syncer.syncs, syncs + 1);
+    syncs = syncer.syncs;
+
+    await Promise.all(Array.from({ length: 50 }, (_, i) => db.insertInto('t').values({ id: 100 + i, v: 'x' }).execute()));
+    const used = syncer.syncs - syncs;
+    assert.ok(used >= 1 && used < 50, `50 concurrent writes used ${used} syncs`);
+
+    // Everything acknowledged is in the file, read by another connection.
+    const other = new SQLite(file, { readonly: true });
+    assert.equal((other.prepare('select count(*) as n from t').get() as { n: number }).n, 55);
+    other.close();
+  } finally {
+    await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,74 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Worker } from 'node:worker_threads';
+import { MatchingIndex } from '../../src/matching/index.js';
+import { MatchingPool } from '../../src/start/matching-pool.js';
+import { organization, person, sampleRecords } from '../helpers/harness.js';
+
+const records = [...sampleRecords().us_ofac, ...sampleRecords().un_csl];
+const queries = ['Rustam Karimov', 'KARIMOV Rustam', 'Zarya Shipping', 'Blue Horizon Trading', 'Maria Lopez'];
+
+/** The threads of a pool, for crash injection only. */
+function workersOf(pool: MatchingPool): Worker[] {
+  return (pool as unknown as { threads: { worker: Worker }[] }).threads.map((t) => t.worker);
+}
+
+test('a pool answers exactly what the same index answers on this thread', async () => {
+  const pool = new MatchingPool(2);
+  try {
+    const screener = await pool.load(records);
+    const inline = MatchingIndex.build(records);
+    for (const name of queries) {
+      for (const options of [{}, { groupByCluster: true }, { floor: 0, maxMatches: 3 }]) {
+        assert.deepEqual(await screener.screen({ name }, options), inline.screen({ name }, options), `${name} ${JSON.stringify(options)}`);
+      }
+    }
+    // Concurrent screenings spread over both threads and each gets its own answer.
+    const answers = await Promise.all(queries.flatMap((name) => [name, name]).map((name) => screener.screen({ name })));
+    answers.forEach((answer, i) => assert.deepEqual(answer, inline.screen({ name: queries[Math.floor(i / 2)]! })));
+  } finally {
+    await pool.close();
+  }
+});
+
+test('generations: the old one answers until retired, then it is gone; the new one sees the new lists', async () => {
+  const pool = new MatchingPool(1, { retireAfterMs: 50 });
+  try {
+    const first = await pool.load(records);
+    const added = organization('us_ofac', '9001', 'NEPTUNE MARITIME HOLDINGS');
+    const second = await pool.load([...records, added]);
+    assert.notEqual(first.generation, second.generation);
+    assert.equal((await first.screen({ name: 'Neptune Maritime Holdings' })).matches.length, 0);
+    assert.equal((await second.screen({ name: 'Neptune Maritime Holdings' })).matches[0]?.entity.id, 'us_ofac:9001');
+    pool.retire(first);
+    // Still answering during the grace period.
+    assert.equal((await first.screen({ name: 'Rustam Karimov' })).riskLevel, 'high');
+    await new Promise((r) => setTimeout(r, 120));
+    await assert.rejects(first.screen({ name: 'Rustam Karimov' }), /retired/);
+    assert.equal((await second.screen({ name: 'Rustam Karimov' })).riskLevel, 'high');
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a thread that dies fails only its own screenings and is replaced with every live generation', async () => {
+  const pool = new MatchingPool(1);
+  try {
+    const screener = await pool.load([...records, person('un_csl', '77', 'ABDULRAHMAN, Khalid')]);
+    const [worker] = workersOf(pool);
+    await worker!.terminate();
+    // The replacement builds the generation again; a screening waits for it instead of failing.
+    const outcome = await screener.screen({ name: 'Khalid Abdul Rahman' });
+    assert.equal(outcome.matches[0]?.entity.id, 'un_csl:77');
+    assert.notEqual(workersOf(pool)[0], worker);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('closing the pool refuses new work', async () => {
+  const pool = new MatchingPool(1);
+  await pool.load(records);
+  await pool.close();
+  await assert.rejects(pool.load(records), /closed/);
+});
