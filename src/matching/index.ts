@@ -3,3 +3,4 @@ export { jaro, jaroWinkler, levenshtein, phoneticKey } from './similarity.js';
 export { normalizeName, foldText, type NamePart, type PartKind } from './normalize.js';
 export { transliterate } from './transliterate.js';
 export type * from './types.js';
+export { summarizeOutcome, type ScreenSummary } from './outcome.js';

@@ -209,13 +209,12 @@ export class Rescreener {
           },
           { floor: this.deps.matching.floor, maxMatches: this.deps.matching.maxMatches },
         );
-        const top = screened.matches[0];
         outcome = {
           riskScore: screened.riskScore,
           riskLevel: screened.riskLevel,
-          sources: [...new Set(screened.matches.flatMap((m) => (m.listings ? m.listings.map((l) => l.dataset) : [m.dataset])))],
-          entityId: top?.entity.id ?? null,
-          entityName: top?.entity.name ?? null,
+          sources: screened.matchedSources,
+          entityId: screened.entityId,
+          entityName: screened.entityName,
         };
         cache.set(monitor.search_key, outcome);
         if (performance.now() - sliceStart >= SLICE_MS) {

@@ -10,7 +10,8 @@ import { BatchWriter } from '../infra/batch-writer.js';
 import { parseJsonArray } from '../infra/json.js';
 import type { ListSnapshot } from '../lists/list-runtime.js';
 import type { EntityType } from '../lists/model.js';
-import type { MatchOptions, MatchQuery, ScreenOutcome } from '../matching/types.js';
+import type { ScreenSummary } from '../matching/outcome.js';
+import type { MatchOptions, MatchQuery } from '../matching/types.js';
 import type { Caller } from '../tenants/auth.js';
 import { assertQuotaLeft, consumeQuota } from '../tenants/quota.js';
 import type { ScreenRequestBody } from './screening-schemas.js';
@@ -19,7 +20,7 @@ import { searchKey } from './search-key.js';
 
 /** What screening needs from the matching engine. */
 export interface Screener {
-  screen(query: MatchQuery, options?: MatchOptions): Promise<ScreenOutcome>;
+  screen(query: MatchQuery, options?: MatchOptions): Promise<ScreenSummary>;
 }
 
 export interface ScreeningContext {
@@ -46,7 +47,8 @@ export interface ScreenInput {
 
 export interface ScreenResponse {
   status: number;
-  body: unknown;
+  /** The response body, serialized: the matches arrive as JSON from the matching thread. */
+  json: string;
   replayed: boolean;
 }
 
@@ -102,7 +104,7 @@ function listsNotReady(): AppError {
   });
 }
 
-type IdempotencyClaim = { kind: 'claimed' } | { kind: 'replay'; status: number; body: unknown };
+type IdempotencyClaim = { kind: 'claimed' } | { kind: 'replay'; status: number; json: string };
 
 /** Claims an Idempotency-Key for this request, or says how to answer a repeat of it. */
 async function claimIdempotencyKey(ctx: ScreeningContext, caller: Caller, key: string, hash: string): Promise<IdempotencyClaim> {
@@ -151,7 +153,7 @@ async function claimIdempotencyKey(ctx: ScreeningContext, caller: Caller, key: s
   if (existing.state === 'running') {
     throw new AppError('CONFLICT', 'a request with this Idempotency-Key is still being processed');
   }
-  return { kind: 'replay', status: existing.response_status ?? 200, body: JSON.parse(existing.response_body ?? 'null') };
+  return { kind: 'replay', status: existing.response_status ?? 200, json: existing.response_body ?? 'null' };
 }
 
 async function releaseIdempotencyKey(db: Db, orgId: string, key: string): Promise<void> {
@@ -176,7 +178,7 @@ export async function screen(
   if (idempotencyKey !== undefined) {
     // A replay costs nothing, even with the quota used up: check it before the quota.
     const claim = await claimIdempotencyKey(ctx, caller, idempotencyKey, hash);
-    if (claim.kind === 'replay') return { status: claim.status, body: claim.body, replayed: true };
+    if (claim.kind === 'replay') return { status: claim.status, json: claim.json, replayed: true };
   }
 
   try {
@@ -196,20 +198,12 @@ export async function screen(
     const key = searchKey(input);
     const monitored = await isMonitored(ctx.db, caller.orgId, key);
     const id = newId('scr', now.getTime());
-    const top = outcome.matches[0];
-    const matchedSources = [...new Set(outcome.matches.flatMap((m) => (m.listings ? m.listings.map((l) => l.dataset) : [m.dataset])))];
-    const data = {
-      screeningId: id,
-      entityId: top?.entity.id ?? null,
-      entityName: top?.entity.name ?? null,
-      riskScore: outcome.riskScore,
-      riskLevel: outcome.riskLevel,
-      confidence: outcome.confidence,
-      matchedSources,
-      matchDetails: outcome.matches,
-      isMonitored: monitored,
-    };
-    const responseBody = { success: true, data };
+    const matchedSources = JSON.stringify(outcome.matchedSources);
+    // The envelope around the matches' JSON, in the order of the ScreeningResult schema.
+    const json =
+      `{"success":true,"data":{"screeningId":${JSON.stringify(id)},"entityId":${JSON.stringify(outcome.entityId)},` +
+      `"entityName":${JSON.stringify(outcome.entityName)},"riskScore":${outcome.riskScore},"riskLevel":${JSON.stringify(outcome.riskLevel)},` +
+      `"confidence":${outcome.confidence},"matchedSources":${matchedSources},"matchDetails":${outcome.matchesJson},"isMonitored":${monitored}}}`;
     const row: ScreeningsTable = {
       id,
       org_id: caller.orgId,
@@ -223,18 +217,18 @@ export async function screen(
       risk_score: outcome.riskScore,
       risk_level: outcome.riskLevel,
       confidence: outcome.confidence,
-      entity_id: data.entityId,
-      entity_name: data.entityName,
-      matched_sources: JSON.stringify(matchedSources),
+      entity_id: outcome.entityId,
+      entity_name: outcome.entityName,
+      matched_sources: matchedSources,
       used_sources: JSON.stringify(lists.sources),
       list_versions: JSON.stringify(lists.versions),
-      match_details: JSON.stringify(outcome.matches),
+      match_details: outcome.matchesJson,
       created_at: now.toISOString(),
     };
     // The quota unit, the stored screening and the idempotency record commit together or not at all,
     // and the response is sent only once they are committed.
-    await writerFor(ctx.db).submit({ caller, row, now, idempotencyKey, responseBody });
-    return { status: 200, body: responseBody, replayed: false };
+    await writerFor(ctx.db).submit({ caller, row, now, idempotencyKey, responseJson: json });
+    return { status: 200, json, replayed: false };
   } catch (error) {
     if (idempotencyKey !== undefined) await releaseIdempotencyKey(ctx.db, caller.orgId, idempotencyKey);
     throw error;
@@ -246,7 +240,7 @@ interface ScreeningWrite {
   row: ScreeningsTable;
   now: Date;
   idempotencyKey: string | undefined;
-  responseBody: unknown;
+  responseJson: string;
 }
 
 const writers = new WeakMap<Db, BatchWriter<ScreeningWrite>>();
@@ -261,7 +255,7 @@ function writerFor(db: Db): BatchWriter<ScreeningWrite> {
       if (w.idempotencyKey !== undefined) {
         await trx
           .updateTable('idempotency_keys')
-          .set({ state: 'done', response_status: 200, response_body: JSON.stringify(w.responseBody), screening_id: w.row.id })
+          .set({ state: 'done', response_status: 200, response_body: w.responseJson, screening_id: w.row.id })
           .where('org_id', '=', w.caller.orgId)
           .where('key', '=', w.idempotencyKey)
           .execute();

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { ListRecord } from '../lists/model.js';
-import { MatchingIndex } from '../matching/index.js';
-import type { MatchOptions, MatchQuery, ScreenOutcome } from '../matching/types.js';
+import { MatchingIndex, type ScreenSummary, summarizeOutcome } from '../matching/index.js';
+import type { MatchOptions, MatchQuery } from '../matching/types.js';
 import type { Screener } from '../screening/screening-service.js';
 
 export type WorkerRequest =
@@ -10,13 +10,13 @@ export type WorkerRequest =
   | { type: 'drop'; generation: number };
 
 export type WorkerReply =
-  | { type: 'screened'; id: number; outcome?: ScreenOutcome; error?: string }
+  | { type: 'screened'; id: number; outcome?: ScreenSummary; error?: string }
   | { type: 'loaded'; generation: number; error?: string };
 
 /** A screener over an index built in this thread (the command line, and MATCH_THREADS=0). */
 export function inlineScreener(records: ListRecord[]): Promise<Screener> {
   return MatchingIndex.buildAsync(records).then((index) => ({
-    screen: (query: MatchQuery, options?: MatchOptions) => Promise.resolve(index.screen(query, options)),
+    screen: (query: MatchQuery, options?: MatchOptions) => Promise.resolve(summarizeOutcome(index.screen(query, options))),
   }));
 }
 
@@ -31,7 +31,7 @@ interface Thread {
   ready: Set<number>;
   /** Builds under way in this thread. */
   loading: Map<number, Waiter<void>>;
-  pending: Map<number, Waiter<ScreenOutcome>>;
+  pending: Map<number, Waiter<ScreenSummary>>;
 }
 
 interface Generation {
@@ -105,7 +105,7 @@ export class MatchingPool {
     this.threads.length = 0;
   }
 
-  private screen(generation: number, query: MatchQuery, options: MatchOptions): Promise<ScreenOutcome> {
+  private screen(generation: number, query: MatchQuery, options: MatchOptions): Promise<ScreenSummary> {
     const entry = this.generations.get(generation);
     if (!entry) return Promise.reject(new Error(`list generation ${generation} has been retired`));
     // The least busy thread that has the generation; a replacement thread still building it is waited for.
@@ -119,12 +119,12 @@ export class MatchingPool {
       if (entry.retired && entry.inFlight === 0) this.drop(generation);
     };
     const run = (t: Thread) =>
-      new Promise<ScreenOutcome>((resolve, reject) => {
+      new Promise<ScreenSummary>((resolve, reject) => {
         const id = this.nextRequest++;
         t.pending.set(id, { resolve, reject });
         t.worker.postMessage({ type: 'screen', id, generation, query, options } satisfies WorkerRequest);
       });
-    let result: Promise<ScreenOutcome>;
+    let result: Promise<ScreenSummary>;
     if (thread) {
       result = run(thread);
     } else {

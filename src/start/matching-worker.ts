@@ -5,7 +5,7 @@
  * service keeps answering while the next one is built.
  */
 import { parentPort } from 'node:worker_threads';
-import { MatchingIndex } from '../matching/index.js';
+import { MatchingIndex, summarizeOutcome } from '../matching/index.js';
 import type { WorkerReply, WorkerRequest } from './matching-pool.js';
 
 const port = parentPort;
@@ -23,7 +23,7 @@ port.on('message', (message: WorkerRequest) => {
         return;
       }
       try {
-        reply({ type: 'screened', id: message.id, outcome: index.screen(message.query, message.options) });
+        reply({ type: 'screened', id: message.id, outcome: summarizeOutcome(index.screen(message.query, message.options)) });
       } catch (error) {
         reply({ type: 'screened', id: message.id, error: error instanceof Error ? error.message : String(error) });
       }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ManualClock } from '../../src/infra/clock.js';
 import { newId } from '../../src/infra/ids.js';
+import { Match, MatchedEntity, ScreeningResult } from '../../src/screening/screening-schemas.js';
 import { ENGINES, type SeededOrg, type TestApp, seedOrg, startTestApp } from '../helpers/harness.js';
 import { GENEROUS_LIMITS, assertCommonHeaders, assertError, loadSampleLists } from '../helpers/http-assert.js';
 
@@ -90,6 +91,17 @@ for (const { engine, skip } of ENGINES) {
         assert.ok(match.explanation.alignment.length >= 2);
         assert.ok(match.explanation.corroboration.birthDate, 'the birth date is part of the explanation');
         assert.ok(match.explanation.corroboration.birthDate.effect > 0);
+      }
+      // The body is sent pre-serialized: it carries nothing the documented schema does not have.
+      assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+      const fields = (schema: { properties: Record<string, unknown> }) => new Set(Object.keys(schema.properties));
+      const extra = (value: object, schema: { properties: Record<string, unknown> }) => Object.keys(value).filter((k) => !fields(schema).has(k));
+      assert.deepEqual(Object.keys(res.body), ['success', 'data']);
+      assert.deepEqual(extra(data, ScreeningResult), []);
+      assert.deepEqual(Object.keys(data), Object.keys(ScreeningResult.properties), 'every field, in the schema order');
+      for (const match of data.matchDetails) {
+        assert.deepEqual(extra(match, Match), []);
+        assert.deepEqual(extra(match.entity, MatchedEntity), []);
       }
       // Scores carry at most one decimal (DECISIONS.md).
       for (const n of [data.riskScore, data.confidence, ...data.matchDetails.map((m: { matchScore: number }) => m.matchScore)]) {

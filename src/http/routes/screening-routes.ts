@@ -52,7 +52,8 @@ export function screeningRoutes(deps: ScreeningRouteDeps): FastifyPluginAsync {
         const key = Array.isArray(header) ? header[0] : header;
         const result = await screen(deps.context, callerOf(request), request.body, key);
         if (result.replayed) reply.header('Idempotency-Replayed', 'true');
-        return reply.status(result.status).send(result.body);
+        // Already serialized (it has the ScreeningResult shape; the matches come from the matching thread as JSON).
+        return reply.status(result.status).header('content-type', 'application/json; charset=utf-8').send(result.json);
       },
     );
 
