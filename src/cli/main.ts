@@ -27,7 +27,7 @@ function makeRuntime(env: NodeJS.ProcessEnv): CliRuntime {
     async withContext(fn) {
       // Loaded on use: the list runtime and matching engine are not needed to print usage.
       const { createContext } = await import('../start/context.js');
-      const ctx = await createContext(getConfig(), { matchingThreads: 0 });
+      const ctx = await createContext(getConfig(), { command: true });
       try {
         return await fn(ctx);
       } finally {

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -19,7 +20,15 @@ export interface DatabaseHandle {
 pg.types.setTypeParser(20, (value) => Number(value));
 pg.types.setTypeParser(1700, (value) => Number(value));
 
-export function openDatabase(config: DatabaseConfig): DatabaseHandle {
+export interface OpenOptions {
+  /**
+   * SQLite: checkpoint the write-ahead log from a thread of its own instead of inside commits (the
+   * server; a short-lived command keeps SQLite's automatic checkpoints).
+   */
+  backgroundCheckpoints?: boolean;
+}
+
+export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): DatabaseHandle {
   if (config.engine === 'sqlite') {
     mkdirSync(dirname(config.url), { recursive: true });
     const sqlite = new SQLite(config.url);
@@ -32,7 +41,17 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     sqlite.pragma('busy_timeout = 10000');
     const syncer = config.sqliteSynchronous === 'FULL' ? new WalSyncer(`${config.url}-wal`) : undefined;
     const db = new Kysely<Database>({ dialect: new DurableSqliteDialect(sqlite, syncer) });
-    return { db, engine: 'sqlite', close: () => db.destroy() };
+    if (!options.backgroundCheckpoints) return { db, engine: 'sqlite', close: () => db.destroy() };
+    sqlite.pragma('wal_autocheckpoint = 0');
+    const checkpointer = startCheckpointer(config.url);
+    return {
+      db,
+      engine: 'sqlite',
+      async close() {
+        await db.destroy();
+        await checkpointer.stop();
+      },
+    };
   }
   const pool = new pg.Pool({
     connectionString: stripSchemaParam(config.url),
@@ -41,6 +60,28 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, engine: 'postgres', close: () => db.destroy() };
+}
+
+function startCheckpointer(file: string): { stop(): Promise<void> } {
+  const worker = new Worker(new URL('./sqlite-checkpointer.js', import.meta.url), { workerData: { file, intervalMs: 1000 } });
+  worker.unref();
+  worker.on('message', (message: { type: string; message?: string }) => {
+    if (message.type === 'error') console.error(`SQLite checkpoint failed: ${message.message}`);
+  });
+  worker.on('error', (error) => console.error(`SQLite checkpointer stopped: ${error.message}`));
+  return {
+    stop: () =>
+      new Promise<void>((resolve) => {
+        const done = () => resolve();
+        worker.once('exit', done);
+        worker.on('message', (message: { type: string }) => {
+          if (message.type === 'stopped') void worker.terminate();
+        });
+        worker.postMessage({ type: 'stop' });
+        // A checkpointer that does not answer is not worth waiting for: the log is checkpointed on the next open.
+        setTimeout(() => void worker.terminate(), 5000).unref();
+      }),
+  };
 }
 
 function stripSchemaParam(url: string): string {

@@ -27,14 +27,16 @@ export async function createContext(
     migrate?: boolean;
     /** Overrides MATCH_THREADS (the command line screens nothing on the request path and uses 0). */
     matchingThreads?: number;
+    /** A short-lived command: no background threads (matching or SQLite checkpoints). */
+    command?: boolean;
     log?: (message: string, detail?: Record<string, unknown>) => void;
   } = {},
 ): Promise<AppContext> {
   await ensureSchema(config.database);
-  const database = openDatabase(config.database);
+  const database = openDatabase(config.database, { backgroundCheckpoints: !options.command });
   if (options.migrate !== false) await migrateToLatest(database.db);
   const clock = options.clock ?? systemClock;
-  const threads = options.matchingThreads ?? config.matching.threads;
+  const threads = options.matchingThreads ?? (options.command ? 0 : config.matching.threads);
   const pool = threads > 0 ? new MatchingPool(threads, options.log ? { log: options.log } : {}) : undefined;
   const runtime = new ListRuntime<Screener>({
     db: database.db,
