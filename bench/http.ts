@@ -39,6 +39,16 @@ function cpuSeconds(pid: number | undefined): number | undefined {
   }
 }
 
+/** Resident memory of a process in MiB, from /proc. */
+function rssMiB(pid: number | undefined): number | undefined {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+    return line ? Math.round(Number(line.split(/\s+/)[1]) / 1024) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -98,6 +108,7 @@ async function main(): Promise<void> {
       const health = await run({ url: `${url}/health`, connections: CONNECTIONS, duration: DURATION });
       let i = 0;
       const cpuBefore = cpuSeconds(server.pid);
+      const loadBefore = process.cpuUsage();
       const screen = await run({
         url: `${url}/v1/screen`,
         connections: CONNECTIONS,
@@ -112,12 +123,15 @@ async function main(): Promise<void> {
       });
       const line = (label: string, r: autocannon.Result) =>
         `${label.padEnd(14)} ${r.requests.average.toFixed(0).padStart(6)} req/s   p50 ${r.latency.p50} ms   p99 ${r.latency.p99} ms   errors ${r.errors + r.non2xx}`;
-      console.log(`\nHTTP benchmark: ${CONNECTIONS} connections, ${DURATION} s each, SQLite, one server process, autocannon on the same 2-core machine`);
+      console.log(`\nHTTP benchmark: ${CONNECTIONS} connections, ${DURATION} s each, SQLite, one server process (MATCH_THREADS=${process.env.MATCH_THREADS ?? "default"}), autocannon in this process on the same machine`);
       console.log(line('GET /health', health));
       console.log(line('POST /screen', screen));
       const cpuAfter = cpuSeconds(server.pid);
+      const load = process.cpuUsage(loadBefore);
+      const rss = rssMiB(server.pid);
+      if (rss !== undefined) console.log(`server resident memory after the run: ${rss} MiB (lists, index in the matching thread, SQLite)`);
       if (cpuBefore !== undefined && cpuAfter !== undefined) {
-        console.log(`server CPU per screening: ${(((cpuAfter - cpuBefore) * 1000) / screen.requests.total).toFixed(2)} ms (all threads of the server process)`);
+        console.log(`server CPU per screening: ${(((cpuAfter - cpuBefore) * 1000) / screen.requests.total).toFixed(2)} ms (all threads of the server process); load generator: ${((load.user + load.system) / 1000 / screen.requests.total).toFixed(2)} ms`);
       }
       console.log(`POST /screen throughput is ${(screen.requests.average / health.requests.average).toFixed(2)} x GET /health`);
     } finally {

@@ -114,7 +114,10 @@ export class MatchingIndex {
   private readonly names: NameEntry[] = [];
   private readonly vocab = new Map<string, number>();
   private readonly vocabTokens: string[] = [];
-  private readonly postings: number[][] = [];
+  /** Names per vocabulary entry while building; packed into postStart/postIds when the build ends. */
+  private postings: number[][] = [];
+  private postStart: Uint32Array = new Uint32Array(1);
+  private postIds: Int32Array = new Int32Array(0);
   private readonly vocabIdf: number[] = [];
   private readonly vocabLen: number[] = [];
   private readonly byPhonetic = new Map<string, number[]>();
@@ -230,6 +233,7 @@ export class MatchingIndex {
       }
       if (v % (BUILD_STEP * 8) === 0) yield;
     }
+    this.packPostings();
     this.delStart = start;
     this.delHash = delHash;
     this.delVocab = delVocab;
@@ -327,6 +331,21 @@ export class MatchingIndex {
     if (list[list.length - 1] !== nameId) list.push(nameId);
   }
 
+  /** One flat array of name ids, vocabulary entry after entry: compact, and read in order by queries. */
+  private packPostings(): void {
+    const start = new Uint32Array(this.postings.length + 1);
+    for (let v = 0; v < this.postings.length; v++) start[v + 1] = start[v]! + this.postings[v]!.length;
+    const ids = new Int32Array(start[this.postings.length]!);
+    for (let v = 0; v < this.postings.length; v++) ids.set(this.postings[v]!, start[v]!);
+    this.postStart = start;
+    this.postIds = ids;
+    this.postings = [];
+  }
+
+  private postingCount(v: number): number {
+    return this.postStart[v + 1]! - this.postStart[v]!;
+  }
+
   private queryParts(name: string, type: EntityType | undefined): ScoredPart[] {
     const person = isPersonFlag(type);
     const parts: NamePart[] = [];
@@ -382,13 +401,15 @@ export class MatchingIndex {
       // Joined query parts are looked up exactly only: the fuzzy neighbourhood of every pair costs too much.
       probes.push({ text: words[i]!.text + words[i + 1]!.text, pk: '', idf: Math.max(words[i]!.idf, words[i + 1]!.idf), fuzzy: false });
     }
+    const postStart = this.postStart;
+    const postIds = this.postIds;
     for (const probe of probes) {
       const s = ++this.stampCounter;
       const visit = (v: number, quality: number): void => {
-        const list = this.postings[v]!;
         const w = Math.min(probe.idf, this.vocabIdf[v]!) * quality;
-        for (let k = 0; k < list.length; k++) {
-          const id = list[k]!;
+        const end = postStart[v + 1]!;
+        for (let k = postStart[v]!; k < end; k++) {
+          const id = postIds[k]!;
           if (stamp[id] === s) continue;
           if (acc[id] === 0) touched.push(id);
           stamp[id] = s;
@@ -400,7 +421,7 @@ export class MatchingIndex {
       if (!probe.fuzzy) continue;
       // A part carried by very many listed names (Mohamed, Ali) brings its spelling variants'
       // thousands of names too, for little evidence: only its exact and same-spelling forms are used.
-      const common = exact !== undefined && this.postings[exact]!.length > COMMON_POSTINGS;
+      const common = exact !== undefined && this.postingCount(exact) > COMMON_POSTINGS;
       if (probe.fold !== undefined) {
         const f = this.byFold.get(probe.fold);
         if (f && f.length <= 400) for (const v of f) visit(v, 0.95);
