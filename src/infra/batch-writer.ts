@@ -12,53 +12,79 @@ interface Pending<J> {
  * Group commit: writes submitted while a transaction is committing are gathered and committed
  * together in the next one. Every caller's promise settles only after its own write is durable, so
  * nothing is acknowledged before it is stored, but one disk sync serves many requests under load.
+ * Two batches may be under way at once: the next one commits while the previous one waits for its
+ * disk sync (the database serializes the transactions themselves), so a slow sync does not hold
+ * back the writes behind it.
  * A job that throws is rolled out of the batch without writing (jobs must check before they write);
  * a failed commit fails every job of the batch.
+ * Jobs run in the order of `lockKey` (stable), so that concurrent batches, here or on other nodes,
+ * take row locks in one order and cannot deadlock each other.
  */
 export class BatchWriter<J> {
   private queue: Pending<J>[] = [];
-  private running = false;
+  private scheduled = false;
+  private inFlight = 0;
 
   constructor(
     private readonly db: Db,
     private readonly apply: (trx: Trx, job: J) => Promise<void>,
-    private readonly maxBatch = 64,
+    private readonly options: { lockKey?: (job: J) => string; maxBatch?: number; maxInFlight?: number } = {},
   ) {}
+
+  private get maxBatch(): number {
+    return this.options.maxBatch ?? 64;
+  }
+
+  private get maxInFlight(): number {
+    return this.options.maxInFlight ?? 2;
+  }
 
   submit(job: J): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ job, resolve, reject });
-      if (!this.running) {
-        this.running = true;
-        setImmediate(() => void this.drain());
-      }
+      this.schedule();
     });
   }
 
-  private async drain(): Promise<void> {
-    while (this.queue.length > 0) {
+  /** Starts a batch on the next turn of the event loop, so that it gathers this turn's writes. */
+  private schedule(): void {
+    if (this.scheduled || this.inFlight >= this.maxInFlight || this.queue.length === 0) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      if (this.inFlight >= this.maxInFlight || this.queue.length === 0) return;
       const batch = this.queue.splice(0, this.maxBatch);
-      const outcomes: (unknown | undefined)[] = [];
-      try {
-        await this.db.transaction().execute(async (trx) => {
-          for (const item of batch) {
-            try {
-              await this.apply(trx, item.job);
-              outcomes.push(undefined);
-            } catch (error) {
-              outcomes.push(error ?? new Error('write failed'));
-            }
+      this.inFlight++;
+      void this.run(batch).finally(() => {
+        this.inFlight--;
+        this.schedule();
+      });
+      this.schedule();
+    });
+  }
+
+  private async run(batch: Pending<J>[]): Promise<void> {
+    const lockKey = this.options.lockKey;
+    if (lockKey) batch.sort((a, b) => (lockKey(a.job) < lockKey(b.job) ? -1 : lockKey(a.job) > lockKey(b.job) ? 1 : 0));
+    const outcomes: (unknown | undefined)[] = [];
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        for (const item of batch) {
+          try {
+            await this.apply(trx, item.job);
+            outcomes.push(undefined);
+          } catch (error) {
+            outcomes.push(error ?? new Error('write failed'));
           }
-        });
-        batch.forEach((item, i) => {
-          const error = outcomes[i];
-          if (error === undefined) item.resolve();
-          else item.reject(error);
-        });
-      } catch (error) {
-        for (const item of batch) item.reject(error);
-      }
+        }
+      });
+      batch.forEach((item, i) => {
+        const error = outcomes[i];
+        if (error === undefined) item.resolve();
+        else item.reject(error);
+      });
+    } catch (error) {
+      for (const item of batch) item.reject(error);
     }
-    this.running = false;
   }
 }
