@@ -26,6 +26,8 @@ export interface OpenOptions {
    * server; a short-lived command keeps SQLite's automatic checkpoints).
    */
   backgroundCheckpoints?: boolean;
+  /** How often the background checkpointer runs (default one second). */
+  checkpointIntervalMs?: number;
 }
 
 export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): DatabaseHandle {
@@ -43,7 +45,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     const db = new Kysely<Database>({ dialect: new DurableSqliteDialect(sqlite, syncer) });
     if (!options.backgroundCheckpoints) return { db, engine: 'sqlite', close: () => db.destroy() };
     sqlite.pragma('wal_autocheckpoint = 0');
-    const checkpointer = startCheckpointer(config.url);
+    const checkpointer = startCheckpointer(config.url, options.checkpointIntervalMs ?? 1000);
     return {
       db,
       engine: 'sqlite',
@@ -62,8 +64,8 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
   return { db, engine: 'postgres', close: () => db.destroy() };
 }
 
-function startCheckpointer(file: string): { stop(): Promise<void> } {
-  const worker = new Worker(new URL('./sqlite-checkpointer.js', import.meta.url), { workerData: { file, intervalMs: 1000 } });
+function startCheckpointer(file: string, intervalMs: number): { stop(): Promise<void> } {
+  const worker = new Worker(new URL('./sqlite-checkpointer.js', import.meta.url), { workerData: { file, intervalMs } });
   worker.unref();
   worker.on('message', (message: { type: string; message?: string }) => {
     if (message.type === 'error') console.error(`SQLite checkpoint failed: ${message.message}`);

@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, sql } from 'kysely';
+import { openDatabase } from '../../src/infra/database.js';
 import { DurableSqliteDialect, WalSyncer } from '../../src/infra/sqlite-driver.js';
 
 interface TestDb {
@@ -77,6 +78,31 @@ test('writes settle after a log sync, reads cause none, and concurrent writes sh
     other.close();
   } finally {
     await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('under steady writes the background checkpointer keeps the log from growing without end', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sqlite-checkpoint-'));
+  const file = join(dir, 'db.sqlite');
+  const handle = openDatabase({ engine: 'sqlite', url: file, sqliteSynchronous: 'FULL', poolSize: 1 }, { backgroundCheckpoints: true, checkpointIntervalMs: 50 });
+  const db = handle.db as unknown as Kysely<TestDb>;
+  try {
+    await sql`create table t (id integer primary key, v text)`.execute(db);
+    const row = 'x'.repeat(4000);
+    let written = 0;
+    let largest = 0;
+    const until = Date.now() + 2500;
+    for (let id = 1; Date.now() < until; id++) {
+      // Writes keep coming (no quiet moment for a PASSIVE checkpoint to catch up).
+      await db.insertInto('t').values({ id, v: row }).execute();
+      written += row.length;
+      if (id % 50 === 0) largest = Math.max(largest, statSync(`${file}-wal`).size);
+    }
+    assert.ok(written > 8 * 1024 * 1024, `wrote ${written} bytes`);
+    assert.ok(largest < written / 2, `the log reached ${largest} bytes for ${written} bytes written`);
+  } finally {
+    await handle.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });
