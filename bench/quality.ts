@@ -11,6 +11,7 @@ import { parse } from 'csv-parse/sync';
 import { toCountryCode } from '../src/lists/countries.js';
 import type { EntityType, ListRecord, OfficialSourceId, SourceAdapter } from '../src/lists/model.js';
 import { MatchingIndex, MEDIUM_BOUNDARY, HIGH_BOUNDARY } from '../src/matching/index.js';
+import { rng } from './query-mix.js';
 
 const DATA = path.resolve(process.cwd(), '../shared/data');
 const MATCHING = path.join(DATA, 'matching');
@@ -60,18 +61,6 @@ async function csv(file: string): Promise<Record<string, string>[]> {
 
 function pct(n: number, d: number): string {
   return d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(2)}%`;
-}
-
-/** Deterministic PRNG (mulberry32) so perturbations are the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function schemaType(schema: string): EntityType {

@@ -19,17 +19,7 @@ import { Rescreener } from '../src/monitoring/rescreen-service.js';
 import { searchKey } from '../src/screening/search-key.js';
 import { createContext } from '../src/start/context.js';
 import { createOrganization, updateOrganization } from '../src/tenants/tenants-service.js';
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from './query-mix.js';
 
 const SYLLABLES = ['an', 'ber', 'cha', 'dor', 'el', 'fi', 'gar', 'hol', 'in', 'jo', 'ka', 'lin', 'mar', 'nes', 'o', 'pet', 'qui', 'ros', 'sen', 'tal', 'u', 'vic', 'wen', 'xa', 'yor', 'zu'];
 
