@@ -205,6 +205,11 @@ export function compareParts(q: ScoredPart[], c: ScoredPart[], pkOf: (s: string)
   // Joined parts: "abdul rahman" ~ "abdulrahman", on either side.
   joinPairs(q, qc, c, cc, pkOf, pairs, false);
   joinPairs(c, cc, q, qc, pkOf, pairs, true);
+  // Initials written together ("JC" / "Jean-Claude") and an organization's acronym ("PLA" /
+  // "People's Liberation Army"), on either side.
+  abbreviationPairs(q, qc, c, cc, organization, pairs, false);
+  // A listed acronym is not read against a query's words: every three-word name spells some acronym.
+  if (!organization) abbreviationPairs(c, cc, q, qc, false, pairs, true);
   // Equal similarities: the wider (joined) pair first, then the pair whose parts stand at the same
   // relative place in both names (so "Kyawmaung Maung" pairs its "maung" with the last "maung").
   const rel = (p: Pair): number => Math.abs((p.qi + p.qj) / 2 / q.length - (p.ci + p.cj) / 2 / c.length);
@@ -230,7 +235,7 @@ export function compareParts(q: ScoredPart[], c: ScoredPart[], pkOf: (s: string)
       query: q.slice(p.qi, p.qj + 1).map((x) => x.text).join(' '),
       listed: c.slice(p.ci, p.cj + 1).map((x) => x.text).join(' '),
       similarity: Math.round(p.s * 100) / 100,
-      how: p.qi !== p.qj || p.ci !== p.cj ? 'joined' : p.how,
+      how: p.how !== 'initial' && (p.qi !== p.qj || p.ci !== p.cj) ? 'joined' : p.how,
     });
   }
   let mq = 0, matchedW = 0, info = 0, uq = 0;
@@ -313,13 +318,61 @@ function eff(s: number): number {
   return s * s * s;
 }
 
+const VOWEL = /[aeiouy]/;
+/** Acronym letters of an organization's name skip these connectors ("Islamic State of Iraq and the Levant", ISIL). */
+const ACRONYM_SKIP = new Set(['of', 'and', 'the', 'for', 'de', 'des', 'du', 'la', 'le', 'del', 'y', 'e', 'et', 'und', 'fur']);
+
+/**
+ * A part that is the first letters of two or more consecutive parts of the other name. For a
+ * person: two or three consonants, initials written without dots or spaces ("JC" Juncker, "JF"
+ * Kennedy), worth what an initial is. For an organization: an acronym of two to six letters,
+ * connectors skipped ("PLA", "ISIL"); three letters or more count as a spelling of the name.
+ */
+function abbreviationPairs(a: ScoredPart[], ac: number[], b: ScoredPart[], bc: number[], organization: boolean, out: Pair[], swapped: boolean): void {
+  for (const i of ac) {
+    const part = a[i]!;
+    const t = part.text;
+    if (part.kind !== 'word' || part.translit !== undefined || t.length < 2) continue;
+    if (organization ? t.length > 6 : t.length > 3 || VOWEL.test(t)) continue;
+    for (let k = 0; k < bc.length; k++) {
+      let at = 0;
+      let words = 0;
+      for (let x = k; x < bc.length; x++) {
+        const other = b[bc[x]!]!;
+        if (organization && words > 0 && ACRONYM_SKIP.has(other.text)) continue;
+        if ((other.kind !== 'word' && other.kind !== 'patronymic') || other.text.length < 2 || other.text[0] !== t[at]) break;
+        at++;
+        words++;
+        if (at === t.length) {
+          if (words >= 2) {
+            const s = organization && t.length >= 3 ? 0.9 : 0.75;
+            const j = bc[k]!, j2 = bc[x]!;
+            out.push(swapped ? { qi: j, qj: j2, ci: i, cj: i, s, how: 'initial' } : { qi: i, qj: i, ci: j, cj: j2, s, how: 'initial' });
+          }
+          break;
+        }
+      }
+    }
+  }
+}
+
+const ARTICLES = new Set(['al', 'el', 'ul', 'ol']);
+const ARTICLE_VOWEL = /[aeuo]/;
+const ARTICLE_END = /[aeuo]l$/;
+
 function joinPairs(a: ScoredPart[], ac: number[], b: ScoredPart[], bc: number[], pkOf: (s: string) => string, out: Pair[], swapped: boolean): void {
   for (let k = 0; k + 1 < ac.length; k++) for (let len = 2; len <= 4 && k + len <= ac.length; len++) {
     let text = '';
     let hasInitial = false;
+    // Where the Arabic article sits in the joined text, its vowel is written a, e, u or o at will
+    // (Abd al-Aziz, Abdel Aziz, Abdul Aziz, Abdol Aziz, Abdelaziz): a separate article, or one
+    // written onto the end of the part before ("Abdel Rahman" / "Abdulrahman").
+    let article = -1;
     for (let x = k; x < k + len; x++) {
       const part = a[ac[x]!]!;
       if (part.kind === 'initial') hasInitial = true;
+      if (x > k && part.kind === 'particle' && ARTICLES.has(part.text)) article = text.length;
+      else if (x < k + len - 1 && part.kind === 'word' && part.text.length >= 4 && ARTICLE_END.test(part.text)) article = text.length + part.text.length - 2;
       text += part.text;
     }
     if (hasInitial) continue;
@@ -331,7 +384,11 @@ function joinPairs(a: ScoredPart[], ac: number[], b: ScoredPart[], bc: number[],
       if ((other.kind !== 'word' && other.kind !== 'patronymic') || other.text.length < text.length - 2 || other.text.length > text.length + 2 || other.text.charCodeAt(0) !== text.charCodeAt(0)) continue;
       // Only the same letters, or the same name in another spelling: a joined pair with a slip in it
       // (Jongsun / Jong Un) is too often another name.
-      const same = text === other.text || (other.fold !== undefined && (fold ??= spellingFold(text)) === other.fold);
+      let same = text === other.text || (other.fold !== undefined && (fold ??= spellingFold(text)) === other.fold);
+      if (!same && article >= 0 && other.text.length === text.length && other.text[article + 1] === 'l' && ARTICLE_VOWEL.test(other.text[article]!)) {
+        const t = text.slice(0, article) + other.text[article] + text.slice(article + 1);
+        same = t === other.text || (other.fold !== undefined && spellingFold(t) === other.fold);
+      }
       if (!same) continue;
       const s = text === other.text ? 0.97 : 0.93;
       out.push(swapped ? { qi: j, qj: j, ci: i, cj: i2, s, how: 'joined' } : { qi: i, qj: i2, ci: j, cj: j, s, how: 'joined' });

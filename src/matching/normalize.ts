@@ -31,7 +31,7 @@ const HONORIFICS = new Set(
    general gen colonel col lieutenant lt major maj captain capt commander admiral brigadier sergeant
    president presidente prezident president prasident praesident predsjednik presedintele presiden elnok
    prime minister premier king queen prince princess emir amir his her excellency he
-   herr frau monsieur senor senora sr sra don dona signor signora gospodin`.split(/\s+/),
+   herr frau monsieur senor senora sr sra don dona signor signora gospodin jr jnr snr`.split(/\s+/),
 );
 
 // Particles and connectors that carry little identity (weighted low, never required).
@@ -200,7 +200,9 @@ function legalTypoUncached(t: string): string {
 export function foldText(input: string): string {
   // Plain ASCII (most listed names) needs case folding only.
   if (ASCII.test(input)) return input.toLowerCase().replace(APOSTROPHES, '');
-  let s = input.normalize('NFKC').toLowerCase();
+  // Zero-width (non-)joiners only shape letters inside one word (Persian writes پزشک‌فر, Pezeshkfar,
+  // with one): removed, not read as a space.
+  let s = input.normalize('NFKC').toLowerCase().replace(ZERO_WIDTH, '');
   s = transliterate(s);
   s = s.normalize('NFD').replace(/\p{M}/gu, '');
   // Letters that do not decompose.
@@ -208,6 +210,7 @@ export function foldText(input: string): string {
 }
 
 const ASCII = /^[\x00-\x7f]*$/;
+const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff]/g;
 const ABJAD = /[\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
 const APOSTROPHES = /[`']/g;
 const SPECIAL: Record<string, string> = {

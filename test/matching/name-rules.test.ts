@@ -1,0 +1,60 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { emptyRecord, type ListRecord } from '../../src/lists/model.js';
+import { MatchingIndex, MEDIUM_BOUNDARY } from '../../src/matching/index.js';
+import { normalizeName } from '../../src/matching/normalize.js';
+import { phoneticKey, spellingFold } from '../../src/matching/similarity.js';
+
+const texts = (name: string, person?: boolean): string[] => normalizeName(name, person).parts.map((p) => p.text);
+
+// Enough rows for part weights to behave as on real lists (common given names weigh little).
+function filler(): ListRecord[] {
+  const out: ListRecord[] = [];
+  const given = ['Mohammad', 'Ali', 'Abdul', 'Jean'];
+  const family = ['Rahimi', 'Karimi', 'Nouri', 'Sadeghi'];
+  let i = 0;
+  for (const g of given) for (const f of family) for (let k = 0; k < 40; k++) out.push({ ...emptyRecord('eu_csl', `f${i++}`, 'person', `${g} ${f}${k}`) });
+  for (let k = 0; k < 200; k++) out.push({ ...emptyRecord('us_csl', `c${k}`, 'organization', `Trading${k} Company`) });
+  return out;
+}
+const idx = MatchingIndex.build(filler());
+
+test('a zero-width non-joiner stays inside its word (Persian)', () => {
+  // پزشک‌فر (Pezeshkfar) is one word; read as two, its second half was lost as an abbreviation.
+  assert.equal(normalizeName('پزشک‌فر', true).parts.length, 1);
+  assert.deepEqual(texts('مسعود پزشک‌فر', true), texts('مسعود پزشکفر', true));
+  assert.ok(idx.scorePair('مسعود پزشک‌فر', 'مسعود پزشکیان', 'person') < MEDIUM_BOUNDARY);
+});
+
+test('Cyrillic -ий / -ый written -ij / -yj (German, Polish, Czech romanization)', () => {
+  assert.equal(phoneticKey('selenskyj'), phoneticKey('zelenskyy'));
+  assert.equal(spellingFold('selenskyj'), spellingFold('selenskiy'));
+  assert.equal(spellingFold('yurij'), spellingFold('yuriy'));
+  // a final j after another letter is a consonant (Manoj, Raj)
+  assert.notEqual(phoneticKey('manoj'), phoneticKey('mano'));
+  assert.ok(idx.scorePair('Wolodymyr Selenskyj', 'Volodymyr Zelenskyy', 'person') >= MEDIUM_BOUNDARY);
+});
+
+test('the Arabic article in a joined name takes any vowel (Abd al-, Abdel, Abdul)', () => {
+  assert.ok(idx.scorePair("'Abd al-Aziz al-Nuristani", 'Abdul Aziz Nooristani', 'person') >= MEDIUM_BOUNDARY);
+  assert.ok(idx.scorePair('Abdel Rahman', 'Abdulrahman', 'person') >= MEDIUM_BOUNDARY);
+  // only the article's vowel: another vowel elsewhere is another name
+  assert.ok(idx.scorePair('Abdel Rahman', 'Abdelrohman', 'person') < MEDIUM_BOUNDARY);
+});
+
+test('initials written together and acronyms of organizations', () => {
+  assert.ok(idx.scorePair('JC Juncker', 'Jean-Claude Juncker', 'person') >= MEDIUM_BOUNDARY);
+  assert.ok(idx.scorePair('Jean-Claude Juncker', 'JC Juncker', 'person') >= MEDIUM_BOUNDARY);
+  assert.ok(idx.scorePair('JK Juncker', 'Jean-Claude Juncker', 'person') < MEDIUM_BOUNDARY);
+  assert.ok(idx.scorePair('PLA', 'People’s Liberation Army', 'organization') >= MEDIUM_BOUNDARY);
+  assert.ok(idx.scorePair('PLO', 'People’s Liberation Army', 'organization') < MEDIUM_BOUNDARY);
+  // a listed acronym is not read against the words of a query: any three words spell one
+  assert.ok(idx.scorePair('People’s Liberation Army', 'PLA', 'organization') < MEDIUM_BOUNDARY);
+  const list = MatchingIndex.build([{ ...emptyRecord('us_ofac', 'a1', 'organization', 'GKR Trading') }, ...filler()]);
+  assert.ok(!list.screen({ name: 'Gary Kenneth Robbins Trading' }).matches.some((m) => m.entity.id === 'us_ofac:a1' && m.explanation.alignment.some((a) => a.how === 'initial')));
+});
+
+test('a generational suffix is dropped, not read as initials', () => {
+  assert.deepEqual(texts('Ramon Andrade, Jr.', true), ['ramon', 'andrade']);
+  assert.ok(idx.scorePair('Josefa Ruy Andrade', 'Ramon Andrade, Jr.', 'person') < MEDIUM_BOUNDARY);
+});
