@@ -65,7 +65,14 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
     let d = levenshtein(a.text, b.text, 2);
     // Two neighbouring letters swapped is one slip, not two (Zhagn / Zhang).
     if (d === 2 && la === lb && isTransposition(a.text, b.text)) d = 1;
-    if (d === 1) {
+    if (d === 1 && la === lb && minLen >= 5 && vowelForVowel(a.text, b.text)) {
+      // One vowel written for another, inside the word or at its start: the commonest difference
+      // between romanizations of one name (Osama / Usama, Laden / Ladin, Ebrahim / Ibrahim), whose
+      // source script leaves short vowels unwritten or spells them otherwise. (At the end it is
+      // often an inflection, Antonio / Antonia.)
+      s = Math.max(s, 0.95);
+      how = 'phonetic';
+    } else if (d === 1) {
       // A different first letter is more often another name (Hernandez/Fernandez) than a slip.
       if (minLen >= 6) s = Math.max(s, sameFirst ? 0.95 : 0.86);
       else if (minLen >= 4) s = Math.max(s, sameFirst ? 0.9 : 0.8);
@@ -102,6 +109,29 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
 }
 
 const OPAQUE = /[^a-z]/;
+/**
+ * The vowels romanizations of one name swap: o/u and e/i (Arabic and Persian write the short
+ * vowels u and i, or none; Turkish, French and English spellings render them o and e). Others,
+ * a/i or e/o, more often make another name (Shane / Shine, Leene / Leone).
+ */
+const SAME_VOWEL = new Set(['ou', 'uo', 'ei', 'ie']);
+
+const SYLLABLES = /[aeiou]+[^aeiou]+[aeiou]/;
+
+/**
+ * Same length, one position differs, both letters there vowels, not the last letter, and words of
+ * two syllables or more: in a one-syllable part (Chinese, Korean: Zhong / Zhang) the vowel makes
+ * another syllable.
+ */
+function vowelForVowel(a: string, b: string): boolean {
+  let at = -1;
+  for (let i = 0; i < a.length; i++) {
+    if (a.charCodeAt(i) === b.charCodeAt(i)) continue;
+    if (at >= 0) return false;
+    at = i;
+  }
+  return at >= 0 && at < a.length - 1 && SAME_VOWEL.has(a[at]! + b[at]!) && SYLLABLES.test(a) && SYLLABLES.test(b);
+}
 const FILIATION = new Set(['bin', 'ibn', 'ben', 'bint', 'binti', 'ould', 'walad']);
 
 /** Role of each part in an Arabic filiation chain: 1 = own name (before the first "bin"), 2 = father's name (right after a "bin"). */
@@ -287,7 +317,10 @@ export function compareParts(q: ScoredPart[], c: ScoredPart[], pkOf: (s: string)
   for (const j of cc) if (c[j]!.kind === 'word' || c[j]!.kind === 'patronymic') listedWords++;
   const extraQCost = listedWords <= 1 ? 1.2 : 0.6;
   // Two listed parts missing are middle names; three or more are a different, longer name.
-  const extraCCost = unmatchedListed.length <= 2 ? 0.3 : 0.5;
+  // (Particles, de, van, bin, ibn, are connectors, not names: they are not counted.)
+  let missingNames = 0;
+  for (const j of cc) if (!cUsed[j] && c[j]!.kind !== 'particle') missingNames++;
+  const extraCCost = missingNames <= 2 ? 0.3 : 0.5;
   const denom = matchedW + 4 * conflict + extraQCost * extraQ + extraCCost * extraC;
   const cov = denom > 0 ? mq / denom : 0;
   let score = Math.pow(cov, 1.5);

@@ -141,7 +141,8 @@ const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '
 function deLeet(t: string): string | undefined {
   if (!/\d/.test(t)) return undefined;
   const digits = t.replace(/\D/g, '').length;
-  if (digits === 0 || digits > 2 || t.length < 4 || !/^[a-z]/.test(t) && !/[a-z]$/.test(t)) return undefined;
+  // Digits for letters sit inside a word; one at an end is a serial or tranche mark ("AHL1", "AR16").
+  if (digits === 0 || digits > 2 || t.length < 4 || !/^[a-z]/.test(t) || !/[a-z]$/.test(t)) return undefined;
   if (/^\d+[a-z]{1,3}$/.test(t)) return undefined;
   return t.replace(/\d/g, (d) => LEET[d] ?? d);
 }

@@ -58,3 +58,30 @@ test('a generational suffix is dropped, not read as initials', () => {
   assert.deepEqual(texts('Ramon Andrade, Jr.', true), ['ramon', 'andrade']);
   assert.ok(idx.scorePair('Josefa Ruy Andrade', 'Ramon Andrade, Jr.', 'person') < MEDIUM_BOUNDARY);
 });
+
+test('a digit at the end of a word is a serial mark, not a letter', () => {
+  assert.equal(normalizeName('Trust 2007-AHL1', false).parts[2]!.kind, 'number');
+  assert.deepEqual(texts('Igor Sech1n', true), ['igor', 'sechin']);
+  // tranches AHL1 / AHL2: another member of a series (a review, never high), not two unrelated words
+  const s = idx.scorePair('Citigroup Mortgage Loan Trust 2007-AHL1', 'Citigroup Mortgage Loan Trust 2007-AHL2', 'organization');
+  assert.ok(s >= MEDIUM_BOUNDARY && s < 80, `${s}`);
+});
+
+test('o/u and e/i swapped inside a word are one name; other vowels and one-syllable parts are not', () => {
+  const sim = (a: string, b: string): number => idx.scorePair(a, b, 'person');
+  assert.ok(sim('Osama Hamdani', 'Usama Hamdani') >= 80);
+  assert.ok(sim('Ebrahim Laden', 'Ibrahim Ladin') > sim('Ebrahim Laden', 'Ibrahim Lodan'));
+  assert.ok(sim('Shane Hamdani', 'Shine Hamdani') < sim('Osama Hamdani', 'Usama Hamdani'));
+  // a one-syllable part: another vowel is another syllable (Zhong / Zhang)
+  assert.ok(sim('Zhong Hamdani', 'Zhang Hamdani') < sim('Osama Hamdani', 'Usama Hamdani'));
+});
+
+test('particles in a listed name are not counted as missing names', () => {
+  // bin / ibn link a chain of ancestors: two missing names (Muhammad, Awad), not four
+  const chain = idx.scorePair('Usama bin Ladin', 'Usama bin Muhammad ibn Awad ibn Ladin', 'person');
+  const bare = idx.scorePair('Usama bin Ladin', 'Usama bin Muhammad Awad Ladin', 'person');
+  assert.ok(chain >= bare - 3, `${chain} / ${bare}`);
+  assert.ok(idx.scorePair('Usama Ladin', 'Usama de Muhammad Awad Ladin', 'person') >= idx.scorePair('Usama Ladin', 'Usama Muhammad Awad Ladin', 'person') - 3);
+  // three missing names are a longer, different name
+  assert.ok(idx.scorePair('Usama Ladin', 'Usama Muhammad Awad Salim Ladin', 'person') < bare - 10);
+});
