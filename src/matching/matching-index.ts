@@ -547,12 +547,26 @@ export class MatchingIndex {
       scored.push({ record: r, score, nameScore: best.nameScore, dist: best.dist, key: best.entry.parts.map((p) => p.text).sort().join(' '), corroborated, contradicted, explanation: this.explain(best.entry, best.cmp, best.dist, { birth, country, type }) });
     }
     if (scored.length === 0) return none;
-    scored.sort((a, b) => b.score - a.score || b.nameScore - a.nameScore);
+    // Lists carrying each party (cluster) at medium or above: several independent lists agreeing on
+    // the same party raise the risk.
+    const listsOf = new Map<number, Set<SourceId>>();
+    for (const s of scored) {
+      if (s.score < MEDIUM_BOUNDARY) continue;
+      const cl = this.clusterOf[s.record]!;
+      let set = listsOf.get(cl);
+      if (!set) listsOf.set(cl, (set = new Set()));
+      set.add(this.records[s.record]!.source);
+    }
+    const lists = (s: Scored): number => listsOf.get(this.clusterOf[s.record]!)?.size ?? 0;
+    // Equal scores: the row whose birth date, country... agree first (a row that lists no birth date
+    // cannot confirm one, and must not stand before one that does), then the fewer contradictions,
+    // then the party more lists carry, then the closer name. The top row sets the risk, so among
+    // equals the best corroborated match does.
+    scored.sort((a, b) => b.score - a.score || b.corroborated - a.corroborated || a.contradicted - b.contradicted || lists(b) - lists(a) || b.nameScore - a.nameScore);
     const top = scored[0]!;
     const topCluster = this.clusterOf[top.record]!;
-    // Several independent lists agreeing on the same party raise the risk.
-    const agreeing = new Set<SourceId>();
-    for (const s of scored) if (this.clusterOf[s.record] === topCluster && s.score >= MEDIUM_BOUNDARY) agreeing.add(this.records[s.record]!.source);
+    const agreeing = new Set<SourceId>(listsOf.get(topCluster));
+    if (agreeing.size === 0) agreeing.add(this.records[top.record]!.source);
     const riskScore = round1(clamp(top.score + Math.min(6, 3 * (agreeing.size - 1)), 0, 100));
     // The runner-up is the best other party. A row of another list under the very same distinctive
     // name, which clustering could not link for want of a shared identifier or date, is not one.
