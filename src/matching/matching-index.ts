@@ -11,6 +11,7 @@ import { isCommonName } from './common-names.js';
 import { compareParts, type NameComparison, type ScoredPart } from './name-compare.js';
 import { isHonorific, isLegalWord, isParticle, normalizeName, type NamePart } from './normalize.js';
 import { phoneticKey, spellingFold } from './similarity.js';
+import { withArticle } from './wording.js';
 import type { CorroborationEffect, Explanation, Listing, Match, MatchOptions, MatchQuery, RiskLevel, ScreenOutcome } from './types.js';
 
 /** DECISIONS.md "Scores and levels": high >= 80, medium >= 50, else low. */
@@ -651,7 +652,8 @@ export class MatchingIndex {
     if (cmp.numberConflict) corroboration.numbers = { effect: 0, detail: 'numbers in the names differ (score scaled down and kept below high)' };
     const aligned = cmp.alignment.map((a) => (a.how === 'exact' ? a.listed : `${a.query}~${a.listed} (${a.how})`));
     const bits: string[] = [];
-    bits.push(`Matched ${entry.kind === 'primary' ? 'the primary name' : `${entry.quality === 'weak' ? 'a weak ' : 'an '}${entry.kind === 'aka' ? 'alias' : entry.kind + ' name'}`} "${entry.name}"`);
+    const kind = entry.kind === 'aka' ? 'alias' : `${entry.kind} name`;
+    bits.push(`Matched ${entry.kind === 'primary' ? 'the primary name' : withArticle(entry.quality === 'weak' ? `weak ${kind}` : kind)} "${entry.name}"`);
     bits.push(`on ${aligned.join(', ') || 'no parts'}`);
     if (cmp.unmatchedQuery.length) bits.push(`; query parts not found: ${cmp.unmatchedQuery.join(', ')}`);
     if (cmp.unmatchedListed.length) bits.push(`; listed parts not in the query: ${cmp.unmatchedListed.join(', ')}`);
