@@ -10,7 +10,7 @@ import { clusterSteps } from './clusters.js';
 import { isCommonName } from './common-names.js';
 import { compareParts, type NameComparison, type ScoredPart } from './name-compare.js';
 import { isHonorific, isLegalWord, isParticle, normalizeName, type NamePart } from './normalize.js';
-import { phoneticKey, spellingFold } from './similarity.js';
+import { isTransposition, levenshtein, phoneticKey, spellingFold } from './similarity.js';
 import { withArticle } from './wording.js';
 import type { CorroborationEffect, Explanation, Listing, Match, MatchOptions, MatchQuery, RiskLevel, ScreenOutcome } from './types.js';
 
@@ -325,11 +325,12 @@ export class MatchingIndex {
     if (list[list.length - 1] !== nameId) list.push(nameId);
   }
 
-  private queryParts(name: string, type: EntityType | undefined): ScoredPart[] {
+  /** `listed`: the parts of the one listed name a pair check compares with, known to the lists for the occasion. */
+  private queryParts(name: string, type: EntityType | undefined, listed?: NamePart[]): ScoredPart[] {
     const person = isPersonFlag(type);
     const parts: NamePart[] = [];
     for (const p of normalizeName(name, person).parts) {
-      const split = p.kind === 'word' ? this.splitGlued(p.text, person) : undefined;
+      const split = p.kind === 'word' ? this.splitGlued(p.text, person, listed) : undefined;
       if (split) for (const x of split) parts.push(p.translit ? { ...x, translit: p.translit } : x);
       else parts.push(p);
     }
@@ -341,11 +342,15 @@ export class MatchingIndex {
    * "KYAWmaung", "DOOnovi") is read as those two parts; each side must be a listed part, a
    * particle or a legal form, and at least one a listed part of four letters or more.
    */
-  private splitGlued(t: string, person: boolean | undefined): NamePart[] | undefined {
+  private splitGlued(t: string, person: boolean | undefined, listed?: NamePart[]): NamePart[] | undefined {
     if (t.length < 6 || this.vocab.has(t)) return undefined;
-    // A spelling variant of a listed part is not a glued pair ("mokhamed" is not "mok hamed").
+    // A spelling variant of a listed part is not a glued pair ("mokhamed" is not "mok hamed")...
     const f = this.fold(t);
     if (this.vocab.has(f) || this.byFold.has(f)) return undefined;
+    // ...nor, as two words, is a listed part with one slip in it ("Macrosoft" / "Microsoft",
+    // "UnitedWealth" / "UnitedHealth"); a legal form glued to a listed part still comes off.
+    let near: boolean | undefined;
+    const isNear = (): boolean => (near ??= this.nearListed(t) || (listed?.some((p) => p.kind === 'word' && p.text.length >= 6 && (levenshtein(p.text, t, 1) <= 1 || isTransposition(p.text, t))) ?? false));
     for (let i = 2; i <= t.length - 2; i++) {
       const l = t.slice(0, i);
       const r = t.slice(i);
@@ -358,6 +363,7 @@ export class MatchingIndex {
       if (!legalEnd && !legalStart) {
         if (!lKnown && !rKnown) continue;
         if (!(lKnown || isParticle(l) || isHonorific(l)) || !(rKnown || isParticle(r) || isLegalWord(r) || isHonorific(r))) continue;
+        if (isNear()) continue;
       }
       const parts = normalizeName(`${l} ${r}`, person).parts;
       // One side an honorific dropped by normalization ("Sayyedjabar").
@@ -365,6 +371,21 @@ export class MatchingIndex {
       if (parts.length === 2) return parts;
     }
     return undefined;
+  }
+
+  /** A listed part of six letters or more one edit (or one swap of neighbours) away from `t`. */
+  private nearListed(t: string): boolean {
+    const hits = new Set<number>();
+    this.deletionHits(hashWithout(t, -1), hits);
+    for (let i = 0; i < t.length; i++) {
+      if (this.vocab.has(t.slice(0, i) + t.slice(i + 1))) return true;
+      this.deletionHits(hashWithout(t, i), hits);
+    }
+    for (const v of hits) {
+      const other = this.vocabTokens[v]!;
+      if (other.length >= 6 && (levenshtein(other, t, 1) <= 1 || isTransposition(other, t))) return true;
+    }
+    return false;
   }
 
   /** Candidate names for the query parts, best first. */
@@ -497,8 +518,9 @@ export class MatchingIndex {
    * no corroboration). Used by the quality benchmark for judged name pairs.
    */
   scorePair(queryName: string, listedName: string, entityType?: EntityType): number {
-    const q = this.queryParts(queryName, entityType);
-    const c = normalizeName(listedName, isPersonFlag(entityType)).parts.map((p) => this.scored(p.text, p.kind, p.translit));
+    const listed = normalizeName(listedName, isPersonFlag(entityType)).parts;
+    const q = this.queryParts(queryName, entityType, listed);
+    const c = listed.map((p) => this.scored(p.text, p.kind, p.translit));
     const cmp = compareParts(q, c, phoneticKey, this.idfOf, this.maxIdf, entityType !== undefined && entityType !== 'person');
     let s = cmp.score * this.distinctiveness(cmp) * 100;
     if (cmp.numberConflict) s = Math.min(s * NUMBER_CONFLICT_FACTOR, NUMBER_CONFLICT_CAP);

@@ -85,3 +85,20 @@ test('particles in a listed name are not counted as missing names', () => {
   // three missing names are a longer, different name
   assert.ok(idx.scorePair('Usama Ladin', 'Usama Muhammad Awad Salim Ladin', 'person') < bare - 10);
 });
+
+test('a part one slip away from a listed part is not read as two glued words', () => {
+  const listed = MatchingIndex.build([
+    { ...emptyRecord('us_ofac', 'g1', 'organization', 'Microsoft Corporation') },
+    { ...emptyRecord('us_ofac', 'g2', 'organization', 'Macro Trading') },
+    { ...emptyRecord('us_ofac', 'g3', 'organization', 'Soft Systems') },
+    { ...emptyRecord('eu_csl', 'g4', 'organization', 'JSC RAWENSTVO') },
+    ...filler(),
+  ]);
+  // "macrosoft" is "macro" + "soft", both listed, but one letter from "microsoft"
+  const top = listed.screen({ name: 'Macrosoft Corporation' }).matches[0];
+  assert.equal(top?.entity.id, 'us_ofac:g1');
+  // a legal form glued to a listed part still comes off
+  assert.equal(listed.screen({ name: 'JSCrawenstvo' }).matches[0]?.entity.id, 'eu_csl:g4');
+  // in a pair check, the listed name counts as listed
+  assert.ok(idx.scorePair('UnitedWealth Group', 'UnitedHealth Group', 'organization') > idx.scorePair('United Wealth Group', 'UnitedHealth Group', 'organization'));
+});
