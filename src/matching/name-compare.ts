@@ -8,6 +8,7 @@ import { sameGivenName } from './name-variants.js';
 import type { AlignedPart } from './types.js';
 import type { PartKind, Translit } from './normalize.js';
 import { isTransposition, jaroWinkler, levenshtein, spellingFold } from './similarity.js';
+import { wadeGilesSpells } from './wade-giles.js';
 
 export interface ScoredPart {
   text: string;
@@ -49,6 +50,8 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
   }
   // A hypocorism or the same given name in another language (Bill / William, Juan / John).
   if (!strict && sameGivenName(a.text, b.text)) return { s: 0.9, how: 'nickname' };
+  // One Mandarin syllable in Wade-Giles and in Pinyin (Hsi / Xi).
+  if (!strict && la <= 6 && lb <= 6 && (wadeGilesSpells([a.text], b.text) || wadeGilesSpells([b.text], a.text))) return { s: 0.93, how: 'phonetic' };
   // Numbers agree exactly or not at all; so do parts holding characters no table transliterated.
   if (OPAQUE.test(a.text) || OPAQUE.test(b.text)) return { s: 0, how: 'fuzzy' };
   const minLen = Math.min(la, lb);
@@ -389,6 +392,12 @@ function abbreviationPairs(a: ScoredPart[], ac: number[], b: ScoredPart[], bc: n
   }
 }
 
+function syllables(a: ScoredPart[], ac: number[], k: number, len: number): string[] {
+  const out: string[] = [];
+  for (let x = k; x < k + len; x++) out.push(a[ac[x]!]!.text);
+  return out;
+}
+
 const ARTICLES = new Set(['al', 'el', 'ul', 'ol']);
 const ARTICLE_VOWEL = /[aeuo]/;
 const ARTICLE_END = /[aeuo]l$/;
@@ -414,7 +423,12 @@ function joinPairs(a: ScoredPart[], ac: number[], b: ScoredPart[], bc: number[],
     let fold: string | undefined;
     for (const j of bc) {
       const other = b[j]!;
-      if ((other.kind !== 'word' && other.kind !== 'patronymic') || other.text.length < text.length - 2 || other.text.length > text.length + 2 || other.text.charCodeAt(0) !== text.charCodeAt(0)) continue;
+      if ((other.kind !== 'word' && other.kind !== 'patronymic') || other.text.length < text.length - 2 || other.text.length > text.length + 2) continue;
+      if (other.text.charCodeAt(0) !== text.charCodeAt(0)) {
+        // A hyphenated Wade-Giles given name against the Pinyin one word (Chin-ping / Jinping, Tse-tung / Zedong).
+        if (len <= 3 && wadeGilesSpells(syllables(a, ac, k, len), other.text)) out.push(swapped ? { qi: j, qj: j, ci: i, cj: i2, s: 0.93, how: 'joined' } : { qi: i, qj: i2, ci: j, cj: j, s: 0.93, how: 'joined' });
+        continue;
+      }
       // Only the same letters, or the same name in another spelling: a joined pair with a slip in it
       // (Jongsun / Jong Un) is too often another name.
       let same = text === other.text || (other.fold !== undefined && (fold ??= spellingFold(text)) === other.fold);
@@ -422,6 +436,7 @@ function joinPairs(a: ScoredPart[], ac: number[], b: ScoredPart[], bc: number[],
         const t = text.slice(0, article) + other.text[article] + text.slice(article + 1);
         same = t === other.text || (other.fold !== undefined && spellingFold(t) === other.fold);
       }
+      if (!same && len <= 3 && wadeGilesSpells(syllables(a, ac, k, len), other.text)) same = true;
       if (!same) continue;
       const s = text === other.text ? 0.97 : 0.93;
       out.push(swapped ? { qi: j, qj: j, ci: i, cj: i2, s, how: 'joined' } : { qi: i, qj: i2, ci: j, cj: j, s, how: 'joined' });

@@ -4,6 +4,7 @@ import { emptyRecord, type ListRecord } from '../../src/lists/model.js';
 import { MatchingIndex, MEDIUM_BOUNDARY } from '../../src/matching/index.js';
 import { normalizeName } from '../../src/matching/normalize.js';
 import { phoneticKey, spellingFold } from '../../src/matching/similarity.js';
+import { wadeGiles, wadeGilesSpells } from '../../src/matching/wade-giles.js';
 
 const texts = (name: string, person?: boolean): string[] => normalizeName(name, person).parts.map((p) => p.text);
 
@@ -101,4 +102,21 @@ test('a part one slip away from a listed part is not read as two glued words', (
   assert.equal(listed.screen({ name: 'JSCrawenstvo' }).matches[0]?.entity.id, 'eu_csl:g4');
   // in a pair check, the listed name counts as listed
   assert.ok(idx.scorePair('UnitedWealth Group', 'UnitedHealth Group', 'organization') > idx.scorePair('United Wealth Group', 'UnitedHealth Group', 'organization'));
+});
+
+test('Wade-Giles and Pinyin spellings of one Mandarin name', () => {
+  assert.ok(wadeGiles('hsi')!.pinyin.includes('xi'));
+  assert.ok(wadeGiles('tzu')!.pinyin.includes('zi'));
+  assert.ok(wadeGilesSpells(['chin', 'ping'], 'jinping'));
+  assert.ok(wadeGilesSpells(['tse', 'tung'], 'zedong'));
+  assert.ok(wadeGilesSpells(['hsiao', 'ping'], 'xiaoping'));
+  // syllables Pinyin spells too do not make a name Wade-Giles (Tan / Dan, Ping / Bing)
+  assert.equal(wadeGilesSpells(['tan'], 'dan'), false);
+  assert.equal(wadeGilesSpells(['ping'], 'bing'), false);
+  assert.equal(wadeGiles('smith'), undefined);
+  assert.ok(idx.scorePair('Mao Tse-tung', 'Mao Zedong', 'person') >= MEDIUM_BOUNDARY);
+  assert.ok(idx.scorePair('Hsi Chin-ping', 'Xi Jinping', 'person') >= MEDIUM_BOUNDARY);
+  assert.ok(idx.scorePair('Teng Hsiao-ping', 'Deng Xiaoping', 'person') >= MEDIUM_BOUNDARY);
+  // another given name is still another name
+  assert.ok(idx.scorePair('Mao Tse-min', 'Mao Zedong', 'person') < MEDIUM_BOUNDARY);
 });
