@@ -586,7 +586,22 @@ export class MatchingIndex {
     // then the party more lists carry, then the closer name. The top row sets the risk, so among
     // equals the best corroborated match does.
     scored.sort((a, b) => b.score - a.score || b.corroborated - a.corroborated || a.contradicted - b.contradicted || lists(b) - lists(a) || b.nameScore - a.nameScore);
-    const top = scored[0]!;
+    // The risk is that of the riskiest party: its best row, raised for the further lists carrying it.
+    // A party whose rows several lists carry (and whose birth date agrees) can so outweigh one row a
+    // little above it that no other list confirms; its best row then leads the matches.
+    const raised = (s: Scored): number => s.score + Math.min(6, 3 * (Math.max(1, lists(s)) - 1));
+    let top = scored[0]!;
+    const parties = new Set<number>();
+    for (const s of scored) {
+      const cl = this.clusterOf[s.record]!;
+      if (parties.has(cl)) continue;
+      parties.add(cl);
+      if (raised(s) > raised(top)) top = s;
+    }
+    if (top !== scored[0]) {
+      scored.splice(scored.indexOf(top), 1);
+      scored.unshift(top);
+    }
     const topCluster = this.clusterOf[top.record]!;
     const agreeing = new Set<SourceId>(listsOf.get(topCluster));
     if (agreeing.size === 0) agreeing.add(this.records[top.record]!.source);

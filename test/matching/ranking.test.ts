@@ -75,6 +75,28 @@ test('among equal scores the party more lists carry sets the risk, whatever the 
   }
 });
 
+test('a party whose birth date agrees on several lists sets the risk over one unconfirmed row a little above it', () => {
+  // No short alias this time: the listed full names carry the patronymic, so the Japanese row's
+  // exact "Vladimir Putin" scores a little above each dated row even with their birth date (+8).
+  const long = (source: ListRecord['source'], id: string, name: string): ListRecord => person(source, id, name, dated);
+  const idx = MatchingIndex.build([jpUndated, long('uk_csl', 'u1', 'Vladimir Vladimirovich PUTIN'), long('us_ofac', 'o1', 'PUTIN, Vladimir Vladimirovich'), long('un_csl', 'n1', 'PUTIN, Vladimir Vladimirovich'), ...filler()]);
+  const o = idx.screen({ name: 'Vladimir Putin', birthDate: DOB }, { maxMatches: 20 });
+  const jp = o.matches.find((m) => m.entity.id === 'jp_mof:j1')!;
+  const best = o.matches.filter((m) => birth(m) > 0);
+  assert.equal(best.length, 3);
+  assert.ok(jp.matchScore > best[0]!.matchScore, 'the scenario: the undated row scores higher');
+  // the top match is a corroborated row, and the risk is its party's: best row + 6 for three lists
+  assert.ok(birth(o.matches[0]!) > 0, o.matches[0]!.entity.id);
+  assert.equal(o.riskScore, Math.round((o.matches[0]!.matchScore + 6) * 10) / 10);
+  assert.ok(o.riskScore > jp.matchScore);
+  // the other matches keep their order
+  assert.ok(o.matches.slice(1).every((m, i, xs) => i === 0 || m.matchScore <= xs[i - 1]!.matchScore));
+  // without a birth date the exact name leads: three lists (+6) do not make up the gap
+  const bare = idx.screen({ name: 'Vladimir Putin' });
+  assert.equal(bare.matches[0]!.entity.id, 'jp_mof:j1');
+  assert.equal(bare.riskScore, bare.matches[0]!.matchScore);
+});
+
 test('the risk is never below the best match, also under the medium boundary', () => {
   const idx = MatchingIndex.build([uk, ...filler()]);
   const o = idx.screen({ name: 'Vladimir Putilin' }, { floor: 0 });
