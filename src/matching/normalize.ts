@@ -30,7 +30,7 @@ const HONORIFICS = new Set(
    mawlavi qari hafiz imam ayatollah hojatoleslam sayed sayyed sayyid syed seyed
    general gen colonel col lieutenant lt major maj captain capt commander admiral brigadier sergeant
    president presidente prezident president prasident praesident predsjednik presedintele presiden elnok
-   prime minister premier king queen prince princess emir amir his her excellency he
+   prime minister premier king queen prince princess his her excellency he
    herr frau monsieur senor senora sr sra don dona signor signora gospodin jr jnr snr`.split(/\s+/),
 );
 

@@ -120,3 +120,11 @@ test('Wade-Giles and Pinyin spellings of one Mandarin name', () => {
   // another given name is still another name
   assert.ok(idx.scorePair('Mao Tse-min', 'Mao Zedong', 'person') < MEDIUM_BOUNDARY);
 });
+
+test('Amir and Emir are given names, not titles to drop', () => {
+  assert.deepEqual(texts('Amir Abdullah', true), ['amir', 'abdullah']);
+  assert.deepEqual(texts('Emir Kusturica', true), ['emir', 'kusturica']);
+  // true titles still go
+  assert.deepEqual(texts('Sheikh Amir Abdullah', true), ['amir', 'abdullah']);
+  assert.ok(idx.scorePair('Amir Sayyid Abdullah', 'Amir Abdullah', 'person') > idx.scorePair('Karim Sayyid Abdullah', 'Amir Abdullah', 'person'));
+});
