@@ -250,10 +250,17 @@ export function normalizeName(raw: string, isPerson: boolean | undefined): Norma
     }
     tokens = out;
   }
+  // Titles stand before a name ("Dr Ayman", "King Abdullah", "AL-ZAWAHIRI, Dr. Ayman"): a title word
+  // after the given names, or as the surname before the comma of "LAST, First", is a surname
+  // ("Damon King", "John Major", "KING, Martin Luther"). Abbreviations (Dr, Gen., Sr.) are dropped
+  // wherever they stand.
+  const comma = s.indexOf(',');
+  const surnameBlock = isPerson === true && comma > 0 && tokens.length === s.split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0).length ? s.slice(0, comma).split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0).length : 0;
   const parts: NamePart[] = [];
-  for (const t of tokens) {
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
     if (t.startsWith('@')) { parts.push({ text: t, kind: 'legal' }); continue; }
-    if (HONORIFICS.has(t) && tokens.length > 1) continue;
+    if (HONORIFICS.has(t) && tokens.length > 1 && (t.length < 4 || (i < tokens.length - 1 && i >= surnameBlock))) continue;
     if (/^\d+$/.test(t)) {
       const v = Number(t);
       const prev = parts[parts.length - 1];

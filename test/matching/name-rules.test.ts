@@ -128,3 +128,14 @@ test('Amir and Emir are given names, not titles to drop', () => {
   assert.deepEqual(texts('Sheikh Amir Abdullah', true), ['amir', 'abdullah']);
   assert.ok(idx.scorePair('Amir Sayyid Abdullah', 'Amir Abdullah', 'person') > idx.scorePair('Karim Sayyid Abdullah', 'Amir Abdullah', 'person'));
 });
+
+test('a title stands before a name: after it, or as the surname of "LAST, First", the word is a name', () => {
+  assert.deepEqual(texts('King Abdullah', true), ['abdullah']);
+  assert.deepEqual(texts('Damon King', true), ['damon', 'king']);
+  assert.deepEqual(texts('John Major'), ['john', 'major']);
+  assert.deepEqual(texts('KING, Martin Luther', true), ['king', 'martin', 'luther']);
+  assert.deepEqual(texts('AL-ZAWAHIRI, Dr. Ayman', true), ['al', 'zawahiri', 'ayman']);
+  // abbreviations are dropped wherever they stand
+  assert.deepEqual(texts('Noureddine Belkassem Dr', true), ['noureddine', 'belkassem']);
+  assert.deepEqual(texts('President Vladimir Putin'), ['vladimir', 'putin']);
+});
