@@ -5,6 +5,7 @@
 import { toCountryCode } from '../lists/countries.js';
 import type { EntityType, ListRecord } from '../lists/model.js';
 import type { CorroborationEffect } from './types.js';
+import { withArticle } from './wording.js';
 
 export const BIRTH_EXACT = 8;
 export const BIRTH_MONTH = 5;
@@ -70,9 +71,5 @@ export function entityTypeEffect(query: EntityType | undefined, listed: EntityTy
   if (!query) return undefined;
   if (query === listed) return { effect: 0, detail: `both are ${listed === 'organization' ? 'organizations' : listed + 's'}` };
   const personConflict = query === 'person' || listed === 'person';
-  return { effect: personConflict ? -35 : -20, detail: `query is ${article(query)}, listed entry is ${article(listed)}` };
-}
-
-function article(t: EntityType): string {
-  return (t === 'organization' || t === 'aircraft' ? 'an ' : 'a ') + t;
+  return { effect: personConflict ? -35 : -20, detail: `query is ${withArticle(query)}, listed entry is ${withArticle(listed)}` };
 }

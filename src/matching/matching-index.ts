@@ -10,7 +10,8 @@ import { clusterSteps } from './clusters.js';
 import { isCommonName } from './common-names.js';
 import { compareParts, type NameComparison, type ScoredPart } from './name-compare.js';
 import { isHonorific, isLegalWord, isParticle, normalizeName, type NamePart } from './normalize.js';
-import { phoneticKey, spellingFold } from './similarity.js';
+import { isTransposition, levenshtein, phoneticKey, spellingFold } from './similarity.js';
+import { withArticle } from './wording.js';
 import type { CorroborationEffect, Explanation, Listing, Match, MatchOptions, MatchQuery, RiskLevel, ScreenOutcome } from './types.js';
 
 /** DECISIONS.md "Scores and levels": high >= 80, medium >= 50, else low. */
@@ -346,11 +347,12 @@ export class MatchingIndex {
     return this.postStart[v + 1]! - this.postStart[v]!;
   }
 
-  private queryParts(name: string, type: EntityType | undefined): ScoredPart[] {
+  /** `listed`: the parts of the one listed name a pair check compares with, known to the lists for the occasion. */
+  private queryParts(name: string, type: EntityType | undefined, listed?: NamePart[]): ScoredPart[] {
     const person = isPersonFlag(type);
     const parts: NamePart[] = [];
     for (const p of normalizeName(name, person).parts) {
-      const split = p.kind === 'word' ? this.splitGlued(p.text, person) : undefined;
+      const split = p.kind === 'word' ? this.splitGlued(p.text, person, listed) : undefined;
       if (split) for (const x of split) parts.push(p.translit ? { ...x, translit: p.translit } : x);
       else parts.push(p);
     }
@@ -362,11 +364,15 @@ export class MatchingIndex {
    * "KYAWmaung", "DOOnovi") is read as those two parts; each side must be a listed part, a
    * particle or a legal form, and at least one a listed part of four letters or more.
    */
-  private splitGlued(t: string, person: boolean | undefined): NamePart[] | undefined {
+  private splitGlued(t: string, person: boolean | undefined, listed?: NamePart[]): NamePart[] | undefined {
     if (t.length < 6 || this.vocab.has(t)) return undefined;
-    // A spelling variant of a listed part is not a glued pair ("mokhamed" is not "mok hamed").
+    // A spelling variant of a listed part is not a glued pair ("mokhamed" is not "mok hamed")...
     const f = this.fold(t);
     if (this.vocab.has(f) || this.byFold.has(f)) return undefined;
+    // ...nor, as two words, is a listed part with one slip in it ("Macrosoft" / "Microsoft",
+    // "UnitedWealth" / "UnitedHealth"); a legal form glued to a listed part still comes off.
+    let near: boolean | undefined;
+    const isNear = (): boolean => (near ??= this.nearListed(t) || (listed?.some((p) => p.kind === 'word' && p.text.length >= 6 && (levenshtein(p.text, t, 1) <= 1 || isTransposition(p.text, t))) ?? false));
     for (let i = 2; i <= t.length - 2; i++) {
       const l = t.slice(0, i);
       const r = t.slice(i);
@@ -379,6 +385,7 @@ export class MatchingIndex {
       if (!legalEnd && !legalStart) {
         if (!lKnown && !rKnown) continue;
         if (!(lKnown || isParticle(l) || isHonorific(l)) || !(rKnown || isParticle(r) || isLegalWord(r) || isHonorific(r))) continue;
+        if (isNear()) continue;
       }
       const parts = normalizeName(`${l} ${r}`, person).parts;
       // One side an honorific dropped by normalization ("Sayyedjabar").
@@ -386,6 +393,21 @@ export class MatchingIndex {
       if (parts.length === 2) return parts;
     }
     return undefined;
+  }
+
+  /** A listed part of six letters or more one edit (or one swap of neighbours) away from `t`. */
+  private nearListed(t: string): boolean {
+    const hits = new Set<number>();
+    this.deletionHits(hashWithout(t, -1), hits);
+    for (let i = 0; i < t.length; i++) {
+      if (this.vocab.has(t.slice(0, i) + t.slice(i + 1))) return true;
+      this.deletionHits(hashWithout(t, i), hits);
+    }
+    for (const v of hits) {
+      const other = this.vocabTokens[v]!;
+      if (other.length >= 6 && (levenshtein(other, t, 1) <= 1 || isTransposition(other, t))) return true;
+    }
+    return false;
   }
 
   /** Candidate names for the query parts, best first. */
@@ -521,8 +543,9 @@ export class MatchingIndex {
    * no corroboration). Used by the quality benchmark for judged name pairs.
    */
   scorePair(queryName: string, listedName: string, entityType?: EntityType): number {
-    const q = this.queryParts(queryName, entityType);
-    const c = normalizeName(listedName, isPersonFlag(entityType)).parts.map((p) => this.scored(p.text, p.kind, p.translit));
+    const listed = normalizeName(listedName, isPersonFlag(entityType)).parts;
+    const q = this.queryParts(queryName, entityType, listed);
+    const c = listed.map((p) => this.scored(p.text, p.kind, p.translit));
     const cmp = compareParts(q, c, phoneticKey, this.idfOf, this.maxIdf, entityType !== undefined && entityType !== 'person');
     let s = cmp.score * this.distinctiveness(cmp) * 100;
     if (cmp.numberConflict) s = Math.min(s * NUMBER_CONFLICT_FACTOR, NUMBER_CONFLICT_CAP);
@@ -572,12 +595,41 @@ export class MatchingIndex {
       scored.push({ record: r, score, nameScore: best.nameScore, dist: best.dist, key: best.entry.parts.map((p) => p.text).sort().join(' '), corroborated, contradicted, explanation: this.explain(best.entry, best.cmp, best.dist, { birth, country, type }) });
     }
     if (scored.length === 0) return none;
-    scored.sort((a, b) => b.score - a.score || b.nameScore - a.nameScore);
-    const top = scored[0]!;
+    // Lists carrying each party (cluster) at medium or above: several independent lists agreeing on
+    // the same party raise the risk.
+    const listsOf = new Map<number, Set<SourceId>>();
+    for (const s of scored) {
+      if (s.score < MEDIUM_BOUNDARY) continue;
+      const cl = this.clusterOf[s.record]!;
+      let set = listsOf.get(cl);
+      if (!set) listsOf.set(cl, (set = new Set()));
+      set.add(this.records[s.record]!.source);
+    }
+    const lists = (s: Scored): number => listsOf.get(this.clusterOf[s.record]!)?.size ?? 0;
+    // Equal scores: the row whose birth date, country... agree first (a row that lists no birth date
+    // cannot confirm one, and must not stand before one that does), then the fewer contradictions,
+    // then the party more lists carry, then the closer name. The top row sets the risk, so among
+    // equals the best corroborated match does.
+    scored.sort((a, b) => b.score - a.score || b.corroborated - a.corroborated || a.contradicted - b.contradicted || lists(b) - lists(a) || b.nameScore - a.nameScore);
+    // The risk is that of the riskiest party: its best row, raised for the further lists carrying it.
+    // A party whose rows several lists carry (and whose birth date agrees) can so outweigh one row a
+    // little above it that no other list confirms; its best row then leads the matches.
+    const raised = (s: Scored): number => s.score + Math.min(6, 3 * (Math.max(1, lists(s)) - 1));
+    let top = scored[0]!;
+    const parties = new Set<number>();
+    for (const s of scored) {
+      const cl = this.clusterOf[s.record]!;
+      if (parties.has(cl)) continue;
+      parties.add(cl);
+      if (raised(s) > raised(top)) top = s;
+    }
+    if (top !== scored[0]) {
+      scored.splice(scored.indexOf(top), 1);
+      scored.unshift(top);
+    }
     const topCluster = this.clusterOf[top.record]!;
-    // Several independent lists agreeing on the same party raise the risk.
-    const agreeing = new Set<SourceId>();
-    for (const s of scored) if (this.clusterOf[s.record] === topCluster && s.score >= MEDIUM_BOUNDARY) agreeing.add(this.records[s.record]!.source);
+    const agreeing = new Set<SourceId>(listsOf.get(topCluster));
+    if (agreeing.size === 0) agreeing.add(this.records[top.record]!.source);
     const riskScore = round1(clamp(top.score + Math.min(6, 3 * (agreeing.size - 1)), 0, 100));
     // The runner-up is the best other party. A row of another list under the very same distinctive
     // name, which clustering could not link for want of a shared identifier or date, is not one.
@@ -662,7 +714,8 @@ export class MatchingIndex {
     if (cmp.numberConflict) corroboration.numbers = { effect: 0, detail: 'numbers in the names differ (score scaled down and kept below high)' };
     const aligned = cmp.alignment.map((a) => (a.how === 'exact' ? a.listed : `${a.query}~${a.listed} (${a.how})`));
     const bits: string[] = [];
-    bits.push(`Matched ${entry.kind === 'primary' ? 'the primary name' : `${entry.quality === 'weak' ? 'a weak ' : 'an '}${entry.kind === 'aka' ? 'alias' : entry.kind + ' name'}`} "${entry.name}"`);
+    const kind = entry.kind === 'aka' ? 'alias' : `${entry.kind} name`;
+    bits.push(`Matched ${entry.kind === 'primary' ? 'the primary name' : withArticle(entry.quality === 'weak' ? `weak ${kind}` : kind)} "${entry.name}"`);
     bits.push(`on ${aligned.join(', ') || 'no parts'}`);
     if (cmp.unmatchedQuery.length) bits.push(`; query parts not found: ${cmp.unmatchedQuery.join(', ')}`);
     if (cmp.unmatchedListed.length) bits.push(`; listed parts not in the query: ${cmp.unmatchedListed.join(', ')}`);

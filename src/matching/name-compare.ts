@@ -8,6 +8,7 @@ import { sameGivenName } from './name-variants.js';
 import type { AlignedPart } from './types.js';
 import type { PartKind, Translit } from './normalize.js';
 import { isTransposition, jaroWinkler, levenshtein, spellingFold } from './similarity.js';
+import { wadeGilesSpells } from './wade-giles.js';
 
 export interface ScoredPart {
   text: string;
@@ -49,6 +50,8 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
   }
   // A hypocorism or the same given name in another language (Bill / William, Juan / John).
   if (!strict && sameGivenName(a.text, b.text)) return { s: 0.9, how: 'nickname' };
+  // One Mandarin syllable in Wade-Giles and in Pinyin (Hsi / Xi).
+  if (!strict && la <= 6 && lb <= 6 && (wadeGilesSpells([a.text], b.text) || wadeGilesSpells([b.text], a.text))) return { s: 0.93, how: 'phonetic' };
   // Numbers agree exactly or not at all; so do parts holding characters no table transliterated.
   if (OPAQUE.test(a.text) || OPAQUE.test(b.text)) return { s: 0, how: 'fuzzy' };
   const minLen = Math.min(la, lb);
@@ -65,7 +68,14 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
     let d = levenshtein(a.text, b.text, 2);
     // Two neighbouring letters swapped is one slip, not two (Zhagn / Zhang).
     if (d === 2 && la === lb && isTransposition(a.text, b.text)) d = 1;
-    if (d === 1) {
+    if (d === 1 && la === lb && minLen >= 5 && vowelForVowel(a.text, b.text)) {
+      // One vowel written for another, inside the word or at its start: the commonest difference
+      // between romanizations of one name (Osama / Usama, Laden / Ladin, Ebrahim / Ibrahim), whose
+      // source script leaves short vowels unwritten or spells them otherwise. (At the end it is
+      // often an inflection, Antonio / Antonia.)
+      s = Math.max(s, 0.95);
+      how = 'phonetic';
+    } else if (d === 1) {
       // A different first letter is more often another name (Hernandez/Fernandez) than a slip.
       if (minLen >= 6) s = Math.max(s, sameFirst ? 0.95 : 0.86);
       else if (minLen >= 4) s = Math.max(s, sameFirst ? 0.9 : 0.8);
@@ -102,6 +112,29 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
 }
 
 const OPAQUE = /[^a-z]/;
+/**
+ * The vowels romanizations of one name swap: o/u and e/i (Arabic and Persian write the short
+ * vowels u and i, or none; Turkish, French and English spellings render them o and e). Others,
+ * a/i or e/o, more often make another name (Shane / Shine, Leene / Leone).
+ */
+const SAME_VOWEL = new Set(['ou', 'uo', 'ei', 'ie']);
+
+const SYLLABLES = /[aeiou]+[^aeiou]+[aeiou]/;
+
+/**
+ * Same length, one position differs, both letters there vowels, not the last letter, and words of
+ * two syllables or more: in a one-syllable part (Chinese, Korean: Zhong / Zhang) the vowel makes
+ * another syllable.
+ */
+function vowelForVowel(a: string, b: string): boolean {
+  let at = -1;
+  for (let i = 0; i < a.length; i++) {
+    if (a.charCodeAt(i) === b.charCodeAt(i)) continue;
+    if (at >= 0) return false;
+    at = i;
+  }
+  return at >= 0 && at < a.length - 1 && SAME_VOWEL.has(a[at]! + b[at]!) && SYLLABLES.test(a) && SYLLABLES.test(b);
+}
 const FILIATION = new Set(['bin', 'ibn', 'ben', 'bint', 'binti', 'ould', 'walad']);
 
 /** Role of each part in an Arabic filiation chain: 1 = own name (before the first "bin"), 2 = father's name (right after a "bin"). */
@@ -205,6 +238,11 @@ export function compareParts(q: ScoredPart[], c: ScoredPart[], pkOf: (s: string)
   // Joined parts: "abdul rahman" ~ "abdulrahman", on either side.
   joinPairs(q, qc, c, cc, pkOf, pairs, false);
   joinPairs(c, cc, q, qc, pkOf, pairs, true);
+  // Initials written together ("JC" / "Jean-Claude") and an organization's acronym ("PLA" /
+  // "People's Liberation Army"), on either side.
+  abbreviationPairs(q, qc, c, cc, organization, pairs, false);
+  // A listed acronym is not read against a query's words: every three-word name spells some acronym.
+  if (!organization) abbreviationPairs(c, cc, q, qc, false, pairs, true);
   // Equal similarities: the wider (joined) pair first, then the pair whose parts stand at the same
   // relative place in both names (so "Kyawmaung Maung" pairs its "maung" with the last "maung").
   const rel = (p: Pair): number => Math.abs((p.qi + p.qj) / 2 / q.length - (p.ci + p.cj) / 2 / c.length);
@@ -230,7 +268,7 @@ export function compareParts(q: ScoredPart[], c: ScoredPart[], pkOf: (s: string)
       query: q.slice(p.qi, p.qj + 1).map((x) => x.text).join(' '),
       listed: c.slice(p.ci, p.cj + 1).map((x) => x.text).join(' '),
       similarity: Math.round(p.s * 100) / 100,
-      how: p.qi !== p.qj || p.ci !== p.cj ? 'joined' : p.how,
+      how: p.how !== 'initial' && (p.qi !== p.qj || p.ci !== p.cj) ? 'joined' : p.how,
     });
   }
   let mq = 0, matchedW = 0, info = 0, uq = 0;
@@ -282,7 +320,10 @@ export function compareParts(q: ScoredPart[], c: ScoredPart[], pkOf: (s: string)
   for (const j of cc) if (c[j]!.kind === 'word' || c[j]!.kind === 'patronymic') listedWords++;
   const extraQCost = listedWords <= 1 ? 1.2 : 0.6;
   // Two listed parts missing are middle names; three or more are a different, longer name.
-  const extraCCost = unmatchedListed.length <= 2 ? 0.3 : 0.5;
+  // (Particles, de, van, bin, ibn, are connectors, not names: they are not counted.)
+  let missingNames = 0;
+  for (const j of cc) if (!cUsed[j] && c[j]!.kind !== 'particle') missingNames++;
+  const extraCCost = missingNames <= 2 ? 0.3 : 0.5;
   const denom = matchedW + 4 * conflict + extraQCost * extraQ + extraCCost * extraC;
   const cov = denom > 0 ? mq / denom : 0;
   let score = Math.pow(cov, 1.5);
@@ -313,13 +354,67 @@ function eff(s: number): number {
   return s * s * s;
 }
 
+const VOWEL = /[aeiouy]/;
+/** Acronym letters of an organization's name skip these connectors ("Islamic State of Iraq and the Levant", ISIL). */
+const ACRONYM_SKIP = new Set(['of', 'and', 'the', 'for', 'de', 'des', 'du', 'la', 'le', 'del', 'y', 'e', 'et', 'und', 'fur']);
+
+/**
+ * A part that is the first letters of two or more consecutive parts of the other name. For a
+ * person: two or three consonants, initials written without dots or spaces ("JC" Juncker, "JF"
+ * Kennedy), worth what an initial is. For an organization: an acronym of two to six letters,
+ * connectors skipped ("PLA", "ISIL"); three letters or more count as a spelling of the name.
+ */
+function abbreviationPairs(a: ScoredPart[], ac: number[], b: ScoredPart[], bc: number[], organization: boolean, out: Pair[], swapped: boolean): void {
+  for (const i of ac) {
+    const part = a[i]!;
+    const t = part.text;
+    if (part.kind !== 'word' || part.translit !== undefined || t.length < 2) continue;
+    if (organization ? t.length > 6 : t.length > 3 || VOWEL.test(t)) continue;
+    for (let k = 0; k < bc.length; k++) {
+      let at = 0;
+      let words = 0;
+      for (let x = k; x < bc.length; x++) {
+        const other = b[bc[x]!]!;
+        if (organization && words > 0 && ACRONYM_SKIP.has(other.text)) continue;
+        if ((other.kind !== 'word' && other.kind !== 'patronymic') || other.text.length < 2 || other.text[0] !== t[at]) break;
+        at++;
+        words++;
+        if (at === t.length) {
+          if (words >= 2) {
+            const s = organization && t.length >= 3 ? 0.9 : 0.75;
+            const j = bc[k]!, j2 = bc[x]!;
+            out.push(swapped ? { qi: j, qj: j2, ci: i, cj: i, s, how: 'initial' } : { qi: i, qj: i, ci: j, cj: j2, s, how: 'initial' });
+          }
+          break;
+        }
+      }
+    }
+  }
+}
+
+function syllables(a: ScoredPart[], ac: number[], k: number, len: number): string[] {
+  const out: string[] = [];
+  for (let x = k; x < k + len; x++) out.push(a[ac[x]!]!.text);
+  return out;
+}
+
+const ARTICLES = new Set(['al', 'el', 'ul', 'ol']);
+const ARTICLE_VOWEL = /[aeuo]/;
+const ARTICLE_END = /[aeuo]l$/;
+
 function joinPairs(a: ScoredPart[], ac: number[], b: ScoredPart[], bc: number[], pkOf: (s: string) => string, out: Pair[], swapped: boolean): void {
   for (let k = 0; k + 1 < ac.length; k++) for (let len = 2; len <= 4 && k + len <= ac.length; len++) {
     let text = '';
     let hasInitial = false;
+    // Where the Arabic article sits in the joined text, its vowel is written a, e, u or o at will
+    // (Abd al-Aziz, Abdel Aziz, Abdul Aziz, Abdol Aziz, Abdelaziz): a separate article, or one
+    // written onto the end of the part before ("Abdel Rahman" / "Abdulrahman").
+    let article = -1;
     for (let x = k; x < k + len; x++) {
       const part = a[ac[x]!]!;
       if (part.kind === 'initial') hasInitial = true;
+      if (x > k && part.kind === 'particle' && ARTICLES.has(part.text)) article = text.length;
+      else if (x < k + len - 1 && part.kind === 'word' && part.text.length >= 4 && ARTICLE_END.test(part.text)) article = text.length + part.text.length - 2;
       text += part.text;
     }
     if (hasInitial) continue;
@@ -328,10 +423,20 @@ function joinPairs(a: ScoredPart[], ac: number[], b: ScoredPart[], bc: number[],
     let fold: string | undefined;
     for (const j of bc) {
       const other = b[j]!;
-      if ((other.kind !== 'word' && other.kind !== 'patronymic') || other.text.length < text.length - 2 || other.text.length > text.length + 2 || other.text.charCodeAt(0) !== text.charCodeAt(0)) continue;
+      if ((other.kind !== 'word' && other.kind !== 'patronymic') || other.text.length < text.length - 2 || other.text.length > text.length + 2) continue;
+      if (other.text.charCodeAt(0) !== text.charCodeAt(0)) {
+        // A hyphenated Wade-Giles given name against the Pinyin one word (Chin-ping / Jinping, Tse-tung / Zedong).
+        if (len <= 3 && wadeGilesSpells(syllables(a, ac, k, len), other.text)) out.push(swapped ? { qi: j, qj: j, ci: i, cj: i2, s: 0.93, how: 'joined' } : { qi: i, qj: i2, ci: j, cj: j, s: 0.93, how: 'joined' });
+        continue;
+      }
       // Only the same letters, or the same name in another spelling: a joined pair with a slip in it
       // (Jongsun / Jong Un) is too often another name.
-      const same = text === other.text || (other.fold !== undefined && (fold ??= spellingFold(text)) === other.fold);
+      let same = text === other.text || (other.fold !== undefined && (fold ??= spellingFold(text)) === other.fold);
+      if (!same && article >= 0 && other.text.length === text.length && other.text[article + 1] === 'l' && ARTICLE_VOWEL.test(other.text[article]!)) {
+        const t = text.slice(0, article) + other.text[article] + text.slice(article + 1);
+        same = t === other.text || (other.fold !== undefined && spellingFold(t) === other.fold);
+      }
+      if (!same && len <= 3 && wadeGilesSpells(syllables(a, ac, k, len), other.text)) same = true;
       if (!same) continue;
       const s = text === other.text ? 0.97 : 0.93;
       out.push(swapped ? { qi: j, qj: j, ci: i, cj: i2, s, how: 'joined' } : { qi: i, qj: i2, ci: j, cj: j, s, how: 'joined' });

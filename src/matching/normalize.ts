@@ -30,8 +30,8 @@ const HONORIFICS = new Set(
    mawlavi qari hafiz imam ayatollah hojatoleslam sayed sayyed sayyid syed seyed
    general gen colonel col lieutenant lt major maj captain capt commander admiral brigadier sergeant
    president presidente prezident president prasident praesident predsjednik presedintele presiden elnok
-   prime minister premier king queen prince princess emir amir his her excellency he
-   herr frau monsieur senor senora sr sra don dona signor signora gospodin`.split(/\s+/),
+   prime minister premier king queen prince princess his her excellency he
+   herr frau monsieur senor senora sr sra don dona signor signora gospodin jr jnr snr`.split(/\s+/),
 );
 
 // Particles and connectors that carry little identity (weighted low, never required).
@@ -141,7 +141,8 @@ const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '
 function deLeet(t: string): string | undefined {
   if (!/\d/.test(t)) return undefined;
   const digits = t.replace(/\D/g, '').length;
-  if (digits === 0 || digits > 2 || t.length < 4 || !/^[a-z]/.test(t) && !/[a-z]$/.test(t)) return undefined;
+  // Digits for letters sit inside a word; one at an end is a serial or tranche mark ("AHL1", "AR16").
+  if (digits === 0 || digits > 2 || t.length < 4 || !/^[a-z]/.test(t) || !/[a-z]$/.test(t)) return undefined;
   if (/^\d+[a-z]{1,3}$/.test(t)) return undefined;
   return t.replace(/\d/g, (d) => LEET[d] ?? d);
 }
@@ -200,7 +201,9 @@ function legalTypoUncached(t: string): string {
 export function foldText(input: string): string {
   // Plain ASCII (most listed names) needs case folding only.
   if (ASCII.test(input)) return input.toLowerCase().replace(APOSTROPHES, '');
-  let s = input.normalize('NFKC').toLowerCase();
+  // Zero-width (non-)joiners only shape letters inside one word (Persian writes پزشک‌فر, Pezeshkfar,
+  // with one): removed, not read as a space.
+  let s = input.normalize('NFKC').toLowerCase().replace(ZERO_WIDTH, '');
   s = transliterate(s);
   s = s.normalize('NFD').replace(/\p{M}/gu, '');
   // Letters that do not decompose.
@@ -208,6 +211,7 @@ export function foldText(input: string): string {
 }
 
 const ASCII = /^[\x00-\x7f]*$/;
+const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff]/g;
 const ABJAD = /[\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
 const APOSTROPHES = /[`']/g;
 const SPECIAL: Record<string, string> = {
@@ -246,10 +250,17 @@ export function normalizeName(raw: string, isPerson: boolean | undefined): Norma
     }
     tokens = out;
   }
+  // Titles stand before a name ("Dr Ayman", "King Abdullah", "AL-ZAWAHIRI, Dr. Ayman"): a title word
+  // after the given names, or as the surname before the comma of "LAST, First", is a surname
+  // ("Damon King", "John Major", "KING, Martin Luther"). Abbreviations (Dr, Gen., Sr.) are dropped
+  // wherever they stand.
+  const comma = s.indexOf(',');
+  const surnameBlock = isPerson === true && comma > 0 && tokens.length === s.split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0).length ? s.slice(0, comma).split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0).length : 0;
   const parts: NamePart[] = [];
-  for (const t of tokens) {
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
     if (t.startsWith('@')) { parts.push({ text: t, kind: 'legal' }); continue; }
-    if (HONORIFICS.has(t) && tokens.length > 1) continue;
+    if (HONORIFICS.has(t) && tokens.length > 1 && (t.length < 4 || (i < tokens.length - 1 && i >= surnameBlock))) continue;
     if (/^\d+$/.test(t)) {
       const v = Number(t);
       const prev = parts[parts.length - 1];

@@ -145,6 +145,8 @@ export function phoneticKey(token: string): string {
         code = i === 0 ? 'S' : 'KS';
         break;
       case 'j':
+        // Word-final -ij / -yj: the й of -ий / -ый (Selenskyj), a vowel glide like a final y.
+        if (i === n - 1 && i > 1 && (s[i - 1] === 'i' || s[i - 1] === 'y')) continue;
         code = 'J';
         break;
       case 'd': case 't':
@@ -189,6 +191,8 @@ export function phoneticKey(token: string): string {
  */
 export function spellingFold(token: string): string {
   let s = token
+    // Cyrillic й after i/y at the end (-ий, -ый) is j in German, Polish and Czech romanization, y in English (Selenskyj / Zelenskyy).
+    .replace(/([iy])j$/, '$1')
     .replace(/tsch|tsj|cz/g, 'ch')
     .replace(/sz/g, 'sh')
     .replace(/dzh|dj|zh/g, 'j')

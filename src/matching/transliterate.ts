@@ -245,6 +245,10 @@ export function transliterate(input: string): string {
       continue;
     }
     if (ch === '・') { out += ' '; continue; }
+    if (code >= 0x1200 && code <= 0x137f) {
+      out += ethiopic(code);
+      continue;
+    }
     if (code >= 0x0900 && code <= 0x097f) {
       const [text, last] = devanagari(chars, i);
       out += text;
@@ -271,6 +275,24 @@ export function transliterate(input: string): string {
     out += /\p{L}/u.test(ch) ? '' : ' ';
   }
   return out;
+}
+
+// Ethiopic (Ge'ez script: Amharic, Tigrinya): each character is a consonant (rows of eight from
+// U+1200) in one of seven vowel orders. Consonants as lists romanize them; the glottal and pharyngeal
+// carriers (አ, ዐ) write only their vowel. A row marked with "w" is labialized (ቈ qwe).
+const ETHIOPIC_ROWS = (
+  'h l h m s r s sh q qw q qw b v t ch h hw n ny - k kw h hw w - z zh y d d j g gw g t ch p ts ts f p'
+).split(' ');
+// Orders: first (ä) e, second u, third i, fourth a, fifth e, sixth (ə, mostly unwritten), seventh o, eighth wa.
+const ETHIOPIC_VOWELS = ['e', 'u', 'i', 'a', 'e', '', 'o', 'wa'];
+
+function ethiopic(code: number): string {
+  if (code >= 0x1360) return code > 0x1368 ? '' : ' '; // word space and punctuation separate; numerals are dropped
+  const consonant = ETHIOPIC_ROWS[(code - 0x1200) >> 3];
+  if (consonant === undefined) return '';
+  const vowel = ETHIOPIC_VOWELS[code & 7]!;
+  if (consonant === '-') return vowel === 'e' && (code & 7) === 0 ? 'a' : vowel === '' ? '' : vowel;
+  return consonant + vowel;
 }
 
 /**

@@ -21,6 +21,9 @@ test('transliteration of non-Latin scripts', () => {
   // Devanagari: inherent vowel, virama conjuncts, word-final schwa dropped except after a conjunct
   assert.deepEqual(texts('व्लादिमीर पुतिन', true), ['vladimir', 'putin']);
   assert.deepEqual(texts('नरेन्द्र मोदी', true), ['narendra', 'modi']);
+  // Ethiopic (Amharic, Tigrinya): consonant rows in seven vowel orders, the sixth mostly unwritten
+  assert.deepEqual(texts('ዐቢይ አሕመድ', true), ['abiy', 'ahmed']);
+  assert.deepEqual(texts('ኢሳያስ፡አፈወርቂ', true), ['isayas', 'afewerqi']);
   // Greek and Armenian digraphs (ου, ντ, ու)
   assert.deepEqual(texts('Βλαντίμιρ Πούτιν', true), ['vladimir', 'putin']);
   assert.deepEqual(texts('Վլադիմիր Պուտին', true), ['vladimir', 'putin']);
