@@ -80,7 +80,7 @@ async function main(): Promise<void> {
     ...process.env,
     DATA_DIR: dataDir,
     PORT: String(PORT),
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     LIST_SYNC_ON_START: 'false',
     // The benchmark measures the service, not the per-key limit of 60 a minute.
     RATE_LIMIT_PER_MINUTE: '10000000',
@@ -122,7 +122,7 @@ async function main(): Promise<void> {
         ],
       });
       const line = (label: string, r: autocannon.Result) =>
-        `${label.padEnd(14)} ${r.requests.average.toFixed(0).padStart(6)} req/s   p50 ${r.latency.p50} ms   p99 ${r.latency.p99} ms   errors ${r.errors + r.non2xx}`;
+        `${label.padEnd(14)} ${r.requests.average.toFixed(0).padStart(6)} req/s   p50 ${r.latency.p50} ms   p90 ${r.latency.p90} ms   p99 ${r.latency.p99} ms   max ${r.latency.max} ms   errors ${r.errors + r.non2xx}`;
       console.log(`\nHTTP benchmark: ${CONNECTIONS} connections, ${DURATION} s each, SQLite, one server process (MATCH_THREADS=${process.env.MATCH_THREADS ?? "default"}), autocannon in this process on the same machine`);
       console.log(line('GET /health', health));
       console.log(line('POST /screen', screen));

@@ -108,7 +108,10 @@ export const ScreeningResult = Type.Object(
     riskLevel: RiskLevelSchema,
     confidence: Score('How sure the service is that the top match is the same party.'),
     matchedSources: Type.Array(Type.String()),
-    matchDetails: Type.Array(Type.Ref(Match)),
+    matchDetails: Type.Array(Type.Ref(Match), {
+      description:
+        'The top match first: the best row of the riskiest party (it sets riskScore, entityId and entityName), even when one row of another party, confirmed by no other list, scores a little higher; the other matches follow by matchScore.',
+    }),
     isMonitored: Type.Boolean(),
   },
   { $id: 'ScreeningResult', title: 'ScreeningResult' },

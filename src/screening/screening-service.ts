@@ -174,10 +174,9 @@ export async function screen(
   const input = validateScreenInput(body, now);
   if (!ctx.lists()) throw listsNotReady();
 
-  const hash = requestHash(input);
   if (idempotencyKey !== undefined) {
     // A replay costs nothing, even with the quota used up: check it before the quota.
-    const claim = await claimIdempotencyKey(ctx, caller, idempotencyKey, hash);
+    const claim = await claimIdempotencyKey(ctx, caller, idempotencyKey, requestHash(input));
     if (claim.kind === 'replay') return { status: claim.status, json: claim.json, replayed: true };
   }
 
