@@ -8,7 +8,7 @@ import { SOURCE_LABELS, type EntityType, type ListRecord, type NameKind, type Na
 import { birthDateEffect, countryEffect, entityTypeEffect, recordCountries } from './corroboration.js';
 import { clusterSteps } from './clusters.js';
 import { isCommonName } from './common-names.js';
-import { compareParts, type NameComparison, type ScoredPart } from './name-compare.js';
+import { alignmentOf, compareParts, type NameComparison, type ScoredPart } from './name-compare.js';
 import { isHonorific, isLegalWord, isParticle, normalizeName, type NamePart } from './normalize.js';
 import { isTransposition, levenshtein, phoneticKey, spellingFold } from './similarity.js';
 import { withArticle } from './wording.js';
@@ -712,7 +712,8 @@ export class MatchingIndex {
     if (effects.country) corroboration.country = effects.country;
     if (effects.type) corroboration.entityType = effects.type;
     if (cmp.numberConflict) corroboration.numbers = { effect: 0, detail: 'numbers in the names differ (score scaled down and kept below high)' };
-    const aligned = cmp.alignment.map((a) => (a.how === 'exact' ? a.listed : `${a.query}~${a.listed} (${a.how})`));
+    const alignment = alignmentOf(cmp);
+    const aligned = alignment.map((a) => (a.how === 'exact' ? a.listed : `${a.query}~${a.listed} (${a.how})`));
     const bits: string[] = [];
     const kind = entry.kind === 'aka' ? 'alias' : `${entry.kind} name`;
     bits.push(`Matched ${entry.kind === 'primary' ? 'the primary name' : withArticle(entry.quality === 'weak' ? `weak ${kind}` : kind)} "${entry.name}"`);
@@ -727,7 +728,7 @@ export class MatchingIndex {
       nameQuality: entry.quality,
       nameScore: round1(cmp.score * 100),
       distinctiveness: Math.round(dist * 100) / 100,
-      alignment: cmp.alignment,
+      alignment,
       unmatchedQueryParts: cmp.unmatchedQuery,
       unmatchedListedParts: cmp.unmatchedListed,
       corroboration,

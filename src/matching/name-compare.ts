@@ -26,7 +26,10 @@ export interface NameComparison {
   score: number;
   /** Sum of IDF of the query parts that found a partner, scaled by similarity. */
   information: number;
-  alignment: AlignedPart[];
+  /** The aligned pairs, in the order they were taken (see alignmentOf). */
+  aligned: Pair[];
+  query: ScoredPart[];
+  listed: ScoredPart[];
   unmatchedQuery: string[];
   unmatchedListed: string[];
   /** Numbers on one side missing on the other. */
@@ -180,7 +183,7 @@ function inflected(a: string, b: string): boolean {
   return long.length === short.length && VOWEL_END.test(a) && VOWEL_END.test(b) && a.slice(0, -1) === b.slice(0, -1);
 }
 
-interface Pair {
+export interface Pair {
   qi: number;
   qj: number; // qj > qi when two query parts joined
   ci: number;
@@ -247,13 +250,9 @@ export function compareParts(q: ScoredPart[], c: ScoredPart[], pkOf: (s: string)
   // relative place in both names (so "Kyawmaung Maung" pairs its "maung" with the last "maung").
   const rel = (p: Pair): number => Math.abs((p.qi + p.qj) / 2 / q.length - (p.ci + p.cj) / 2 / c.length);
   pairs.sort((x, y) => y.s - x.s || (y.qj - y.qi + y.cj - y.ci) - (x.qj - x.qi + x.cj - x.ci) || rel(x) - rel(y));
-  const qUsed = new Uint8Array(q.length);
-  const cUsed = new Uint8Array(c.length);
-  const qSim = new Float64Array(q.length);
-  const cSim = new Float64Array(c.length);
-  const qPartnerIdf = new Float64Array(q.length);
-  const qPartner = new Int32Array(q.length).fill(-1);
-  const alignment: AlignedPart[] = [];
+  const { qUsed, cUsed, qSim, cSim, qPartnerIdf, qPartner } = scratchFor(q.length, c.length);
+  // The alignment is spelled out (texts joined) only for the comparisons that get explained.
+  const chosen: Pair[] = [];
   for (const p of pairs) {
     let taken = false;
     for (let x = p.qi; x <= p.qj; x++) if (qUsed[x]) taken = true;
@@ -264,12 +263,7 @@ export function compareParts(q: ScoredPart[], c: ScoredPart[], pkOf: (s: string)
     for (let x = p.ci; x <= p.cj; x++) { cUsed[x] = 1; cSim[x] = p.s; cIdf += c[x]!.idf; }
     for (let x = p.qi; x <= p.qj; x++) { qUsed[x] = 1; qSim[x] = p.s; qPartnerIdf[x] = cIdf; }
     if (p.qi === p.qj && p.ci === p.cj) qPartner[p.qi] = p.ci;
-    alignment.push({
-      query: q.slice(p.qi, p.qj + 1).map((x) => x.text).join(' '),
-      listed: c.slice(p.ci, p.cj + 1).map((x) => x.text).join(' '),
-      similarity: Math.round(p.s * 100) / 100,
-      how: p.how !== 'initial' && (p.qi !== p.qj || p.ci !== p.cj) ? 'joined' : p.how,
-    });
+    chosen.push(p);
   }
   let mq = 0, matchedW = 0, info = 0, uq = 0;
   // ...unless the listed name has a part of its own in that place (Abdul Kabir Abdul Jan / Abdul Kabir Mohammad Jan).
@@ -346,7 +340,60 @@ export function compareParts(q: ScoredPart[], c: ScoredPart[], pkOf: (s: string)
     for (const n of qNum) if (!cs.has(n)) numberConflict = true;
     for (const n of cNum) if (!qs.has(n)) numberConflict = true;
   }
-  return { score, information: info, alignment, unmatchedQuery, unmatchedListed, numberConflict, contentParts: qc.length };
+  return { score, information: info, aligned: chosen, query: q, listed: c, unmatchedQuery, unmatchedListed, numberConflict, contentParts: qc.length };
+}
+
+/** How the parts of a comparison aligned, spelled out (only compared names that get explained need it). */
+export function alignmentOf(cmp: NameComparison): AlignedPart[] {
+  const { query: q, listed: c } = cmp;
+  return cmp.aligned.map((p) => ({
+    query: q.slice(p.qi, p.qj + 1).map((x) => x.text).join(' '),
+    listed: c.slice(p.ci, p.cj + 1).map((x) => x.text).join(' '),
+    similarity: Math.round(p.s * 100) / 100,
+    how: p.how !== 'initial' && (p.qi !== p.qj || p.ci !== p.cj) ? 'joined' : p.how,
+  }));
+}
+
+interface Scratch {
+  qUsed: Uint8Array;
+  cUsed: Uint8Array;
+  qSim: Float64Array;
+  cSim: Float64Array;
+  qPartnerIdf: Float64Array;
+  qPartner: Int32Array;
+}
+
+let scratchBuffers = { q: 0, c: 0, buffers: undefined as Scratch | undefined };
+
+/**
+ * Per-comparison working arrays, cleared and reused: a query compares against dozens of candidate
+ * names, and comparisons never run inside one another.
+ */
+function scratchFor(qLength: number, cLength: number): Scratch {
+  if (!scratchBuffers.buffers || scratchBuffers.q < qLength || scratchBuffers.c < cLength) {
+    const q = Math.max(qLength, scratchBuffers.q, 16);
+    const c = Math.max(cLength, scratchBuffers.c, 32);
+    scratchBuffers = {
+      q,
+      c,
+      buffers: {
+        qUsed: new Uint8Array(q),
+        cUsed: new Uint8Array(c),
+        qSim: new Float64Array(q),
+        cSim: new Float64Array(c),
+        qPartnerIdf: new Float64Array(q),
+        qPartner: new Int32Array(q),
+      },
+    };
+  }
+  const b = scratchBuffers.buffers!;
+  b.qUsed.fill(0, 0, qLength);
+  b.cUsed.fill(0, 0, cLength);
+  b.qSim.fill(0, 0, qLength);
+  b.cSim.fill(0, 0, cLength);
+  b.qPartnerIdf.fill(0, 0, qLength);
+  b.qPartner.fill(-1, 0, qLength);
+  return b;
 }
 
 /** Doubtful part similarities count much less than near-certain ones. */
