@@ -8,7 +8,7 @@ import { sameGivenName } from './name-variants.js';
 import type { AlignedPart } from './types.js';
 import type { PartKind, Translit } from './normalize.js';
 import { isTransposition, jaroWinkler, levenshtein, spellingFold } from './similarity.js';
-import { wadeGilesSpells } from './wade-giles.js';
+import { wadeGilesSpells, wadeGilesSpellsSyllable } from './wade-giles.js';
 
 export interface ScoredPart {
   text: string;
@@ -54,7 +54,7 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
   // A hypocorism or the same given name in another language (Bill / William, Juan / John).
   if (!strict && sameGivenName(a.text, b.text)) return { s: 0.9, how: 'nickname' };
   // One Mandarin syllable in Wade-Giles and in Pinyin (Hsi / Xi).
-  if (!strict && la <= 6 && lb <= 6 && (wadeGilesSpells([a.text], b.text) || wadeGilesSpells([b.text], a.text))) return { s: 0.93, how: 'phonetic' };
+  if (!strict && la <= 6 && lb <= 6 && (wadeGilesSpellsSyllable(a.text, b.text) || wadeGilesSpellsSyllable(b.text, a.text))) return { s: 0.93, how: 'phonetic' };
   // Numbers agree exactly or not at all; so do parts holding characters no table transliterated.
   if (OPAQUE.test(a.text) || OPAQUE.test(b.text)) return { s: 0, how: 'fuzzy' };
   const minLen = Math.min(la, lb);
@@ -88,7 +88,7 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
       s = minLen >= 7 && sameFirst ? 0.86 : minLen >= 5 && sameFirst ? 0.82 : Math.min(s, 0.82);
     } else if (d > 2) s = Math.min(s, 0.82);
   }
-  if (!strict && minLen >= 4 && la === lb && a.text === [...b.text].reverse().join('')) return { s: 0.9, how: 'fuzzy' };
+  if (!strict && minLen >= 4 && la === lb && isReversed(a.text, b.text)) return { s: 0.9, how: 'fuzzy' };
   if (!strict && s < 0.95 && a.fold !== undefined && a.fold === b.fold && a.fold.length >= 2 && minLen >= 2 && Math.max(la, lb) >= 3) {
     // One name in two romanizations (see spellingFold).
     return { s: 0.95, how: 'phonetic' };
@@ -152,6 +152,19 @@ function roles(parts: ScoredPart[]): Int8Array | undefined {
     for (let k = i + 1; k < parts.length; k++) if (parts[k]!.kind === 'word') { out[k] = 2; break; }
   }
   return out;
+}
+
+/** `a` is `b` read backwards (by code points). */
+function isReversed(a: string, b: string): boolean {
+  const n = b.length;
+  if (a.length !== n) return false;
+  for (let i = 0; i < n; i++) {
+    const code = b.charCodeAt(i);
+    // Surrogate pairs must stay pairs when reversed: leave those to the general path.
+    if (code >= 0xd800 && code <= 0xdfff) return a === [...b].reverse().join('');
+    if (a.charCodeAt(n - 1 - i) !== code) return false;
+  }
+  return true;
 }
 
 function rolesSwapped(q: ScoredPart[], c: ScoredPart[], qPartner: Int32Array): boolean {

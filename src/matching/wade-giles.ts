@@ -59,6 +59,12 @@ function read(s: string): WadeGiles | undefined {
   return undefined;
 }
 
+/** wadeGilesSpells for one syllable, without building the spellings (part pairs call it very often). */
+export function wadeGilesSpellsSyllable(syllable: string, pinyin: string): boolean {
+  const wg = wadeGiles(syllable);
+  return wg !== undefined && wg.marked && wg.pinyin.includes(pinyin);
+}
+
 /**
  * True when `parts` (one syllable, or the syllables of a hyphenated given name) in Wade-Giles spell
  * `pinyin`, and at least one of them is a syllable only Wade-Giles writes.

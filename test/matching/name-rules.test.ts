@@ -4,7 +4,8 @@ import { emptyRecord, type ListRecord } from '../../src/lists/model.js';
 import { MatchingIndex, MEDIUM_BOUNDARY } from '../../src/matching/index.js';
 import { normalizeName } from '../../src/matching/normalize.js';
 import { phoneticKey, spellingFold } from '../../src/matching/similarity.js';
-import { wadeGiles, wadeGilesSpells } from '../../src/matching/wade-giles.js';
+import { wadeGiles, wadeGilesSpells, wadeGilesSpellsSyllable } from '../../src/matching/wade-giles.js';
+import { type ScoredPart, partSimilarity } from '../../src/matching/name-compare.js';
 
 const texts = (name: string, person?: boolean): string[] => normalizeName(name, person).parts.map((p) => p.text);
 
@@ -138,4 +139,24 @@ test('a title stands before a name: after it, or as the surname of "LAST, First"
   // abbreviations are dropped wherever they stand
   assert.deepEqual(texts('Noureddine Belkassem Dr', true), ['noureddine', 'belkassem']);
   assert.deepEqual(texts('President Vladimir Putin'), ['vladimir', 'putin']);
+});
+
+test('the one-syllable Wade-Giles check agrees with the general one', () => {
+  const syllables = ['hsi', 'tzu', 'chin', 'ping', 'mao', 'tse', 'tung', 'chih', 'ssu', 'jen', 'tan', 'hsu', 'kuo', 'erh', 'lien'];
+  const pinyin = ['xi', 'zi', 'jin', 'qin', 'ping', 'bing', 'mao', 'ze', 'ce', 'dong', 'zhi', 'si', 'ren', 'dan', 'xu', 'guo', 'er', 'lian', 'tan'];
+  let agreed = 0;
+  for (const s of syllables) {
+    for (const p of pinyin) {
+      assert.equal(wadeGilesSpellsSyllable(s, p), wadeGilesSpells([s], p), `${s} / ${p}`);
+      if (wadeGilesSpellsSyllable(s, p)) agreed++;
+    }
+  }
+  assert.ok(agreed >= 5, `${agreed} pairs spelled`);
+});
+
+test('a part written backwards is a doubtful variant', () => {
+  const part = (text: string): ScoredPart => ({ text, kind: 'word', pk: phoneticKey(text), idf: 5 });
+  assert.equal(partSimilarity(part('amir'), part('rima')).s, 0.9);
+  assert.equal(partSimilarity(part('kadyrov'), part('voryda')).s, 0);
+  assert.notEqual(partSimilarity(part('amir'), part('rimo')).s, 0.9);
 });
