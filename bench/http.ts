@@ -4,6 +4,7 @@
  * as a user would run it; the lists are the real files in ../shared/data/lists, and the names sent
  * are the matching benchmark's mix of listed, perturbed and innocent names.
  *   npm run build && node dist/bench/http.js [--duration=15] [--connections=50]
+ * BENCH_SERVER_NODE_ARGS passes node flags to the server (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p").
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -80,7 +81,7 @@ async function main(): Promise<void> {
     ...process.env,
     DATA_DIR: dataDir,
     PORT: String(PORT),
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+    LOG_LEVEL: 'warn',
     LIST_SYNC_ON_START: 'false',
     // The benchmark measures the service, not the per-key limit of 60 a minute.
     RATE_LIMIT_PER_MINUTE: '10000000',

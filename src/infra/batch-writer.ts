@@ -28,16 +28,10 @@ export class BatchWriter<J> {
   constructor(
     private readonly db: Db,
     private readonly apply: (trx: Trx, job: J) => Promise<void>,
-    private readonly options: { lockKey?: (job: J) => string; maxBatch?: number; maxInFlight?: number } = {},
+    private readonly lockKey?: (job: J) => string,
+    private readonly maxBatch = 64,
+    private readonly maxInFlight = 2,
   ) {}
-
-  private get maxBatch(): number {
-    return this.options.maxBatch ?? 64;
-  }
-
-  private get maxInFlight(): number {
-    return this.options.maxInFlight ?? 2;
-  }
 
   submit(job: J): Promise<void> {
     return new Promise<void>((resolve, reject) => {
@@ -64,8 +58,11 @@ export class BatchWriter<J> {
   }
 
   private async run(batch: Pending<J>[]): Promise<void> {
-    const lockKey = this.options.lockKey;
-    if (lockKey) batch.sort((a, b) => (lockKey(a.job) < lockKey(b.job) ? -1 : lockKey(a.job) > lockKey(b.job) ? 1 : 0));
+    const lockKey = this.lockKey;
+    if (lockKey) {
+      const keys = new Map(batch.map((item) => [item, lockKey(item.job)]));
+      batch.sort((a, b) => (keys.get(a)! < keys.get(b)! ? -1 : keys.get(a)! > keys.get(b)! ? 1 : 0));
+    }
     const outcomes: (unknown | undefined)[] = [];
     try {
       await this.db.transaction().execute(async (trx) => {

@@ -74,8 +74,7 @@ function startCheckpointer(file: string, intervalMs: number): { stop(): Promise<
   return {
     stop: () =>
       new Promise<void>((resolve) => {
-        const done = () => resolve();
-        worker.once('exit', done);
+        worker.once('exit', () => resolve());
         worker.on('message', (message: { type: string }) => {
           if (message.type === 'stopped') void worker.terminate();
         });

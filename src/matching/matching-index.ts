@@ -395,19 +395,33 @@ export class MatchingIndex {
     return undefined;
   }
 
-  /** A listed part of six letters or more one edit (or one swap of neighbours) away from `t`. */
+  /** A listed part that is `t` less one letter, or one of six letters or more one edit (or one swap of neighbours) away. */
   private nearListed(t: string): boolean {
-    const hits = new Set<number>();
-    this.deletionHits(hashWithout(t, -1), hits);
-    for (let i = 0; i < t.length; i++) {
-      if (this.vocab.has(t.slice(0, i) + t.slice(i + 1))) return true;
-      this.deletionHits(hashWithout(t, i), hits);
-    }
-    for (const v of hits) {
+    for (const v of this.oneEditNeighbours(t)) {
       const other = this.vocabTokens[v]!;
+      if (other.length === t.length - 1 && levenshtein(other, t, 1) <= 1) return true;
       if (other.length >= 6 && (levenshtein(other, t, 1) <= 1 || isTransposition(other, t))) return true;
     }
     return false;
+  }
+
+  /**
+   * Vocabulary entries that may be one edit away from `t`: one letter longer, one shorter, or one
+   * letter substituted or two swapped. Deletion-hash hits are candidates, not yet checked.
+   */
+  private oneEditNeighbours(t: string): Set<number> {
+    const hits = new Set<number>();
+    // A listed token one letter longer than t.
+    this.deletionHits(hashWithout(t, -1), hits);
+    for (let i = 0; i < t.length; i++) {
+      if (i > 0 && t.charCodeAt(i) === t.charCodeAt(i - 1)) continue;
+      // One letter shorter: the deletion itself is listed...
+      const v = this.vocab.get(t.slice(0, i) + t.slice(i + 1));
+      if (v !== undefined) hits.add(v);
+      // ...or both lost one letter (a substitution or a swap).
+      this.deletionHits(hashWithout(t, i), hits);
+    }
+    return hits;
   }
 
   /** Candidate names for the query parts, best first. */
@@ -458,20 +472,7 @@ export class MatchingIndex {
         if (ph && ph.length <= 400) for (const v of ph) if (Math.abs(this.vocabLen[v]! - len) <= 2) visit(v, 0.9);
       }
       if (probe.text.length >= 4) {
-        const hits = new Set<number>();
-        // A listed token one letter longer than the probe.
-        this.deletionHits(hashWithout(probe.text, -1), hits);
-        const t = probe.text;
-        for (let i = 0; i < t.length; i++) {
-          if (i > 0 && t.charCodeAt(i) === t.charCodeAt(i - 1)) continue;
-          // One letter shorter: the deletion itself is listed...
-          if (t.length >= 4) {
-            const v = this.vocab.get(t.slice(0, i) + t.slice(i + 1));
-            if (v !== undefined) hits.add(v);
-          }
-          // ...or both lost one letter (a substitution or a swap).
-          this.deletionHits(hashWithout(t, i), hits);
-        }
+        const hits = this.oneEditNeighbours(probe.text);
         if (hits.size <= 400) for (const v of hits) visit(v, 0.85);
       }
     }

@@ -260,7 +260,7 @@ function writerFor(db: Db): BatchWriter<ScreeningWrite> {
           .execute();
       }
       // The usage row of each organization is locked in one order by every batch.
-    }, { lockKey: (w) => w.caller.orgId });
+    }, (w) => w.caller.orgId);
     writers.set(db, writer);
   }
   return writer;

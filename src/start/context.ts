@@ -25,8 +25,6 @@ export async function createContext(
   options: {
     clock?: Clock;
     migrate?: boolean;
-    /** Overrides MATCH_THREADS (the command line screens nothing on the request path and uses 0). */
-    matchingThreads?: number;
     /** A short-lived command: no background threads (matching or SQLite checkpoints). */
     command?: boolean;
     log?: (message: string, detail?: Record<string, unknown>) => void;
@@ -36,7 +34,7 @@ export async function createContext(
   const database = openDatabase(config.database, { backgroundCheckpoints: !options.command });
   if (options.migrate !== false) await migrateToLatest(database.db);
   const clock = options.clock ?? systemClock;
-  const threads = options.matchingThreads ?? (options.command ? 0 : config.matching.threads);
+  const threads = options.command ? 0 : config.matching.threads;
   const pool = threads > 0 ? new MatchingPool(threads, options.log ? { log: options.log } : {}) : undefined;
   const runtime = new ListRuntime<Screener>({
     db: database.db,

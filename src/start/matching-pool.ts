@@ -25,12 +25,16 @@ interface Waiter<T> {
   reject: (error: Error) => void;
 }
 
+interface Build extends Waiter<void> {
+  done: Promise<void>;
+}
+
 interface Thread {
   worker: Worker;
   /** Generations this thread has built. */
   ready: Set<number>;
   /** Builds under way in this thread. */
-  loading: Map<number, Waiter<void>>;
+  loading: Map<number, Build>;
   pending: Map<number, Waiter<ScreenSummary>>;
 }
 
@@ -130,23 +134,18 @@ export class MatchingPool {
     } else {
       const building = this.threads.find((t) => t.loading.has(generation));
       result = building
-        ? new Promise<void>((resolve, reject) => {
-            const waiter = building.loading.get(generation)!;
-            building.loading.set(generation, {
-              resolve: () => (waiter.resolve(), resolve()),
-              reject: (error) => (waiter.reject(error), reject(error)),
-            });
-          }).then(() => run(building))
+        ? building.loading.get(generation)!.done.then(() => run(building))
         : Promise.reject(new Error('no matching thread is available'));
     }
     return result.finally(settle);
   }
 
   private loadInto(thread: Thread, generation: number, records: ListRecord[]): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      thread.loading.set(generation, { resolve, reject });
-      thread.worker.postMessage({ type: 'load', generation, records } satisfies WorkerRequest);
-    });
+    let settle: Waiter<void> | undefined;
+    const done = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+    thread.loading.set(generation, { ...settle!, done });
+    thread.worker.postMessage({ type: 'load', generation, records } satisfies WorkerRequest);
+    return done;
   }
 
   private drop(generation: number): void {
