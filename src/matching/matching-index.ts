@@ -8,7 +8,7 @@ import { SOURCE_LABELS, type EntityType, type ListRecord, type NameKind, type Na
 import { birthDateEffect, countryEffect, entityTypeEffect, recordCountries } from './corroboration.js';
 import { clusterSteps } from './clusters.js';
 import { isCommonName } from './common-names.js';
-import { alignmentOf, compareParts, type NameComparison, type ScoredPart } from './name-compare.js';
+import { QueryParts, alignmentOf, compareParts, type NameComparison, type ScoredPart } from './name-compare.js';
 import { isHonorific, isLegalWord, isParticle, normalizeName, type NamePart } from './normalize.js';
 import { isTransposition, levenshtein, phoneticKey, spellingFold } from './similarity.js';
 import { withArticle } from './wording.js';
@@ -128,12 +128,21 @@ export class MatchingIndex {
   private delHash: Uint32Array = new Uint32Array(0);
   private delVocab: Int32Array = new Int32Array(0);
   private readonly df = new Map<string, number>();
+  /** Listed parts by kind, transliteration and text, while building (see interned()). */
+  private parts = new Map<string, ScoredPart>();
   private readonly maxIdf: number;
   private readonly pkCache = new Map<string, string>();
   private readonly foldCache = new Map<string, string>();
   // Scratch buffers reused by every query (queries are synchronous).
+  /**
+   * Per name, side by side in one buffer (one cache line per visit, for thousands of names a query):
+   * the rank accumulated by the current query (acc[2 * name], float32) and the last probe that
+   * reached the name (stamp[2 * name + 1]).
+   */
   private acc: Float32Array = new Float32Array(0);
   private stamp: Int32Array = new Int32Array(0);
+  /** The names the current query reached, in the order it reached them. */
+  private touched: Int32Array = new Int32Array(0);
   private stampCounter = 0;
   /** names[i].weight, packed: candidate ranking reads it for thousands of names a query. */
   private nameWeight: Float64Array = new Float64Array(0);
@@ -183,7 +192,7 @@ export class MatchingIndex {
     }
     for (let k = 0; k < normalized.length; k++) {
       const n = normalized[k]!;
-      const parts = n.parts.map((p) => this.scored(p.text, p.kind, p.translit));
+      const parts = n.parts.map((p) => this.interned(p));
       let weight = 0;
       for (const p of parts) if (p.kind === 'word') weight += p.idf;
       const id = this.names.length;
@@ -199,6 +208,7 @@ export class MatchingIndex {
       if (k % (BUILD_STEP * 4) === 0) yield;
     }
     normalized.length = 0;
+    this.parts.clear();
     // Phonetic keys, and the deletion neighbourhood counted per bucket (first pass of a counting sort).
     const buckets = 1 << DELETION_BITS;
     const shift = 32 - DELETION_BITS;
@@ -238,8 +248,10 @@ export class MatchingIndex {
     this.delStart = start;
     this.delHash = delHash;
     this.delVocab = delVocab;
-    this.acc = new Float32Array(this.names.length);
-    this.stamp = new Int32Array(this.names.length);
+    const slots = new ArrayBuffer(8 * this.names.length);
+    this.acc = new Float32Array(slots);
+    this.stamp = new Int32Array(slots);
+    this.touched = new Int32Array(this.names.length);
     this.nameWeight = Float64Array.from(this.names, (n) => n.weight);
     const clusters = yield* clusterSteps(records, this.countries, primaryKeys, BUILD_STEP * 4);
     this.clusterOf = clusters.clusterOf;
@@ -309,6 +321,20 @@ export class MatchingIndex {
     const idf = Math.log((this.size + IDF_PRIOR) / (df + 1));
     return common && idf > COMMON_NAME_IDF ? COMMON_NAME_IDF : idf;
   };
+
+  /**
+   * The one shared ScoredPart of a listed part: names share their parts' objects, which keeps the
+   * index small and lets a query remember how it compared with a part (QueryParts.similarity).
+   */
+  private interned(p: NamePart): ScoredPart {
+    const key = `${p.kind}|${p.translit ?? ''}|${p.text}`;
+    let part = this.parts.get(key);
+    if (part === undefined) {
+      part = this.scored(p.text, p.kind, p.translit);
+      this.parts.set(key, part);
+    }
+    return part;
+  }
 
   private scored(text: string, kind: NamePart['kind'], translit?: NamePart['translit']): ScoredPart {
     const idf = kind === 'word' || kind === 'patronymic' ? this.idfOf(text) ?? this.maxIdf : 0;
@@ -426,7 +452,8 @@ export class MatchingIndex {
 
   /** Candidate names for the query parts, best first. */
   private candidates(q: ScoredPart[]): RankedName[] {
-    const touched: number[] = [];
+    const touched = this.touched;
+    let reached = 0;
     const acc = this.acc;
     const stamp = this.stamp;
     const nameWeight = this.nameWeight;
@@ -446,10 +473,12 @@ export class MatchingIndex {
         const end = postStart[v + 1]!;
         for (let k = postStart[v]!; k < end; k++) {
           const id = postIds[k]!;
-          if (stamp[id] === s) continue;
-          if (acc[id] === 0) touched.push(id);
-          stamp[id] = s;
-          acc[id] = acc[id]! + w;
+          const at = 2 * id;
+          if (stamp[at + 1] === s) continue;
+          stamp[at + 1] = s;
+          const a = acc[at]!;
+          if (a === 0) touched[reached++] = id;
+          acc[at] = a + w;
         }
       };
       const exact = this.vocab.get(probe.text);
@@ -477,7 +506,10 @@ export class MatchingIndex {
       }
     }
     let best = 0;
-    for (const id of touched) if (acc[id]! > best) best = acc[id]!;
+    for (let k = 0; k < reached; k++) {
+      const a = acc[2 * touched[k]!]!;
+      if (a > best) best = a;
+    }
     const cut = best * 0.34;
     // The best CANDIDATES names by rank, kept in a min-heap (the weakest on top); on equal ranks the
     // name touched first wins, as a stable sort would have it.
@@ -502,11 +534,11 @@ export class MatchingIndex {
         i = m;
       }
     };
-    for (let seq = 0; seq < touched.length; seq++) {
+    for (let seq = 0; seq < reached; seq++) {
       const id = touched[seq]!;
-      const a = acc[id]!;
-      acc[id] = 0;
-      stamp[id] = 0;
+      const a = acc[2 * id]!;
+      acc[2 * id] = 0;
+      stamp[2 * id + 1] = 0;
       if (a < cut) continue;
       const extra = nameWeight[id]! - a;
       const rank = a - 0.25 * (extra > 0 ? extra : 0);
@@ -530,8 +562,8 @@ export class MatchingIndex {
     return out;
   }
 
-  private compare(q: ScoredPart[], entry: NameEntry): NameComparison {
-    return compareParts(q, entry.parts, phoneticKey, this.idfOf, this.maxIdf, this.records[entry.record]!.entityType !== 'person');
+  private compare(q: QueryParts, entry: NameEntry): NameComparison {
+    return compareParts(q, entry.parts, this.records[entry.record]!.entityType !== 'person');
   }
 
   /** Scale for names whose matched parts are common on the lists. */
@@ -545,9 +577,9 @@ export class MatchingIndex {
    */
   scorePair(queryName: string, listedName: string, entityType?: EntityType): number {
     const listed = normalizeName(listedName, isPersonFlag(entityType)).parts;
-    const q = this.queryParts(queryName, entityType, listed);
+    const q = new QueryParts(this.queryParts(queryName, entityType, listed), this.idfOf, this.maxIdf);
     const c = listed.map((p) => this.scored(p.text, p.kind, p.translit));
-    const cmp = compareParts(q, c, phoneticKey, this.idfOf, this.maxIdf, entityType !== undefined && entityType !== 'person');
+    const cmp = compareParts(q, c, entityType !== undefined && entityType !== 'person');
     let s = cmp.score * this.distinctiveness(cmp) * 100;
     if (cmp.numberConflict) s = Math.min(s * NUMBER_CONFLICT_FACTOR, NUMBER_CONFLICT_CAP);
     return round1(s);
@@ -560,11 +592,12 @@ export class MatchingIndex {
     const none: ScreenOutcome = { riskScore: 0, riskLevel: 'low', confidence: 0, matches: [] };
     if (q.length === 0) return none;
     const cands = this.candidates(q);
+    const query_ = new QueryParts(q, this.idfOf, this.maxIdf);
     // Best name per record.
     const perRecord = new Map<number, { entry: NameEntry; cmp: NameComparison; nameScore: number; dist: number }>();
     for (const c of cands) {
       const entry = this.names[c.name]!;
-      const cmp = this.compare(q, entry);
+      const cmp = this.compare(query_, entry);
       if (cmp.score <= 0) continue;
       const dist = this.distinctiveness(cmp);
       let nameScore = cmp.score * dist * 100;

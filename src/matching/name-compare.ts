@@ -226,19 +226,57 @@ function kindWeight(p: ScoredPart): number {
   }
 }
 
+type Similarity = ReturnType<typeof partSimilarity>;
+
 /**
- * Compare query parts with listed parts. `pkOf` computes the phonetic key of a joined part.
+ * One query's side of its comparisons, worked out once for the dozens of listed names it is compared
+ * with: its content parts, numbers and list weights, and the part similarities already computed.
+ * Listed parts are shared objects (the index interns them), and a query meets the same listed part in
+ * many candidate names (about three comparisons in four repeat one), so each pair is scored once.
  */
-export function compareParts(q: ScoredPart[], c: ScoredPart[], pkOf: (s: string) => string, idfOf: (s: string) => number | undefined, maxIdf: number, organization = false): NameComparison {
-  const qc: number[] = [];
-  const cc: number[] = [];
-  const qNum: string[] = [];
-  const cNum: string[] = [];
-  for (let i = 0; i < q.length; i++) {
-    const k = q[i]!.kind;
-    if (CONTENT.has(k)) qc.push(i);
-    else if (k === 'number') qNum.push(q[i]!.text);
+export class QueryParts {
+  readonly content: number[] = [];
+  readonly numbers: string[] = [];
+  /** The lists' weight of each query part, undefined where the lists do not know the part. */
+  readonly known: (number | undefined)[];
+  private readonly seen: Map<ScoredPart, Similarity>[];
+
+  constructor(
+    readonly parts: ScoredPart[],
+    idfOf: (s: string) => number | undefined,
+    readonly maxIdf: number,
+  ) {
+    for (let i = 0; i < parts.length; i++) {
+      const k = parts[i]!.kind;
+      if (CONTENT.has(k)) this.content.push(i);
+      else if (k === 'number') this.numbers.push(parts[i]!.text);
+    }
+    this.known = parts.map((p) => (p.kind === 'word' ? idfOf(p.text) : undefined));
+    this.seen = parts.map(() => new Map());
   }
+
+  /** partSimilarity of query part `i` and a listed part, computed once per pair. */
+  similarity(i: number, listed: ScoredPart): Similarity {
+    const seen = this.seen[i]!;
+    let r = seen.get(listed);
+    if (r === undefined) {
+      r = partSimilarity(this.parts[i]!, listed);
+      seen.set(listed, r);
+    }
+    return r;
+  }
+}
+
+/**
+ * Compare query parts with listed parts. `query` carries the query's parts with what is known of
+ * them (see QueryParts); a pair check passes a fresh one.
+ */
+export function compareParts(query: QueryParts, c: ScoredPart[], organization = false): NameComparison {
+  const q = query.parts;
+  const qc = query.content;
+  const qNum = query.numbers;
+  const cc: number[] = [];
+  const cNum: string[] = [];
   for (let i = 0; i < c.length; i++) {
     const k = c[i]!.kind;
     if (CONTENT.has(k)) cc.push(i);
@@ -247,13 +285,13 @@ export function compareParts(q: ScoredPart[], c: ScoredPart[], pkOf: (s: string)
   const pairs: Pair[] = [];
   for (const i of qc) {
     for (const j of cc) {
-      const r = partSimilarity(q[i]!, c[j]!);
+      const r = query.similarity(i, c[j]!);
       if (r.s > 0) pairs.push({ qi: i, qj: i, ci: j, cj: j, s: r.s, how: r.how });
     }
   }
   // Joined parts: "abdul rahman" ~ "abdulrahman", on either side.
-  joinPairs(q, qc, c, cc, pkOf, pairs, false);
-  joinPairs(c, cc, q, qc, pkOf, pairs, true);
+  joinPairs(q, qc, c, cc, pairs, false);
+  joinPairs(c, cc, q, qc, pairs, true);
   // Initials written together ("JC" / "Jean-Claude") and an organization's acronym ("PLA" /
   // "People's Liberation Army"), on either side.
   abbreviationPairs(q, qc, c, cc, organization, pairs, false);
@@ -291,8 +329,8 @@ export function compareParts(q: ScoredPart[], c: ScoredPart[], pkOf: (s: string)
     // unknown and unpartnered, it weighs as much as the rarest name part.
     let w: number;
     if (part.kind === 'word') {
-      const known = idfOf(part.text);
-      w = known ?? (qUsed[i] ? qPartnerIdf[i]! : maxIdf);
+      const known = query.known[i];
+      w = known ?? (qUsed[i] ? qPartnerIdf[i]! : query.maxIdf);
       if (known !== undefined && qUsed[i] && qPartnerIdf[i]! > 0) w = Math.min(w, Math.max(qPartnerIdf[i]!, w * 0.8));
     } else w = kindWeight(part);
     if (qUsed[i]) {
@@ -462,7 +500,7 @@ const ARTICLES = new Set(['al', 'el', 'ul', 'ol']);
 const ARTICLE_VOWEL = /[aeuo]/;
 const ARTICLE_END = /[aeuo]l$/;
 
-function joinPairs(a: ScoredPart[], ac: number[], b: ScoredPart[], bc: number[], pkOf: (s: string) => string, out: Pair[], swapped: boolean): void {
+function joinPairs(a: ScoredPart[], ac: number[], b: ScoredPart[], bc: number[], out: Pair[], swapped: boolean): void {
   for (let k = 0; k + 1 < ac.length; k++) for (let len = 2; len <= 4 && k + len <= ac.length; len++) {
     let text = '';
     let hasInitial = false;
