@@ -184,7 +184,8 @@ function isCountryWord(t: string): boolean {
   let v = countryWords.get(t);
   if (v === undefined) {
     v = t.length >= 4 && toCountryCode(t) !== undefined;
-    if (countryWords.size < 10_000) countryWords.set(t, v);
+    if (countryWords.size >= 100_000) countryWords.clear();
+    countryWords.set(t, v);
   }
   return v;
 }
@@ -240,6 +241,9 @@ export class QueryParts {
   /** The lists' weight of each query part, undefined where the lists do not know the part. */
   readonly known: (number | undefined)[];
   private readonly seen: Map<ScoredPart, Similarity>[];
+  /** The query's joinable runs (see joinRuns), and the lengths of its words (see wordLengths). */
+  readonly runs: JoinRun[];
+  readonly wordLengths: number;
 
   constructor(
     readonly parts: ScoredPart[],
@@ -253,6 +257,8 @@ export class QueryParts {
     }
     this.known = parts.map((p) => (p.kind === 'word' ? idfOf(p.text) : undefined));
     this.seen = parts.map(() => new Map());
+    this.runs = joinRuns(parts, this.content);
+    this.wordLengths = wordLengths(parts, this.content);
   }
 
   /** partSimilarity of query part `i` and a listed part, computed once per pair. */
@@ -290,8 +296,8 @@ export function compareParts(query: QueryParts, c: ScoredPart[], organization = 
     }
   }
   // Joined parts: "abdul rahman" ~ "abdulrahman", on either side.
-  joinPairs(q, qc, c, cc, pairs, false);
-  joinPairs(c, cc, q, qc, pairs, true);
+  joinPairs(query.runs, q, qc, c, cc, pairs, false);
+  joinPairs(joinRuns(c, cc, (n) => lengthFits(query.wordLengths, n)), c, cc, q, qc, pairs, true);
   // Initials written together ("JC" / "Jean-Claude") and an organization's acronym ("PLA" /
   // "People's Liberation Army"), on either side.
   abbreviationPairs(q, qc, c, cc, organization, pairs, false);
@@ -321,8 +327,10 @@ export function compareParts(query: QueryParts, c: ScoredPart[], organization = 
   let listedLeft = false;
   for (const j of cc) if (!cUsed[j] && c[j]!.kind === 'word') listedLeft = true;
   const unmatchedQuery: string[] = [];
-  const matchedTexts = new Set<string>();
-  for (const i of qc) if (qUsed[i]) matchedTexts.add(q[i]!.text);
+  const matchedElsewhere = (text: string): boolean => {
+    for (const i of qc) if (qUsed[i] && q[i]!.text === text) return true;
+    return false;
+  };
   for (const i of qc) {
     const part = q[i]!;
     // A query part unknown to the lists takes the weight of its partner (a typo is not a rare name);
@@ -340,7 +348,7 @@ export function compareParts(query: QueryParts, c: ScoredPart[], organization = 
       else if (part.kind === 'initial') info += 0.5;
     } else {
       // A part repeated in the query ("Shoigu Shoigu Sergey") adds nothing once matched.
-      if (matchedTexts.has(part.text) && !listedLeft) continue;
+      if (!listedLeft && matchedElsewhere(part.text)) continue;
       uq += conflictWeight(part, w);
       unmatchedQuery.push(part.text);
     }
@@ -500,13 +508,40 @@ const ARTICLES = new Set(['al', 'el', 'ul', 'ol']);
 const ARTICLE_VOWEL = /[aeuo]/;
 const ARTICLE_END = /[aeuo]l$/;
 
-function joinPairs(a: ScoredPart[], ac: number[], b: ScoredPart[], bc: number[], out: Pair[], swapped: boolean): void {
+/** Two to four adjacent content parts of one name read as one joined part ("abdul rahman" / "abdulrahman"). */
+interface JoinRun {
+  /** Position of the run's first part among the name's content parts, and its length in parts. */
+  start: number;
+  len: number;
+  /** First and last part index. */
+  i: number;
+  i2: number;
+  text: string;
+  /**
+   * Where the Arabic article sits in the joined text, its vowel is written a, e, u or o at will
+   * (Abd al-Aziz, Abdel Aziz, Abdul Aziz, Abdol Aziz, Abdelaziz): a separate article, or one
+   * written onto the end of the part before ("Abdel Rahman" / "Abdulrahman"). -1: none.
+   */
+  article: number;
+  fold?: string;
+}
+
+/**
+ * The joinable runs of a name's content parts, in order (first part, then length). Runs holding an
+ * initial are not joinable. `fits` (a joined length) may leave out runs that nothing on the other
+ * side could match, before their text is built: comparisons build the listed side's runs per
+ * candidate name.
+ */
+function joinRuns(a: ScoredPart[], ac: number[], fits?: (joinedLength: number) => boolean): JoinRun[] {
+  const runs: JoinRun[] = [];
   for (let k = 0; k + 1 < ac.length; k++) for (let len = 2; len <= 4 && k + len <= ac.length; len++) {
+    if (fits) {
+      let joinedLength = 0;
+      for (let x = k; x < k + len; x++) joinedLength += a[ac[x]!]!.text.length;
+      if (!fits(joinedLength)) continue;
+    }
     let text = '';
     let hasInitial = false;
-    // Where the Arabic article sits in the joined text, its vowel is written a, e, u or o at will
-    // (Abd al-Aziz, Abdel Aziz, Abdul Aziz, Abdol Aziz, Abdelaziz): a separate article, or one
-    // written onto the end of the part before ("Abdel Rahman" / "Abdulrahman").
     let article = -1;
     for (let x = k; x < k + len; x++) {
       const part = a[ac[x]!]!;
@@ -515,29 +550,64 @@ function joinPairs(a: ScoredPart[], ac: number[], b: ScoredPart[], bc: number[],
       else if (x < k + len - 1 && part.kind === 'word' && part.text.length >= 4 && ARTICLE_END.test(part.text)) article = text.length + part.text.length - 2;
       text += part.text;
     }
-    if (hasInitial) continue;
-    const i = ac[k]!;
-    const i2 = ac[k + len - 1]!;
-    let fold: string | undefined;
+    if (!hasInitial) runs.push({ start: k, len, i: ac[k]!, i2: ac[k + len - 1]!, text, article });
+  }
+  return runs;
+}
+
+/** Bit n set: the name has a word (or patronymic) of n letters (31 and more share the top bit). */
+function wordLengths(parts: ScoredPart[], content: number[]): number {
+  let mask = 0;
+  for (const j of content) {
+    const p = parts[j]!;
+    if (p.kind === 'word' || p.kind === 'patronymic') mask |= 1 << Math.min(p.text.length, 31);
+  }
+  return mask;
+}
+
+/** A word of the other name within two letters of a joined length, by its wordLengths() mask. */
+function lengthFits(mask: number, joinedLength: number): boolean {
+  if (joinedLength + 2 >= 31 && mask & (1 << 31)) return true;
+  const lo = Math.max(0, joinedLength - 2);
+  const hi = Math.min(31, joinedLength + 2);
+  return (mask & (((hi >= 31 ? 0 : 1 << (hi + 1)) - (1 << lo)) | 0)) !== 0;
+}
+
+function joinPairs(runs: JoinRun[], a: ScoredPart[], ac: number[], b: ScoredPart[], bc: number[], out: Pair[], swapped: boolean): void {
+  for (const run of runs) {
+    const { text, article, len, i, i2 } = run;
     for (const j of bc) {
       const other = b[j]!;
       if ((other.kind !== 'word' && other.kind !== 'patronymic') || other.text.length < text.length - 2 || other.text.length > text.length + 2) continue;
       if (other.text.charCodeAt(0) !== text.charCodeAt(0)) {
         // A hyphenated Wade-Giles given name against the Pinyin one word (Chin-ping / Jinping, Tse-tung / Zedong).
-        if (len <= 3 && wadeGilesSpells(syllables(a, ac, k, len), other.text)) out.push(swapped ? { qi: j, qj: j, ci: i, cj: i2, s: 0.93, how: 'joined' } : { qi: i, qj: i2, ci: j, cj: j, s: 0.93, how: 'joined' });
+        if (len <= 3 && wadeGilesSpells(syllables(a, ac, run.start, len), other.text)) out.push(swapped ? { qi: j, qj: j, ci: i, cj: i2, s: 0.93, how: 'joined' } : { qi: i, qj: i2, ci: j, cj: j, s: 0.93, how: 'joined' });
         continue;
       }
       // Only the same letters, or the same name in another spelling: a joined pair with a slip in it
       // (Jongsun / Jong Un) is too often another name.
-      let same = text === other.text || (other.fold !== undefined && (fold ??= spellingFold(text)) === other.fold);
+      let same = text === other.text || (other.fold !== undefined && (run.fold ??= foldJoined(text)) === other.fold);
       if (!same && article >= 0 && other.text.length === text.length && other.text[article + 1] === 'l' && ARTICLE_VOWEL.test(other.text[article]!)) {
         const t = text.slice(0, article) + other.text[article] + text.slice(article + 1);
-        same = t === other.text || (other.fold !== undefined && spellingFold(t) === other.fold);
+        same = t === other.text || (other.fold !== undefined && foldJoined(t) === other.fold);
       }
-      if (!same && len <= 3 && wadeGilesSpells(syllables(a, ac, k, len), other.text)) same = true;
+      if (!same && len <= 3 && wadeGilesSpells(syllables(a, ac, run.start, len), other.text)) same = true;
       if (!same) continue;
       const s = text === other.text ? 0.97 : 0.93;
       out.push(swapped ? { qi: j, qj: j, ci: i, cj: i2, s, how: 'joined' } : { qi: i, qj: i2, ci: j, cj: j, s, how: 'joined' });
     }
   }
+}
+
+const joinedFolds = new Map<string, string>();
+
+/** spellingFold of a joined text; the same joined names come back query after query, so folds are kept (bounded). */
+function foldJoined(text: string): string {
+  let f = joinedFolds.get(text);
+  if (f === undefined) {
+    if (joinedFolds.size >= 100_000) joinedFolds.clear();
+    f = spellingFold(text);
+    joinedFolds.set(text, f);
+  }
+  return f;
 }
