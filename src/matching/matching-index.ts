@@ -57,6 +57,8 @@ interface NameEntry {
   parts: ScoredPart[];
   /** Sum of word weights, to prefer candidates whose weight the query covers. */
   weight: number;
+  /** The record is not a person (names are compared as organizations'). */
+  organization: boolean;
 }
 
 interface RankedName {
@@ -135,17 +137,17 @@ export class MatchingIndex {
   private readonly foldCache = new Map<string, string>();
   // Scratch buffers reused by every query (queries are synchronous).
   /**
-   * Per name, side by side in one buffer (one cache line per visit, for thousands of names a query):
-   * the rank accumulated by the current query (acc[2 * name], float32) and the last probe that
-   * reached the name (stamp[2 * name + 1]).
+   * Per name, side by side in one buffer of 16 bytes a name (one cache line per visit, for thousands
+   * of names a query): the rank accumulated by the current query (acc[4 * name], float32), the last
+   * probe that reached the name (stamp[4 * name + 1]) and the name's weight (nameWeight[2 * name + 1],
+   * the sum of its word weights, to prefer candidates whose weight the query covers).
    */
   private acc: Float32Array = new Float32Array(0);
   private stamp: Int32Array = new Int32Array(0);
+  private nameWeight: Float64Array = new Float64Array(0);
   /** The names the current query reached, in the order it reached them. */
   private touched: Int32Array = new Int32Array(0);
   private stampCounter = 0;
-  /** names[i].weight, packed: candidate ranking reads it for thousands of names a query. */
-  private nameWeight: Float64Array = new Float64Array(0);
 
   private constructor(records: ListRecord[]) {
     this.records = records;
@@ -196,7 +198,7 @@ export class MatchingIndex {
       let weight = 0;
       for (const p of parts) if (p.kind === 'word') weight += p.idf;
       const id = this.names.length;
-      this.names.push({ record: n.record, name: n.name, kind: n.kind, quality: n.quality, parts, weight });
+      this.names.push({ record: n.record, name: n.name, kind: n.kind, quality: n.quality, parts, weight, organization: records[n.record]!.entityType !== 'person' });
       const words = parts.filter((p) => p.kind === 'word' || p.kind === 'patronymic');
       for (const p of words) this.post(p.text, p.idf, id);
       for (let i = 0; i + 1 < words.length; i++) {
@@ -248,11 +250,12 @@ export class MatchingIndex {
     this.delStart = start;
     this.delHash = delHash;
     this.delVocab = delVocab;
-    const slots = new ArrayBuffer(8 * this.names.length);
+    const slots = new ArrayBuffer(16 * this.names.length);
     this.acc = new Float32Array(slots);
     this.stamp = new Int32Array(slots);
+    this.nameWeight = new Float64Array(slots);
+    for (let i = 0; i < this.names.length; i++) this.nameWeight[2 * i + 1] = this.names[i]!.weight;
     this.touched = new Int32Array(this.names.length);
-    this.nameWeight = Float64Array.from(this.names, (n) => n.weight);
     const clusters = yield* clusterSteps(records, this.countries, primaryKeys, BUILD_STEP * 4);
     this.clusterOf = clusters.clusterOf;
     this.clusterMembers = clusters.members;
@@ -473,7 +476,7 @@ export class MatchingIndex {
         const end = postStart[v + 1]!;
         for (let k = postStart[v]!; k < end; k++) {
           const id = postIds[k]!;
-          const at = 2 * id;
+          const at = 4 * id;
           if (stamp[at + 1] === s) continue;
           stamp[at + 1] = s;
           const a = acc[at]!;
@@ -507,7 +510,7 @@ export class MatchingIndex {
     }
     let best = 0;
     for (let k = 0; k < reached; k++) {
-      const a = acc[2 * touched[k]!]!;
+      const a = acc[4 * touched[k]!]!;
       if (a > best) best = a;
     }
     const cut = best * 0.34;
@@ -536,11 +539,11 @@ export class MatchingIndex {
     };
     for (let seq = 0; seq < reached; seq++) {
       const id = touched[seq]!;
-      const a = acc[2 * id]!;
-      acc[2 * id] = 0;
-      stamp[2 * id + 1] = 0;
+      const a = acc[4 * id]!;
+      acc[4 * id] = 0;
+      stamp[4 * id + 1] = 0;
       if (a < cut) continue;
-      const extra = nameWeight[id]! - a;
+      const extra = nameWeight[2 * id + 1]! - a;
       const rank = a - 0.25 * (extra > 0 ? extra : 0);
       if (size < CANDIDATES) {
         let i = size++;
@@ -563,7 +566,7 @@ export class MatchingIndex {
   }
 
   private compare(q: QueryParts, entry: NameEntry): NameComparison {
-    return compareParts(q, entry.parts, this.records[entry.record]!.entityType !== 'person');
+    return compareParts(q, entry.parts, entry.organization);
   }
 
   /** Scale for names whose matched parts are common on the lists. */
