@@ -565,8 +565,9 @@ export class MatchingIndex {
     return out;
   }
 
-  private compare(q: QueryParts, entry: NameEntry): NameComparison {
-    return compareParts(q, entry.parts, entry.organization);
+  /** undefined: the name cannot score `atLeast` (see compareParts). */
+  private compare(q: QueryParts, entry: NameEntry, atLeast: number): NameComparison | undefined {
+    return compareParts(q, entry.parts, entry.organization, atLeast);
   }
 
   /** Scale for names whose matched parts are common on the lists. */
@@ -600,8 +601,9 @@ export class MatchingIndex {
     const perRecord = new Map<number, { entry: NameEntry; cmp: NameComparison; nameScore: number; dist: number }>();
     for (const c of cands) {
       const entry = this.names[c.name]!;
-      const cmp = this.compare(query_, entry);
-      if (cmp.score <= 0) continue;
+      // A record whose best name scores under floor - 20 is left out below: such names need no alignment.
+      const cmp = this.compare(query_, entry, floor - 20);
+      if (!cmp || cmp.score <= 0) continue;
       const dist = this.distinctiveness(cmp);
       let nameScore = cmp.score * dist * 100;
       if (entry.quality === 'weak') nameScore *= WEAK_ALIAS_FACTOR;

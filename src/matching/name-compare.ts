@@ -275,9 +275,12 @@ export class QueryParts {
 
 /**
  * Compare query parts with listed parts. `query` carries the query's parts with what is known of
- * them (see QueryParts); a pair check passes a fresh one.
+ * them (see QueryParts); a pair check passes a fresh one. With `atLeast` (0..100), a comparison that
+ * cannot reach it (see scoreBound) is not worked out: undefined.
  */
-export function compareParts(query: QueryParts, c: ScoredPart[], organization = false): NameComparison {
+export function compareParts(query: QueryParts, c: ScoredPart[], organization: boolean): NameComparison;
+export function compareParts(query: QueryParts, c: ScoredPart[], organization: boolean, atLeast: number): NameComparison | undefined;
+export function compareParts(query: QueryParts, c: ScoredPart[], organization: boolean, atLeast?: number): NameComparison | undefined {
   const q = query.parts;
   const qc = query.content;
   const qNum = query.numbers;
@@ -303,6 +306,7 @@ export function compareParts(query: QueryParts, c: ScoredPart[], organization = 
   abbreviationPairs(q, qc, c, cc, organization, pairs, false);
   // A listed acronym is not read against a query's words: every three-word name spells some acronym.
   if (!organization) abbreviationPairs(c, cc, q, qc, false, pairs, true);
+  if (atLeast !== undefined && atLeast > 0 && 100 * scoreBound(query, c, cc, pairs) < atLeast) return undefined;
   // Equal similarities: the wider (joined) pair first, then the pair whose parts stand at the same
   // relative place in both names (so "Kyawmaung Maung" pairs its "maung" with the last "maung").
   const rel = (p: Pair): number => Math.abs((p.qi + p.qj) / 2 / q.length - (p.ci + p.cj) / 2 / c.length);
@@ -400,6 +404,50 @@ export function compareParts(query: QueryParts, c: ScoredPart[], organization = 
     for (const n of cNum) if (!qs.has(n)) numberConflict = true;
   }
   return { score, information: info, aligned: chosen, query: q, listed: c, unmatchedQuery, unmatchedListed, numberConflict, contentParts: qc.length };
+}
+
+let partnerScratch = new Float64Array(16);
+
+/**
+ * The most a comparison can score, from its candidate pairs alone: every query part some pair
+ * covers counted as matched in full with the largest weight it can take, every other one as
+ * unmatched. compareParts' score is at most cov^1.5 (the other rules only lower it) with cov at most
+ * matched weight / (matched weight + 0.6 x unmatched query weight), since similarities are at most
+ * 1 and conflicts and unpartnered query parts cost 0.6 or more each. Most candidates of a query
+ * share one common part with it and nothing else; this tells them apart before the alignment.
+ */
+function scoreBound(query: QueryParts, c: ScoredPart[], cc: number[], pairs: Pair[]): number {
+  const q = query.parts;
+  const qc = query.content;
+  // One word against one word scores the part similarity itself.
+  if (qc.length === 1 && cc.length === 1) return 1;
+  if (partnerScratch.length < q.length) partnerScratch = new Float64Array(q.length);
+  // The largest listed weight each query part could stand for; -1: no pair covers it.
+  const partner = partnerScratch;
+  partner.fill(-1, 0, q.length);
+  for (const p of pairs) {
+    let cIdf = 0;
+    for (let x = p.ci; x <= p.cj; x++) cIdf += c[x]!.idf;
+    for (let x = p.qi; x <= p.qj; x++) if (cIdf > partner[x]!) partner[x] = cIdf;
+  }
+  let matched = 0;
+  let unmatched = 0;
+  for (const i of qc) {
+    const part = q[i]!;
+    const known = query.known[i];
+    if (partner[i]! >= 0) {
+      // A known word weighs at most its own weight; an unknown one takes its partner's.
+      matched += part.kind === 'word' ? known ?? partner[i]! : kindWeight(part);
+      continue;
+    }
+    // A repeat of a part that may be matched may cost nothing (see compareParts).
+    let repeat = false;
+    for (const k of qc) if (partner[k]! >= 0 && q[k]!.text === part.text) repeat = true;
+    if (repeat) continue;
+    unmatched += conflictWeight(part, part.kind === 'word' ? known ?? query.maxIdf : kindWeight(part));
+  }
+  if (matched <= 0) return 0;
+  return Math.pow(matched / (matched + 0.6 * unmatched), 1.5);
 }
 
 /** How the parts of a comparison aligned, spelled out (only compared names that get explained need it). */

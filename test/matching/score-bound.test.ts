@@ -1,0 +1,85 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { QueryParts, type ScoredPart, compareParts } from '../../src/matching/name-compare.js';
+import { normalizeName } from '../../src/matching/normalize.js';
+import { phoneticKey, spellingFold } from '../../src/matching/similarity.js';
+
+// compareParts(query, listed, organization, atLeast) skips the alignment of a name that cannot score
+// `atLeast`. That is only right if its bound is never below the score the full comparison gives:
+// checked here on many generated name pairs (joined parts, initials, particles, repeats, parts the
+// lists do not know, patronymics, numbers).
+
+/** A seeded generator (mulberry32), so every run checks the same pairs. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = [
+  'abdul', 'rahman', 'abdulrahman', 'abdel', 'mohammad', 'muhammad', 'ali', 'hassan', 'hasan', 'karimi', 'qadhafi', 'gaddafi',
+  'vladimir', 'vladimirovich', 'putin', 'poutine', 'jean', 'claude', 'juncker', 'kim', 'jong', 'un', 'jongun', 'mao', 'tse',
+  'tung', 'zedong', 'al', 'bin', 'ibn', 'de', 'la', 'j', 'c', 'k', 'trading', 'corp', 'ltd', '7', '11420', 'ocean', 'star',
+  'rezaei', 'tehrani', 'osama', 'usama', 'laden', 'ladin', 'nouri', 'petrov', 'petrova', 'ivanovna',
+];
+const weights = new Map<string, number>();
+const pick = rng(4711);
+for (const w of WORDS) if (pick() < 0.8) weights.set(w, 1 + pick() * 10);
+const idfOf = (t: string): number | undefined => weights.get(t);
+const MAX_IDF = 11.5;
+
+function scored(name: string, person: boolean, weightOf = idfOf): ScoredPart[] {
+  return normalizeName(name, person).parts.map((p) => {
+    const word = p.kind === 'word' || p.kind === 'patronymic';
+    const part: ScoredPart = { text: p.text, kind: p.kind, pk: word ? phoneticKey(p.text) : '', idf: word ? weightOf(p.text) ?? MAX_IDF : 0 };
+    if (word) part.fold = spellingFold(p.text);
+    return part;
+  });
+}
+
+function randomName(next: () => number): string {
+  const n = 1 + Math.floor(next() * 5);
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) out.push(WORDS[Math.floor(next() * WORDS.length)]!);
+  return out.join(' ');
+}
+
+test('the comparison bound is never below the score of the full comparison', () => {
+  const next = rng(7);
+  let checked = 0;
+  let skipped = 0;
+  for (let k = 0; k < 4000; k++) {
+    const person = next() < 0.5;
+    const organization = !person && next() < 0.5;
+    const q = scored(randomName(next), person);
+    const c = scored(randomName(next), person);
+    if (q.length === 0 || c.length === 0) continue;
+    const query = new QueryParts(q, idfOf, MAX_IDF);
+    const full = compareParts(query, c, organization);
+    checked++;
+    if (full.score > 0) {
+      const atItsScore = compareParts(query, c, organization, 100 * full.score * (1 - 1e-12));
+      assert.ok(atItsScore !== undefined, `skipped although it scores ${full.score}: ${q.map((p) => p.text).join(' ')} / ${c.map((p) => p.text).join(' ')}`);
+      assert.equal(atItsScore.score, full.score);
+    }
+    if (compareParts(query, c, organization, 30) === undefined) skipped++;
+  }
+  assert.ok(checked > 3000);
+  // The bound does its job: weak pairs are skipped.
+  assert.ok(skipped > checked / 10, `only ${skipped} of ${checked} skipped`);
+});
+
+test('a candidate sharing one common part with the query is skipped; a close one is not', () => {
+  // Weights as on the real lists: Mohammad, Ali and Hassan common, Rezaei and Tehrani rare.
+  const listWeights = new Map([['mohammad', 3.5], ['ali', 3.2], ['hassan', 3.4], ['rezaei', 9.1], ['tehrani', 8.7]]);
+  const weightOf = (t: string): number | undefined => listWeights.get(t);
+  const query = new QueryParts(scored('Mohammad Rezaei Tehrani', true, weightOf), weightOf, MAX_IDF);
+  assert.equal(compareParts(query, scored('Mohammad Ali Hassan', true, weightOf), false, 30), undefined);
+  const close = compareParts(query, scored('Mohammad Rezaei Tehrani', true, weightOf), false, 30);
+  assert.ok(close !== undefined && close.score > 0.9);
+});
