@@ -99,6 +99,18 @@ function deletionHashes(t: string): number[] {
 
 /** Deletion neighbourhood index: 2^DELETION_BITS hash buckets in CSR form. */
 const DELETION_BITS = 18;
+/** Whole-token index (a token by its hash, to find `t` less one letter without building the string): 2^TOKEN_BITS buckets. */
+const TOKEN_BITS = 17;
+
+/** `token` is `t` with the character at `skip` left out. */
+function equalsWithout(token: string, t: string, skip: number): boolean {
+  if (token.length !== t.length - 1) return false;
+  for (let i = 0, k = 0; i < t.length; i++) {
+    if (i === skip) continue;
+    if (token.charCodeAt(k++) !== t.charCodeAt(i)) return false;
+  }
+  return true;
+}
 
 function isPersonFlag(t: EntityType | undefined): boolean | undefined {
   return t === undefined ? undefined : t === 'person';
@@ -129,6 +141,9 @@ export class MatchingIndex {
   private delStart: Uint32Array = new Uint32Array(0);
   private delHash: Uint32Array = new Uint32Array(0);
   private delVocab: Int32Array = new Int32Array(0);
+  /** Whole-token index: bucket offsets, then vocab ids grouped by bucket. */
+  private tokenStart: Uint32Array = new Uint32Array(0);
+  private tokenVocab: Int32Array = new Int32Array(0);
   private readonly df = new Map<string, number>();
   /** Listed parts by kind, transliteration and text, while building (see interned()). */
   private parts = new Map<string, ScoredPart>();
@@ -147,6 +162,10 @@ export class MatchingIndex {
   private nameWeight: Float64Array = new Float64Array(0);
   /** The names the current query reached, in the order it reached them. */
   private touched: Int32Array = new Int32Array(0);
+  /** The candidate heap of the current query: rank, order reached, name. */
+  private readonly hRank = new Float64Array(CANDIDATES);
+  private readonly hSeq = new Int32Array(CANDIDATES);
+  private readonly hId = new Int32Array(CANDIDATES);
   private stampCounter = 0;
 
   private constructor(records: ListRecord[]) {
@@ -246,6 +265,21 @@ export class MatchingIndex {
       }
       if (v % (BUILD_STEP * 8) === 0) yield;
     }
+    // Every token by the hash of its whole text (counting sort into buckets again).
+    const tokenShift = 32 - TOKEN_BITS;
+    const tokenStart = new Uint32Array((1 << TOKEN_BITS) + 1);
+    const tokenHashes = new Uint32Array(tokens.length);
+    for (let v = 0; v < tokens.length; v++) {
+      tokenHashes[v] = hashWithout(tokens[v]!, -1);
+      tokenStart[(tokenHashes[v]! >>> tokenShift) + 1]!++;
+    }
+    for (let b = 0; b < 1 << TOKEN_BITS; b++) tokenStart[b + 1]! += tokenStart[b]!;
+    const tokenFill = tokenStart.slice(0, 1 << TOKEN_BITS);
+    const tokenVocab = new Int32Array(tokens.length);
+    for (let v = 0; v < tokens.length; v++) tokenVocab[tokenFill[tokenHashes[v]! >>> tokenShift]!++] = v;
+    this.tokenStart = tokenStart;
+    this.tokenVocab = tokenVocab;
+    yield;
     this.packPostings();
     this.delStart = start;
     this.delHash = delHash;
@@ -444,11 +478,19 @@ export class MatchingIndex {
     this.deletionHits(hashWithout(t, -1), hits);
     for (let i = 0; i < t.length; i++) {
       if (i > 0 && t.charCodeAt(i) === t.charCodeAt(i - 1)) continue;
+      const h = hashWithout(t, i);
       // One letter shorter: the deletion itself is listed...
-      const v = this.vocab.get(t.slice(0, i) + t.slice(i + 1));
-      if (v !== undefined) hits.add(v);
+      const b = h >>> (32 - TOKEN_BITS);
+      const end = this.tokenStart[b + 1]!;
+      for (let k = this.tokenStart[b]!; k < end; k++) {
+        const v = this.tokenVocab[k]!;
+        if (equalsWithout(this.vocabTokens[v]!, t, i)) {
+          hits.add(v);
+          break;
+        }
+      }
       // ...or both lost one letter (a substitution or a swap).
-      this.deletionHits(hashWithout(t, i), hits);
+      this.deletionHits(h, hits);
     }
     return hits;
   }
@@ -516,9 +558,7 @@ export class MatchingIndex {
     const cut = best * 0.34;
     // The best CANDIDATES names by rank, kept in a min-heap (the weakest on top); on equal ranks the
     // name touched first wins, as a stable sort would have it.
-    const hRank = new Float64Array(CANDIDATES);
-    const hSeq = new Int32Array(CANDIDATES);
-    const hId = new Int32Array(CANDIDATES);
+    const { hRank, hSeq, hId } = this;
     let size = 0;
     const weaker = (i: number, j: number): boolean => hRank[i]! < hRank[j]! || (hRank[i] === hRank[j] && hSeq[i]! > hSeq[j]!);
     const swap = (i: number, j: number): void => {
