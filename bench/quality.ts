@@ -2,7 +2,8 @@
  * Matching quality benchmark. Reads ../shared/data in place (paths from the repository root) and
  * prints, per data set, agreement / recall / false-positive rates at the medium and high boundaries.
  *   node --import tsx bench/quality.ts        or        node dist/bench/quality.js
- * Options: --quick (10,000 of the 50,000 negatives, 300 perturbations a kind).
+ * Options: --quick (10,000 of the 50,000 negatives, 300 perturbations a kind); --seed=N (another draw of
+ * perturbations, to see how much the figures move with the names drawn); --only=perturbations.
  */
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -111,8 +112,8 @@ function words(name: string): string[] {
   return name.replace(/,/g, ' ').split(/\s+/).filter((w) => w.length > 0);
 }
 
-function perturb(records: ListRecord[], perKind: number): Perturbed[] {
-  const rand = rng(20260522);
+function perturb(records: ListRecord[], perKind: number, seed: number): Perturbed[] {
+  const rand = rng(seed);
   const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
   const latin = records.filter((r) => /^[\x20-\x7e]+$/.test(r.name) && words(r.name).length >= 2);
   const out: Perturbed[] = [];
@@ -194,15 +195,18 @@ export async function main(): Promise<void> {
   const idx = MatchingIndex.build(all);
   console.log(`Index: ${idx.size} records, ${idx.nameCount} names, sources ${idx.sources.join(', ')} (loaded+built in ${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
 
+  const onlyArg = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
+  const section = (name: 'pairs' | 'positives' | 'negatives' | 'perturbations'): boolean => onlyArg === undefined || onlyArg === name;
+
   const nbFile = path.join(MATCHING, 'opensanctions_nomenklatura/name_bench_cases.csv');
-  if (existsSync(nbFile)) {
+  if (section('pairs') && existsSync(nbFile)) {
     const rows = await csv(nbFile);
     console.log(`nomenklatura name_bench_cases.csv (${rows.length} judged pairs, match = score >= ${MEDIUM_BOUNDARY}, part weights from the loaded lists):`);
     nameBench(idx, rows);
   }
 
   const ebFile = path.join(MATCHING, 'opensanctions_nomenklatura/entity_bench_checks.yml');
-  if (existsSync(ebFile)) {
+  if (section('pairs') && existsSync(ebFile)) {
     const checks = parseChecks(await readFile(ebFile, 'utf8'));
     let agree = 0;
     for (const c of checks) if ((idx.scorePair(c.query, c.candidate, schemaType(c.schema)) >= MEDIUM_BOUNDARY) === c.match) agree++;
@@ -210,7 +214,7 @@ export async function main(): Promise<void> {
   }
 
   const putinFile = path.join(MATCHING, 'opensanctions_nomenklatura/putin_names.txt');
-  if (existsSync(putinFile)) {
+  if (section('pairs') && existsSync(putinFile)) {
     const variants = (await readFile(putinFile, 'utf8')).split('\n').map((s) => s.trim()).filter(Boolean);
     let hit = 0;
     const missed: string[] = [];
@@ -221,7 +225,7 @@ export async function main(): Promise<void> {
   }
 
   const csFile = path.join(MATCHING, 'watchman/cross_script_pairs.csv');
-  if (existsSync(csFile)) {
+  if (section('pairs') && existsSync(csFile)) {
     const lines = (await readFile(csFile, 'utf8')).split('\n').filter((l) => l.trim() && !l.startsWith('#'));
     let hit = 0;
     const missed: string[] = [];
@@ -235,7 +239,9 @@ export async function main(): Promise<void> {
 
   const un = lists.get('un_csl');
   const posFile = path.join(MATCHING, 'opensanctions_yente/candidate_generation_benchmark/positives_un_untreated.csv');
-  if (un && existsSync(posFile)) {
+  if (!section('positives')) {
+    // not asked for
+  } else if (un && existsSync(posFile)) {
     const rows = await csv(posFile);
     let med = 0, high = 0;
     const missed: string[] = [];
@@ -255,7 +261,7 @@ export async function main(): Promise<void> {
     ['yente validation_report/negatives_us.csv', 'opensanctions_yente/validation_report/negatives_us.csv', Infinity],
   ] as const) {
     const file = path.join(MATCHING, rel);
-    if (!existsSync(file)) continue;
+    if (!section('negatives') || !existsSync(file)) continue;
     const rows = (await csv(file)).slice(0, limit);
     let med = 0, high = 0, medNoCorr = 0, highNoCorr = 0;
     const hits: string[] = [];
@@ -275,8 +281,9 @@ export async function main(): Promise<void> {
   }
 
   const source = all.filter((r) => r.source === 'un_csl' || r.source === 'us_ofac' || r.source === 'eu_csl' || r.source === 'uk_csl');
-  if (source.length > 0) {
-    const perts = perturb(source, quick ? 300 : 1000);
+  if (section('perturbations') && source.length > 0) {
+    const seedArg = process.argv.find((a) => a.startsWith('--seed='));
+    const perts = perturb(source, quick ? 300 : 1000, seedArg ? Number(seedArg.slice(7)) : 20260522);
     const byKind = new Map<string, { n: number; med: number; high: number; missed: string[] }>();
     for (const p of perts) {
       const o = idx.screen({ name: p.query }, { maxMatches: 50 });
