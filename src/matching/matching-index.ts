@@ -272,6 +272,7 @@ export class MatchingIndex {
     for (let v = 0; v < tokens.length; v++) {
       tokenHashes[v] = hashWithout(tokens[v]!, -1);
       tokenStart[(tokenHashes[v]! >>> tokenShift) + 1]!++;
+      if (v % (BUILD_STEP * 8) === 0) yield;
     }
     for (let b = 0; b < 1 << TOKEN_BITS; b++) tokenStart[b + 1]! += tokenStart[b]!;
     const tokenFill = tokenStart.slice(0, 1 << TOKEN_BITS);
