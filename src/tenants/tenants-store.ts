@@ -18,6 +18,9 @@ export interface KeyAuthRow {
   is_member: number;
 }
 
+/** The tables `authByHash` reads: a cache of its rows watches them (auth.ts). */
+export const KEY_AUTH_TABLES = ['api_keys', 'organizations', 'memberships'] as const;
+
 // Run on every request: built and compiled once per database.
 const queries = preparedFor((db) => ({
   authByHash: prepareQuery(db, (db, p: { hash: string }) =>

@@ -1,0 +1,61 @@
+import type { Db } from './database.js';
+import { sqliteConnectionOf } from './database.js';
+
+/**
+ * Tells a cache in this process when the rows it copied from some tables may have changed, so it can
+ * keep them without reading them again on every use.
+ */
+export interface TableWatch {
+  /**
+   * A number that changes whenever one of the watched tables may have changed since the previous
+   * call: a commit by another connection (another process, such as the admin command line), or a
+   * write through this process's own connection. Undefined while that cannot be told (the connection
+   * is inside a transaction): read the tables then.
+   */
+  version(): number | undefined;
+}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+let watches = 0;
+
+/**
+ * Watches `tables` of an SQLite database; undefined on PostgreSQL, where other nodes write the same
+ * tables and no cheap signal tells this node when they did, so there is nothing to cache on.
+ *
+ * Two signals together cover every writer:
+ * - `PRAGMA data_version` changes when another connection has committed anything since the previous
+ *   call on this connection (it starts a read of its own, so it sees the newest commit in the log);
+ * - this connection's own writes do not change it, so temporary triggers on the watched tables
+ *   (they exist only on this connection and fire for its writes only, cascades included) call back
+ *   into this process. A rolled-back write still counts: a change reported too often costs one read.
+ */
+export function watchTables(db: Db, tables: readonly string[]): TableWatch | undefined {
+  const sqlite = sqliteConnectionOf(db);
+  if (!sqlite) return undefined;
+  const fn = `sanctions_watch_${++watches}`;
+  let version = 0;
+  sqlite.function(fn, { deterministic: false }, () => {
+    version++;
+    return null;
+  });
+  for (const table of tables) {
+    if (!IDENTIFIER.test(table)) throw new Error(`not a table name: ${table}`);
+    for (const op of ['INSERT', 'UPDATE', 'DELETE']) {
+      sqlite.exec(`CREATE TEMP TRIGGER ${fn}_${table}_${op.toLowerCase()} AFTER ${op} ON main.${table} BEGIN SELECT ${fn}(); END`);
+    }
+  }
+  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+  let lastDataVersion = dataVersion.get();
+  return {
+    version() {
+      // Inside a transaction the pragma reads the transaction's snapshot, which may predate a commit.
+      if (sqlite.inTransaction) return undefined;
+      const current = dataVersion.get();
+      if (current !== lastDataVersion) {
+        lastDataVersion = current;
+        version++;
+      }
+      return version;
+    },
+  };
+}
