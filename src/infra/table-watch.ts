@@ -32,24 +32,34 @@ let watches = 0;
 export function watchTables(db: Db, tables: readonly string[]): TableWatch | undefined {
   const sqlite = sqliteConnectionOf(db);
   if (!sqlite) return undefined;
+  for (const table of tables) if (!IDENTIFIER.test(table)) throw new Error(`not a table name: ${table}`);
   const fn = `sanctions_watch_${++watches}`;
   let version = 0;
   sqlite.function(fn, { deterministic: false }, () => {
     version++;
     return null;
   });
-  for (const table of tables) {
-    if (!IDENTIFIER.test(table)) throw new Error(`not a table name: ${table}`);
-    for (const op of ['INSERT', 'UPDATE', 'DELETE']) {
-      sqlite.exec(`CREATE TEMP TRIGGER ${fn}_${table}_${op.toLowerCase()} AFTER ${op} ON main.${table} BEGIN SELECT ${fn}(); END`);
-    }
-  }
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
-  let lastDataVersion = dataVersion.get();
+  let lastDataVersion: unknown;
+  let installed = false;
+
   return {
     version() {
-      // Inside a transaction the pragma reads the transaction's snapshot, which may predate a commit.
+      // Inside a transaction (another task's: the connection is shared) the pragma reads the
+      // transaction's snapshot, which may predate a commit.
       if (sqlite.inTransaction) return undefined;
+      // The triggers are made outside any transaction, where they commit at once: made inside
+      // another task's transaction, they would go with it if it rolled back.
+      if (!installed) {
+        for (const table of tables) {
+          for (const op of ['INSERT', 'UPDATE', 'DELETE']) {
+            sqlite.exec(`CREATE TEMP TRIGGER ${fn}_${table}_${op.toLowerCase()} AFTER ${op} ON main.${table} BEGIN SELECT ${fn}(); END`);
+          }
+        }
+        installed = true;
+        lastDataVersion = dataVersion.get();
+        return ++version;
+      }
       const current = dataVersion.get();
       if (current !== lastDataVersion) {
         lastDataVersion = current;

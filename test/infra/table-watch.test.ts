@@ -64,6 +64,23 @@ describe('table watch (sqlite)', () => {
     });
     assert.notEqual(watch.version(), undefined);
   });
+
+  it('made while another task holds a transaction that rolls back, it still sees the writes after it', async () => {
+    let late: TableWatch | undefined;
+    await assert.rejects(
+      handle.db.transaction().execute(async (trx) => {
+        await trx.insertInto('users').values({ ...USER, id: 'usr_2', email: 'two@example.test' }).execute();
+        late = watchTables(handle.db, ['users']);
+        assert.equal(late?.version(), undefined);
+        throw new Error('roll back');
+      }),
+      /roll back/,
+    );
+    const seen = late!.version();
+    assert.notEqual(seen, undefined);
+    await handle.db.insertInto('users').values({ ...USER, id: 'usr_3', email: 'three@example.test' }).execute();
+    assert.notEqual(late!.version(), seen);
+  });
 });
 
 for (const { engine, skip } of ENGINES.filter((e) => e.engine === 'postgres')) {
