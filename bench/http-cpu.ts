@@ -9,7 +9,7 @@
  * a copy of it); BENCH_SERVER_NODE_ARGS passes node flags to the server (e.g. "--cpu-prof").
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
@@ -114,17 +114,28 @@ async function main(): Promise<void> {
     await screen(3000);
     const main = `/proc/${server.pid}/task/${server.pid}/stat`;
     const all = `/proc/${server.pid}/stat`;
+    /** CPU seconds of each thread but the main one (the matching thread is the busiest of them). */
+    const others = () =>
+      new Map(
+        readdirSync(`/proc/${server.pid}/task`)
+          .filter((tid) => tid !== String(server.pid))
+          .map((tid) => [tid, cpuSeconds(`/proc/${server.pid}/task/${tid}/stat`)] as const),
+      );
     console.log(`POST /screen, ${CONNECTIONS} connections, ${REQUESTS} requests a round, SQLite, server as its own process`);
     const perRequest: number[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const mainBefore = cpuSeconds(main);
       const allBefore = cpuSeconds(all);
+      const othersBefore = others();
       const result = await screen(REQUESTS);
-      const mainMs = ((cpuSeconds(main) - mainBefore) * 1000) / result.requests.total;
-      const allMs = ((cpuSeconds(all) - allBefore) * 1000) / result.requests.total;
+      const perScreening = (seconds: number) => (seconds * 1000) / result.requests.total;
+      const mainMs = perScreening(cpuSeconds(main) - mainBefore);
+      const allMs = perScreening(cpuSeconds(all) - allBefore);
+      const threads = [...others()].map(([tid, seconds]) => perScreening(seconds - (othersBefore.get(tid) ?? 0))).sort((a, b) => b - a);
       perRequest.push(mainMs);
       console.log(
-        `round ${round}: main thread ${mainMs.toFixed(3)} ms CPU per screening, whole server ${allMs.toFixed(3)} ms; ` +
+        `round ${round}: main thread ${mainMs.toFixed(3)} ms CPU per screening, whole server ${allMs.toFixed(3)} ms ` +
+          `(busiest other thread ${(threads[0] ?? 0).toFixed(3)} ms, the rest ${threads.slice(1).reduce((a, b) => a + b, 0).toFixed(3)} ms); ` +
           `${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, errors ${result.errors + result.non2xx}`,
       );
     }
