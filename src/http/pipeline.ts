@@ -4,7 +4,7 @@ import type { Clock } from '../infra/clock.js';
 import type { Db } from '../infra/database.js';
 import { AppError } from '../infra/errors.js';
 import type { RateLimitState, RateLimiter } from '../infra/rate-limiter.js';
-import { type Caller, assertAccess, checkApiKey } from '../tenants/auth.js';
+import { ApiKeyChecker, type Caller, assertAccess } from '../tenants/auth.js';
 import { sendError } from './error-handler.js';
 
 declare module 'fastify' {
@@ -32,6 +32,7 @@ export interface PipelineDeps {
  * X-Request-Id and X-RateLimit-* go on every response, errors included.
  */
 export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void {
+  const keys = new ApiKeyChecker(deps.db, deps.clock);
   // Addresses known to be over their failed-auth limit, until the window resets: saves a round trip.
   const blockedAddresses = new Map<string, number>();
 
@@ -59,7 +60,7 @@ export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void
 
     const header = request.headers['x-api-key'];
     const key = Array.isArray(header) ? header[0] : header;
-    const check = await checkApiKey(deps.db, deps.clock, key);
+    const check = await keys.check(key);
     if (!check.ok) {
       // An address already over its failed-auth limit is answered 429 until its window ends.
       const blockedUntil = blockedAddresses.get(request.ip);

@@ -30,6 +30,14 @@ export interface OpenOptions {
   checkpointIntervalMs?: number;
 }
 
+/** The better-sqlite3 connection behind each SQLite database, for what only SQLite can tell (table-watch.ts). */
+const sqliteConnections = new WeakMap<Db, SQLite.Database>();
+
+/** The SQLite connection behind `db`; undefined on PostgreSQL. */
+export function sqliteConnectionOf(db: Db): SQLite.Database | undefined {
+  return sqliteConnections.get(db);
+}
+
 export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): DatabaseHandle {
   if (config.engine === 'sqlite') {
     mkdirSync(dirname(config.url), { recursive: true });
@@ -43,6 +51,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     sqlite.pragma('busy_timeout = 10000');
     const syncer = config.sqliteSynchronous === 'FULL' ? new WalSyncer(`${config.url}-wal`) : undefined;
     const db = new Kysely<Database>({ dialect: new DurableSqliteDialect(sqlite, syncer) });
+    sqliteConnections.set(db, sqlite);
     if (!options.backgroundCheckpoints) return { db, engine: 'sqlite', close: () => db.destroy() };
     sqlite.pragma('wal_autocheckpoint = 0');
     const checkpointer = startCheckpointer(config.url, options.checkpointIntervalMs ?? 1000);

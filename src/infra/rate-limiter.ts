@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Clock } from './clock.js';
 import type { Db } from './database.js';
+import { prepareQuery, preparedFor } from './prepared-query.js';
 
 export interface RateLimitState {
   allowed: boolean;
@@ -48,6 +49,19 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 }
 
+// Run on every request on PostgreSQL: built and compiled once per database.
+const queries = preparedFor((db) => ({
+  hit: prepareQuery(
+    db,
+    (_db, p: { bucket: string; window: number }) => sql<{ count: number; window_start: number }>`
+      insert into rate_limits (bucket, window_start, count) values (${p.bucket}, ${p.window}, 1)
+      on conflict (bucket) do update set
+        count = case when rate_limits.window_start = excluded.window_start then rate_limits.count + 1 else 1 end,
+        window_start = excluded.window_start
+      returning count, window_start`,
+  ),
+}));
+
 /**
  * Fixed one-minute windows counted in the database, so every node of a deployment that shares the
  * database enforces one limit (DECISIONS.md: "enforced across all nodes"). One row per bucket,
@@ -62,13 +76,8 @@ export class SharedRateLimiter implements RateLimiter {
   async hit(bucket: string, limit: number): Promise<RateLimitState> {
     const nowSeconds = Math.floor(this.clock.now().getTime() / 1000);
     const window = Math.floor(nowSeconds / WINDOW_SECONDS);
-    const result = await sql<{ count: number; window_start: number }>`
-      insert into rate_limits (bucket, window_start, count) values (${bucket}, ${window}, 1)
-      on conflict (bucket) do update set
-        count = case when rate_limits.window_start = excluded.window_start then rate_limits.count + 1 else 1 end,
-        window_start = excluded.window_start
-      returning count, window_start`.execute(this.db);
-    return state(Number(result.rows[0]?.count ?? 1), limit, window, nowSeconds);
+    const row = await queries(this.db).hit.first({ bucket, window });
+    return state(Number(row?.count ?? 1), limit, window, nowSeconds);
   }
 
   /** Drops buckets of windows that ended long ago (failed-auth buckets per address accumulate). */

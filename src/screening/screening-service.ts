@@ -3,11 +3,12 @@ import { sql } from 'kysely';
 import type { Clock } from '../infra/clock.js';
 import type { MatchingConfig } from '../infra/config.js';
 import type { Db } from '../infra/database.js';
-import type { ScreeningsTable } from '../infra/db-schema.js';
+import type { IdempotencyKeysTable, ScreeningsTable } from '../infra/db-schema.js';
 import { AppError, notFound, validationError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';
 import { BatchWriter } from '../infra/batch-writer.js';
 import { parseJsonArray } from '../infra/json.js';
+import { prepareQuery, preparedFor } from '../infra/prepared-query.js';
 import type { ListSnapshot } from '../lists/list-runtime.js';
 import type { EntityType } from '../lists/model.js';
 import type { ScreenSummary } from '../matching/outcome.js';
@@ -87,15 +88,74 @@ function requestHash(input: ScreenInput): string {
     .digest('hex');
 }
 
+// The statements of POST /screen: built and compiled once per database.
+const queries = preparedFor((db) => ({
+  monitored: prepareQuery(db, (db, p: { orgId: string; key: string }) =>
+    db.selectFrom('monitors').select('id').where('org_id', '=', p.orgId).where('search_key', '=', p.key).where('removed_at', 'is', null),
+  ),
+  claimKey: prepareQuery(db, (db, p: IdempotencyKeysTable) =>
+    db
+      .insertInto('idempotency_keys')
+      .values({
+        org_id: p.org_id,
+        key: p.key,
+        request_hash: p.request_hash,
+        state: p.state,
+        response_status: p.response_status,
+        response_body: p.response_body,
+        screening_id: p.screening_id,
+        created_at: p.created_at,
+      })
+      .onConflict((oc) => oc.columns(['org_id', 'key']).doNothing()),
+  ),
+  claimedKey: prepareQuery(db, (db, p: { orgId: string; key: string }) =>
+    db.selectFrom('idempotency_keys').selectAll().where('org_id', '=', p.orgId).where('key', '=', p.key),
+  ),
+  takeOverKey: prepareQuery(db, (db, p: { orgId: string; key: string; hash: string; createdAt: string; previousCreatedAt: string }) =>
+    db
+      .updateTable('idempotency_keys')
+      .set({ request_hash: p.hash, state: 'running', response_status: null, response_body: null, screening_id: null, created_at: p.createdAt })
+      .where('org_id', '=', p.orgId)
+      .where('key', '=', p.key)
+      .where('created_at', '=', p.previousCreatedAt),
+  ),
+  releaseKey: prepareQuery(db, (db, p: { orgId: string; key: string }) =>
+    db.deleteFrom('idempotency_keys').where('org_id', '=', p.orgId).where('key', '=', p.key).where('state', '=', 'running'),
+  ),
+  completeKey: prepareQuery(db, (db, p: { orgId: string; key: string; body: string; screeningId: string }) =>
+    db
+      .updateTable('idempotency_keys')
+      .set({ state: 'done', response_status: 200, response_body: p.body, screening_id: p.screeningId })
+      .where('org_id', '=', p.orgId)
+      .where('key', '=', p.key),
+  ),
+  insertScreening: prepareQuery(db, (db, p: ScreeningsTable) =>
+    db.insertInto('screenings').values({
+      id: p.id,
+      org_id: p.org_id,
+      key_id: p.key_id,
+      query: p.query,
+      search_key: p.search_key,
+      entity_type: p.entity_type,
+      country: p.country,
+      birth_date: p.birth_date,
+      group_by_cluster: p.group_by_cluster,
+      risk_score: p.risk_score,
+      risk_level: p.risk_level,
+      confidence: p.confidence,
+      entity_id: p.entity_id,
+      entity_name: p.entity_name,
+      matched_sources: p.matched_sources,
+      used_sources: p.used_sources,
+      list_versions: p.list_versions,
+      match_details: p.match_details,
+      created_at: p.created_at,
+    }),
+  ),
+}));
+
 async function isMonitored(db: Db, orgId: string, key: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('monitors')
-    .select('id')
-    .where('org_id', '=', orgId)
-    .where('search_key', '=', key)
-    .where('removed_at', 'is', null)
-    .executeTakeFirst();
-  return row !== undefined;
+  return (await queries(db).monitored.first({ orgId, key })) !== undefined;
 }
 
 function listsNotReady(): AppError {
@@ -104,47 +164,51 @@ function listsNotReady(): AppError {
   });
 }
 
+/** A snapshot's sources and versions as stored with each screening: the same text for every screening against it. */
+const storedForms = new WeakMap<ListSnapshot<Screener>, { usedSources: string; listVersions: string }>();
+
+function storedLists(lists: ListSnapshot<Screener>): { usedSources: string; listVersions: string } {
+  let stored = storedForms.get(lists);
+  if (!stored) {
+    stored = { usedSources: JSON.stringify(lists.sources), listVersions: JSON.stringify(lists.versions) };
+    storedForms.set(lists, stored);
+  }
+  return stored;
+}
+
 type IdempotencyClaim = { kind: 'claimed' } | { kind: 'replay'; status: number; json: string };
 
 /** Claims an Idempotency-Key for this request, or says how to answer a repeat of it. */
 async function claimIdempotencyKey(ctx: ScreeningContext, caller: Caller, key: string, hash: string): Promise<IdempotencyClaim> {
   const now = ctx.clock.now();
-  const inserted = await ctx.db
-    .insertInto('idempotency_keys')
-    .values({
-      org_id: caller.orgId,
-      key,
-      request_hash: hash,
-      state: 'running',
-      response_status: null,
-      response_body: null,
-      screening_id: null,
-      created_at: now.toISOString(),
-    })
-    .onConflict((oc) => oc.columns(['org_id', 'key']).doNothing())
-    .executeTakeFirst();
-  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return { kind: 'claimed' };
+  const q = queries(ctx.db);
+  const inserted = await q.claimKey.affectedRows({
+    org_id: caller.orgId,
+    key,
+    request_hash: hash,
+    state: 'running',
+    response_status: null,
+    response_body: null,
+    screening_id: null,
+    created_at: now.toISOString(),
+  });
+  if (inserted > 0) return { kind: 'claimed' };
 
-  const existing = await ctx.db
-    .selectFrom('idempotency_keys')
-    .selectAll()
-    .where('org_id', '=', caller.orgId)
-    .where('key', '=', key)
-    .executeTakeFirst();
+  const existing = await q.claimedKey.first({ orgId: caller.orgId, key });
   if (!existing) return claimIdempotencyKey(ctx, caller, key, hash);
   const age = now.getTime() - new Date(existing.created_at).getTime();
   const expired = age >= IDEMPOTENCY_WINDOW_MS;
   const abandoned = existing.state === 'running' && age >= ABANDONED_AFTER_MS;
   if (expired || abandoned) {
     // Take the key over, but only if nobody else did in the meantime (compare-and-set on created_at).
-    const taken = await ctx.db
-      .updateTable('idempotency_keys')
-      .set({ request_hash: hash, state: 'running', response_status: null, response_body: null, screening_id: null, created_at: now.toISOString() })
-      .where('org_id', '=', caller.orgId)
-      .where('key', '=', key)
-      .where('created_at', '=', existing.created_at)
-      .executeTakeFirst();
-    if (Number(taken.numUpdatedRows) > 0) return { kind: 'claimed' };
+    const taken = await q.takeOverKey.affectedRows({
+      orgId: caller.orgId,
+      key,
+      hash,
+      createdAt: now.toISOString(),
+      previousCreatedAt: existing.created_at,
+    });
+    if (taken > 0) return { kind: 'claimed' };
     return claimIdempotencyKey(ctx, caller, key, hash);
   }
   if (existing.request_hash !== hash) {
@@ -157,7 +221,7 @@ async function claimIdempotencyKey(ctx: ScreeningContext, caller: Caller, key: s
 }
 
 async function releaseIdempotencyKey(db: Db, orgId: string, key: string): Promise<void> {
-  await db.deleteFrom('idempotency_keys').where('org_id', '=', orgId).where('key', '=', key).where('state', '=', 'running').execute();
+  await queries(db).releaseKey.execute({ orgId, key });
 }
 
 /** POST /screen (api-v1.md 4.1 and DECISIONS.md). */
@@ -194,6 +258,7 @@ export async function screen(
       },
       { floor: ctx.matching.floor, maxMatches: ctx.matching.maxMatches, groupByCluster: input.groupByCluster },
     );
+    const stored = storedLists(lists);
     const key = searchKey(input);
     const monitored = await isMonitored(ctx.db, caller.orgId, key);
     const id = newId('scr', now.getTime());
@@ -219,8 +284,8 @@ export async function screen(
       entity_id: outcome.entityId,
       entity_name: outcome.entityName,
       matched_sources: matchedSources,
-      used_sources: JSON.stringify(lists.sources),
-      list_versions: JSON.stringify(lists.versions),
+      used_sources: stored.usedSources,
+      list_versions: stored.listVersions,
       match_details: outcome.matchesJson,
       created_at: now.toISOString(),
     };
@@ -247,17 +312,13 @@ const writers = new WeakMap<Db, BatchWriter<ScreeningWrite>>();
 function writerFor(db: Db): BatchWriter<ScreeningWrite> {
   let writer = writers.get(db);
   if (!writer) {
+    const q = queries(db);
     writer = new BatchWriter<ScreeningWrite>(db, async (trx, w) => {
       // consumeQuota checks before it writes, so a refused job leaves nothing behind in the batch.
-      await consumeQuota(trx, w.caller, w.now);
-      await trx.insertInto('screenings').values(w.row).execute();
+      await consumeQuota(db, trx, w.caller, w.now);
+      await q.insertScreening.execute(w.row, trx);
       if (w.idempotencyKey !== undefined) {
-        await trx
-          .updateTable('idempotency_keys')
-          .set({ state: 'done', response_status: 200, response_body: w.responseJson, screening_id: w.row.id })
-          .where('org_id', '=', w.caller.orgId)
-          .where('key', '=', w.idempotencyKey)
-          .execute();
+        await q.completeKey.execute({ orgId: w.caller.orgId, key: w.idempotencyKey, body: w.responseJson, screeningId: w.row.id }, trx);
       }
       // The usage row of each organization is locked in one order by every batch.
     }, (w) => w.caller.orgId);
@@ -265,7 +326,6 @@ function writerFor(db: Db): BatchWriter<ScreeningWrite> {
   }
   return writer;
 }
-
 
 /** GET /screenings/{id}: the full record, with the list versions it ran against. Another organization's screening is a 404. */
 export async function getScreening(ctx: { db: Db }, caller: Caller, id: string) {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** Keys carry 192 random bits (DECISIONS.md asks for at least 128), shown once, stored only as SHA-256. */
 const KEY_PREFIX = 'sk_';
@@ -10,5 +10,6 @@ export function generateApiKey(): { key: string; prefix: string; hash: string } 
 }
 
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  // The one-shot form: every request hashes its key, and it skips making a Hash object.
+  return hash('sha256', key, 'hex');
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../infra/database.js';
+import { prepareQuery, preparedFor } from '../infra/prepared-query.js';
 import { AppError } from '../infra/errors.js';
 import type { Caller } from './auth.js';
 import { quotaMonth } from './tiers.js';
@@ -13,13 +14,28 @@ export function quotaExceeded(caller: Caller): AppError {
   );
 }
 
+// Run on POST /screen: built and compiled once per database.
+const queries = preparedFor((db) => ({
+  used: prepareQuery(db, (db, p: { orgId: string; month: string }) =>
+    db.selectFrom('usage').select('count').where('org_id', '=', p.orgId).where('month', '=', p.month),
+  ),
+  take: prepareQuery(
+    db,
+    (_db, p: { orgId: string; month: string }) => sql`insert into usage (org_id, month, count) values (${p.orgId}, ${p.month}, 1)
+      on conflict (org_id, month) do update set count = usage.count + 1`,
+  ),
+  takeBelow: prepareQuery(
+    db,
+    (_db, p: { orgId: string; month: string; quota: number }) => sql<{
+      count: number;
+    }>`insert into usage (org_id, month, count) values (${p.orgId}, ${p.month}, 1)
+      on conflict (org_id, month) do update set count = usage.count + 1 where usage.count < ${p.quota}
+      returning count`,
+  ),
+}));
+
 export async function usedThisMonth(db: Db, orgId: string, at: Date): Promise<number> {
-  const row = await db
-    .selectFrom('usage')
-    .select('count')
-    .where('org_id', '=', orgId)
-    .where('month', '=', quotaMonth(at))
-    .executeTakeFirst();
+  const row = await queries(db).used.first({ orgId, month: quotaMonth(at) });
   return Number(row?.count ?? 0);
 }
 
@@ -31,18 +47,16 @@ export async function assertQuotaLeft(db: Db, caller: Caller, at: Date): Promise
 
 /**
  * Takes one unit, atomically: the conditional upsert only increments below the quota, so concurrent
- * requests on several nodes cannot overspend. Run it inside the transaction that stores the screening.
+ * requests on several nodes cannot overspend. Run it inside the transaction that stores the
+ * screening: `trx` is that transaction, `db` its database.
  */
-export async function consumeQuota(db: Db, caller: Caller, at: Date): Promise<void> {
+export async function consumeQuota(db: Db, trx: Db, caller: Caller, at: Date): Promise<void> {
   const month = quotaMonth(at);
   if (caller.quota === null) {
-    await sql`insert into usage (org_id, month, count) values (${caller.orgId}, ${month}, 1)
-      on conflict (org_id, month) do update set count = usage.count + 1`.execute(db);
+    await queries(db).take.execute({ orgId: caller.orgId, month }, trx);
     return;
   }
   if (caller.quota <= 0) throw quotaExceeded(caller);
-  const result = await sql<{ count: number }>`insert into usage (org_id, month, count) values (${caller.orgId}, ${month}, 1)
-    on conflict (org_id, month) do update set count = usage.count + 1 where usage.count < ${caller.quota}
-    returning count`.execute(db);
-  if (result.rows.length === 0) throw quotaExceeded(caller);
+  const taken = await queries(db).takeBelow.first({ orgId: caller.orgId, month, quota: caller.quota }, trx);
+  if (taken === undefined) throw quotaExceeded(caller);
 }

@@ -1,0 +1,155 @@
+/**
+ * CPU cost of POST /screen on the HTTP thread: `sanctions serve` on SQLite (real lists, defaults,
+ * FULL durability, one matching thread) as its own process, a fixed number of screenings sent at a
+ * fixed concurrency, and the CPU time of the server's main thread read from /proc before and after.
+ * On a shared machine CPU time per request is a steadier figure than requests a second: it does not
+ * depend on how much of the CPU the other processes leave us.
+ *   npm run build && node dist/bench/http-cpu.js [--requests=20000] [--rounds=3] [--connections=20]
+ * BENCH_CACHE_DIR keeps the synced lists database and the query mix between runs (each run works on
+ * a copy of it); BENCH_SERVER_NODE_ARGS passes node flags to the server (e.g. "--cpu-prof").
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import autocannon from 'autocannon';
+import { loadAllLists } from './quality.js';
+import { queryMix } from './query-mix.js';
+
+const arg = (name: string, fallback: number) => {
+  const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
+  return hit ? Number(hit.split('=')[1]) : fallback;
+};
+const REQUESTS = arg('requests', 20_000);
+const ROUNDS = arg('rounds', 3);
+const CONNECTIONS = arg('connections', 20);
+const PORT = arg('port', 18182);
+const LISTS = resolve(process.cwd(), '../shared/data/lists');
+// BENCH_CLI runs another build of the command line against the same data (before/after comparisons).
+const CLI = resolve(process.cwd(), process.env.BENCH_CLI ?? 'bin/sanctions');
+
+function cli(env: NodeJS.ProcessEnv, args: string[]): string {
+  const result = spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`sanctions ${args.join(' ')} failed: ${result.stderr || result.stdout}`);
+  return result.stdout;
+}
+
+/** CPU seconds (user + system) from a /proc stat file: of one thread, or of the whole process. */
+function cpuSeconds(statFile: string): number {
+  const fields = readFileSync(statFile, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function waitForLists(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const body = (await (await fetch(`${url}/health`)).json()) as { data?: { listsReady?: boolean } };
+      if (body.data?.listsReady) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('server did not become ready');
+}
+
+function run(options: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolvePromise, reject) => {
+    autocannon(options, (error, result) => (error ? reject(error) : resolvePromise(result)));
+  });
+}
+
+/** A data directory with the lists synced, an enterprise organization and its key, and the query mix. */
+async function prepare(dir: string): Promise<{ key: string; names: string[] }> {
+  const done = join(dir, 'prepared.json');
+  if (existsSync(done)) return JSON.parse(readFileSync(done, 'utf8')) as { key: string; names: string[] };
+  mkdirSync(dir, { recursive: true });
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dir, LOG_LEVEL: 'warn' };
+  delete env.DATABASE_URL;
+  cli(env, ['lists', 'sync', '--from', LISTS, '--json']);
+  cli(env, ['orgs', 'create', '--slug', 'bench', '--name', 'Bench', '--tier', 'enterprise', '--json']);
+  cli(env, ['users', 'add', '--org', 'bench', '--email', 'bench@example.test', '--json']);
+  const key = (JSON.parse(cli(env, ['keys', 'create', '--org', 'bench', '--user', 'bench@example.test', '--json'])) as { key: string }).key;
+  const names = queryMix([...(await loadAllLists(undefined, () => undefined)).values()].flat());
+  writeFileSync(done, JSON.stringify({ key, names }));
+  return { key, names };
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(LISTS)) {
+    console.log(`HTTP CPU benchmark skipped: ${LISTS} is absent`);
+    return;
+  }
+  const cache = process.env.BENCH_CACHE_DIR;
+  const base = cache ?? mkdtempSync(join(tmpdir(), 'sanctions-cpu-base-'));
+  const { key, names } = await prepare(base);
+  const dataDir = mkdtempSync(join(tmpdir(), 'sanctions-cpu-'));
+  cpSync(base, dataDir, { recursive: true });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(PORT),
+    LOG_LEVEL: 'warn',
+    LIST_SYNC_ON_START: 'false',
+    RATE_LIMIT_PER_MINUTE: '10000000',
+    PUBLIC_RATE_LIMIT_PER_MINUTE: '10000000',
+  };
+  delete env.DATABASE_URL;
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const server = spawn(process.execPath, [...nodeArgs, CLI, 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${PORT}`;
+  try {
+    await waitForLists(url, 120_000);
+    let i = 0;
+    const screen = (amount: number) =>
+      run({
+        url: `${url}/v1/screen`,
+        connections: CONNECTIONS,
+        amount,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ name: names[i++ % names.length] }) }) }],
+      });
+    await screen(3000);
+    const main = `/proc/${server.pid}/task/${server.pid}/stat`;
+    const all = `/proc/${server.pid}/stat`;
+    /** CPU seconds of each thread but the main one (the matching thread is the busiest of them). */
+    const others = () =>
+      new Map(
+        readdirSync(`/proc/${server.pid}/task`)
+          .filter((tid) => tid !== String(server.pid))
+          .map((tid) => [tid, cpuSeconds(`/proc/${server.pid}/task/${tid}/stat`)] as const),
+      );
+    console.log(`POST /screen, ${CONNECTIONS} connections, ${REQUESTS} requests a round, SQLite, server as its own process`);
+    const perRequest: number[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const mainBefore = cpuSeconds(main);
+      const allBefore = cpuSeconds(all);
+      const othersBefore = others();
+      const result = await screen(REQUESTS);
+      const perScreening = (seconds: number) => (seconds * 1000) / result.requests.total;
+      const mainMs = perScreening(cpuSeconds(main) - mainBefore);
+      const allMs = perScreening(cpuSeconds(all) - allBefore);
+      const threads = [...others()].map(([tid, seconds]) => perScreening(seconds - (othersBefore.get(tid) ?? 0))).sort((a, b) => b - a);
+      perRequest.push(mainMs);
+      console.log(
+        `round ${round}: main thread ${mainMs.toFixed(3)} ms CPU per screening, whole server ${allMs.toFixed(3)} ms ` +
+          `(busiest other thread ${(threads[0] ?? 0).toFixed(3)} ms, the rest ${threads.slice(1).reduce((a, b) => a + b, 0).toFixed(3)} ms); ` +
+          `${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, errors ${result.errors + result.non2xx}`,
+      );
+    }
+    perRequest.sort((a, b) => a - b);
+    console.log(`main thread CPU per screening, median of ${ROUNDS}: ${perRequest[Math.floor(ROUNDS / 2)]!.toFixed(3)} ms`);
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    rmSync(dataDir, { recursive: true, force: true });
+    if (!cache) rmSync(base, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,71 @@
+import type { Db } from './database.js';
+import { sqliteConnectionOf } from './database.js';
+
+/**
+ * Tells a cache in this process when the rows it copied from some tables may have changed, so it can
+ * keep them without reading them again on every use.
+ */
+export interface TableWatch {
+  /**
+   * A number that changes whenever one of the watched tables may have changed since the previous
+   * call: a commit by another connection (another process, such as the admin command line), or a
+   * write through this process's own connection. Undefined while that cannot be told (the connection
+   * is inside a transaction): read the tables then.
+   */
+  version(): number | undefined;
+}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+let watches = 0;
+
+/**
+ * Watches `tables` of an SQLite database; undefined on PostgreSQL, where other nodes write the same
+ * tables and no cheap signal tells this node when they did, so there is nothing to cache on.
+ *
+ * Two signals together cover every writer:
+ * - `PRAGMA data_version` changes when another connection has committed anything since the previous
+ *   call on this connection (it starts a read of its own, so it sees the newest commit in the log);
+ * - this connection's own writes do not change it, so temporary triggers on the watched tables
+ *   (they exist only on this connection and fire for its writes only, cascades included) call back
+ *   into this process. A rolled-back write still counts: a change reported too often costs one read.
+ */
+export function watchTables(db: Db, tables: readonly string[]): TableWatch | undefined {
+  const sqlite = sqliteConnectionOf(db);
+  if (!sqlite) return undefined;
+  for (const table of tables) if (!IDENTIFIER.test(table)) throw new Error(`not a table name: ${table}`);
+  const fn = `sanctions_watch_${++watches}`;
+  let version = 0;
+  sqlite.function(fn, { deterministic: false }, () => {
+    version++;
+    return null;
+  });
+  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+  let lastDataVersion: unknown;
+  let installed = false;
+
+  return {
+    version() {
+      // Inside a transaction (another task's: the connection is shared) the pragma reads the
+      // transaction's snapshot, which may predate a commit.
+      if (sqlite.inTransaction) return undefined;
+      // The triggers are made outside any transaction, where they commit at once: made inside
+      // another task's transaction, they would go with it if it rolled back.
+      if (!installed) {
+        for (const table of tables) {
+          for (const op of ['INSERT', 'UPDATE', 'DELETE']) {
+            sqlite.exec(`CREATE TEMP TRIGGER ${fn}_${table}_${op.toLowerCase()} AFTER ${op} ON main.${table} BEGIN SELECT ${fn}(); END`);
+          }
+        }
+        installed = true;
+        lastDataVersion = dataVersion.get();
+        return ++version;
+      }
+      const current = dataVersion.get();
+      if (current !== lastDataVersion) {
+        lastDataVersion = current;
+        version++;
+      }
+      return version;
+    },
+  };
+}
