@@ -167,16 +167,25 @@ function isReversed(a: string, b: string): boolean {
   return true;
 }
 
+/**
+ * Both roles swapped: the query's own name is the listed father's name and the query's father's name
+ * the listed own name. One part in another role alone is no swap: a "bin" left out of the query
+ * ("Al-Azhar Khalifa ben Ahmed" / "Al-Azhar ben Khalifa ben Ahmed") moves the first "bin" along.
+ */
 function rolesSwapped(q: ScoredPart[], c: ScoredPart[], qPartner: Int32Array): boolean {
   const rq = roles(q);
   if (!rq) return false;
   const rc = roles(c);
   if (!rc) return false;
+  let ownAsFather = false;
+  let fatherAsOwn = false;
   for (let i = 0; i < q.length; i++) {
     const j = qPartner[i]!;
-    if (j >= 0 && rq[i]! > 0 && rc[j]! > 0 && rq[i] !== rc[j]) return true;
+    if (j < 0) continue;
+    if (rq[i] === 1 && rc[j] === 2) ownAsFather = true;
+    else if (rq[i] === 2 && rc[j] === 1) fatherAsOwn = true;
   }
-  return false;
+  return ownAsFather && fatherAsOwn;
 }
 
 const countryWords = new Map<string, boolean>();
@@ -575,8 +584,9 @@ interface JoinRun {
 }
 
 /**
- * The joinable runs of a name's content parts, in order (first part, then length). Runs holding an
- * initial are not joinable. `fits` (a joined length) may leave out runs that nothing on the other
+ * The joinable runs of a name's content parts, in order (first part, then length). A run may not
+ * begin with an initial ("J Smith" is not "Jsmith"), but a letter standing alone after a part joins
+ * it: an apostrophe or a hyphen written as a space (Sa d / Sa'd, Ch o l / Ch'o'l, Kwang I l). `fits` (a joined length) may leave out runs that nothing on the other
  * side could match, before their text is built: comparisons build the listed side's runs per
  * candidate name.
  */
@@ -593,7 +603,7 @@ function joinRuns(a: ScoredPart[], ac: number[], fits?: (joinedLength: number) =
     let article = -1;
     for (let x = k; x < k + len; x++) {
       const part = a[ac[x]!]!;
-      if (part.kind === 'initial') hasInitial = true;
+      if (part.kind === 'initial' && x === k) hasInitial = true;
       if (x > k && part.kind === 'particle' && ARTICLES.has(part.text)) article = text.length;
       else if (x < k + len - 1 && part.kind === 'word' && part.text.length >= 4 && ARTICLE_END.test(part.text)) article = text.length + part.text.length - 2;
       text += part.text;
