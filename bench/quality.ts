@@ -56,7 +56,7 @@ export async function loadAllLists(only?: OfficialSourceId[], log: (s: string) =
   return out;
 }
 
-async function csv(file: string): Promise<Record<string, string>[]> {
+export async function csv(file: string): Promise<Record<string, string>[]> {
   return parse(await readFile(file, 'utf8'), { columns: true, skip_empty_lines: true, relax_column_count: true }) as Record<string, string>[];
 }
 
@@ -85,7 +85,7 @@ function nameBench(idx: MatchingIndex, rows: Record<string, string>[]): void {
   if (process.argv.includes('--verbose')) console.log(misses.join('\n'));
 }
 
-interface Perturbed { kind: string; query: string; record: ListRecord }
+export interface Perturbed { kind: string; query: string; record: ListRecord }
 
 const LATIN_VARIANTS: [RegExp, string][] = [
   [/ou/g, 'u'], [/kh/g, 'h'], [/y/g, 'i'], [/ee/g, 'i'], [/ph/g, 'f'], [/sh/g, 'sch'], [/q/g, 'k'], [/dh/g, 'd'],
@@ -112,7 +112,7 @@ function words(name: string): string[] {
   return name.replace(/,/g, ' ').split(/\s+/).filter((w) => w.length > 0);
 }
 
-function perturb(records: ListRecord[], perKind: number, seed: number): Perturbed[] {
+export function perturb(records: ListRecord[], perKind: number, seed: number): Perturbed[] {
   const rand = rng(seed);
   const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
   const latin = records.filter((r) => /^[\x20-\x7e]+$/.test(r.name) && words(r.name).length >= 2);

@@ -81,6 +81,7 @@ const LEGAL_FORMS: [string, string][] = [
   ['korlatolt felelossegu tarsasag', '@llc'], ['anonim sirketi', '@sa'], ['limited sirketi', '@llc'],
   ['akcionernoe obshchestvo', '@jsc'], ['aktsionernoe obshestvo', '@jsc'], ['zakrytoe aktsionernoe obshchestvo', '@jsc'],
   ['otkrytoe aktsionernoe obshchestvo', '@jsc'], ['obshchestvo s ogranichennoi otvetstvennostyu', '@llc'],
+  ['obshchestvo s ogranichennoi otvetstvennostiu', '@llc'], ['obshchestvo s ogranichennoy otvetstvennostiu', '@llc'],
 ];
 /** Abbreviations in organizations' names, written out (the usual English business abbreviations). */
 const ABBREVIATIONS = new Map<string, string[]>(
@@ -101,6 +102,135 @@ for (const [form, sym] of LEGAL_FORMS) {
   list.sort((a, b) => b[0].length - a[0].length);
   LEGAL_BY_FIRST.set(words[0]!, list);
 }
+/** Multi-word legal forms, and each written without its spaces (long enough to find inside other words). */
+const LEGAL_MULTI = LEGAL_FORMS.map(([form, sym]) => [form.split(/[ -]/), sym] as [string[], string]).filter(([w]) => w.length >= 2);
+const LEGAL_SPACELESS = LEGAL_MULTI.map(([w, sym]) => [w, sym, w.join('')] as [string[], string, string])
+  .filter(([, , j]) => j.length >= 8)
+  .sort((a, b) => b[2].length - a[2].length);
+/** Words of the multi-word legal forms. */
+const LEGAL_FORM_WORDS = new Set(LEGAL_MULTI.flatMap(([w]) => w));
+
+/**
+ * Words that occur in names only as words of legal forms (Russian, German, Polish, Turkish, Romanian
+ * forms, and "liability"): a legal form wherever they stand, also out of their form's order
+ * ("Liability Company Stek Limited", "S Ogranichennoi Otvetstvennostyu Periton Obshchestvo").
+ */
+const LEGAL_ONLY_WORDS = new Map<string, string>(
+  (
+    `liability=@llc obshchestvo=@co obschestvo=@co obshestvo=@co ogranichennoi=@llc ogranichennoy=@llc ogranichennoj=@llc
+     otvetstvennostyu=@llc otvetstvennostiu=@llc otvetstvennostju=@llc aktsionernoe=@jsc aktsionernoye=@jsc akcionernoe=@jsc
+     publichnoe=@pjsc publichnoye=@pjsc zakrytoe=@jsc zakrytoye=@jsc otkrytoe=@jsc otkrytoye=@jsc tovarishchestvo=@llp
+     gesellschaft=@co beschrankter=@llc haftung=@llc odpowiedzialnoscia=@llc ograniczona=@llc sirketi=@co raspundere=@llc
+     responsabilidad=@llc responsabilite=@llc responsabilita=@llc`
+  )
+    .trim()
+    .split(/\s+/)
+    .map((e) => e.split('=') as [string, string]),
+);
+/**
+ * Words that qualify a legal form (Open JSC, Public AO, Closed Joint Stock Company) or are left of a
+ * multi-word form whose other words stand elsewhere: a legal form only beside one, or at either end
+ * of a name that has one ("Joint Stock Company Polyus Public").
+ */
+const LEGAL_QUALIFIERS = new Set(['open', 'closed', 'public', 'private', 'joint', 'stock', 'liability', 's']);
+
+/**
+ * Spaces missing in or around a multi-word legal form ("OBSHCHESTVO Sogranichennoi OTVETSTVENNOSTYU",
+ * "RPPlimited LIABILITY COMPANY", "TICARETanonim SIRKETI"): the form is found in the tokens written
+ * together and the tokens are cut at its words. A word glued to the form keeps two letters at least.
+ */
+function resplitLegalForms(tokens: string[]): string[] {
+  if (tokens.length === 0) return tokens;
+  const joined = tokens.join('');
+  if (joined.length < 8) return tokens;
+  for (const [words, , fs] of LEGAL_SPACELESS) {
+    const at = joined.indexOf(fs);
+    if (at < 0) continue;
+    const end = at + fs.length;
+    // Where the tokens begin and end in the joined text.
+    const bounds = new Set<number>();
+    let off = 0;
+    for (const t of tokens) { bounds.add(off); off += t.length; }
+    bounds.add(off);
+    const cuts = new Set<number>([at, end]);
+    let w = at;
+    for (const word of words) { cuts.add(w); w += word.length; }
+    // A token boundary inside the form must fall between its words.
+    let ok = true;
+    for (const b of bounds) if (b > at && b < end && !cuts.has(b)) ok = false;
+    // Letters glued before or after the form: two at least.
+    const before = at - Math.max(...[...bounds].filter((b) => b <= at));
+    const after = Math.min(...[...bounds].filter((b) => b >= end)) - end;
+    if ((before > 0 && before < 2) || (after > 0 && after < 2)) ok = false;
+    if (!ok) continue;
+    let missing = false;
+    for (const c of cuts) if (!bounds.has(c)) missing = true;
+    // Written with its spaces: the longest form found is this one.
+    if (!missing) return tokens;
+    const all = [...new Set([...bounds, ...cuts])].sort((a, b) => a - b);
+    const out: string[] = [];
+    for (let k = 0; k + 1 < all.length; k++) out.push(joined.slice(all[k], all[k + 1]));
+    return out;
+  }
+  return tokens;
+}
+
+/**
+ * A multi-word legal form with one slip in one of its words of four letters or more, the others
+ * written right ("JONIT STOCK COMPANY", "LIMITED LIABILITY PARTERSHIP"). Short words are not mended:
+ * a slip in "sa" or "de" is another word.
+ */
+function legalFormNear(tokens: string[], i: number): [string[], string] | undefined {
+  const t0 = tokens[i]!;
+  const t1 = tokens[i + 1];
+  if (t1 === undefined || (!LEGAL_FORM_WORDS.has(t0) && !LEGAL_FORM_WORDS.has(t1))) return undefined;
+  let best: [string[], string] | undefined;
+  for (const f of LEGAL_MULTI) {
+    const words = f[0];
+    if (i + words.length > tokens.length || (best && best[0].length >= words.length)) continue;
+    let slips = 0;
+    for (let k = 0; k < words.length && slips <= 1; k++) {
+      const w = words[k]!;
+      const t = tokens[i + k]!;
+      if (t === w) continue;
+      slips++;
+      if (w.length < 4 || Math.abs(w.length - t.length) > 1 || (levenshtein(w, t, 1) > 1 && !isTransposition(w, t))) slips = 2;
+    }
+    if (slips === 1) best = f;
+  }
+  return best;
+}
+
+/**
+ * A word of a legal form standing apart from its form: the legal-only words anywhere, and two or more
+ * consecutive words of one multi-word form ("Liability Company", "Stock Company").
+ */
+function legalRemnant(tokens: string[], i: number): string | undefined {
+  const t = tokens[i]!;
+  const only = LEGAL_ONLY_WORDS.get(t);
+  if (only !== undefined) return only;
+  if (!LEGAL_FORM_WORDS.has(t) || tokens.length < 2) return undefined;
+  // Part of a run of two or more words of one form, two of them of four letters or more.
+  for (const [words, sym] of LEGAL_MULTI) {
+    for (let k = 0; k < words.length; k++) {
+      if (words[k] !== t) continue;
+      let lo = 0;
+      while (lo < k && i - lo - 1 >= 0 && tokens[i - lo - 1] === words[k - lo - 1]) lo++;
+      let hi = 0;
+      while (k + hi + 1 < words.length && tokens[i + hi + 1] === words[k + hi + 1]) hi++;
+      if (lo + hi < 1) continue;
+      let long = 0;
+      for (let x = k - lo; x <= k + hi; x++) if (words[x]!.length >= 4) long++;
+      if (long >= 2) return sym;
+    }
+  }
+  return undefined;
+}
+
+function isLegalToken(x: string | undefined): boolean {
+  return x !== undefined && (x.startsWith('@') || LEGAL_SINGLE.has(x));
+}
+
 const LEGAL_SINGLE = new Map<string, string>(
   (
     `llc=@llc ooo=@llc too=@llc tov=@llc mchj=@llc gmbh=@llc sarl=@llc srl=@llc sro=@llc doo=@llc kft=@llc spzoo=@llc
@@ -179,9 +309,9 @@ function legalTypo(t: string): string {
   return v;
 }
 
-/** "YU7629" -> "yu 7629", "50THanniversary" -> "50th anniversary": a number glued to a word. */
+/** "YU7629" -> "yu 7629", "SONG6" -> "song 6", "50THanniversary" -> "50th anniversary": a number glued to a word. */
 function splitLettersDigits(t: string): string[] {
-  let m = /^([a-z]{2,})(\d{2,})$/.exec(t);
+  let m = /^([a-z]{2,})(\d+)$/.exec(t);
   if (m) return [m[1]!, m[2]!];
   m = /^(\d+(?:st|nd|rd|th)?)([a-z]{4,})$/.exec(t);
   if (m && !/^\d+(st|nd|rd|th)$/.test(t)) return [m[1]!, m[2]!];
@@ -231,22 +361,38 @@ export interface NormalizedName {
  */
 export function normalizeName(raw: string, isPerson: boolean | undefined): NormalizedName {
   let s = foldText(raw);
-  // Dotted abbreviations and legal forms written with dots ("s.a.", "d.o.o.", "p.l.c.") collapse first.
-  s = s.replace(/\b((?:[a-z]\.){2,}[a-z]?\.?)/g, (m) => ' ' + m.replace(/\./g, '') + ' ');
+  // Dotted abbreviations and legal forms written with dots ("s.a.", "d.o.o.", "p.l.c.") collapse first,
+  // also when glued to the word before or after them ("ARIZONAs.a.", "D.O.O.ljubljana").
+  s = s.replace(/([a-z]{3,})((?:[a-z]\.){2,})/g, '$1 $2');
+  s = s.replace(/\b((?:[a-z]\.){2,}(?:[a-z](?![a-z]))?\.?)/g, (m) => ' ' + m.replace(/\./g, '') + ' ');
   s = s.replace(/&/g, ' and ');
   // Everything that is not a letter or digit separates parts.
-  let rawTokens = s.split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0);
+  // A number glued to the end of a word is a number ("SONG6", "Rahimi1"), for every kind of name, so
+  // that both sides of a comparison read it alike.
+  let rawTokens = s.split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0).flatMap(splitLettersDigits);
   // Multi-word legal forms, longest first at each position ("public joint stock company" before "joint stock company").
   let tokens = rawTokens;
   if (isPerson !== true) {
     // A legal form glued to a word ("TECHNOLOGIESlimited", "companyPOLYUS") is split off, a typo in one mended.
-    rawTokens = rawTokens.flatMap(splitGluedLegalForm).map(legalTypo).flatMap((t) => ABBREVIATIONS.get(t) ?? [t]).flatMap(splitLettersDigits);
+    rawTokens = rawTokens.flatMap(splitGluedLegalForm).map(legalTypo).flatMap((t) => ABBREVIATIONS.get(t) ?? [t]);
+    rawTokens = resplitLegalForms(rawTokens);
     const out: string[] = [];
     for (let i = 0; i < rawTokens.length; i++) {
       const forms = LEGAL_BY_FIRST.get(rawTokens[i]!);
       let hit: [string[], string] | undefined;
       if (forms) for (const f of forms) if (f[0].every((w, k) => rawTokens[i + k] === w)) { hit = f; break; }
-      if (hit) { out.push(hit[1]); i += hit[0].length - 1; } else out.push(rawTokens[i]!);
+      if (!hit || hit[0].length === 1) {
+        const near = legalFormNear(rawTokens, i);
+        if (near) hit = near;
+      }
+      if (hit) { out.push(hit[1]); i += hit[0].length - 1; } else out.push(legalRemnant(rawTokens, i) ?? rawTokens[i]!);
+    }
+    // Qualifiers beside a legal form, or at an end of a name that has one, go with it.
+    for (let i = 0; i < out.length; i++) {
+      const t = out[i]!;
+      if (!LEGAL_QUALIFIERS.has(t)) continue;
+      // (The Russian "s", with, only before its form: "S Ogranichennoi Otvetstvennostyu".)
+      if (t === 's' ? isLegalToken(out[i + 1]) : isLegalToken(out[i - 1]) || isLegalToken(out[i + 1]) || ((i === 0 || i === out.length - 1) && out.some(isLegalToken))) out[i] = '@co';
     }
     tokens = out;
   }
@@ -286,7 +432,9 @@ export function normalizeName(raw: string, isPerson: boolean | undefined): Norma
       const legal = LEGAL_SINGLE.get(t);
       if (legal !== undefined && tokens.length > 1) { parts.push({ text: legal, kind: 'legal' }); continue; }
       const roman = ROMAN.get(t) ?? (isPerson === false ? ROMAN_LETTER.get(t) : undefined);
-      if (roman !== undefined && parts.length > 0) { parts.push({ text: roman, kind: 'number' }); continue; }
+      // A numeral first in the name too ("XV Bicentenario" / "Bicentenario XV"), unless it may be a
+      // name (Xi, Vi) or an initial.
+      if (roman !== undefined && (parts.length > 0 || (tokens.length > 1 && t.length > 1 && t !== 'xi' && t !== 'vi'))) { parts.push({ text: roman, kind: 'number' }); continue; }
     }
     if (t.length === 1 && isPerson !== false) { parts.push({ text: t, kind: 'initial' }); continue; }
     if (PARTICLES.has(t)) { parts.push({ text: t, kind: 'particle' }); continue; }
