@@ -238,6 +238,11 @@ function kindWeight(p: ScoredPart): number {
 
 type Similarity = ReturnType<typeof partSimilarity>;
 
+/** A part similarity below this is a doubtful pair (see partSimilarity's calibration). */
+const DOUBTFUL = 0.9;
+/** Cost of a listed part left over when the alignment holds a doubtful pair of known names (see compareParts). */
+const DOUBTFUL_EXTRA_COST = 1.2;
+
 /**
  * One query's side of its comparisons, worked out once for the dozens of listed names it is compared
  * with: its content parts, numbers and list weights, and the part similarities already computed.
@@ -389,7 +394,12 @@ export function compareParts(query: QueryParts, c: ScoredPart[], organization: b
   // (Particles, de, van, bin, ibn, are connectors, not names: they are not counted.)
   let missingNames = 0;
   for (const j of cc) if (!cUsed[j] && c[j]!.kind !== 'particle') missingNames++;
-  const extraCCost = missingNames <= 2 ? 0.3 : 0.5;
+  // ...unless the names also align only doubtfully: a query part the lists know as a name of its own
+  // taken for a listed one it merely resembles (Martina / Maria, Amparo / Alvaro) and listed names
+  // missing besides are a different person who shares a surname, not one whose middle names were left out.
+  let doubtful = false;
+  for (const p of chosen) if (p.how === 'fuzzy' && p.s < DOUBTFUL && p.qi === p.qj && query.known[p.qi] !== undefined) doubtful = true;
+  const extraCCost = doubtful ? DOUBTFUL_EXTRA_COST : missingNames <= 2 ? 0.3 : 0.5;
   const denom = matchedW + 4 * conflict + extraQCost * extraQ + extraCCost * extraC;
   const cov = denom > 0 ? mq / denom : 0;
   let score = Math.pow(cov, 1.5);

@@ -138,3 +138,16 @@ test('a typo\'s many rare phonetic neighbours do not crowd out its one right par
   // (The weights of a list this small keep the score itself low; what matters is that it is found, first.)
   assert.equal(list.screen({ name: 'Abu Faysial' }, { floor: 0 }).matches[0]?.entity.id, 'un_csl:t1');
 });
+
+test('a known name that only resembles the listed one, with listed names missing besides, is another person', () => {
+  const list = MatchingIndex.build([person('m1', 'QUINTANA NAVARRO, Maria Teresa'), person('m2', 'Martina GOMEZ'), person('m3', 'Larry PAGE'), ...filler()]);
+  const pair = (q: string, l: string): number => list.scorePair(q, l, 'person');
+  // Martina is a name the lists know: Martina Navarro is not Maria Teresa Quintana Navarro
+  assert.ok(pair('Martina Navarro', 'QUINTANA NAVARRO, Maria Teresa') < MEDIUM_BOUNDARY - 20);
+  // a slip makes a part the lists do not know, and the middle names left out cost what they did
+  assert.ok(pair('Martna Navarro', 'QUINTANA NAVARRO, Maria Teresa') > pair('Martina Navarro', 'QUINTANA NAVARRO, Maria Teresa') + 15);
+  assert.ok(pair('Maria Navarro', 'QUINTANA NAVARRO, Maria Teresa') >= MEDIUM_BOUNDARY);
+  // with nothing left over, a near-miss name is still put to the analyst (Harry / Larry Page)
+  assert.ok(pair('Harry Page', 'Larry PAGE') >= MEDIUM_BOUNDARY);
+  assert.ok(pair('Martina Navarro', 'NAVARRO, Maria') >= MEDIUM_BOUNDARY);
+});
