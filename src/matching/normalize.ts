@@ -102,6 +102,39 @@ for (const [form, sym] of LEGAL_FORMS) {
   list.sort((a, b) => b[0].length - a[0].length);
   LEGAL_BY_FIRST.set(words[0]!, list);
 }
+// A Russian name in the German (Duden) or French romanization, known by its patronymic (-owitsch,
+// -owna; -ovitch) or, in German, by an -ow/-ew surname beside another sign of the German spelling,
+// is read in the English one the lists use (Sergej Wiktorowitsch Schoigu, Wladislaw Surkow; Vladimir
+// Vladimirovitch Poutine). Only such names: in others, w, j, z and ch are what they are.
+const GERMAN_PATRONYMIC = /^[a-z]+(o|e|je)w(itsch|na)$/;
+const GERMAN_SURNAME = /^[a-z]{3,}(o|e|je)wa?$/;
+const GERMAN_SIGN = /^w|sch|[aeiou]j[aeiou]|^j[aeiou]|[aeiou]j$/;
+const FRENCH_PATRONYMIC = /^[a-z]+(ovitch|evitch)$/;
+
+function readRussianRomanization(tokens: string[]): string[] {
+  if (tokens.length < 2) return tokens;
+  let german = false;
+  let french = false;
+  for (const t of tokens) {
+    if (GERMAN_PATRONYMIC.test(t)) german = true;
+    else if (FRENCH_PATRONYMIC.test(t)) french = true;
+  }
+  if (!german && !french && tokens.some((t) => GERMAN_SURNAME.test(t))) german = tokens.some((t) => GERMAN_SIGN.test(t) && !GERMAN_SURNAME.test(t));
+  if (german) {
+    return tokens.map((t) =>
+      t.replace(/schtsch/g, 'shch').replace(/tsch/g, '\u0001').replace(/dsch/g, '\u0002').replace(/sch/g, 'sh').replace(/ch/g, 'kh')
+        .replace(/w/g, 'v').replace(/z/g, 'ts').replace(/j/g, 'y').replace(/\u0001/g, 'ch').replace(/\u0002/g, 'dzh'),
+    );
+  }
+  if (french) {
+    return tokens.map((t) =>
+      t.replace(/chtch/g, 'shch').replace(/tch/g, '\u0001').replace(/ch/g, 'sh').replace(/\u0001/g, 'ch').replace(/dj/g, '\u0002')
+        .replace(/j/g, 'zh').replace(/\u0002/g, 'dzh').replace(/ou/g, 'u').replace(/([a-z]{3})ine$/, '$1in'),
+    );
+  }
+  return tokens;
+}
+
 /** Multi-word legal forms, and each written without its spaces (long enough to find inside other words). */
 const LEGAL_MULTI = LEGAL_FORMS.map(([form, sym]) => [form.split(/[ -]/), sym] as [string[], string]).filter(([w]) => w.length >= 2);
 const LEGAL_SPACELESS = LEGAL_MULTI.map(([w, sym]) => [w, sym, w.join('')] as [string[], string, string])
@@ -370,6 +403,7 @@ export function normalizeName(raw: string, isPerson: boolean | undefined): Norma
   // A number glued to the end of a word is a number ("SONG6", "Rahimi1"), for every kind of name, so
   // that both sides of a comparison read it alike.
   let rawTokens = s.split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0).flatMap(splitLettersDigits);
+  if (isPerson !== false) rawTokens = readRussianRomanization(rawTokens);
   // Multi-word legal forms, longest first at each position ("public joint stock company" before "joint stock company").
   let tokens = rawTokens;
   if (isPerson !== true) {

@@ -151,3 +151,15 @@ test('a known name that only resembles the listed one, with listed names missing
   assert.ok(pair('Harry Page', 'Larry PAGE') >= MEDIUM_BOUNDARY);
   assert.ok(pair('Martina Navarro', 'NAVARRO, Maria') >= MEDIUM_BOUNDARY);
 });
+
+test('a Russian name in the German or French romanization is read in the English one', () => {
+  assert.deepEqual(texts('Sergej Wiktorowitsch Schoigu', true), ['sergey', 'viktorovich', 'shoigu']);
+  assert.deepEqual(texts('Surkow Wladislaw', true), ['surkov', 'vladislav']);
+  assert.deepEqual(texts('Dschabrail Alchasurowitsch Achmatow', true), ['dzhabrail', 'alkhasurovich', 'akhmatov']);
+  assert.deepEqual(texts('Vladimir Vladimirovitch Poutine', true), ['vladimir', 'vladimirovich', 'putin']);
+  assert.deepEqual(texts('Chipoulin Anton Vladimirovitch', true), ['shipulin', 'anton', 'vladimirovich']);
+  // without a Russian patronymic or an -ow surname beside a German spelling, letters stay what they are
+  assert.deepEqual(texts('Michael Schumacher', true), ['michael', 'schumacher']);
+  assert.deepEqual(texts('Jose Maria Lopez', true), ['jose', 'maria', 'lopez']);
+  assert.deepEqual(texts('Michel Poutine', true), ['michel', 'poutine']);
+});
