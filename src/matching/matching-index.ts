@@ -9,7 +9,7 @@ import { birthDateEffect, countryEffect, entityTypeEffect, recordCountries } fro
 import { clusterSteps } from './clusters.js';
 import { isCommonName } from './common-names.js';
 import { QueryParts, alignmentOf, compareParts, type NameComparison, type ScoredPart } from './name-compare.js';
-import { isHonorific, isLegalWord, isParticle, normalizeName, type NamePart } from './normalize.js';
+import { isHonorific, isLegalWord, isParticle, isPatronymicForm, normalizeName, type NamePart } from './normalize.js';
 import { isTransposition, levenshtein, phoneticKey, spellingFold } from './similarity.js';
 import { withArticle } from './wording.js';
 import type { CorroborationEffect, Explanation, Listing, Match, MatchOptions, MatchQuery, RiskLevel, ScreenOutcome } from './types.js';
@@ -424,7 +424,7 @@ export class MatchingIndex {
     const parts: NamePart[] = [];
     for (const p of normalizeName(name, person).parts) {
       // (A given name glued to a patronymic reads as a patronymic: Andreikonstantinovich.)
-      const split = p.kind === 'word' || p.kind === 'patronymic' ? this.splitGlued(p.text, person, listed, p.kind === 'patronymic') : undefined;
+      const split = p.kind === 'word' || p.kind === 'patronymic' ? this.splitGlued(p.text, person, listed) : undefined;
       if (split) for (const x of split) parts.push(p.translit ? { ...x, translit: p.translit } : x);
       else parts.push(p);
     }
@@ -436,13 +436,13 @@ export class MatchingIndex {
    * "KYAWmaung", "DOOnovi") is read as those two parts; each side must be a listed part, a
    * particle or a legal form, and at least one a listed part of four letters or more.
    */
-  private splitGlued(t: string, person: boolean | undefined, listed?: NamePart[], patronymic = false): NamePart[] | undefined {
+  private splitGlued(t: string, person: boolean | undefined, listed?: NamePart[]): NamePart[] | undefined {
     if (t.length < 6) return undefined;
     // Two parts a listed name has side by side are in the vocabulary as one token too (to find
     // candidates by), and are left whole: the comparison pairs them with the two listed parts. A given
     // name glued to a patronymic is split all the same, where the listed name splits it
     // ("Andreikonstantinovich"): read whole, it would weigh as a patronymic.
-    if (this.vocab.has(t)) return patronymic && !this.df.has(t) ? this.splitListedPair(t, person) : undefined;
+    if (this.vocab.has(t)) return !this.df.has(t) && isPatronymicForm(t) ? this.splitListedPair(t) : undefined;
     // A spelling variant of a listed part is not a glued pair ("mokhamed" is not "mok hamed")...
     const f = this.fold(t);
     if (this.vocab.has(f) || this.byFold.has(f)) return undefined;
@@ -478,13 +478,11 @@ export class MatchingIndex {
   }
 
   /** `t` read as a listed given name and a listed patronymic. */
-  private splitListedPair(t: string, person: boolean | undefined): NamePart[] | undefined {
+  private splitListedPair(t: string): NamePart[] | undefined {
     for (let i = 2; i <= t.length - 2; i++) {
       const l = t.slice(0, i);
       const r = t.slice(i);
-      if (!this.df.has(l) || !this.df.has(r)) continue;
-      const parts = normalizeName(`${l} ${r}`, person).parts;
-      if (parts.length === 2 && parts[0]!.kind === 'word' && parts[1]!.kind === 'patronymic') return parts;
+      if (this.df.has(l) && this.df.has(r) && isPatronymicForm(r) && !isParticle(l) && !isHonorific(l)) return [{ text: l, kind: 'word' }, { text: r, kind: 'patronymic' }];
     }
     return undefined;
   }

@@ -44,6 +44,11 @@ export function isParticle(t: string): boolean {
   return PARTICLES.has(t);
 }
 
+/** A word with a patronymic's ending (Vladimirovich, Ivanovna, Ogly), wherever it stands. */
+export function isPatronymicForm(t: string): boolean {
+  return t.length > 6 && PATRONYMIC.test(t);
+}
+
 export function isHonorific(t: string): boolean {
   return HONORIFICS.has(t);
 }
@@ -283,6 +288,8 @@ const LEGAL_SINGLE = new Map<string, string>(
 
 const PATRONYMIC = /(ovich|evich|ovych|evych|ovic|evic|ovics|evics|owitsch|ewitsch|ovitch|evitch|ovitj|evitj|ovitsj|owicz|ewicz|ovici|evici|ovitx|avich|avіch|ovna|evna|ivna|ychna|ichna|ogly|oglu|kyzy|qizi)$/;
 
+const FEMALE_PATRONYMIC = /(ovna|evna|ivna|ychna|ichna|kyzy|qizi)$/;
+
 const ROMAN = new Map([
   ['ii', '2'], ['iii', '3'], ['iv', '4'], ['vi', '6'], ['vii', '7'], ['viii', '8'], ['ix', '9'], ['xi', '11'], ['xii', '12'],
   ['xiii', '13'], ['xiv', '14'], ['xv', '15'], ['xvi', '16'], ['xvii', '17'], ['xviii', '18'], ['xix', '19'], ['xx', '20'],
@@ -472,7 +479,11 @@ export function normalizeName(raw: string, isPerson: boolean | undefined): Norma
     }
     if (t.length === 1 && isPerson !== false) { parts.push({ text: t, kind: 'initial' }); continue; }
     if (PARTICLES.has(t)) { parts.push({ text: t, kind: 'particle' }); continue; }
-    if (isPerson !== false && PATRONYMIC.test(t) && t.length > 6) { parts.push({ text: t, kind: 'patronymic' }); continue; }
+    // A "son of" form first in a name, or last without a comma before it, is a surname (Milosevic,
+    // Slobodan; Zvonko Veselinovic; Lukashevich; Davutoglu): a patronymic follows a given name. The
+    // daughter's forms (-ovna, -kyzy) are never surnames.
+    const surnamePlace = (i === 0 || (i === tokens.length - 1 && comma < 0)) && !FEMALE_PATRONYMIC.test(t);
+    if (isPerson !== false && PATRONYMIC.test(t) && t.length > 6 && !surnamePlace) { parts.push({ text: t, kind: 'patronymic' }); continue; }
     parts.push({ text: t, kind: 'word' });
   }
   // A name made only of droppable words keeps them as words (a company called "General").

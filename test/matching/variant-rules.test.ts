@@ -163,3 +163,13 @@ test('a Russian name in the German or French romanization is read in the English
   assert.deepEqual(texts('Jose Maria Lopez', true), ['jose', 'maria', 'lopez']);
   assert.deepEqual(texts('Michel Poutine', true), ['michel', 'poutine']);
 });
+
+test('a "son of" form first in a name, or last after the given names, is a surname; between them a patronymic', () => {
+  const kinds = (name: string): string[] => normalizeName(name, true).parts.map((p) => `${p.text}/${p.kind}`);
+  assert.deepEqual(kinds('MILOSEVIC, Slobodan'), ['milosevic/word', 'slobodan/word']);
+  assert.deepEqual(kinds('Zvonko Veselinovic'), ['zvonko/word', 'veselinovic/word']);
+  assert.deepEqual(kinds('Vladimir Vladimirovich Putin'), ['vladimir/word', 'vladimirovich/patronymic', 'putin/word']);
+  assert.deepEqual(kinds('PUTIN, Vladimir Vladimirovich'), ['putin/word', 'vladimir/word', 'vladimirovich/patronymic']);
+  // the daughter's forms are never surnames
+  assert.deepEqual(kinds('Irina Anatolyevna'), ['irina/word', 'anatolyevna/patronymic']);
+});
