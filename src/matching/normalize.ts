@@ -113,7 +113,7 @@ for (const [form, sym] of LEGAL_FORMS) {
 // Vladimirovitch Poutine). Only such names: in others, w, j, z and ch are what they are.
 const GERMAN_PATRONYMIC = /^[a-z]+(o|e|je)w(itsch|na)$/;
 const GERMAN_SURNAME = /^[a-z]{3,}(o|e|je)wa?$/;
-const GERMAN_SIGN = /^w|sch|[aeiou]j[aeiou]|^j[aeiou]|[aeiou]j$/;
+const GERMAN_SIGN = /^w|sch|[aei]j$/;
 const FRENCH_PATRONYMIC = /^[a-z]+(ovitch|evitch)$/;
 
 function readRussianRomanization(tokens: string[]): string[] {
@@ -124,7 +124,10 @@ function readRussianRomanization(tokens: string[]): string[] {
     if (GERMAN_PATRONYMIC.test(t)) german = true;
     else if (FRENCH_PATRONYMIC.test(t)) french = true;
   }
-  if (!german && !french && tokens.some((t) => GERMAN_SURNAME.test(t))) german = tokens.some((t) => GERMAN_SIGN.test(t) && !GERMAN_SURNAME.test(t));
+  // (Not in an organization's name: Credit Bank of Moscow.)
+  if (!german && !french && tokens.some((t) => GERMAN_SURNAME.test(t)) && !tokens.some((t) => LEGAL_SINGLE.has(t) || LEGAL_FORM_WORDS.has(t))) {
+    german = tokens.some((t) => GERMAN_SIGN.test(t) && !GERMAN_SURNAME.test(t));
+  }
   if (german) {
     return tokens.map((t) =>
       t.replace(/schtsch/g, 'shch').replace(/tsch/g, '\u0001').replace(/dsch/g, '\u0002').replace(/sch/g, 'sh').replace(/ch/g, 'kh')
@@ -214,27 +217,31 @@ function resplitLegalForms(tokens: string[]): string[] {
 }
 
 /**
- * A multi-word legal form with one slip in one of its words of four letters or more, the others
- * written right ("JONIT STOCK COMPANY", "LIMITED LIABILITY PARTERSHIP"). Short words are not mended:
- * a slip in "sa" or "de" is another word.
+ * A multi-word legal form with a slip in one of its words of four letters or more, the others written
+ * right ("JONIT STOCK COMPANY", "LIMITED LIABILITY PARTERSHIP"); in a form of three words or more, a
+ * slip in each word but one ("JOITN SOTOCK COMPANY"). Short words are not mended: a slip in "sa" or
+ * "de" is another word.
  */
 function legalFormNear(tokens: string[], i: number): [string[], string] | undefined {
   const t0 = tokens[i]!;
   const t1 = tokens[i + 1];
-  if (t1 === undefined || (!LEGAL_FORM_WORDS.has(t0) && !LEGAL_FORM_WORDS.has(t1))) return undefined;
+  const t2 = tokens[i + 2];
+  if (t1 === undefined || (!LEGAL_FORM_WORDS.has(t0) && !LEGAL_FORM_WORDS.has(t1) && (t2 === undefined || !LEGAL_FORM_WORDS.has(t2)))) return undefined;
   let best: [string[], string] | undefined;
   for (const f of LEGAL_MULTI) {
     const words = f[0];
     if (i + words.length > tokens.length || (best && best[0].length >= words.length)) continue;
+    const allowed = words.length >= 3 ? words.length - 1 : 1;
     let slips = 0;
-    for (let k = 0; k < words.length && slips <= 1; k++) {
+    for (let k = 0; k < words.length && slips <= allowed; k++) {
       const w = words[k]!;
       const t = tokens[i + k]!;
       if (t === w) continue;
       slips++;
-      if (w.length < 4 || Math.abs(w.length - t.length) > 1 || (levenshtein(w, t, 1) > 1 && !isTransposition(w, t))) slips = 2;
+      // (A slip keeps the first letter: Point Stock Company is a name, not a joint stock company.)
+      if (w.length < 4 || t[0] !== w[0] || Math.abs(w.length - t.length) > 1 || (levenshtein(w, t, 1) > 1 && !isTransposition(w, t))) slips = allowed + 1;
     }
-    if (slips === 1) best = f;
+    if (slips >= 1 && slips <= allowed) best = f;
   }
   return best;
 }

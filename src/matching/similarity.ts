@@ -151,7 +151,7 @@ export function phoneticKey(token: string): string {
         break;
       case 'j':
         // Word-final -ij / -yj: the й of -ий / -ый (Selenskyj), a vowel glide like a final y.
-        if (i === n - 1 && i > 1 && (s[i - 1] === 'i' || s[i - 1] === 'y')) continue;
+        if (i === n - 1 && i > 1 && (s[i - 1] === 'i' || s[i - 1] === 'y' || s[i - 1] === 'e')) continue;
         code = 'J';
         break;
       case 'd': case 't':
@@ -201,6 +201,8 @@ export function spellingFold(token: string): string {
     .replace(/([^aeiouy])\1+/g, '$1')
     // Cyrillic й after i/y at the end (-ий, -ый) is j in German, Polish and Czech romanization, y in English (Selenskyj / Zelenskyy).
     .replace(/([iy])j$/, '$1')
+    // ...and after e, ей (Sergej / Sergey, Aleksej / Alexey).
+    .replace(/ej$/, 'ei')
     // kh before the other h digraphs: Cyrillic writes a Latin h as х (kh), so Latin dh, gh, ph, th come
     // back from Cyrillic as dkh, gkh, pkh, tkh (Кадхафи Kadkhafi / Qadhafi, Джосепх / Joseph).
     .replace(/kh/g, 'h')

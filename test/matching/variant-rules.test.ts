@@ -162,6 +162,10 @@ test('a Russian name in the German or French romanization is read in the English
   assert.deepEqual(texts('Michael Schumacher', true), ['michael', 'schumacher']);
   assert.deepEqual(texts('Jose Maria Lopez', true), ['jose', 'maria', 'lopez']);
   assert.deepEqual(texts('Michel Poutine', true), ['michel', 'poutine']);
+  assert.deepEqual(texts('CREDIT BANK OF MOSCOW PUBLIC JOINT STOCK COMPANY'), ['credit', 'bank', 'of', 'moscow', '@pjsc']);
+  // й after e written j (Sergej / Sergey), as after i and y
+  assert.equal(spellingFold('sergej'), spellingFold('sergey'));
+  assert.equal(phoneticKey('aleksej'), phoneticKey('alexey'));
 });
 
 test('a "son of" form first in a name, or last after the given names, is a surname; between them a patronymic', () => {
@@ -172,4 +176,12 @@ test('a "son of" form first in a name, or last after the given names, is a surna
   assert.deepEqual(kinds('PUTIN, Vladimir Vladimirovich'), ['putin/word', 'vladimir/word', 'vladimirovich/patronymic']);
   // the daughter's forms are never surnames
   assert.deepEqual(kinds('Irina Anatolyevna'), ['irina/word', 'anatolyevna/patronymic']);
+});
+
+test('a legal form of three words or more with a slip in each word but one', () => {
+  assert.deepEqual(content('JOITN SOTOCK COMPANY AVANGARD', false), ['avangard']);
+  assert.deepEqual(content('PUBLC JOGNT STOCK COMPANY INTEGRAL', false), ['integral']);
+  // a slip keeps the first letter; a legal form of two words takes one slip only
+  assert.deepEqual(content('Point Stock Company', false), ['point']);
+  assert.deepEqual(content('Sociedad Anonymous', false), ['sociedad', 'anonymous']);
 });
