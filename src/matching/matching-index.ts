@@ -122,6 +122,8 @@ function isPersonFlag(t: EntityType | undefined): boolean | undefined {
   return t === undefined ? undefined : t === 'person';
 }
 
+const ARTICLE_START = /^(al|el)[a-z]/;
+
 /** How often (in items) the build generator offers the event loop a turn. */
 const BUILD_STEP = 64;
 
@@ -474,6 +476,9 @@ export class MatchingIndex {
       if (parts.length === 1 && parts[0]!.kind === 'word' && ((lKnown && parts[0]!.text === l) || (rKnown && parts[0]!.text === r))) return parts;
       if (parts.length === 2) return parts;
     }
+    // The Arabic article written onto its word with a slip where the hyphen was ("ALkMATAR", "ALwHAMZI"):
+    // the article and the listed word after the stray letter.
+    if (t.length >= 7 && ARTICLE_START.test(t) && this.df.has(t.slice(3)) && !isNear()) return [{ text: t.slice(0, 2), kind: 'particle' }, { text: t.slice(3), kind: 'word' }];
     return undefined;
   }
 

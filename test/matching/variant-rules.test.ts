@@ -185,3 +185,11 @@ test('a legal form of three words or more with a slip in each word but one', () 
   assert.deepEqual(content('Point Stock Company', false), ['point']);
   assert.deepEqual(content('Sociedad Anonymous', false), ['sociedad', 'anonymous']);
 });
+
+test('the Arabic article written onto its word with a stray letter where the hyphen was', () => {
+  const list = MatchingIndex.build([person('a1', "AL-MATAR, 'Abdu Tahir"), ...filler()]);
+  const score = (q: string): number => list.screen({ name: q }, { floor: 0 }).matches.find((m) => m.entity.id === 'un_csl:a1')?.matchScore ?? 0;
+  assert.equal(score("ALkMATAR 'Abdu Tahir"), score("AL-MATAR 'Abdu Tahir"));
+  // a word that only begins like the article is left alone
+  assert.deepEqual(texts('Alexander', true), ['alexander']);
+});
