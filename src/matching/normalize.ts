@@ -148,8 +148,17 @@ const LEGAL_MULTI = LEGAL_FORMS.map(([form, sym]) => [form.split(/[ -]/), sym] a
 const LEGAL_SPACELESS = LEGAL_MULTI.map(([w, sym]) => [w, sym, w.join('')] as [string[], string, string])
   .filter(([, , j]) => j.length >= 8)
   .sort((a, b) => b[2].length - a[2].length);
-/** Words of the multi-word legal forms. */
+const LEGAL_SPACELESS_ANY = new RegExp(LEGAL_SPACELESS.map(([, , j]) => j).join('|'));
+/** Words of the multi-word legal forms, and the forms each stands in (with its place). */
 const LEGAL_FORM_WORDS = new Set(LEGAL_MULTI.flatMap(([w]) => w));
+const LEGAL_FORMS_BY_WORD = new Map<string, [string[], string, number][]>();
+for (const [words, sym] of LEGAL_MULTI) {
+  words.forEach((w, k) => {
+    const list = LEGAL_FORMS_BY_WORD.get(w) ?? [];
+    list.push([words, sym, k]);
+    LEGAL_FORMS_BY_WORD.set(w, list);
+  });
+}
 
 /**
  * Words that occur in names only as words of legal forms (Russian, German, Polish, Turkish, Romanian
@@ -183,7 +192,7 @@ const LEGAL_QUALIFIERS = new Set(['open', 'closed', 'public', 'private', 'joint'
 function resplitLegalForms(tokens: string[]): string[] {
   if (tokens.length === 0) return tokens;
   const joined = tokens.join('');
-  if (joined.length < 8) return tokens;
+  if (joined.length < 8 || !LEGAL_SPACELESS_ANY.test(joined)) return tokens;
   for (const [words, , fs] of LEGAL_SPACELESS) {
     const at = joined.indexOf(fs);
     if (at < 0) continue;
@@ -230,7 +239,8 @@ function legalFormNear(tokens: string[], i: number): [string[], string] | undefi
   let best: [string[], string] | undefined;
   for (const f of LEGAL_MULTI) {
     const words = f[0];
-    if (i + words.length > tokens.length || (best && best[0].length >= words.length)) continue;
+    // (Every word, slipped or not, keeps its first letter.)
+    if (i + words.length > tokens.length || (best && best[0].length >= words.length) || words[0]![0] !== t0[0] || words[1]![0] !== t1[0]) continue;
     const allowed = words.length >= 3 ? words.length - 1 : 1;
     let slips = 0;
     for (let k = 0; k < words.length && slips <= allowed; k++) {
@@ -256,18 +266,15 @@ function legalRemnant(tokens: string[], i: number): string | undefined {
   if (only !== undefined) return only;
   if (!LEGAL_FORM_WORDS.has(t) || tokens.length < 2) return undefined;
   // Part of a run of two or more words of one form, two of them of four letters or more.
-  for (const [words, sym] of LEGAL_MULTI) {
-    for (let k = 0; k < words.length; k++) {
-      if (words[k] !== t) continue;
-      let lo = 0;
-      while (lo < k && i - lo - 1 >= 0 && tokens[i - lo - 1] === words[k - lo - 1]) lo++;
-      let hi = 0;
-      while (k + hi + 1 < words.length && tokens[i + hi + 1] === words[k + hi + 1]) hi++;
-      if (lo + hi < 1) continue;
-      let long = 0;
-      for (let x = k - lo; x <= k + hi; x++) if (words[x]!.length >= 4) long++;
-      if (long >= 2) return sym;
-    }
+  for (const [words, sym, k] of LEGAL_FORMS_BY_WORD.get(t) ?? []) {
+    let lo = 0;
+    while (lo < k && i - lo - 1 >= 0 && tokens[i - lo - 1] === words[k - lo - 1]) lo++;
+    let hi = 0;
+    while (k + hi + 1 < words.length && tokens[i + hi + 1] === words[k + hi + 1]) hi++;
+    if (lo + hi < 1) continue;
+    let long = 0;
+    for (let x = k - lo; x <= k + hi; x++) if (words[x]!.length >= 4) long++;
+    if (long >= 2) return sym;
   }
   return undefined;
 }
@@ -295,6 +302,7 @@ const LEGAL_SINGLE = new Map<string, string>(
 
 const PATRONYMIC = /(ovich|evich|ovych|evych|ovic|evic|ovics|evics|owitsch|ewitsch|ovitch|evitch|ovitj|evitj|ovitsj|owicz|ewicz|ovici|evici|ovitx|avich|avіch|ovna|evna|ivna|ychna|ichna|ogly|oglu|kyzy|qizi)$/;
 
+const DIGIT = /\d/;
 const FEMALE_PATRONYMIC = /(ovna|evna|ivna|ychna|ichna|kyzy|qizi)$/;
 
 const ROMAN = new Map([
@@ -410,14 +418,18 @@ export function normalizeName(raw: string, isPerson: boolean | undefined): Norma
   let s = foldText(raw);
   // Dotted abbreviations and legal forms written with dots ("s.a.", "d.o.o.", "p.l.c.") collapse first,
   // also when glued to the word before or after them ("ARIZONAs.a.", "D.O.O.ljubljana").
-  s = s.replace(/([a-z]{3,})((?:[a-z]\.){2,})/g, '$1 $2');
-  s = s.replace(/\b((?:[a-z]\.){2,}(?:[a-z](?![a-z]))?\.?)/g, (m) => ' ' + m.replace(/\./g, '') + ' ');
+  if (s.includes('.')) {
+    s = s.replace(/([a-z]{3,})((?:[a-z]\.){2,})/g, '$1 $2');
+    s = s.replace(/\b((?:[a-z]\.){2,}(?:[a-z](?![a-z]))?\.?)/g, (m) => ' ' + m.replace(/\./g, '') + ' ');
+  }
   s = s.replace(/&/g, ' and ');
   // Everything that is not a letter or digit separates parts.
   // A number glued to the end of a word is a number ("SONG6", "Rahimi1"), for every kind of name, so
   // that both sides of a comparison read it alike.
-  let rawTokens = s.split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0).flatMap(splitLettersDigits);
-  if (isPerson !== false) rawTokens = readRussianRomanization(rawTokens);
+  let rawTokens = s.split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0);
+  if (DIGIT.test(s)) rawTokens = rawTokens.flatMap(splitLettersDigits);
+  // (Each reading needs a w or a tch.)
+  if (isPerson !== false && (s.includes('w') || s.includes('tch'))) rawTokens = readRussianRomanization(rawTokens);
   // Multi-word legal forms, longest first at each position ("public joint stock company" before "joint stock company").
   let tokens = rawTokens;
   if (isPerson !== true) {
