@@ -3,7 +3,8 @@
  * prints, per data set, agreement / recall / false-positive rates at the medium and high boundaries.
  *   node --import tsx bench/quality.ts        or        node dist/bench/quality.js
  * Options: --quick (10,000 of the 50,000 negatives, 300 perturbations a kind); --seed=N (another draw of
- * perturbations, to see how much the figures move with the names drawn); --only=perturbations.
+ * perturbations, to see how much the figures move with the names drawn); --only=perturbations;
+ * --extra (ten more kinds of perturbation, labelled "extra:", that the seven do not make).
  */
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -56,7 +57,7 @@ export async function loadAllLists(only?: OfficialSourceId[], log: (s: string) =
   return out;
 }
 
-async function csv(file: string): Promise<Record<string, string>[]> {
+export async function csv(file: string): Promise<Record<string, string>[]> {
   return parse(await readFile(file, 'utf8'), { columns: true, skip_empty_lines: true, relax_column_count: true }) as Record<string, string>[];
 }
 
@@ -85,7 +86,7 @@ function nameBench(idx: MatchingIndex, rows: Record<string, string>[]): void {
   if (process.argv.includes('--verbose')) console.log(misses.join('\n'));
 }
 
-interface Perturbed { kind: string; query: string; record: ListRecord }
+export interface Perturbed { kind: string; query: string; record: ListRecord }
 
 const LATIN_VARIANTS: [RegExp, string][] = [
   [/ou/g, 'u'], [/kh/g, 'h'], [/y/g, 'i'], [/ee/g, 'i'], [/ph/g, 'f'], [/sh/g, 'sch'], [/q/g, 'k'], [/dh/g, 'd'],
@@ -112,25 +113,28 @@ function words(name: string): string[] {
   return name.replace(/,/g, ' ').split(/\s+/).filter((w) => w.length > 0);
 }
 
-function perturb(records: ListRecord[], perKind: number, seed: number): Perturbed[] {
+export function perturb(records: ListRecord[], perKind: number, seed: number, extra = false): Perturbed[] {
   const rand = rng(seed);
   const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
   const latin = records.filter((r) => /^[\x20-\x7e]+$/.test(r.name) && words(r.name).length >= 2);
   const out: Perturbed[] = [];
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  /** One slip inside a word (not its first letter): a letter dropped, added, replaced, or two swapped. */
+  const typo = (w: string): string => {
+    const p = 1 + Math.floor(rand() * (w.length - 2));
+    const op = Math.floor(rand() * 4);
+    return op === 0 ? w.slice(0, p) + w.slice(p + 1)
+      : op === 1 ? w.slice(0, p) + pick([...letters]) + w.slice(p)
+      : op === 2 ? w.slice(0, p) + pick([...letters]) + w.slice(p + 1)
+      : w.slice(0, p) + (w[p + 1] ?? '') + w[p] + w.slice(p + 2);
+  };
   const kinds: [string, (r: ListRecord) => string | undefined][] = [
     ['typo', (r) => {
       const ws = words(r.name);
       const cand = ws.map((w, i) => [w, i] as const).filter(([w]) => w.length >= 5);
       if (cand.length === 0) return undefined;
       const [w, i] = pick(cand);
-      const p = 1 + Math.floor(rand() * (w.length - 2));
-      const op = Math.floor(rand() * 4);
-      const letters = 'abcdefghijklmnopqrstuvwxyz';
-      const nw = op === 0 ? w.slice(0, p) + w.slice(p + 1)
-        : op === 1 ? w.slice(0, p) + pick([...letters]) + w.slice(p)
-        : op === 2 ? w.slice(0, p) + pick([...letters]) + w.slice(p + 1)
-        : w.slice(0, p) + (w[p + 1] ?? '') + w[p] + w.slice(p + 2);
-      ws[i] = nw;
+      ws[i] = typo(w);
       return ws.join(' ');
     }],
     ['swapped parts', (r) => {
@@ -170,6 +174,7 @@ function perturb(records: ListRecord[], perKind: number, seed: number): Perturbe
       return [...ws.slice(0, i), ws[i]! + ws[i + 1]!.toLowerCase(), ...ws.slice(i + 2)].join(' ');
     }],
   ];
+  if (extra) kinds.push(...extraKinds(rand, pick, typo));
   for (const [kind, f] of kinds) {
     let made = 0;
     for (let tries = 0; made < perKind && tries < perKind * 50; tries++) {
@@ -181,6 +186,138 @@ function perturb(records: ListRecord[], perKind: number, seed: number): Perturbe
     }
   }
   return out;
+}
+
+const TO_CYRILLIC_PLAIN: [string, string][] = [
+  ['shch', 'щ'], ['kh', 'х'], ['zh', 'ж'], ['ch', 'ч'], ['sh', 'ш'], ['ts', 'ц'], ['yu', 'ю'], ['ya', 'я'], ['yo', 'ё'],
+  ['ph', 'ф'], ['th', 'т'], ['dh', 'д'], ['gh', 'г'], ['ee', 'и'], ['oo', 'у'], ['ou', 'у'], ['ck', 'к'],
+  ...TO_CYRILLIC.filter(([l]) => l.length === 1),
+];
+/** Russian Cyrillic read back in other romanizations than the lists' (English BGN/PCGN-like). */
+const FROM_CYRILLIC: Record<string, Record<string, string>> = {
+  // German (Duden): ж sch, ч tsch, ш sch, щ schtsch, х ch, в w, з s, ц z, й j, ю ju, я ja, е e, у u.
+  german: { а: 'a', б: 'b', в: 'w', г: 'g', д: 'd', е: 'e', ё: 'jo', ж: 'sch', з: 's', и: 'i', й: 'j', к: 'k', л: 'l', м: 'm', н: 'n', о: 'o', п: 'p', р: 'r', с: 's', т: 't', у: 'u', ф: 'f', х: 'ch', ц: 'z', ч: 'tsch', ш: 'sch', щ: 'schtsch', ъ: '', ы: 'y', ь: '', э: 'e', ю: 'ju', я: 'ja' },
+  // French: ж j, ч tch, ш ch, х kh, у ou, в v, ц ts, й i, ю iou, я ia.
+  french: { а: 'a', б: 'b', в: 'v', г: 'g', д: 'd', е: 'e', ё: 'io', ж: 'j', з: 'z', и: 'i', й: 'i', к: 'k', л: 'l', м: 'm', н: 'n', о: 'o', п: 'p', р: 'r', с: 's', т: 't', у: 'ou', ф: 'f', х: 'kh', ц: 'ts', ч: 'tch', ш: 'ch', щ: 'chtch', ъ: '', ы: 'y', ь: '', э: 'e', ю: 'iou', я: 'ia' },
+  // Scholarly / ISO 9 with the diacritics dropped: ж z, ч c, ш s, щ sc, х h (or x), ц c, й j, ю ju, я ja.
+  iso: { а: 'a', б: 'b', в: 'v', г: 'g', д: 'd', е: 'e', ё: 'e', ж: 'z', з: 'z', и: 'i', й: 'j', к: 'k', л: 'l', м: 'm', н: 'n', о: 'o', п: 'p', р: 'r', с: 's', т: 't', у: 'u', ф: 'f', х: 'h', ц: 'c', ч: 'c', ш: 's', щ: 'sc', ъ: '', ы: 'y', ь: '', э: 'e', ю: 'ju', я: 'ja' },
+};
+const LATIN_TO_ARABIC: [string, string][] = [
+  ['sh', 'ش'], ['kh', 'خ'], ['gh', 'غ'], ['th', 'ث'], ['dh', 'ذ'], ['ch', 'تش'], ['aa', 'ا'], ['ee', 'ي'], ['ii', 'ي'], ['oo', 'و'], ['ou', 'و'], ['uu', 'و'],
+  ['a', 'ا'], ['b', 'ب'], ['c', 'ك'], ['d', 'د'], ['e', 'ي'], ['f', 'ف'], ['g', 'ج'], ['h', 'ه'], ['i', 'ي'], ['j', 'ج'], ['k', 'ك'], ['l', 'ل'], ['m', 'م'], ['n', 'ن'],
+  ['o', 'و'], ['p', 'ب'], ['q', 'ق'], ['r', 'ر'], ['s', 'س'], ['t', 'ت'], ['u', 'و'], ['v', 'ف'], ['w', 'و'], ['x', 'كس'], ['y', 'ي'], ['z', 'ز'],
+];
+/** Words that mark a name as Arabic (the names an Arabic-script query is written for). */
+const ARABIC_NAME = /\b(al|el|bin|ibn|abu|abd|abdul|abdel|abdal|muhammad|mohammed|mohamed|mohammad|ahmad|ahmed|ali|hassan|hasan|hussein|husayn|omar|umar|khalid|ibrahim|yusuf|said|saeed|salim|abdullah|abdallah)\b/i;
+const DIACRITICS: Record<string, string[]> = { a: ['á', 'à', 'â', 'ä', 'ã'], e: ['é', 'è', 'ê', 'ë'], i: ['í', 'ï', 'î'], o: ['ó', 'ö', 'ô', 'õ'], u: ['ú', 'ü', 'û'], c: ['ç', 'č'], n: ['ñ'], s: ['š', 'ş'], z: ['ž'], g: ['ğ'] };
+
+function translit(text: string, table: [string, string][]): string {
+  let n = text;
+  for (const [l, c] of table) n = n.split(l).join(c);
+  return n;
+}
+
+/**
+ * Kinds of changes another generator might make that the seven above do not (--extra, labelled
+ * "extra:"): two slips, a slip in a short word, a missing space and a slip, diacritics added or German
+ * umlauts written out, other romanizations of Russian, Arabic script, initials for given names,
+ * hyphens for spaces, every word in reverse order.
+ */
+function extraKinds(rand: () => number, pick: <T>(xs: T[]) => T, typo: (w: string) => string): [string, (r: ListRecord) => string | undefined][] {
+  const surnameAt = (r: ListRecord, ws: string[]): number => {
+    // "LAST, First" or the one word written in capitals among mixed-case ones; else the last word.
+    if (r.name.includes(',')) return 0;
+    const caps = ws.map((w, i) => [w, i] as const).filter(([w]) => /[a-z]/i.test(w) && w === w.toUpperCase());
+    return caps.length >= 1 && caps.length < ws.length ? caps[caps.length - 1]![1] : ws.length - 1;
+  };
+  return [
+    ['extra: two typos', (r) => {
+      const ws = words(r.name);
+      const cand = ws.map((w, i) => [w, i] as const).filter(([w]) => w.length >= 5);
+      if (cand.length === 0 || ws.join('').length < 14) return undefined;
+      const [w1, i1] = pick(cand);
+      ws[i1] = typo(w1);
+      const rest = cand.filter(([, i]) => i !== i1);
+      if (rest.length > 0) { const [w2, i2] = pick(rest); ws[i2] = typo(w2); } else if (w1.length >= 8) ws[i1] = typo(ws[i1]!);
+      else return undefined;
+      return ws.join(' ');
+    }],
+    ['extra: typo in a short word', (r) => {
+      const ws = words(r.name);
+      const cand = ws.map((w, i) => [w, i] as const).filter(([w]) => /^[a-z]{3,4}$/i.test(w));
+      if (cand.length === 0) return undefined;
+      const [w, i] = pick(cand);
+      ws[i] = typo(w);
+      return ws.join(' ');
+    }],
+    ['extra: missing space and a typo', (r) => {
+      const ws = words(r.name);
+      if (ws.length < 3) return undefined;
+      const i = Math.floor(rand() * (ws.length - 1));
+      const joined = [...ws.slice(0, i), ws[i]! + ws[i + 1]!, ...ws.slice(i + 2)];
+      const cand = joined.map((w, k) => [w, k] as const).filter(([w, k]) => w.length >= 5 && k !== i);
+      if (cand.length === 0) return undefined;
+      const [w, k] = pick(cand);
+      joined[k] = typo(w);
+      return joined.join(' ');
+    }],
+    ['extra: diacritics added or umlauts written out', (r) => {
+      if (/[^\x20-\x7e]/.test(r.name)) return undefined;
+      const chars = [...r.name];
+      const at = chars.map((c, i) => [c.toLowerCase(), i] as const).filter(([c]) => DIACRITICS[c] !== undefined);
+      if (at.length === 0) return undefined;
+      for (let k = 0; k < 2 && at.length > 0; k++) {
+        const [c, i] = pick(at);
+        const d = pick(DIACRITICS[c]!);
+        chars[i] = chars[i] === c ? d : d.toUpperCase();
+      }
+      // German and Turkish writers without the letters: ä ae, ö oe, ü ue.
+      return rand() < 0.3 ? chars.join('').replace(/ä/g, 'ae').replace(/ö/g, 'oe').replace(/ü/g, 'ue').replace(/Ä/g, 'AE').replace(/Ö/g, 'OE').replace(/Ü/g, 'UE') : chars.join('');
+    }],
+    ['extra: Russian name, other romanization', (r) => {
+      if (r.entityType !== 'person') return undefined;
+      const n = r.name.toLowerCase().replace(/[^a-z ]/g, ' ');
+      // Only names a Russian spelling fits (a patronymic, or an -ov/-ev/-in/-sky surname).
+      if (!/(vich|vna|ov|ev|in|sky|skiy|skii|enko)\b/.test(n)) return undefined;
+      const cyr = translit(n, TO_CYRILLIC);
+      const table = FROM_CYRILLIC[pick(['german', 'french', 'iso'])]!;
+      return [...cyr].map((c) => table[c] ?? c).join('');
+    }],
+    ['extra: to Cyrillic, as spoken', (r) => {
+      if (r.entityType !== 'person') return undefined;
+      return translit(r.name.toLowerCase().replace(/[^a-z ]/g, ' '), TO_CYRILLIC_PLAIN);
+    }],
+    ['extra: Arabic name to Arabic script', (r) => {
+      if (r.entityType !== 'person' || !ARABIC_NAME.test(r.name)) return undefined;
+      let n = r.name.toLowerCase().replace(/[^a-z -]/g, '').replace(/\b[ae]l-/g, 'al ').replace(/\bel\b/g, 'al').replace(/-/g, ' ');
+      n = n.replace(/([a-z])\1/g, '$1');
+      // A vowel that begins a word is carried by an alif (Ibrahim ابراهيم, Umar امر).
+      n = n.replace(/\b[aeiou]+/g, 'a');
+      // The article is written onto its word (ال), short vowels inside a word mostly not at all.
+      n = n.split(/\s+/).map((w) => (w.length > 3 ? w[0] + w.slice(1, -1).replace(/[aeiou](?=[^aeiou])/g, (v) => (rand() < 0.6 ? '' : v)) + w.slice(-1) : w)).join(' ');
+      return translit(n, LATIN_TO_ARABIC).replace(/(^|\s)ال\s/g, '$1ال');
+    }],
+    ['extra: initials for given names', (r) => {
+      if (r.entityType !== 'person') return undefined;
+      const ws = words(r.name);
+      if (ws.length < 2) return undefined;
+      const s = surnameAt(r, ws);
+      const out = ws.map((w, i) => (i === s || w.length <= 2 ? w : `${w[0]!.toUpperCase()}.`));
+      return out.join(' ');
+    }],
+    ['extra: hyphens', (r) => {
+      const ws = words(r.name);
+      if (ws.length < 2) return undefined;
+      if (r.name.includes('-') && rand() < 0.5) return r.name.replace(/-/g, ' ');
+      const i = Math.floor(rand() * (ws.length - 1));
+      return [...ws.slice(0, i), `${ws[i]}-${ws[i + 1]}`, ...ws.slice(i + 2)].join(' ');
+    }],
+    ['extra: reversed order', (r) => {
+      const ws = words(r.name);
+      if (ws.length < 3) return undefined;
+      return [...ws].reverse().join(' ');
+    }],
+  ];
 }
 
 export async function main(): Promise<void> {
@@ -283,7 +420,7 @@ export async function main(): Promise<void> {
   const source = all.filter((r) => r.source === 'un_csl' || r.source === 'us_ofac' || r.source === 'eu_csl' || r.source === 'uk_csl');
   if (section('perturbations') && source.length > 0) {
     const seedArg = process.argv.find((a) => a.startsWith('--seed='));
-    const perts = perturb(source, quick ? 300 : 1000, seedArg ? Number(seedArg.slice(7)) : 20260522);
+    const perts = perturb(source, quick ? 300 : 1000, seedArg ? Number(seedArg.slice(7)) : 20260522, process.argv.includes('--extra'));
     const byKind = new Map<string, { n: number; med: number; high: number; missed: string[] }>();
     for (const p of perts) {
       const o = idx.screen({ name: p.query }, { maxMatches: 50 });

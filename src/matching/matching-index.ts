@@ -9,7 +9,7 @@ import { birthDateEffect, countryEffect, entityTypeEffect, recordCountries } fro
 import { clusterSteps } from './clusters.js';
 import { isCommonName } from './common-names.js';
 import { QueryParts, alignmentOf, compareParts, type NameComparison, type ScoredPart } from './name-compare.js';
-import { isHonorific, isLegalWord, isParticle, normalizeName, type NamePart } from './normalize.js';
+import { isHonorific, isLegalWord, isParticle, isPatronymicForm, normalizeName, type NamePart } from './normalize.js';
 import { isTransposition, levenshtein, phoneticKey, spellingFold } from './similarity.js';
 import { withArticle } from './wording.js';
 import type { CorroborationEffect, Explanation, Listing, Match, MatchOptions, MatchQuery, RiskLevel, ScreenOutcome } from './types.js';
@@ -44,6 +44,12 @@ const COMMON_POSTINGS = 1500;
 /** Weight of a number part in candidate ranking, as a share of the rarest word's. */
 const NUMBER_WEIGHT = 0.8;
 const DIGIT = /\d/;
+/**
+ * Share of a listed part's weight beyond the information of the fuzzy way that reached it (see
+ * channelIdf) that still counts in ranking candidates: among a typo's neighbours the rarer one is
+ * still the better lead, but none is worth more than the ambiguity of the way allows.
+ */
+const CHANNEL_EXCESS = 0.3;
 /** Candidates fully scored per query. */
 const CANDIDATES = 50;
 /** Smoothing of the IDF so that tiny indexes (tests, one-record pair checks) get sane weights. */
@@ -116,6 +122,8 @@ function isPersonFlag(t: EntityType | undefined): boolean | undefined {
   return t === undefined ? undefined : t === 'person';
 }
 
+const ARTICLE_START = /^(al|el)[a-z]/;
+
 /** How often (in items) the build generator offers the event loop a turn. */
 const BUILD_STEP = 64;
 
@@ -166,6 +174,8 @@ export class MatchingIndex {
   private readonly hRank = new Float64Array(CANDIDATES);
   private readonly hSeq = new Int32Array(CANDIDATES);
   private readonly hId = new Int32Array(CANDIDATES);
+  /** The vocabulary entries one fuzzy way of a probe reaches (at most 400). */
+  private readonly reachable = new Int32Array(400);
   private stampCounter = 0;
 
   private constructor(records: ListRecord[]) {
@@ -416,7 +426,8 @@ export class MatchingIndex {
     const person = isPersonFlag(type);
     const parts: NamePart[] = [];
     for (const p of normalizeName(name, person).parts) {
-      const split = p.kind === 'word' ? this.splitGlued(p.text, person, listed) : undefined;
+      // (A given name glued to a patronymic reads as a patronymic: Andreikonstantinovich.)
+      const split = p.kind === 'word' || p.kind === 'patronymic' ? this.splitGlued(p.text, person, listed) : undefined;
       if (split) for (const x of split) parts.push(p.translit ? { ...x, translit: p.translit } : x);
       else parts.push(p);
     }
@@ -429,7 +440,12 @@ export class MatchingIndex {
    * particle or a legal form, and at least one a listed part of four letters or more.
    */
   private splitGlued(t: string, person: boolean | undefined, listed?: NamePart[]): NamePart[] | undefined {
-    if (t.length < 6 || this.vocab.has(t)) return undefined;
+    if (t.length < 6) return undefined;
+    // Two parts a listed name has side by side are in the vocabulary as one token too (to find
+    // candidates by), and are left whole: the comparison pairs them with the two listed parts. A given
+    // name glued to a patronymic is split all the same, where the listed name splits it
+    // ("Andreikonstantinovich"): read whole, it would weigh as a patronymic.
+    if (this.vocab.has(t)) return !this.df.has(t) && isPatronymicForm(t) ? this.splitListedPair(t) : undefined;
     // A spelling variant of a listed part is not a glued pair ("mokhamed" is not "mok hamed")...
     const f = this.fold(t);
     if (this.vocab.has(f) || this.byFold.has(f)) return undefined;
@@ -437,6 +453,11 @@ export class MatchingIndex {
     // "UnitedWealth" / "UnitedHealth"); a legal form glued to a listed part still comes off.
     let near: boolean | undefined;
     const isNear = (): boolean => (near ??= this.nearListed(t) || (listed?.some((p) => p.kind === 'word' && p.text.length >= 6 && (levenshtein(p.text, t, 1) <= 1 || isTransposition(p.text, t))) ?? false));
+    // A short legal form is the end (or start) of many a word with a slip in it (Ivnest / Invest is not
+    // Ivn Est, Tatinna / Tatiana not Tat Inna); a listed part one letter shorter does not count here,
+    // the letter more may be the legal form's (JSCrawenstvo / Scrawenstvo).
+    let nearLegal: boolean | undefined;
+    const isNearLegal = (): boolean => (nearLegal ??= this.nearListed(t, true) || (listed?.some((p) => p.kind === 'word' && p.text.length >= 6 && p.text.length >= t.length && (levenshtein(p.text, t, 1) <= 1 || isTransposition(p.text, t))) ?? false));
     for (let i = 2; i <= t.length - 2; i++) {
       const l = t.slice(0, i);
       const r = t.slice(i);
@@ -450,19 +471,36 @@ export class MatchingIndex {
         if (!lKnown && !rKnown) continue;
         if (!(lKnown || isParticle(l) || isHonorific(l)) || !(rKnown || isParticle(r) || isLegalWord(r) || isHonorific(r))) continue;
         if (isNear()) continue;
-      }
+      } else if (isNearLegal()) continue;
       const parts = normalizeName(`${l} ${r}`, person).parts;
       // One side an honorific dropped by normalization ("Sayyedjabar").
       if (parts.length === 1 && parts[0]!.kind === 'word' && ((lKnown && parts[0]!.text === l) || (rKnown && parts[0]!.text === r))) return parts;
       if (parts.length === 2) return parts;
     }
+    // The Arabic article written onto its word with a slip where the hyphen was ("ALkMATAR", "ALwHAMZI"):
+    // the article and the listed word after the stray letter.
+    if (t.length >= 7 && ARTICLE_START.test(t) && this.df.has(t.slice(3)) && !isNear()) return [{ text: t.slice(0, 2), kind: 'particle' }, { text: t.slice(3), kind: 'word' }];
     return undefined;
   }
 
-  /** A listed part that is `t` less one letter, or one of six letters or more one edit (or one swap of neighbours) away. */
-  private nearListed(t: string): boolean {
+  /** `t` read as a listed given name and a listed patronymic. */
+  private splitListedPair(t: string): NamePart[] | undefined {
+    for (let i = 2; i <= t.length - 2; i++) {
+      const l = t.slice(0, i);
+      const r = t.slice(i);
+      if (this.df.has(l) && this.df.has(r) && isPatronymicForm(r) && !isParticle(l) && !isHonorific(l)) return [{ text: l, kind: 'word' }, { text: r, kind: 'patronymic' }];
+    }
+    return undefined;
+  }
+
+  /**
+   * A listed part that is `t` less one letter, or one of six letters or more one edit (or one swap of
+   * neighbours) away; with `sameOrLonger`, only parts as long as `t` or longer.
+   */
+  private nearListed(t: string, sameOrLonger = false): boolean {
     for (const v of this.oneEditNeighbours(t)) {
       const other = this.vocabTokens[v]!;
+      if (sameOrLonger && other.length < t.length) continue;
       if (other.length === t.length - 1 && levenshtein(other, t, 1) <= 1) return true;
       if (other.length >= 6 && (levenshtein(other, t, 1) <= 1 || isTransposition(other, t))) return true;
     }
@@ -512,10 +550,17 @@ export class MatchingIndex {
     }
     const postStart = this.postStart;
     const postIds = this.postIds;
+    const reachable = this.reachable;
     for (const probe of probes) {
       const s = ++this.stampCounter;
+      // A visit weighs the listed part's weight, at most the probe's; through a fuzzy way of reaching
+      // parts, what the part weighs beyond the information of all the parts that way reaches together
+      // (see channelIdf) counts for little.
+      let channel = Infinity;
       const visit = (v: number, quality: number): void => {
-        const w = Math.min(probe.idf, this.vocabIdf[v]!) * quality;
+        let x = this.vocabIdf[v]!;
+        if (x > channel) x = channel + CHANNEL_EXCESS * (x - channel);
+        const w = (x < probe.idf ? x : probe.idf) * quality;
         const end = postStart[v + 1]!;
         for (let k = postStart[v]!; k < end; k++) {
           const id = postIds[k]!;
@@ -534,21 +579,35 @@ export class MatchingIndex {
       // thousands of names too, for little evidence: only its exact and same-spelling forms are used.
       const common = exact !== undefined && this.postingCount(exact) > COMMON_POSTINGS;
       if (probe.fold !== undefined) {
-        const f = this.byFold.get(probe.fold);
-        if (f && f.length <= 400) for (const v of f) visit(v, 0.95);
+        let f = this.byFold.get(probe.fold);
+        if (f && f.length > 400) f = undefined;
         const same = probe.fold !== probe.text ? this.vocab.get(probe.fold) : undefined;
+        channel = this.channelIdf(f ?? [], f?.length ?? 0, same);
+        if (f) for (const v of f) visit(v, 0.95);
         if (same !== undefined) visit(same, 0.95);
       }
       if (common) continue;
+      // One slip before a shared skeleton: a name reached both ways is visited once, by the first,
+      // and one slip is the closer relation.
+      if (probe.text.length >= 4) {
+        const hits = this.oneEditNeighbours(probe.text);
+        if (hits.size <= 400) {
+          let n = 0;
+          for (const v of hits) reachable[n++] = v;
+          channel = this.channelIdf(reachable, n);
+          for (let k = 0; k < n; k++) visit(reachable[k]!, 0.85);
+        }
+      }
       if (probe.pk.length >= 2) {
         const ph = this.byPhonetic.get(probe.pk);
         const len = probe.text.length;
         // Same skeleton and a similar length: spelling variants, not every word with those consonants.
-        if (ph && ph.length <= 400) for (const v of ph) if (Math.abs(this.vocabLen[v]! - len) <= 2) visit(v, 0.9);
-      }
-      if (probe.text.length >= 4) {
-        const hits = this.oneEditNeighbours(probe.text);
-        if (hits.size <= 400) for (const v of hits) visit(v, 0.85);
+        if (ph && ph.length <= 400) {
+          let n = 0;
+          for (const v of ph) if (Math.abs(this.vocabLen[v]! - len) <= 2) reachable[n++] = v;
+          channel = this.channelIdf(reachable, n);
+          for (let k = 0; k < n; k++) visit(reachable[k]!, 0.9);
+        }
       }
     }
     let best = 0;
@@ -604,6 +663,18 @@ export class MatchingIndex {
     for (let i = 0; i < size; i++) out.push({ name: hId[i]!, rank: hRank[i]!, seq: hSeq[i]! });
     out.sort((x, y) => y.rank - x.rank || x.seq - y.seq);
     return out;
+  }
+
+  /**
+   * The information (nats) of reaching any of `n` listed parts: -log of the sum of their shares of
+   * the records. A fuzzy way of reaching parts (a phonetic skeleton, one slip) that reaches dozens of
+   * them tells as little as a common part does, however rare each one is: without this a typo's
+   * many rare neighbours outweighed its one right, common partner (Faysial: Fazeli over Faysal).
+   */
+  private channelIdf(members: ArrayLike<number>, n: number, extra?: number): number {
+    let p = extra === undefined ? 0 : Math.exp(-this.vocabIdf[extra]!);
+    for (let k = 0; k < n; k++) p += Math.exp(-this.vocabIdf[members[k]!]!);
+    return p > 0 ? Math.max(0, -Math.log(p)) : this.maxIdf;
   }
 
   /** undefined: the name cannot score `atLeast` (see compareParts). */

@@ -167,16 +167,25 @@ function isReversed(a: string, b: string): boolean {
   return true;
 }
 
+/**
+ * Both roles swapped: the query's own name is the listed father's name and the query's father's name
+ * the listed own name. One part in another role alone is no swap: a "bin" left out of the query
+ * ("Al-Azhar Khalifa ben Ahmed" / "Al-Azhar ben Khalifa ben Ahmed") moves the first "bin" along.
+ */
 function rolesSwapped(q: ScoredPart[], c: ScoredPart[], qPartner: Int32Array): boolean {
   const rq = roles(q);
   if (!rq) return false;
   const rc = roles(c);
   if (!rc) return false;
+  let ownAsFather = false;
+  let fatherAsOwn = false;
   for (let i = 0; i < q.length; i++) {
     const j = qPartner[i]!;
-    if (j >= 0 && rq[i]! > 0 && rc[j]! > 0 && rq[i] !== rc[j]) return true;
+    if (j < 0) continue;
+    if (rq[i] === 1 && rc[j] === 2) ownAsFather = true;
+    else if (rq[i] === 2 && rc[j] === 1) fatherAsOwn = true;
   }
-  return false;
+  return ownAsFather && fatherAsOwn;
 }
 
 const countryWords = new Map<string, boolean>();
@@ -228,6 +237,11 @@ function kindWeight(p: ScoredPart): number {
 }
 
 type Similarity = ReturnType<typeof partSimilarity>;
+
+/** A part similarity below this is a doubtful pair (see partSimilarity's calibration). */
+const DOUBTFUL = 0.9;
+/** Cost of a listed part left over when the alignment holds a doubtful pair of known names (see compareParts). */
+const DOUBTFUL_EXTRA_COST = 1.2;
 
 /**
  * One query's side of its comparisons, worked out once for the dozens of listed names it is compared
@@ -380,7 +394,12 @@ export function compareParts(query: QueryParts, c: ScoredPart[], organization: b
   // (Particles, de, van, bin, ibn, are connectors, not names: they are not counted.)
   let missingNames = 0;
   for (const j of cc) if (!cUsed[j] && c[j]!.kind !== 'particle') missingNames++;
-  const extraCCost = missingNames <= 2 ? 0.3 : 0.5;
+  // ...unless the names also align only doubtfully: a query part the lists know as a name of its own
+  // taken for a listed one it merely resembles (Martina / Maria, Amparo / Alvaro) and listed names
+  // missing besides are a different person who shares a surname, not one whose middle names were left out.
+  let doubtful = false;
+  for (const p of chosen) if (p.how === 'fuzzy' && p.s < DOUBTFUL && p.qi === p.qj && query.known[p.qi] !== undefined) doubtful = true;
+  const extraCCost = doubtful ? DOUBTFUL_EXTRA_COST : missingNames <= 2 ? 0.3 : 0.5;
   const denom = matchedW + 4 * conflict + extraQCost * extraQ + extraCCost * extraC;
   const cov = denom > 0 ? mq / denom : 0;
   let score = Math.pow(cov, 1.5);
@@ -575,8 +594,9 @@ interface JoinRun {
 }
 
 /**
- * The joinable runs of a name's content parts, in order (first part, then length). Runs holding an
- * initial are not joinable. `fits` (a joined length) may leave out runs that nothing on the other
+ * The joinable runs of a name's content parts, in order (first part, then length). A run may not
+ * begin with an initial ("J Smith" is not "Jsmith"), but a letter standing alone after a part joins
+ * it: an apostrophe or a hyphen written as a space (Sa d / Sa'd, Ch o l / Ch'o'l, Kwang I l). `fits` (a joined length) may leave out runs that nothing on the other
  * side could match, before their text is built: comparisons build the listed side's runs per
  * candidate name.
  */
@@ -593,7 +613,7 @@ function joinRuns(a: ScoredPart[], ac: number[], fits?: (joinedLength: number) =
     let article = -1;
     for (let x = k; x < k + len; x++) {
       const part = a[ac[x]!]!;
-      if (part.kind === 'initial') hasInitial = true;
+      if (part.kind === 'initial' && x === k) hasInitial = true;
       if (x > k && part.kind === 'particle' && ARTICLES.has(part.text)) article = text.length;
       else if (x < k + len - 1 && part.kind === 'word' && part.text.length >= 4 && ARTICLE_END.test(part.text)) article = text.length + part.text.length - 2;
       text += part.text;

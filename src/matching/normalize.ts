@@ -44,6 +44,11 @@ export function isParticle(t: string): boolean {
   return PARTICLES.has(t);
 }
 
+/** A word with a patronymic's ending (Vladimirovich, Ivanovna, Ogly), wherever it stands. */
+export function isPatronymicForm(t: string): boolean {
+  return t.length > 6 && PATRONYMIC.test(t);
+}
+
 export function isHonorific(t: string): boolean {
   return HONORIFICS.has(t);
 }
@@ -81,6 +86,7 @@ const LEGAL_FORMS: [string, string][] = [
   ['korlatolt felelossegu tarsasag', '@llc'], ['anonim sirketi', '@sa'], ['limited sirketi', '@llc'],
   ['akcionernoe obshchestvo', '@jsc'], ['aktsionernoe obshestvo', '@jsc'], ['zakrytoe aktsionernoe obshchestvo', '@jsc'],
   ['otkrytoe aktsionernoe obshchestvo', '@jsc'], ['obshchestvo s ogranichennoi otvetstvennostyu', '@llc'],
+  ['obshchestvo s ogranichennoi otvetstvennostiu', '@llc'], ['obshchestvo s ogranichennoy otvetstvennostiu', '@llc'],
 ];
 /** Abbreviations in organizations' names, written out (the usual English business abbreviations). */
 const ABBREVIATIONS = new Map<string, string[]>(
@@ -101,6 +107,182 @@ for (const [form, sym] of LEGAL_FORMS) {
   list.sort((a, b) => b[0].length - a[0].length);
   LEGAL_BY_FIRST.set(words[0]!, list);
 }
+// A Russian name in the German (Duden) or French romanization, known by its patronymic (-owitsch,
+// -owna; -ovitch) or, in German, by an -ow/-ew surname beside another sign of the German spelling,
+// is read in the English one the lists use (Sergej Wiktorowitsch Schoigu, Wladislaw Surkow; Vladimir
+// Vladimirovitch Poutine). Only such names: in others, w, j, z and ch are what they are.
+const GERMAN_PATRONYMIC = /^[a-z]+(o|e|je)w(itsch|na)$/;
+const GERMAN_SURNAME = /^[a-z]{3,}(o|e|je)wa?$/;
+const GERMAN_SIGN = /^w|sch|[aei]j$/;
+const FRENCH_PATRONYMIC = /^[a-z]+(ovitch|evitch)$/;
+
+function readRussianRomanization(tokens: string[]): string[] {
+  if (tokens.length < 2) return tokens;
+  let german = false;
+  let french = false;
+  for (const t of tokens) {
+    if (GERMAN_PATRONYMIC.test(t)) german = true;
+    else if (FRENCH_PATRONYMIC.test(t)) french = true;
+  }
+  // (Not in an organization's name: Credit Bank of Moscow.)
+  if (!german && !french && tokens.some((t) => GERMAN_SURNAME.test(t)) && !tokens.some((t) => LEGAL_SINGLE.has(t) || LEGAL_FORM_WORDS.has(t))) {
+    german = tokens.some((t) => GERMAN_SIGN.test(t) && !GERMAN_SURNAME.test(t));
+  }
+  if (german) {
+    return tokens.map((t) =>
+      t.replace(/schtsch/g, 'shch').replace(/tsch/g, '\u0001').replace(/dsch/g, '\u0002').replace(/sch/g, 'sh').replace(/ch/g, 'kh')
+        .replace(/w/g, 'v').replace(/z/g, 'ts').replace(/j/g, 'y').replace(/\u0001/g, 'ch').replace(/\u0002/g, 'dzh'),
+    );
+  }
+  if (french) {
+    return tokens.map((t) =>
+      t.replace(/chtch/g, 'shch').replace(/tch/g, '\u0001').replace(/ch/g, 'sh').replace(/\u0001/g, 'ch').replace(/dj/g, '\u0002')
+        .replace(/j/g, 'zh').replace(/\u0002/g, 'dzh').replace(/ou/g, 'u').replace(/([a-z]{3})ine$/, '$1in'),
+    );
+  }
+  return tokens;
+}
+
+/** Multi-word legal forms, and each written without its spaces (long enough to find inside other words). */
+const LEGAL_MULTI = LEGAL_FORMS.map(([form, sym]) => [form.split(/[ -]/), sym] as [string[], string]).filter(([w]) => w.length >= 2);
+const LEGAL_SPACELESS = LEGAL_MULTI.map(([w, sym]) => [w, sym, w.join('')] as [string[], string, string])
+  .filter(([, , j]) => j.length >= 8)
+  .sort((a, b) => b[2].length - a[2].length);
+const LEGAL_SPACELESS_ANY = new RegExp(LEGAL_SPACELESS.map(([, , j]) => j).join('|'));
+/** Words of the multi-word legal forms, and the forms each stands in (with its place). */
+const LEGAL_FORM_WORDS = new Set(LEGAL_MULTI.flatMap(([w]) => w));
+const LEGAL_FORMS_BY_WORD = new Map<string, [string[], string, number][]>();
+for (const [words, sym] of LEGAL_MULTI) {
+  words.forEach((w, k) => {
+    const list = LEGAL_FORMS_BY_WORD.get(w) ?? [];
+    list.push([words, sym, k]);
+    LEGAL_FORMS_BY_WORD.set(w, list);
+  });
+}
+
+/**
+ * Words that occur in names only as words of legal forms (Russian, German, Polish, Turkish, Romanian
+ * forms, and "liability"): a legal form wherever they stand, also out of their form's order
+ * ("Liability Company Stek Limited", "S Ogranichennoi Otvetstvennostyu Periton Obshchestvo").
+ */
+const LEGAL_ONLY_WORDS = new Map<string, string>(
+  (
+    `liability=@llc obshchestvo=@co obschestvo=@co obshestvo=@co ogranichennoi=@llc ogranichennoy=@llc ogranichennoj=@llc
+     otvetstvennostyu=@llc otvetstvennostiu=@llc otvetstvennostju=@llc aktsionernoe=@jsc aktsionernoye=@jsc akcionernoe=@jsc
+     publichnoe=@pjsc publichnoye=@pjsc zakrytoe=@jsc zakrytoye=@jsc otkrytoe=@jsc otkrytoye=@jsc tovarishchestvo=@llp
+     gesellschaft=@co beschrankter=@llc haftung=@llc odpowiedzialnoscia=@llc ograniczona=@llc sirketi=@co raspundere=@llc
+     responsabilidad=@llc responsabilite=@llc responsabilita=@llc`
+  )
+    .trim()
+    .split(/\s+/)
+    .map((e) => e.split('=') as [string, string]),
+);
+/**
+ * Words that qualify a legal form (Open JSC, Public AO, Closed Joint Stock Company) or are left of a
+ * multi-word form whose other words stand elsewhere: a legal form only beside one, or at either end
+ * of a name that has one ("Joint Stock Company Polyus Public").
+ */
+const LEGAL_QUALIFIERS = new Set(['open', 'closed', 'public', 'private', 'joint', 'stock', 'liability', 's']);
+
+/**
+ * Spaces missing in or around a multi-word legal form ("OBSHCHESTVO Sogranichennoi OTVETSTVENNOSTYU",
+ * "RPPlimited LIABILITY COMPANY", "TICARETanonim SIRKETI"): the form is found in the tokens written
+ * together and the tokens are cut at its words. A word glued to the form keeps two letters at least.
+ */
+function resplitLegalForms(tokens: string[]): string[] {
+  if (tokens.length === 0) return tokens;
+  const joined = tokens.join('');
+  if (joined.length < 8 || !LEGAL_SPACELESS_ANY.test(joined)) return tokens;
+  for (const [words, , fs] of LEGAL_SPACELESS) {
+    const at = joined.indexOf(fs);
+    if (at < 0) continue;
+    const end = at + fs.length;
+    // Where the tokens begin and end in the joined text.
+    const bounds = new Set<number>();
+    let off = 0;
+    for (const t of tokens) { bounds.add(off); off += t.length; }
+    bounds.add(off);
+    const cuts = new Set<number>([at, end]);
+    let w = at;
+    for (const word of words) { cuts.add(w); w += word.length; }
+    // A token boundary inside the form must fall between its words.
+    let ok = true;
+    for (const b of bounds) if (b > at && b < end && !cuts.has(b)) ok = false;
+    // Letters glued before or after the form: two at least.
+    const before = at - Math.max(...[...bounds].filter((b) => b <= at));
+    const after = Math.min(...[...bounds].filter((b) => b >= end)) - end;
+    if ((before > 0 && before < 2) || (after > 0 && after < 2)) ok = false;
+    if (!ok) continue;
+    let missing = false;
+    for (const c of cuts) if (!bounds.has(c)) missing = true;
+    // Written with its spaces: the longest form found is this one.
+    if (!missing) return tokens;
+    const all = [...new Set([...bounds, ...cuts])].sort((a, b) => a - b);
+    const out: string[] = [];
+    for (let k = 0; k + 1 < all.length; k++) out.push(joined.slice(all[k], all[k + 1]));
+    return out;
+  }
+  return tokens;
+}
+
+/**
+ * A multi-word legal form with a slip in one of its words of four letters or more, the others written
+ * right ("JONIT STOCK COMPANY", "LIMITED LIABILITY PARTERSHIP"); in a form of three words or more, a
+ * slip in each word but one ("JOITN SOTOCK COMPANY"). Short words are not mended: a slip in "sa" or
+ * "de" is another word.
+ */
+function legalFormNear(tokens: string[], i: number): [string[], string] | undefined {
+  const t0 = tokens[i]!;
+  const t1 = tokens[i + 1];
+  const t2 = tokens[i + 2];
+  if (t1 === undefined || (!LEGAL_FORM_WORDS.has(t0) && !LEGAL_FORM_WORDS.has(t1) && (t2 === undefined || !LEGAL_FORM_WORDS.has(t2)))) return undefined;
+  let best: [string[], string] | undefined;
+  for (const f of LEGAL_MULTI) {
+    const words = f[0];
+    // (Every word, slipped or not, keeps its first letter.)
+    if (i + words.length > tokens.length || (best && best[0].length >= words.length) || words[0]![0] !== t0[0] || words[1]![0] !== t1[0]) continue;
+    const allowed = words.length >= 3 ? words.length - 1 : 1;
+    let slips = 0;
+    for (let k = 0; k < words.length && slips <= allowed; k++) {
+      const w = words[k]!;
+      const t = tokens[i + k]!;
+      if (t === w) continue;
+      slips++;
+      // (A slip keeps the first letter: Point Stock Company is a name, not a joint stock company.)
+      if (w.length < 4 || t[0] !== w[0] || Math.abs(w.length - t.length) > 1 || (levenshtein(w, t, 1) > 1 && !isTransposition(w, t))) slips = allowed + 1;
+    }
+    if (slips >= 1 && slips <= allowed) best = f;
+  }
+  return best;
+}
+
+/**
+ * A word of a legal form standing apart from its form: the legal-only words anywhere, and two or more
+ * consecutive words of one multi-word form ("Liability Company", "Stock Company").
+ */
+function legalRemnant(tokens: string[], i: number): string | undefined {
+  const t = tokens[i]!;
+  const only = LEGAL_ONLY_WORDS.get(t);
+  if (only !== undefined) return only;
+  if (!LEGAL_FORM_WORDS.has(t) || tokens.length < 2) return undefined;
+  // Part of a run of two or more words of one form, two of them of four letters or more.
+  for (const [words, sym, k] of LEGAL_FORMS_BY_WORD.get(t) ?? []) {
+    let lo = 0;
+    while (lo < k && i - lo - 1 >= 0 && tokens[i - lo - 1] === words[k - lo - 1]) lo++;
+    let hi = 0;
+    while (k + hi + 1 < words.length && tokens[i + hi + 1] === words[k + hi + 1]) hi++;
+    if (lo + hi < 1) continue;
+    let long = 0;
+    for (let x = k - lo; x <= k + hi; x++) if (words[x]!.length >= 4) long++;
+    if (long >= 2) return sym;
+  }
+  return undefined;
+}
+
+function isLegalToken(x: string | undefined): boolean {
+  return x !== undefined && (x.startsWith('@') || LEGAL_SINGLE.has(x));
+}
+
 const LEGAL_SINGLE = new Map<string, string>(
   (
     `llc=@llc ooo=@llc too=@llc tov=@llc mchj=@llc gmbh=@llc sarl=@llc srl=@llc sro=@llc doo=@llc kft=@llc spzoo=@llc
@@ -119,6 +301,9 @@ const LEGAL_SINGLE = new Map<string, string>(
 );
 
 const PATRONYMIC = /(ovich|evich|ovych|evych|ovic|evic|ovics|evics|owitsch|ewitsch|ovitch|evitch|ovitj|evitj|ovitsj|owicz|ewicz|ovici|evici|ovitx|avich|avіch|ovna|evna|ivna|ychna|ichna|ogly|oglu|kyzy|qizi)$/;
+
+const DIGIT = /\d/;
+const FEMALE_PATRONYMIC = /(ovna|evna|ivna|ychna|ichna|kyzy|qizi)$/;
 
 const ROMAN = new Map([
   ['ii', '2'], ['iii', '3'], ['iv', '4'], ['vi', '6'], ['vii', '7'], ['viii', '8'], ['ix', '9'], ['xi', '11'], ['xii', '12'],
@@ -179,9 +364,9 @@ function legalTypo(t: string): string {
   return v;
 }
 
-/** "YU7629" -> "yu 7629", "50THanniversary" -> "50th anniversary": a number glued to a word. */
+/** "YU7629" -> "yu 7629", "SONG6" -> "song 6", "50THanniversary" -> "50th anniversary": a number glued to a word. */
 function splitLettersDigits(t: string): string[] {
-  let m = /^([a-z]{2,})(\d{2,})$/.exec(t);
+  let m = /^([a-z]{2,})(\d+)$/.exec(t);
   if (m) return [m[1]!, m[2]!];
   m = /^(\d+(?:st|nd|rd|th)?)([a-z]{4,})$/.exec(t);
   if (m && !/^\d+(st|nd|rd|th)$/.test(t)) return [m[1]!, m[2]!];
@@ -231,22 +416,43 @@ export interface NormalizedName {
  */
 export function normalizeName(raw: string, isPerson: boolean | undefined): NormalizedName {
   let s = foldText(raw);
-  // Dotted abbreviations and legal forms written with dots ("s.a.", "d.o.o.", "p.l.c.") collapse first.
-  s = s.replace(/\b((?:[a-z]\.){2,}[a-z]?\.?)/g, (m) => ' ' + m.replace(/\./g, '') + ' ');
+  // Dotted abbreviations and legal forms written with dots ("s.a.", "d.o.o.", "p.l.c.") collapse first,
+  // also when glued to the word before or after them ("ARIZONAs.a.", "D.O.O.ljubljana").
+  if (s.includes('.')) {
+    s = s.replace(/([a-z]{3,})((?:[a-z]\.){2,})/g, '$1 $2');
+    s = s.replace(/\b((?:[a-z]\.){2,}(?:[a-z](?![a-z]))?\.?)/g, (m) => ' ' + m.replace(/\./g, '') + ' ');
+  }
   s = s.replace(/&/g, ' and ');
   // Everything that is not a letter or digit separates parts.
+  // A number glued to the end of a word is a number ("SONG6", "Rahimi1"), for every kind of name, so
+  // that both sides of a comparison read it alike.
   let rawTokens = s.split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0);
+  if (DIGIT.test(s)) rawTokens = rawTokens.flatMap(splitLettersDigits);
+  // (Each reading needs a w or a tch.)
+  if (isPerson !== false && (s.includes('w') || s.includes('tch'))) rawTokens = readRussianRomanization(rawTokens);
   // Multi-word legal forms, longest first at each position ("public joint stock company" before "joint stock company").
   let tokens = rawTokens;
   if (isPerson !== true) {
     // A legal form glued to a word ("TECHNOLOGIESlimited", "companyPOLYUS") is split off, a typo in one mended.
-    rawTokens = rawTokens.flatMap(splitGluedLegalForm).map(legalTypo).flatMap((t) => ABBREVIATIONS.get(t) ?? [t]).flatMap(splitLettersDigits);
+    rawTokens = rawTokens.flatMap(splitGluedLegalForm).map(legalTypo).flatMap((t) => ABBREVIATIONS.get(t) ?? [t]);
+    rawTokens = resplitLegalForms(rawTokens);
     const out: string[] = [];
     for (let i = 0; i < rawTokens.length; i++) {
       const forms = LEGAL_BY_FIRST.get(rawTokens[i]!);
       let hit: [string[], string] | undefined;
       if (forms) for (const f of forms) if (f[0].every((w, k) => rawTokens[i + k] === w)) { hit = f; break; }
-      if (hit) { out.push(hit[1]); i += hit[0].length - 1; } else out.push(rawTokens[i]!);
+      if (!hit || hit[0].length === 1) {
+        const near = legalFormNear(rawTokens, i);
+        if (near) hit = near;
+      }
+      if (hit) { out.push(hit[1]); i += hit[0].length - 1; } else out.push(legalRemnant(rawTokens, i) ?? rawTokens[i]!);
+    }
+    // Qualifiers beside a legal form, or at an end of a name that has one, go with it.
+    for (let i = 0; i < out.length; i++) {
+      const t = out[i]!;
+      if (!LEGAL_QUALIFIERS.has(t)) continue;
+      // (The Russian "s", with, only before its form: "S Ogranichennoi Otvetstvennostyu".)
+      if (t === 's' ? isLegalToken(out[i + 1]) : isLegalToken(out[i - 1]) || isLegalToken(out[i + 1]) || ((i === 0 || i === out.length - 1) && out.some(isLegalToken))) out[i] = '@co';
     }
     tokens = out;
   }
@@ -286,11 +492,17 @@ export function normalizeName(raw: string, isPerson: boolean | undefined): Norma
       const legal = LEGAL_SINGLE.get(t);
       if (legal !== undefined && tokens.length > 1) { parts.push({ text: legal, kind: 'legal' }); continue; }
       const roman = ROMAN.get(t) ?? (isPerson === false ? ROMAN_LETTER.get(t) : undefined);
-      if (roman !== undefined && parts.length > 0) { parts.push({ text: roman, kind: 'number' }); continue; }
+      // A numeral first in the name too ("XV Bicentenario" / "Bicentenario XV"), unless it may be a
+      // name (Xi, Vi) or an initial.
+      if (roman !== undefined && (parts.length > 0 || (tokens.length > 1 && t.length > 1 && t !== 'xi' && t !== 'vi'))) { parts.push({ text: roman, kind: 'number' }); continue; }
     }
     if (t.length === 1 && isPerson !== false) { parts.push({ text: t, kind: 'initial' }); continue; }
     if (PARTICLES.has(t)) { parts.push({ text: t, kind: 'particle' }); continue; }
-    if (isPerson !== false && PATRONYMIC.test(t) && t.length > 6) { parts.push({ text: t, kind: 'patronymic' }); continue; }
+    // A "son of" form first in a name, or last without a comma before it, is a surname (Milosevic,
+    // Slobodan; Zvonko Veselinovic; Lukashevich; Davutoglu): a patronymic follows a given name. The
+    // daughter's forms (-ovna, -kyzy) are never surnames.
+    const surnamePlace = (i === 0 || (i === tokens.length - 1 && comma < 0)) && !FEMALE_PATRONYMIC.test(t);
+    if (isPerson !== false && PATRONYMIC.test(t) && t.length > 6 && !surnamePlace) { parts.push({ text: t, kind: 'patronymic' }); continue; }
     parts.push({ text: t, kind: 'word' });
   }
   // A name made only of droppable words keeps them as words (a company called "General").

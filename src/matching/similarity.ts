@@ -87,6 +87,8 @@ export function jaroWinkler(a: string, b: string): number {
   return j + prefix * 0.1 * (1 - j);
 }
 
+const VOWELS = new Set(['a', 'e', 'i', 'o', 'u', 'y']);
+
 /**
  * Phonetic key of one Latin-lowercase name part. Consonant classes merge the letters that
  * transliteration systems swap (q/k/g/c, t/d/th/dh, s/z/ts/x, f/v/w/ph, b/p, j/zh/dj/dzh/ch...),
@@ -102,6 +104,9 @@ export function phoneticKey(token: string): string {
   for (let i = 0; i < n; i++) {
     const c = s[i]!;
     const next = s[i + 1] ?? '';
+    // A doubled consonant is one sound, and the second may begin a digraph (ddzh, Ddzhamel / Djamel).
+    // (Not c: Italian cch is k.)
+    if (next === c && c !== 'c' && !VOWELS.has(c)) continue;
     let code = '';
     let skip = 0;
     switch (c) {
@@ -146,7 +151,7 @@ export function phoneticKey(token: string): string {
         break;
       case 'j':
         // Word-final -ij / -yj: the й of -ий / -ый (Selenskyj), a vowel glide like a final y.
-        if (i === n - 1 && i > 1 && (s[i - 1] === 'i' || s[i - 1] === 'y')) continue;
+        if (i === n - 1 && i > 1 && (s[i - 1] === 'i' || s[i - 1] === 'y' || s[i - 1] === 'e')) continue;
         code = 'J';
         break;
       case 'd': case 't':
@@ -185,20 +190,30 @@ export function phoneticKey(token: string): string {
 
 /**
  * A spelling skeleton that keeps vowels but folds the spellings romanization systems disagree on:
- * kh/h, gh/g, dh/d, th/t, ph/f, zh/dzh/dj/j, sch/sz/sh, tch/tsch/tsj/cz/ch (German, Dutch, Polish), ck/c/q/k, w/v, y/i, ou/oo/u, ee/i, ay/ei/ae/ai,
+ * kh/h, gh/g, dh/d, th/t, ph/f, x/ks, zh/dzh/dj/j, sch/sz/sh, tch/tsch/tsj/cz/ch (German, Dutch, Polish), ck/c/q/k, w/v, y/i, ou/oo/u, ee/i, ay/ei/ae/ai,
  * doubled letters and a word-final h. Two parts with the same phonetic key and the same fold are
  * one name in two spellings (Yehya/Iehia, Saeed/Said, Khamavandi/Hamawandi, Dzho/Jo).
  */
 export function spellingFold(token: string): string {
   let s = token
+    // Doubled consonants first, so that a digraph after one is still read as a digraph (Ddzhamel / Djamel).
+    // (Doubled vowels are digraphs themselves: ee, oo.)
+    .replace(/([^aeiouy])\1+/g, '$1')
     // Cyrillic й after i/y at the end (-ий, -ый) is j in German, Polish and Czech romanization, y in English (Selenskyj / Zelenskyy).
     .replace(/([iy])j$/, '$1')
+    // ...and after e, ей (Sergej / Sergey, Aleksej / Alexey).
+    .replace(/ej$/, 'ei')
+    // kh before the other h digraphs: Cyrillic writes a Latin h as х (kh), so Latin dh, gh, ph, th come
+    // back from Cyrillic as dkh, gkh, pkh, tkh (Кадхафи Kadkhafi / Qadhafi, Джосепх / Joseph).
+    .replace(/kh/g, 'h')
+    // x is ks (Maxim / Maksim, Xiaoming / Ksiaoming as Cyrillic writes it).
+    .replace(/x/g, 'ks')
     .replace(/tsch|tsj|cz/g, 'ch')
     .replace(/sz/g, 'sh')
     .replace(/dzh|dj|zh/g, 'j')
     .replace(/sch/g, 'sh')
     .replace(/tch/g, 'ch')
-    .replace(/([kgdtp])h/g, (_m, c: string) => (c === 'k' ? 'h' : c === 'p' ? 'f' : c))
+    .replace(/([gdtp])h/g, (_m, c: string) => (c === 'p' ? 'f' : c))
     .replace(/ck|q|c(?!h)/g, 'k')
     .replace(/w/g, 'v')
     .replace(/y/g, 'i')
