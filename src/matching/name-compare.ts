@@ -60,6 +60,9 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
   const minLen = Math.min(la, lb);
   // Cheap rejection: lengths far apart and different skeletons never reach the threshold.
   if (a.pk !== b.pk && (la > lb + 3 || lb > la + 3)) return { s: 0, how: 'fuzzy' };
+  // Most pairs a query meets are different names: unless the skeletons or spellings agree, letters
+  // in common tell beforehand that neither Jaro-Winkler nor the edit distance can come close.
+  if (a.pk !== b.pk && (a.fold === undefined || a.fold !== b.fold) && farApart(a.text, b.text)) return { s: 0, how: 'fuzzy' };
   const jw = jaroWinkler(a.text, b.text);
   const sameFirst = a.text.charCodeAt(0) === b.text.charCodeAt(0);
   let s = 0;
@@ -115,6 +118,29 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
 }
 
 const OPAQUE = /[^a-z]/;
+const letterCounts = new Int32Array(128);
+
+/**
+ * True when two words of Latin letters share too few letters for Jaro-Winkler to reach 0.9 or the
+ * edit distance to be 2 or less. With c letters in common (as multisets), Jaro is at most
+ * (c/la + c/lb + 1) / 3 and Jaro-Winkler at most 0.6 Jaro + 0.4, so 0.9 needs c/la + c/lb >= 1.5;
+ * and the edit distance is at least max(la, lb) - c.
+ */
+export function farApart(a: string, b: string): boolean {
+  const la = a.length;
+  const lb = b.length;
+  for (let i = 0; i < la; i++) letterCounts[a.charCodeAt(i)]!++;
+  let common = 0;
+  for (let i = 0; i < lb; i++) {
+    const k = b.charCodeAt(i);
+    if (letterCounts[k]! > 0) {
+      letterCounts[k]!--;
+      common++;
+    }
+  }
+  for (let i = 0; i < la; i++) letterCounts[a.charCodeAt(i)] = 0;
+  return common / la + common / lb < 1.5 - 1e-9 && Math.max(la, lb) - common > 2;
+}
 /**
  * The vowels romanizations of one name swap: o/u and e/i (Arabic and Persian write the short
  * vowels u and i, or none; Turkish, French and English spellings render them o and e). Others,

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { QueryParts, type ScoredPart, compareParts } from '../../src/matching/name-compare.js';
+import { QueryParts, type ScoredPart, compareParts, farApart } from '../../src/matching/name-compare.js';
 import { normalizeName } from '../../src/matching/normalize.js';
-import { phoneticKey, spellingFold } from '../../src/matching/similarity.js';
+import { jaroWinkler, levenshtein, phoneticKey, spellingFold } from '../../src/matching/similarity.js';
 
 // compareParts(query, listed, organization, atLeast) skips the alignment of a name that cannot score
 // `atLeast`. That is only right if its bound is never below the score the full comparison gives:
@@ -82,4 +82,34 @@ test('a candidate sharing one common part with the query is skipped; a close one
   assert.equal(compareParts(query, scored('Mohammad Ali Hassan', true, weightOf), false, 30), undefined);
   const close = compareParts(query, scored('Mohammad Rezaei Tehrani', true, weightOf), false, 30);
   assert.ok(close !== undefined && close.score > 0.9);
+});
+
+test('farApart never rules out a pair Jaro-Winkler puts at 0.9 or more or the edit distance at 2 or less', () => {
+  const next = rng(99);
+  const letters = 'aaaeeiioouubdhklmnrsty';
+  const word = (): string => {
+    const n = 2 + Math.floor(next() * 9);
+    let w = '';
+    for (let i = 0; i < n; i++) w += letters[Math.floor(next() * letters.length)];
+    return w;
+  };
+  // Pairs of unrelated words, and of words with a few slips, so that both sides of the rule are hit.
+  const slipped = (w: string): string => {
+    let out = w;
+    for (let k = Math.floor(next() * 4); k > 0; k--) {
+      const at = Math.floor(next() * out.length);
+      out = next() < 0.5 ? out.slice(0, at) + out.slice(at + 1) : out.slice(0, at) + letters[Math.floor(next() * letters.length)] + out.slice(at);
+    }
+    return out || w;
+  };
+  let ruledOut = 0;
+  for (let k = 0; k < 20000; k++) {
+    const a = word();
+    const b = k % 2 === 0 ? word() : slipped(a);
+    if (!farApart(a, b)) continue;
+    ruledOut++;
+    assert.ok(jaroWinkler(a, b) < 0.9, `${a} / ${b}: Jaro-Winkler ${jaroWinkler(a, b)}`);
+    assert.ok(levenshtein(a, b) > 2, `${a} / ${b}: edit distance ${levenshtein(a, b)}`);
+  }
+  assert.ok(ruledOut > 2000, `only ${ruledOut} pairs ruled out`);
 });
