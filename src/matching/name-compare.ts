@@ -7,7 +7,7 @@ import { toCountryCode } from '../lists/countries.js';
 import { sameGivenName } from './name-variants.js';
 import type { AlignedPart } from './types.js';
 import type { PartKind, Translit } from './normalize.js';
-import { isTransposition, jaroWinkler, levenshtein, spellingFold } from './similarity.js';
+import { isTransposition, jaroWinkler, levenshtein, phoneticKey, spellingFold } from './similarity.js';
 import { wadeGilesSpells, wadeGilesSpellsSyllable } from './wade-giles.js';
 
 export interface ScoredPart {
@@ -617,6 +617,7 @@ interface JoinRun {
    */
   article: number;
   fold?: string;
+  pk?: string;
 }
 
 /**
@@ -686,8 +687,11 @@ function joinPairs(runs: JoinRun[], a: ScoredPart[], ac: number[], b: ScoredPart
         same = t === other.text || (other.fold !== undefined && foldJoined(t) === other.fold);
       }
       if (!same && len <= 3 && wadeGilesSpells(syllables(a, ac, run.start, len), other.text)) same = true;
-      if (!same) continue;
-      const s = text === other.text ? 0.97 : 0.93;
+      // From a script that writes no short vowels the consonant skeleton is the evidence, joined as
+      // for one part (عبد الله, abd al lh / Abdullah).
+      const skeleton = !same && (a[i]!.translit === 'abjad' || other.translit === 'abjad') && (run.pk ??= phoneticKey(text)) === other.pk;
+      if (!same && !skeleton) continue;
+      const s = text === other.text ? 0.97 : skeleton ? 0.9 : 0.93;
       out.push(swapped ? { qi: j, qj: j, ci: i, cj: i2, s, how: 'joined' } : { qi: i, qj: i2, ci: j, cj: j, s, how: 'joined' });
     }
   }

@@ -261,6 +261,12 @@ export function transliterate(input: string): string {
       if (mapped !== undefined) break;
     }
     if (mapped !== undefined) {
+      // ʿAyn has no Latin letter and is dropped, except at the start of a word, where it carries the
+      // word's first vowel and Latin spellings begin with that vowel (علي Ali, عمر Omar, عبد Abd).
+      if (ch === 'ع' && (i === 0 || /\s/.test(chars[i - 1]!))) {
+        out += 'a';
+        continue;
+      }
       // Arabic definite article at word start becomes its own part ("al sisi"), as Latin lists write it.
       if (ch === 'ا' && chars[i + 1] === 'ل' && (i === 0 || /\s/.test(chars[i - 1]!)) && (chars[i + 2] ?? ' ') !== ' ') {
         out += 'al ';

@@ -193,3 +193,17 @@ test('the Arabic article written onto its word with a stray letter where the hyp
   // a word that only begins like the article is left alone
   assert.deepEqual(texts('Alexander', true), ['alexander']);
 });
+
+test('Arabic script: ʿayn at the start of a word carries its vowel (علي Ali, عمر Omar, عبد Abd), inside a word it is dropped', () => {
+  assert.deepEqual(texts('علي عمر', true), ['aly', 'amr']);
+  assert.deepEqual(texts('سعيد', true), ['syd']);
+  const pairs = MatchingIndex.build([person('a1', 'Omar ABDELRAHMAN'), ...filler()]);
+  assert.ok(pairs.scorePair('عمر عبدالرحمن', 'Omar ABDELRAHMAN', 'person') >= MEDIUM_BOUNDARY);
+});
+
+test('Arabic script: parts joined in Latin are found by their consonant skeleton (عبد الرحمن / Abdulrahman)', () => {
+  const pairs = MatchingIndex.build([person('a2', 'Abdulrahman KHALAF'), ...filler()]);
+  assert.ok(pairs.scorePair('عبد الرحمن خلف', 'Abdulrahman KHALAF', 'person') >= MEDIUM_BOUNDARY);
+  // Only from a script without short vowels: in Latin the joined parts must agree letter for letter or by spelling.
+  assert.ok(pairs.scorePair('Abd Ul Rhmn Khalaf', 'Abdulrahman KHALAF', 'person') < pairs.scorePair('عبد الرحمن خلف', 'Abdulrahman KHALAF', 'person'));
+});
