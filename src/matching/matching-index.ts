@@ -168,6 +168,8 @@ export class MatchingIndex {
   private acc: Float32Array = new Float32Array(0);
   private stamp: Int32Array = new Int32Array(0);
   private nameWeight: Float64Array = new Float64Array(0);
+  /** The last probe that visited each vocabulary entry's names. */
+  private vocabStamp: Int32Array = new Int32Array(0);
   /** The names the current query reached, in the order it reached them. */
   private touched: Int32Array = new Int32Array(0);
   /** The candidate heap of the current query: rank, order reached, name. */
@@ -301,6 +303,7 @@ export class MatchingIndex {
     this.nameWeight = new Float64Array(slots);
     for (let i = 0; i < this.names.length; i++) this.nameWeight[2 * i + 1] = this.names[i]!.weight;
     this.touched = new Int32Array(this.names.length);
+    this.vocabStamp = new Int32Array(this.vocabTokens.length);
     const clusters = yield* clusterSteps(records, this.countries, primaryKeys, BUILD_STEP * 4);
     this.clusterOf = clusters.clusterOf;
     this.clusterMembers = clusters.members;
@@ -551,6 +554,7 @@ export class MatchingIndex {
     const postStart = this.postStart;
     const postIds = this.postIds;
     const reachable = this.reachable;
+    const vocabStamp = this.vocabStamp;
     for (const probe of probes) {
       const s = ++this.stampCounter;
       // A visit weighs the listed part's weight, at most the probe's; through a fuzzy way of reaching
@@ -558,6 +562,10 @@ export class MatchingIndex {
       // (see channelIdf) counts for little.
       let channel = Infinity;
       const visit = (v: number, quality: number): void => {
+        // A part reached again by another way of the same probe (one slip and the same skeleton)
+        // reaches the same names, which count once per probe: nothing to do.
+        if (vocabStamp[v] === s) return;
+        vocabStamp[v] = s;
         let x = this.vocabIdf[v]!;
         if (x > channel) x = channel + CHANNEL_EXCESS * (x - channel);
         const w = (x < probe.idf ? x : probe.idf) * quality;
