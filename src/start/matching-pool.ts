@@ -4,13 +4,31 @@ import { MatchingIndex, type ScreenSummary, summarizeOutcome } from '../matching
 import type { MatchOptions, MatchQuery } from '../matching/types.js';
 import type { Screener } from '../screening/screening-service.js';
 
+export interface ScreenJob {
+  id: number;
+  generation: number;
+  query: MatchQuery;
+  options: MatchOptions;
+}
+
+export interface ScreenResult {
+  id: number;
+  outcome?: ScreenSummary;
+  error?: string;
+}
+
+/**
+ * Screenings travel in batches: every screening the HTTP thread starts in one turn of its event loop
+ * goes in one message, and the matching thread answers in as few messages as keep the first answers
+ * from waiting long.
+ */
 export type WorkerRequest =
-  | { type: 'screen'; id: number; generation: number; query: MatchQuery; options: MatchOptions }
+  | { type: 'screen'; jobs: ScreenJob[] }
   | { type: 'load'; generation: number; records: ListRecord[] }
   | { type: 'drop'; generation: number };
 
 export type WorkerReply =
-  | { type: 'screened'; id: number; outcome?: ScreenSummary; error?: string }
+  | { type: 'screened'; results: ScreenResult[] }
   | { type: 'loaded'; generation: number; error?: string };
 
 /** A screener over an index built in this thread (the command line, and MATCH_THREADS=0). */
@@ -36,6 +54,8 @@ interface Thread {
   /** Builds under way in this thread. */
   loading: Map<number, Build>;
   pending: Map<number, Waiter<ScreenSummary>>;
+  /** Screenings started in this turn of the event loop, sent together when it ends. */
+  outbox: ScreenJob[];
 }
 
 interface Generation {
@@ -126,7 +146,7 @@ export class MatchingPool {
       new Promise<ScreenSummary>((resolve, reject) => {
         const id = this.nextRequest++;
         t.pending.set(id, { resolve, reject });
-        t.worker.postMessage({ type: 'screen', id, generation, query, options } satisfies WorkerRequest);
+        if (t.outbox.push({ id, generation, query, options }) === 1) setImmediate(() => this.flush(t));
       });
     let result: Promise<ScreenSummary>;
     if (thread) {
@@ -138,6 +158,13 @@ export class MatchingPool {
         : Promise.reject(new Error('no matching thread is available'));
     }
     return result.finally(settle);
+  }
+
+  private flush(thread: Thread): void {
+    if (thread.outbox.length === 0) return;
+    const jobs = thread.outbox;
+    thread.outbox = [];
+    thread.worker.postMessage({ type: 'screen', jobs } satisfies WorkerRequest);
   }
 
   private loadInto(thread: Thread, generation: number, records: ListRecord[]): Promise<void> {
@@ -160,13 +187,15 @@ export class MatchingPool {
     const worker = new Worker(new URL('./matching-worker.js', import.meta.url));
     // The pool never keeps a process alive on its own; servers are kept alive by their sockets.
     worker.unref();
-    const thread: Thread = { worker, ready: new Set(), loading: new Map(), pending: new Map() };
+    const thread: Thread = { worker, ready: new Set(), loading: new Map(), pending: new Map(), outbox: [] };
     worker.on('message', (message: WorkerReply) => {
       if (message.type === 'screened') {
-        const waiter = thread.pending.get(message.id);
-        thread.pending.delete(message.id);
-        if (message.outcome) waiter?.resolve(message.outcome);
-        else waiter?.reject(new Error(`matching failed: ${message.error ?? 'no outcome'}`));
+        for (const result of message.results) {
+          const waiter = thread.pending.get(result.id);
+          thread.pending.delete(result.id);
+          if (result.outcome) waiter?.resolve(result.outcome);
+          else waiter?.reject(new Error(`matching failed: ${result.error ?? 'no outcome'}`));
+        }
         return;
       }
       const waiter = thread.loading.get(message.generation);
@@ -187,6 +216,7 @@ export class MatchingPool {
       const failure = new Error(`the matching thread stopped (exit code ${code})`);
       for (const waiter of thread.pending.values()) waiter.reject(failure);
       for (const waiter of thread.loading.values()) waiter.reject(failure);
+      thread.outbox = [];
       thread.pending.clear();
       thread.loading.clear();
       const at = this.threads.indexOf(thread);

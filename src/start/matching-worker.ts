@@ -6,7 +6,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { MatchingIndex, summarizeOutcome } from '../matching/index.js';
-import type { WorkerReply, WorkerRequest } from './matching-pool.js';
+import type { ScreenJob, ScreenResult, WorkerReply, WorkerRequest } from './matching-pool.js';
 
 const port = parentPort;
 if (!port) throw new Error('matching-worker must run as a worker thread');
@@ -14,19 +14,33 @@ if (!port) throw new Error('matching-worker must run as a worker thread');
 const indexes = new Map<number, MatchingIndex>();
 const reply = (message: WorkerReply) => port.postMessage(message);
 
+/** Answers go out once this much time has gone into a batch, so that the first ones do not wait for the whole batch. */
+const REPLY_EVERY_MS = 1;
+
+function screenOne(job: ScreenJob): ScreenResult {
+  const index = indexes.get(job.generation);
+  if (!index) return { id: job.id, error: `list generation ${job.generation} is not loaded in this thread` };
+  try {
+    return { id: job.id, outcome: summarizeOutcome(index.screen(job.query, job.options)) };
+  } catch (error) {
+    return { id: job.id, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
 port.on('message', (message: WorkerRequest) => {
   switch (message.type) {
     case 'screen': {
-      const index = indexes.get(message.generation);
-      if (!index) {
-        reply({ type: 'screened', id: message.id, error: `list generation ${message.generation} is not loaded in this thread` });
-        return;
+      let results: ScreenResult[] = [];
+      let since = performance.now();
+      for (const job of message.jobs) {
+        results.push(screenOne(job));
+        if (performance.now() - since >= REPLY_EVERY_MS) {
+          reply({ type: 'screened', results });
+          results = [];
+          since = performance.now();
+        }
       }
-      try {
-        reply({ type: 'screened', id: message.id, outcome: summarizeOutcome(index.screen(message.query, message.options)) });
-      } catch (error) {
-        reply({ type: 'screened', id: message.id, error: error instanceof Error ? error.message : String(error) });
-      }
+      if (results.length > 0) reply({ type: 'screened', results });
       return;
     }
     case 'load':

@@ -31,6 +31,20 @@ test('a pool answers exactly what the same index answers on this thread', async 
   }
 });
 
+test('screenings started together travel as one batch and each gets its own answer, also when the answers come back in parts', async () => {
+  const pool = new MatchingPool(1);
+  try {
+    const screener = await pool.load(records);
+    const inline = MatchingIndex.build(records);
+    // Enough work that the matching thread answers the batch in several messages.
+    const jobs = Array.from({ length: 600 }, (_, i) => ({ name: queries[i % queries.length]!, options: i % 3 === 0 ? { groupByCluster: true } : i % 3 === 1 ? { floor: 0, maxMatches: 2 } : {} }));
+    const answers = await Promise.all(jobs.map((j) => screener.screen({ name: j.name }, j.options)));
+    answers.forEach((answer, i) => assert.deepEqual(answer, summarizeOutcome(inline.screen({ name: jobs[i]!.name }, jobs[i]!.options)), `job ${i}`));
+  } finally {
+    await pool.close();
+  }
+});
+
 test('generations: the old one answers until retired, then it is gone; the new one sees the new lists', async () => {
   const pool = new MatchingPool(1, { retireAfterMs: 50 });
   try {
