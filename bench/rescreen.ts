@@ -9,7 +9,6 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../src/infra/config.js';
 import type { MonitorsTable } from '../src/infra/db-schema.js';
 import { newId } from '../src/infra/ids.js';
@@ -60,7 +59,7 @@ async function main(): Promise<void> {
               Array.from({ length: 2 + Math.floor(rand() * 2) }, () => SYLLABLES[Math.floor(rand() * SYLLABLES.length)]).join(''),
             ).join(' ') + ` ${i}`;
       rows.push({
-        id: newId('mon'), org_id: org.id, screening_id: `scr_bench${i}`, search_key: searchKey({ name }) + randomBytes(2).toString('hex'),
+        id: newId('mon'), org_id: org.id, screening_id: `scr_bench${i}`, search_key: `${searchKey({ name })}#${i}`, // unique per monitor: a listed name is drawn many times
         query: name, entity_type: null, country: null, birth_date: null, entity_name: null, risk_threshold: 55, is_active: 1,
         last_risk_score: 0, last_risk_level: 'low', last_sources: '[]', last_entity_id: null, last_list_versions: '[]',
         last_screened_at: now, rescreen_generation: null, created_at: now, removed_at: null,
