@@ -55,8 +55,10 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
   if (!strict && sameGivenName(a.text, b.text)) return { s: 0.9, how: 'nickname' };
   // One Mandarin syllable in Wade-Giles and in Pinyin (Hsi / Xi).
   if (!strict && la <= 6 && lb <= 6 && (wadeGilesSpellsSyllable(a.text, b.text) || wadeGilesSpellsSyllable(b.text, a.text))) return { s: 0.93, how: 'phonetic' };
-  // Numbers agree exactly or not at all; so do parts holding characters no table transliterated.
-  if (OPAQUE.test(a.text) || OPAQUE.test(b.text)) return { s: 0, how: 'fuzzy' };
+  // Numbers agree exactly or not at all; so do parts holding characters no table transliterated,
+  // and Pinyin read from Chinese characters: a syllable that differs is another character (Jinxing
+  // is not Jinping), as Chinese given names are made of a few hundred common syllables.
+  if (OPAQUE.test(a.text) || OPAQUE.test(b.text) || a.translit === 'han' || b.translit === 'han') return { s: 0, how: 'fuzzy' };
   const minLen = Math.min(la, lb);
   // Cheap rejection: lengths far apart and different skeletons never reach the threshold.
   if (a.pk !== b.pk && (la > lb + 3 || lb > la + 3)) return { s: 0, how: 'fuzzy' };

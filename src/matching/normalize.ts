@@ -7,7 +7,7 @@
 import { isTransposition, levenshtein } from './similarity.js';
 import { hasNonLatin, transliterate } from './transliterate.js';
 
-export type Translit = 'abjad' | 'alphabet';
+export type Translit = 'abjad' | 'han' | 'alphabet';
 
 export type PartKind = 'word' | 'number' | 'legal' | 'particle' | 'patronymic' | 'initial';
 
@@ -18,7 +18,9 @@ export interface NamePart {
   /**
    * The part was transliterated from a non-Latin script: `abjad` for scripts that leave short vowels
    * unwritten (Arabic, Persian, Urdu, Hebrew), where the consonant skeleton is all the evidence
-   * there is; `alphabet` for the others (vowels written, consonant classes still guessed).
+   * there is; `han` for Chinese characters, read syllable by syllable into Pinyin, where a syllable
+   * read otherwise is another character, not a slip; `alphabet` for the others (vowels written,
+   * consonant classes still guessed).
    */
   translit?: Translit;
 }
@@ -396,6 +398,7 @@ export function foldText(input: string): string {
 }
 
 const ASCII = /^[\x00-\x7f]*$/;
+const HAN_CHARACTER = /[\u3400-\u9fff]/;
 const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff]/g;
 const ABJAD = /[\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
 const APOSTROPHES = /[`']/g;
@@ -510,7 +513,7 @@ export function normalizeName(raw: string, isPerson: boolean | undefined): Norma
   // A name whose only distinctive part is a number ("11420 Corp") is matched on that number.
   if (!parts.some((p) => p.kind === 'word' || p.kind === 'patronymic')) for (const p of parts) if (p.kind === 'number') p.kind = 'word';
   if (hasNonLatin(raw)) {
-    const t: Translit = ABJAD.test(raw) ? 'abjad' : 'alphabet';
+    const t: Translit = ABJAD.test(raw) ? 'abjad' : HAN_CHARACTER.test(raw) ? 'han' : 'alphabet';
     for (const p of parts) p.translit = t;
   }
   return { parts, key: parts.map((p) => p.text).join(' ') };

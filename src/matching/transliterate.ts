@@ -2,7 +2,11 @@
  * Transliteration of non-Latin scripts into lowercase ASCII Latin. The aim is not a scholarly
  * romanization but one that lands close to how Western lists spell the same names, so that the
  * fuzzy and phonetic comparison can finish the job. Input is expected NFKC + lowercased.
+ * Scripts without a table of their own here (Khmer, Myanmar, the Indic scripts other than
+ * Devanagari, Sinhala, Lao, Tibetan, Mongolian...) and Han characters outside the name table go
+ * through any-ascii, whose readings are context-aware within a run of letters.
  */
+import anyAscii from 'any-ascii';
 
 function table(pairs: string): Map<string, string> {
   const m = new Map<string, string>();
@@ -64,7 +68,8 @@ const KANA_BASE = table(`
 `);
 
 // A compact pinyin table: the commonest Chinese surnames and given-name characters (and the
-// characters of names that recur on sanctions lists). Unknown Han characters are dropped.
+// characters of names that recur on sanctions lists). Other Han characters take any-ascii's
+// Mandarin reading.
 const HAN = table(`
 王=wang 李=li 张=zhang 張=zhang 刘=liu 劉=liu 陈=chen 陳=chen 杨=yang 楊=yang 黄=huang 黃=huang 赵=zhao 趙=zhao
 吴=wu 吳=wu 周=zhou 徐=xu 孙=sun 孫=sun 马=ma 馬=ma 朱=zhu 胡=hu 郭=guo 何=he 高=gao 林=lin 罗=luo 羅=luo
@@ -212,9 +217,7 @@ export function transliterate(input: string): string {
       while (i < chars.length) {
         const c = chars[i]!.codePointAt(0)!;
         if (!((c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf))) break;
-        // An unknown character stays as itself: it can still match the same character listed,
-        // and it keeps the part from vanishing (which would make the rest of the name look complete).
-        run += HAN.get(chars[i]!) ?? chars[i]!;
+        run += HAN.get(chars[i]!) ?? hanReading(chars[i]!);
         if (i === start && isNameRun(chars, i, 0x3400, 0x9fff)) run += ' ';
         i++;
       }
@@ -276,11 +279,35 @@ export function transliterate(input: string): string {
       out += mapped;
       continue;
     }
-    // Combining marks (vowel points, harakat, accents) and anything unknown are dropped.
-    if (/\p{M}/u.test(ch)) continue;
-    out += /\p{L}/u.test(ch) ? '' : ' ';
+    // Combining marks after a letter read above (vowel points, harakat, accents) are dropped.
+    if (MARK.test(ch)) continue;
+    if (!LETTER.test(ch)) { out += ' '; continue; }
+    // A run of letters of a script without a table here: read as a whole, so that vowel signs,
+    // viramas and inherent vowels are read in context.
+    let end = i + 1;
+    while (end < chars.length && (LETTER.test(chars[end]!) || MARK.test(chars[end]!)) && !hasOwnReading(chars[end]!)) end++;
+    out += anyAscii(chars.slice(i, end).join('')).toLowerCase().replace(/[^a-z0-9 ]+/g, ' ');
+    i = end - 1;
   }
   return out;
+}
+
+const LETTER = /\p{L}/u;
+const MARK = /\p{M}/u;
+
+/** A Han character's Mandarin syllable; a character without one stays itself (it can still equal a listed one). */
+function hanReading(ch: string): string {
+  const r = anyAscii(ch).toLowerCase();
+  return /^[a-z]+$/.test(r) ? r : ch;
+}
+
+/** True for a character the loop above reads itself (so a run of other letters stops before it). */
+function hasOwnReading(ch: string): boolean {
+  const code = ch.codePointAt(0)!;
+  if (code < 0x250) return true;
+  if ((code >= 0xac00 && code <= 0xd7a3) || (code >= 0x3400 && code <= 0x9fff) || (code >= 0x3041 && code <= 0x30ff)) return true;
+  if ((code >= 0x1200 && code <= 0x137f) || (code >= 0x0900 && code <= 0x097f)) return true;
+  return SCRIPT_TABLES.some((t) => t.has(ch));
 }
 
 // Ethiopic (Ge'ez script: Amharic, Tigrinya): each character is a consonant (rows of eight from

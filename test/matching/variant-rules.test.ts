@@ -207,3 +207,21 @@ test('Arabic script: parts joined in Latin are found by their consonant skeleton
   // Only from a script without short vowels: in Latin the joined parts must agree letter for letter or by spelling.
   assert.ok(pairs.scorePair('Abd Ul Rhmn Khalaf', 'Abdulrahman KHALAF', 'person') < pairs.scorePair('عبد الرحمن خلف', 'Abdulrahman KHALAF', 'person'));
 });
+
+test('scripts without a table of their own are read through any-ascii, a run of letters at a time', () => {
+  assert.deepEqual(texts('ವ್ಲಾದಿಮಿರ್ ಪುತಿನ್', true), ['vladimir', 'putin']); // Kannada: viramas and vowel signs in context
+  assert.deepEqual(texts('ভ্লাদিমির পুতিন', true), ['bhladimir', 'putin']); // Bengali
+  assert.deepEqual(texts('ប៉ុល ពត', true), ['bol', 'pt']); // Khmer
+  // Chinese characters outside the name table take their Mandarin reading (before: kept as they were).
+  assert.deepEqual(texts('习近平', true), ['xi', 'jinping']);
+  assert.equal(normalizeName('习近平', true).parts[0]!.translit, 'han');
+});
+
+test('Pinyin read from Chinese characters matches syllable for syllable: another syllable is another character', () => {
+  const pairs = MatchingIndex.build([person('c1', 'CHEN, Jinping'), person('c2', 'XI, Jinping'), ...filler()]);
+  assert.ok(pairs.scorePair('陈进平', 'CHEN, Jinping', 'person') >= MEDIUM_BOUNDARY);
+  assert.ok(pairs.scorePair('习近平', 'XI, Jinping', 'person') >= MEDIUM_BOUNDARY);
+  // 进兴 jinxing is one letter from jinping: a slip in Latin, another name in characters.
+  assert.ok(pairs.scorePair('Chen Jinxing', 'CHEN, Jinping', 'person') >= MEDIUM_BOUNDARY);
+  assert.ok(pairs.scorePair('陈进兴', 'CHEN, Jinping', 'person') < MEDIUM_BOUNDARY);
+});
