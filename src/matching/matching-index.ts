@@ -9,7 +9,7 @@ import { birthDateEffect, countryEffect, entityTypeEffect, recordCountries } fro
 import { clusterSteps } from './clusters.js';
 import { isCommonName } from './common-names.js';
 import { QueryParts, alignmentOf, compareParts, type NameComparison, type ScoredPart } from './name-compare.js';
-import { isHonorific, isLegalWord, isParticle, isPatronymicForm, normalizeName, type NamePart } from './normalize.js';
+import { isHonorific, isLegalWord, isParticle, isPatronymicForm, legalSlip, normalizeName, type NamePart } from './normalize.js';
 import { isTransposition, levenshtein, phoneticKey, spellingFold } from './similarity.js';
 import { withArticle } from './wording.js';
 import type { CorroborationEffect, Explanation, Listing, Match, MatchOptions, MatchQuery, RiskLevel, ScreenOutcome } from './types.js';
@@ -433,6 +433,17 @@ export class MatchingIndex {
       const split = p.kind === 'word' || p.kind === 'patronymic' ? this.splitGlued(p.text, person, listed) : undefined;
       if (split) for (const x of split) parts.push(p.translit ? { ...x, translit: p.translit } : x);
       else parts.push(p);
+    }
+    // An abbreviated legal form with a slip, first or last in a name that is not a person's, is a
+    // legal form when the lists do not know the word as a name part ("SOLINVEST LD", "LzLC ALFA").
+    if (person !== true && parts.length >= 2) {
+      for (const i of [0, parts.length - 1]) {
+        const p = parts[i]!;
+        if (p.kind !== 'word' || p.translit !== undefined || this.df.has(p.text) || listed?.some((l) => l.text === p.text)) continue;
+        const form = legalSlip(p.text, i === 0);
+        // (Never the name's last word part: "LD LC" stays a name.)
+        if (form !== undefined && parts.some((o, j) => j !== i && o.kind === 'word')) parts[i] = { text: form, kind: 'legal' };
+      }
     }
     return parts.slice(0, 16).map((p) => this.scored(p.text, p.kind, p.translit));
   }

@@ -354,6 +354,29 @@ function splitGluedLegalForm(t: string): string[] {
   return [t];
 }
 
+/** Abbreviated legal forms a slip in a query is still read as (see legalSlip). */
+const SLIP_TOLERANT_FORMS = 'llc ooo ltd jsc pjsc ojsc cjsc gmbh llp pvt pty dmcc fzco fze eood ood oao zao tov plc inc corp'
+  .split(' ');
+
+/**
+ * The legal form an abbreviation with one slip stands for ("LzTD", "LCL", "JCS", "GMeBH", "LD" for
+ * Ltd), or undefined. The caller decides where this reading is safe: a word at an end of a query
+ * that the lists do not know as a name part. First in a name, a word of the form's length with one
+ * letter replaced is more often an acronym (PLA, LXC Aviation) and is not read as a form.
+ */
+export function legalSlip(t: string, first: boolean): string | undefined {
+  if (t.length < 2 || t.length > 5) return undefined;
+  for (const f of SLIP_TOLERANT_FORMS) {
+    if (f[0] !== t[0] || Math.abs(f.length - t.length) > 1) continue;
+    // A two-letter word is only the form with a letter left out (Ld, Lc).
+    if (t.length === 2 && f.length !== 3) continue;
+    if (isTransposition(f, t)) return LEGAL_SINGLE.get(f);
+    if (first && f.length === t.length) continue;
+    if (levenshtein(f, t, 1) <= 1) return LEGAL_SINGLE.get(f);
+  }
+  return undefined;
+}
+
 const legalTypoCache = new Map<string, string>();
 
 function legalTypo(t: string): string {

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { emptyRecord, type ListRecord } from '../../src/lists/model.js';
 import { MatchingIndex, MEDIUM_BOUNDARY } from '../../src/matching/index.js';
-import { normalizeName } from '../../src/matching/normalize.js';
+import { legalSlip, normalizeName } from '../../src/matching/normalize.js';
 import { phoneticKey, spellingFold } from '../../src/matching/similarity.js';
 
 const texts = (name: string, person?: boolean): string[] => normalizeName(name, person).parts.map((p) => p.text);
@@ -224,4 +224,20 @@ test('Pinyin read from Chinese characters matches syllable for syllable: another
   // 进兴 jinxing is one letter from jinping: a slip in Latin, another name in characters.
   assert.ok(pairs.scorePair('Chen Jinxing', 'CHEN, Jinping', 'person') >= MEDIUM_BOUNDARY);
   assert.ok(pairs.scorePair('陈进兴', 'CHEN, Jinping', 'person') < MEDIUM_BOUNDARY);
+});
+
+test('an abbreviated legal form with a slip at an end of a name is a legal form, unless the lists know the word or it may be an acronym', () => {
+  const pairs = MatchingIndex.build([org('s1', 'SOLINVEST LTD'), org('s2', 'LLC KRAFTTEK'), org('s3', 'PJSC POLYMETAL'), person('m1', 'Mya Tun OO'), ...filler()]);
+  for (const [query, name] of [['SOLINVEST LD', 'SOLINVEST LTD'], ['SOLINVEST LzTD', 'SOLINVEST LTD'], ['LnLC KRAFTTEK', 'LLC KRAFTTEK'], ['PSJC POLYMETAL', 'PJSC POLYMETAL']] as const) {
+    assert.ok(pairs.scorePair(query, name, 'organization') >= MEDIUM_BOUNDARY, query);
+    assert.ok(pairs.screen({ name: query }).matches.some((m) => m.entity.name === name), query);
+  }
+  assert.equal(legalSlip('lztd', false), '@ltd');
+  assert.equal(legalSlip('ld', false), '@ltd');
+  // First in a name, one letter replaced in a word of the form's length reads as an acronym.
+  assert.equal(legalSlip('pla', true), undefined);
+  assert.equal(legalSlip('pla', false), '@plc');
+  // A word the lists know as a name part stays a name part (OO, a Burmese name, is one slip from OOO).
+  assert.equal(legalSlip('oo', false), '@llc');
+  assert.ok(pairs.screen({ name: 'Mya Tun OO' }).matches[0]!.explanation.alignment.some((a) => a.query === 'oo'));
 });
