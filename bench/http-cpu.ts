@@ -8,57 +8,20 @@
  * BENCH_CACHE_DIR keeps the synced lists database and the query mix between runs (each run works on
  * a copy of it); BENCH_SERVER_NODE_ARGS passes node flags to the server (e.g. "--cpu-prof").
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import autocannon from 'autocannon';
 import { loadAllLists } from './quality.js';
 import { queryMix } from './query-mix.js';
+import { LISTS, numberArg as arg, prepareServerData, runAutocannon as run, serverEnv, statCpuSeconds as cpuSeconds, waitForLists } from './server-process.js';
 
-const arg = (name: string, fallback: number) => {
-  const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return hit ? Number(hit.split('=')[1]) : fallback;
-};
 const REQUESTS = arg('requests', 20_000);
 const ROUNDS = arg('rounds', 3);
 const CONNECTIONS = arg('connections', 20);
 const PORT = arg('port', 18182);
-const LISTS = resolve(process.cwd(), '../shared/data/lists');
 // BENCH_CLI runs another build of the command line against the same data (before/after comparisons).
 const CLI = resolve(process.cwd(), process.env.BENCH_CLI ?? 'bin/sanctions');
-
-function cli(env: NodeJS.ProcessEnv, args: string[]): string {
-  const result = spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`sanctions ${args.join(' ')} failed: ${result.stderr || result.stdout}`);
-  return result.stdout;
-}
-
-/** CPU seconds (user + system) from a /proc stat file: of one thread, or of the whole process. */
-function cpuSeconds(statFile: string): number {
-  const fields = readFileSync(statFile, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-async function waitForLists(url: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      const body = (await (await fetch(`${url}/health`)).json()) as { data?: { listsReady?: boolean } };
-      if (body.data?.listsReady) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('server did not become ready');
-}
-
-function run(options: autocannon.Options): Promise<autocannon.Result> {
-  return new Promise((resolvePromise, reject) => {
-    autocannon(options, (error, result) => (error ? reject(error) : resolvePromise(result)));
-  });
-}
 
 /** A data directory with the lists synced, an enterprise organization and its key, and the query mix. */
 async function prepare(dir: string): Promise<{ key: string; names: string[] }> {
@@ -67,10 +30,7 @@ async function prepare(dir: string): Promise<{ key: string; names: string[] }> {
   mkdirSync(dir, { recursive: true });
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dir, LOG_LEVEL: 'warn' };
   delete env.DATABASE_URL;
-  cli(env, ['lists', 'sync', '--from', LISTS, '--json']);
-  cli(env, ['orgs', 'create', '--slug', 'bench', '--name', 'Bench', '--tier', 'enterprise', '--json']);
-  cli(env, ['users', 'add', '--org', 'bench', '--email', 'bench@example.test', '--json']);
-  const key = (JSON.parse(cli(env, ['keys', 'create', '--org', 'bench', '--user', 'bench@example.test', '--json'])) as { key: string }).key;
+  const key = prepareServerData(CLI, env);
   const names = queryMix([...(await loadAllLists(undefined, () => undefined)).values()].flat());
   writeFileSync(done, JSON.stringify({ key, names }));
   return { key, names };
@@ -86,16 +46,7 @@ async function main(): Promise<void> {
   const { key, names } = await prepare(base);
   const dataDir = mkdtempSync(join(tmpdir(), 'sanctions-cpu-'));
   cpSync(base, dataDir, { recursive: true });
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    PORT: String(PORT),
-    LOG_LEVEL: 'warn',
-    LIST_SYNC_ON_START: 'false',
-    RATE_LIMIT_PER_MINUTE: '10000000',
-    PUBLIC_RATE_LIMIT_PER_MINUTE: '10000000',
-  };
-  delete env.DATABASE_URL;
+  const env = serverEnv(dataDir, PORT);
   const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const server = spawn(process.execPath, [...nodeArgs, CLI, 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${PORT}`;

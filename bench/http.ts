@@ -6,35 +6,24 @@
  *   npm run build && node dist/bench/http.js [--duration=15] [--connections=50]
  * BENCH_SERVER_NODE_ARGS passes node flags to the server (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p").
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import { loadAllLists } from './quality.js';
 import { queryMix } from './query-mix.js';
+import { LISTS, numberArg as arg, prepareServerData, runAutocannon as run, serverEnv, statCpuSeconds, waitForLists } from './server-process.js';
 
-const arg = (name: string, fallback: number) => {
-  const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return hit ? Number(hit.split('=')[1]) : fallback;
-};
 const DURATION = arg('duration', 15);
 const CONNECTIONS = arg('connections', 50);
 const PORT = arg('port', 18181);
-const LISTS = resolve(process.cwd(), '../shared/data/lists');
 const CLI = resolve(process.cwd(), 'bin/sanctions');
-
-function cli(env: NodeJS.ProcessEnv, args: string[]): string {
-  const result = spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`sanctions ${args.join(' ')} failed: ${result.stderr || result.stdout}`);
-  return result.stdout;
-}
 
 /** CPU seconds a process has used (all its threads), from /proc; undefined where there is no /proc. */
 function cpuSeconds(pid: number | undefined): number | undefined {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return statCpuSeconds(`/proc/${pid}/stat`);
   } catch {
     return undefined;
   }
@@ -50,59 +39,25 @@ function rssMiB(pid: number | undefined): number | undefined {
   }
 }
 
-async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(`${url}/health`);
-      const body = (await res.json()) as { data?: { listsReady?: boolean } };
-      if (body.data?.listsReady) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('server did not become ready');
-}
-
-function run(options: autocannon.Options): Promise<autocannon.Result> {
-  return new Promise((resolvePromise, reject) => {
-    autocannon(options, (error, result) => (error ? reject(error) : resolvePromise(result)));
-  });
-}
-
 async function main(): Promise<void> {
   if (!existsSync(LISTS)) {
     console.log(`HTTP benchmark skipped: ${LISTS} is absent`);
     return;
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'sanctions-bench-'));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    PORT: String(PORT),
-    LOG_LEVEL: 'warn',
-    LIST_SYNC_ON_START: 'false',
-    // The benchmark measures the service, not the per-key limit of 60 a minute.
-    RATE_LIMIT_PER_MINUTE: '10000000',
-    PUBLIC_RATE_LIMIT_PER_MINUTE: '10000000',
-  };
-  delete env.DATABASE_URL;
+  const env = serverEnv(dataDir, PORT);
   try {
     const started = Date.now();
-    cli(env, ['lists', 'sync', '--from', LISTS, '--json']);
-    console.log(`lists synced into SQLite in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const key = prepareServerData(CLI, env);
+    console.log(`lists synced into SQLite (and a key made) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     // The names sent: the query mix of the matching benchmark (listed, perturbed and innocent names).
     const names = queryMix([...(await loadAllLists(undefined, () => undefined)).values()].flat());
     console.log(`query mix: ${names.length} names (listed, perturbed, innocent), sent in turn`);
-    cli(env, ['orgs', 'create', '--slug', 'bench', '--name', 'Bench', '--tier', 'enterprise', '--json']);
-    cli(env, ['users', 'add', '--org', 'bench', '--email', 'bench@example.test', '--json']);
-    const key = (JSON.parse(cli(env, ['keys', 'create', '--org', 'bench', '--user', 'bench@example.test', '--json'])) as { key: string }).key;
 
     const server = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), CLI, 'serve'], { env, stdio: ['ignore', process.env.BENCH_SERVER_NODE_ARGS ? 'inherit' : 'ignore', 'inherit'] });
     const url = `http://127.0.0.1:${PORT}`;
     try {
-      await waitForHealth(url, 120_000);
+      await waitForLists(url, 120_000);
       // Warm-up on the same kind of names (the matching code is compiled for what it sees), from the end of the mix.
       let w = 0;
       await run({

@@ -3,23 +3,12 @@ import assert from 'node:assert/strict';
 import { QueryParts, type ScoredPart, compareParts, farApart } from '../../src/matching/name-compare.js';
 import { normalizeName } from '../../src/matching/normalize.js';
 import { jaroWinkler, levenshtein, phoneticKey, spellingFold } from '../../src/matching/similarity.js';
+import { rng } from '../../bench/query-mix.js';
 
 // compareParts(query, listed, organization, atLeast) skips the alignment of a name that cannot score
 // `atLeast`. That is only right if its bound is never below the score the full comparison gives:
 // checked here on many generated name pairs (joined parts, initials, particles, repeats, parts the
 // lists do not know, patronymics, numbers).
-
-/** A seeded generator (mulberry32), so every run checks the same pairs. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = [
   'abdul', 'rahman', 'abdulrahman', 'abdel', 'mohammad', 'muhammad', 'ali', 'hassan', 'hasan', 'karimi', 'qadhafi', 'gaddafi',

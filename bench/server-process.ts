@@ -1,0 +1,74 @@
+/**
+ * What the HTTP benchmarks share: arguments, the command line run as a child process, a server's
+ * readiness, CPU time from /proc, and autocannon as a promise.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import autocannon from 'autocannon';
+
+export const LISTS = resolve(process.cwd(), '../shared/data/lists');
+
+/** `--name=N` from the command line, or the fallback. */
+export function numberArg(name: string, fallback: number): number {
+  const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
+  return hit ? Number(hit.split('=')[1]) : fallback;
+}
+
+/** Runs `sanctions <args>` (the build at `cliPath`) and returns its output; throws when it fails. */
+export function runCli(cliPath: string, env: NodeJS.ProcessEnv, args: string[]): string {
+  const result = spawnSync(process.execPath, [cliPath, ...args], { env, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`sanctions ${args.join(' ')} failed: ${result.stderr || result.stdout}`);
+  return result.stdout;
+}
+
+/** CPU seconds (user + system) from a /proc stat file: of one thread, or of the whole process. */
+export function statCpuSeconds(statFile: string): number {
+  const fields = readFileSync(statFile, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Waits until the server's /health says the lists are loaded. */
+export async function waitForLists(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const body = (await (await fetch(`${url}/health`)).json()) as { data?: { listsReady?: boolean } };
+      if (body.data?.listsReady) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('server did not become ready');
+}
+
+export function runAutocannon(options: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolvePromise, reject) => {
+    autocannon(options, (error, result) => (error ? reject(error) : resolvePromise(result)));
+  });
+}
+
+/** Syncs the lists into the data directory `env` points at, and creates an enterprise organization with a key. */
+export function prepareServerData(cliPath: string, env: NodeJS.ProcessEnv): string {
+  runCli(cliPath, env, ['lists', 'sync', '--from', LISTS, '--json']);
+  runCli(cliPath, env, ['orgs', 'create', '--slug', 'bench', '--name', 'Bench', '--tier', 'enterprise', '--json']);
+  runCli(cliPath, env, ['users', 'add', '--org', 'bench', '--email', 'bench@example.test', '--json']);
+  return (JSON.parse(runCli(cliPath, env, ['keys', 'create', '--org', 'bench', '--user', 'bench@example.test', '--json'])) as { key: string }).key;
+}
+
+/** The environment of a benchmarked `sanctions serve`: SQLite in `dataDir`, no start-up sync, no per-key limit. */
+export function serverEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    LIST_SYNC_ON_START: 'false',
+    // The benchmarks measure the service, not the per-key limit of 60 a minute.
+    RATE_LIMIT_PER_MINUTE: '10000000',
+    PUBLIC_RATE_LIMIT_PER_MINUTE: '10000000',
+  };
+  delete env.DATABASE_URL;
+  return env;
+}
