@@ -7,7 +7,7 @@ import type { EntityType, ListRecord } from '../lists/model.js';
 import type { CorroborationEffect } from './types.js';
 import { withArticle } from './wording.js';
 
-export const BIRTH_EXACT = 8;
+export const BIRTH_EXACT = 10;
 export const BIRTH_MONTH = 5;
 export const BIRTH_YEAR = 3;
 export const BIRTH_CONTRADICTS = -25;

@@ -815,7 +815,7 @@ export class MatchingIndex {
     //   the name score and once here, so a bare "Mohammad Ali" starts low
     //   + 5 for each further independent list carrying the same party, at most +15
     //   and, without any corroborating field, no more than 85: a name alone never makes it certain;
-    //   + 2 x the corroborating points (birth date +8, country +4...), at most +20
+    //   + 2 x the corroborating points (birth date +10, country +4...), at most +20
     //   - the contradicting points
     //   - 15 / 8 / 3 when the best other party is within 3 / 10 / 20 points (an ambiguous name).
     // An exact distinctive full name on six lists with no other field: 85; with birth date and country
