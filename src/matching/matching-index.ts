@@ -36,9 +36,9 @@ const WEAK_ALIAS_FACTOR = 0.88;
  * whose only distinctive part is its number, "11420 Corp", matches on the number itself.)
  */
 const NUMBER_CONFLICT_FACTOR = 0.85;
+const NUMBER_CONFLICT_CAP = HIGH_BOUNDARY - 0.1;
 /** A word the lists hold more often than this is a name part, never read as a legal form with a slip. */
 const LEGAL_SLIP_MAX_DF = 3;
-const NUMBER_CONFLICT_CAP = HIGH_BOUNDARY - 0.1;
 /** Weight cap (nats) of a name part common in the population (common-names.ts): about 1 record in 60. */
 const COMMON_NAME_IDF = 3.5;
 /** Listed names carrying a part above which its fuzzy neighbourhood is not searched. */
@@ -437,8 +437,8 @@ export class MatchingIndex {
       else parts.push(p);
     }
     // An abbreviated legal form with a slip, first or last in a name that is not a person's, is a
-    // legal form when the lists do not know the word as a name part ("SOLINVEST LD", "LzLC ALFA"):
-    // the lists hold such slips themselves a few times (LD, LC, LMTD), name parts more often (OO, TOM).
+    // legal form unless the lists hold the word as a name part ("SOLINVEST LD", "LzLC ALFA"): they
+    // hold such slips themselves a few times (LD, LC, LMTD), name parts more often (OO, TOM).
     if (person !== true && parts.length >= 2) {
       for (const i of [0, parts.length - 1]) {
         const p = parts[i]!;

@@ -361,7 +361,7 @@ const SLIP_TOLERANT_FORMS = 'llc ooo ltd jsc pjsc ojsc cjsc gmbh llp pvt pty dmc
 /**
  * The legal form an abbreviation with one slip stands for ("LzTD", "LCL", "JCS", "GMeBH", "LD" for
  * Ltd), or undefined. The caller decides where this reading is safe: a word at an end of a query
- * that the lists do not know as a name part. First in a name, a word of the form's length with one
+ * that the lists seldom hold. First in a name, a word of the form's length with one
  * letter replaced is more often an acronym (PLA, LXC Aviation) and is not read as a form.
  */
 export function legalSlip(t: string, first: boolean): string | undefined {
