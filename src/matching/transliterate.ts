@@ -190,6 +190,9 @@ export function transliterate(input: string): string {
   // Modern Greek and Armenian digraphs, read as lists romanize them (Πούτιν = Putin, Βλαντίμιρ = Vladimir).
   if (/[\u0370-\u03ff]/.test(input)) input = input.replace(/ο[υύ]/g, 'u').replace(/(^|\s)μπ/g, '$1b').replace(/μπ/g, 'mb').replace(/ντ/g, 'd').replace(/γκ/g, 'g').replace(/γγ/g, 'ng').replace(/α[υύ]/g, 'av').replace(/ε[υύ]/g, 'ev');
   if (/[\u0530-\u058f]/.test(input)) input = input.replace(/ու/g, 'u');
+  // Hebrew vav is a consonant at the start of a word and when doubled (ולדימיר Vladimir, דווידוב
+  // Davidov); elsewhere it writes o or u.
+  if (/[\u0590-\u05ff]/.test(input)) input = input.replace(/וו/g, 'v').replace(/(^|\s)ו/g, '$1v');
   let out = '';
   const chars = Array.from(input);
   for (let i = 0; i < chars.length; i++) {

@@ -27,6 +27,9 @@ test('transliteration of non-Latin scripts', () => {
   // Greek and Armenian digraphs (ου, ντ, ու)
   assert.deepEqual(texts('Βλαντίμιρ Πούτιν', true), ['vladimir', 'putin']);
   assert.deepEqual(texts('Վլադիմիր Պուտին', true), ['vladimir', 'putin']);
+  // Hebrew vav: a consonant first in a word and doubled, a vowel elsewhere
+  assert.deepEqual(texts('ולדימיר פוטין', true), ['vldimir', 'potin']);
+  assert.deepEqual(texts('דווידוב', true), ['dvidov']);
 });
 
 test('legal forms are canonical across languages and punctuation', () => {
