@@ -893,7 +893,9 @@ export class MatchingIndex {
     bits.push(`on ${aligned.join(', ') || 'no parts'}`);
     if (cmp.unmatchedQuery.length) bits.push(`; query parts not found: ${cmp.unmatchedQuery.join(', ')}`);
     if (cmp.unmatchedListed.length) bits.push(`; listed parts not in the query: ${cmp.unmatchedListed.join(', ')}`);
-    if (dist < 0.999) bits.push(`; common name parts, score scaled by ${Math.round(dist * 100)}%`);
+    // Distinctiveness below 1: the matched parts carry little information, being common on the
+    // lists or in the population, or being a single part.
+    if (dist < 0.999) bits.push(`; ${alignment.length === 1 ? 'a single name part matched' : 'common name parts'}, score scaled by ${Math.round(dist * 100)}%`);
     for (const e of [effects.birth, effects.country, effects.type]) if (e && e.effect !== 0) bits.push(`; ${e.detail} (${e.effect > 0 ? '+' : ''}${e.effect})`);
     return {
       matchedName: entry.name,

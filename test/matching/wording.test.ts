@@ -42,3 +42,15 @@ test('explanation summaries use the right article for every kind of listed name'
   const typed = idx.screen({ name: 'Zorbek Quillanov3', entityType: 'organization' }, { floor: 0 }).matches.find((m) => m.entity.id === 'uk_csl:k3')!;
   assert.match(typed.explanation.corroboration.entityType!.detail, /^query is an organization, listed entry is a person$/);
 });
+
+test('a score scaled for a single matched part says so, not that the parts are common', () => {
+  const records: ListRecord[] = [{ ...emptyRecord('us_ofac', 's1', 'organization', 'SOLINVEST LTD') }];
+  for (let i = 0; i < 300; i++) records.push(emptyRecord('eu_csl', `p${i}`, 'person', `Mohammad Filler${i}`));
+  records.push(emptyRecord('eu_csl', 'm1', 'person', 'Mohammad ALI'));
+  const idx = MatchingIndex.build(records);
+  const single = idx.screen({ name: 'Solinvest Ltd' }).matches[0]!;
+  assert.ok(single.explanation.distinctiveness < 1);
+  assert.match(single.explanation.summary, /a single name part matched, score scaled by \d+%/);
+  const common = idx.screen({ name: 'Mohammad Ali' }, { floor: 0 }).matches.find((m) => m.entity.id === 'eu_csl:m1')!;
+  assert.match(common.explanation.summary, /common name parts, score scaled by \d+%/);
+});
