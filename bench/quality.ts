@@ -128,15 +128,17 @@ export function perturb(records: ListRecord[], perKind: number, seed: number, ex
       : op === 2 ? w.slice(0, p) + pick([...letters]) + w.slice(p + 1)
       : w.slice(0, p) + (w[p + 1] ?? '') + w[p] + w.slice(p + 2);
   };
+  /** One slip in one of the name's words that `ok` accepts, picked at random. */
+  const typoWhere = (r: ListRecord, ok: (w: string) => boolean): string | undefined => {
+    const ws = words(r.name);
+    const cand = ws.map((w, i) => [w, i] as const).filter(([w]) => ok(w));
+    if (cand.length === 0) return undefined;
+    const [w, i] = pick(cand);
+    ws[i] = typo(w);
+    return ws.join(' ');
+  };
   const kinds: [string, (r: ListRecord) => string | undefined][] = [
-    ['typo', (r) => {
-      const ws = words(r.name);
-      const cand = ws.map((w, i) => [w, i] as const).filter(([w]) => w.length >= 5);
-      if (cand.length === 0) return undefined;
-      const [w, i] = pick(cand);
-      ws[i] = typo(w);
-      return ws.join(' ');
-    }],
+    ['typo', (r) => typoWhere(r, (w) => w.length >= 5)],
     ['swapped parts', (r) => {
       const ws = words(r.name);
       return [...ws.slice(1), ws[0]!].join(' ');
@@ -174,7 +176,7 @@ export function perturb(records: ListRecord[], perKind: number, seed: number, ex
       return [...ws.slice(0, i), ws[i]! + ws[i + 1]!.toLowerCase(), ...ws.slice(i + 2)].join(' ');
     }],
   ];
-  if (extra) kinds.push(...extraKinds(rand, pick, typo));
+  if (extra) kinds.push(...extraKinds(rand, pick, typo, typoWhere));
   for (const [kind, f] of kinds) {
     let made = 0;
     for (let tries = 0; made < perKind && tries < perKind * 50; tries++) {
@@ -223,7 +225,12 @@ function translit(text: string, table: [string, string][]): string {
  * umlauts written out, other romanizations of Russian, Arabic script, initials for given names,
  * hyphens for spaces, every word in reverse order.
  */
-function extraKinds(rand: () => number, pick: <T>(xs: T[]) => T, typo: (w: string) => string): [string, (r: ListRecord) => string | undefined][] {
+function extraKinds(
+  rand: () => number,
+  pick: <T>(xs: T[]) => T,
+  typo: (w: string) => string,
+  typoWhere: (r: ListRecord, ok: (w: string) => boolean) => string | undefined,
+): [string, (r: ListRecord) => string | undefined][] {
   const surnameAt = (r: ListRecord, ws: string[]): number => {
     // "LAST, First" or the one word written in capitals among mixed-case ones; else the last word.
     if (r.name.includes(',')) return 0;
@@ -242,14 +249,7 @@ function extraKinds(rand: () => number, pick: <T>(xs: T[]) => T, typo: (w: strin
       else return undefined;
       return ws.join(' ');
     }],
-    ['extra: typo in a short word', (r) => {
-      const ws = words(r.name);
-      const cand = ws.map((w, i) => [w, i] as const).filter(([w]) => /^[a-z]{3,4}$/i.test(w));
-      if (cand.length === 0) return undefined;
-      const [w, i] = pick(cand);
-      ws[i] = typo(w);
-      return ws.join(' ');
-    }],
+    ['extra: typo in a short word', (r) => typoWhere(r, (w) => /^[a-z]{3,4}$/i.test(w))],
     ['extra: missing space and a typo', (r) => {
       const ws = words(r.name);
       if (ws.length < 3) return undefined;
