@@ -273,8 +273,9 @@ export function transliterate(input: string): string {
         out += 'a';
         continue;
       }
-      // Arabic definite article at word start becomes its own part ("al sisi"), as Latin lists write it.
-      if (ch === 'ا' && chars[i + 1] === 'ل' && (i === 0 || /\s/.test(chars[i - 1]!)) && (chars[i + 2] ?? ' ') !== ' ') {
+      // Arabic definite article at word start becomes its own part ("al sisi"), as Latin lists write it;
+      // not before a single letter, which no word is (الي is Ali written letter for letter).
+      if (ch === 'ا' && chars[i + 1] === 'ل' && (i === 0 || /\s/.test(chars[i - 1]!)) && !/^\s?$/.test(chars[i + 2] ?? '') && !/^\s?$/.test(chars[i + 3] ?? '')) {
         out += 'al ';
         i++;
         continue;
