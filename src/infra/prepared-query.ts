@@ -29,49 +29,12 @@ function isRawBuilder<R>(query: PreparableQuery<R>): query is RawBuilder<R> {
 }
 
 export class PreparedQuery<P extends object, R> {
-  private readonly slots: Slot[];
-
-  private constructor(
+  /** Made by prepareQuery. */
+  constructor(
     private readonly db: Db,
     readonly compiled: CompiledQuery<R>,
-    slots: Slot[],
-  ) {
-    this.slots = slots;
-  }
-
-  /** Builds `build`'s query once on `db`, its parameters standing where `params`' fields are used. */
-  static prepare<P extends object, R>(db: Db, build: (db: Db, params: P) => PreparableQuery<R>): PreparedQuery<P, R> {
-    const used = new Map<string, string>();
-    const params = new Proxy({} as P, {
-      get(_target, name) {
-        if (typeof name !== 'string') return undefined;
-        let mark = used.get(name);
-        if (mark === undefined) {
-          mark = `${MARK}${name}`;
-          used.set(name, mark);
-        }
-        return mark;
-      },
-    });
-    const query = build(db, params);
-    // A `sql` template compiles with the database it runs on; a query builder already knows it.
-    const compiled = isRawBuilder(query) ? query.compile(db) : query.compile();
-    if (compiled.sql.includes(MARK)) {
-      throw new Error(`a prepared query has a parameter where no value goes (a name or an inlined value): ${compiled.sql}`);
-    }
-    const names = new Map([...used].map(([name, mark]) => [mark, name]));
-    const bound = new Set<string>();
-    const slots = compiled.parameters.map((value): Slot => {
-      const name = typeof value === 'string' ? names.get(value) : undefined;
-      if (name === undefined) return { value };
-      bound.add(name);
-      return { name };
-    });
-    for (const name of used.keys()) {
-      if (!bound.has(name)) throw new Error(`the parameter "${name}" of a prepared query is not bound in: ${compiled.sql}`);
-    }
-    return new PreparedQuery<P, R>(db, compiled, slots);
-  }
+    private readonly slots: Slot[],
+  ) {}
 
   /** The compiled query with these parameters. */
   bind(params: P): CompiledQuery<R> {
@@ -117,7 +80,36 @@ export function preparedFor<Q>(make: (db: Db) => Q): (db: Db) => Q {
   };
 }
 
-/** Shorthand for `PreparedQuery.prepare`. */
+/** Builds `build`'s query once on `db`, its parameters standing where `params`' fields are used. */
 export function prepareQuery<P extends object, R>(db: Db, build: (db: Db, params: P) => PreparableQuery<R>): PreparedQuery<P, R> {
-  return PreparedQuery.prepare(db, build);
+  const used = new Map<string, string>();
+  const params = new Proxy({} as P, {
+    get(_target, name) {
+      if (typeof name !== 'string') return undefined;
+      let mark = used.get(name);
+      if (mark === undefined) {
+        mark = `${MARK}${name}`;
+        used.set(name, mark);
+      }
+      return mark;
+    },
+  });
+  const query = build(db, params);
+  // A `sql` template compiles with the database it runs on; a query builder already knows it.
+  const compiled = isRawBuilder(query) ? query.compile(db) : query.compile();
+  if (compiled.sql.includes(MARK)) {
+    throw new Error(`a prepared query has a parameter where no value goes (a name or an inlined value): ${compiled.sql}`);
+  }
+  const names = new Map([...used].map(([name, mark]) => [mark, name]));
+  const bound = new Set<string>();
+  const slots = compiled.parameters.map((value): Slot => {
+    const name = typeof value === 'string' ? names.get(value) : undefined;
+    if (name === undefined) return { value };
+    bound.add(name);
+    return { name };
+  });
+  for (const name of used.keys()) {
+    if (!bound.has(name)) throw new Error(`the parameter "${name}" of a prepared query is not bound in: ${compiled.sql}`);
+  }
+  return new PreparedQuery<P, R>(db, compiled, slots);
 }

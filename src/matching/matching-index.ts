@@ -10,7 +10,7 @@ import { clusterSteps } from './clusters.js';
 import { isCommonName } from './common-names.js';
 import { QueryParts, alignmentOf, compareParts, type NameComparison, type ScoredPart } from './name-compare.js';
 import { isHonorific, isLegalWord, isParticle, isPatronymicForm, legalSlip, normalizeName, type NamePart } from './normalize.js';
-import { isTransposition, levenshtein, phoneticKey, spellingFold } from './similarity.js';
+import { levenshtein, phoneticKey, spellingFold, withinOneSlip } from './similarity.js';
 import { withArticle } from './wording.js';
 import type { CorroborationEffect, Explanation, Listing, Match, MatchOptions, MatchQuery, RiskLevel, ScreenOutcome } from './types.js';
 
@@ -469,12 +469,12 @@ export class MatchingIndex {
     // ...nor, as two words, is a listed part with one slip in it ("Macrosoft" / "Microsoft",
     // "UnitedWealth" / "UnitedHealth"); a legal form glued to a listed part still comes off.
     let near: boolean | undefined;
-    const isNear = (): boolean => (near ??= this.nearListed(t) || (listed?.some((p) => p.kind === 'word' && p.text.length >= 6 && (levenshtein(p.text, t, 1) <= 1 || isTransposition(p.text, t))) ?? false));
+    const isNear = (): boolean => (near ??= this.nearListed(t, false, listed));
     // A short legal form is the end (or start) of many a word with a slip in it (Ivnest / Invest is not
     // Ivn Est, Tatinna / Tatiana not Tat Inna); a listed part one letter shorter does not count here,
     // the letter more may be the legal form's (JSCrawenstvo / Scrawenstvo).
     let nearLegal: boolean | undefined;
-    const isNearLegal = (): boolean => (nearLegal ??= this.nearListed(t, true) || (listed?.some((p) => p.kind === 'word' && p.text.length >= 6 && p.text.length >= t.length && (levenshtein(p.text, t, 1) <= 1 || isTransposition(p.text, t))) ?? false));
+    const isNearLegal = (): boolean => (nearLegal ??= this.nearListed(t, true, listed));
     for (let i = 2; i <= t.length - 2; i++) {
       const l = t.slice(0, i);
       const r = t.slice(i);
@@ -511,17 +511,18 @@ export class MatchingIndex {
   }
 
   /**
-   * A listed part that is `t` less one letter, or one of six letters or more one edit (or one swap of
-   * neighbours) away; with `sameOrLonger`, only parts as long as `t` or longer.
+   * A listed part that is `t` less one letter, or one of six letters or more one slip away (a word of
+   * `listed` too, the one listed name of a pair check); with `sameOrLonger`, only parts as long as `t`
+   * or longer.
    */
-  private nearListed(t: string, sameOrLonger = false): boolean {
+  private nearListed(t: string, sameOrLonger: boolean, listed?: NamePart[]): boolean {
     for (const v of this.oneEditNeighbours(t)) {
       const other = this.vocabTokens[v]!;
       if (sameOrLonger && other.length < t.length) continue;
       if (other.length === t.length - 1 && levenshtein(other, t, 1) <= 1) return true;
-      if (other.length >= 6 && (levenshtein(other, t, 1) <= 1 || isTransposition(other, t))) return true;
+      if (other.length >= 6 && withinOneSlip(other, t)) return true;
     }
-    return false;
+    return listed?.some((p) => p.kind === 'word' && p.text.length >= 6 && (!sameOrLonger || p.text.length >= t.length) && withinOneSlip(p.text, t)) ?? false;
   }
 
   /**

@@ -4,8 +4,8 @@
  * patronymic, initial). Honorifics and titles are dropped; legal forms in any language are
  * replaced by one canonical symbol each.
  */
-import { isTransposition, levenshtein } from './similarity.js';
-import { hasNonLatin, transliterate } from './transliterate.js';
+import { isTransposition, levenshtein, withinOneSlip } from './similarity.js';
+import { hasHan, hasNonLatin, transliterate } from './transliterate.js';
 
 export type Translit = 'abjad' | 'han' | 'alphabet';
 
@@ -251,7 +251,7 @@ function legalFormNear(tokens: string[], i: number): [string[], string] | undefi
       if (t === w) continue;
       slips++;
       // (A slip keeps the first letter: Point Stock Company is a name, not a joint stock company.)
-      if (w.length < 4 || t[0] !== w[0] || Math.abs(w.length - t.length) > 1 || (levenshtein(w, t, 1) > 1 && !isTransposition(w, t))) slips = allowed + 1;
+      if (w.length < 4 || t[0] !== w[0] || Math.abs(w.length - t.length) > 1 || !withinOneSlip(w, t)) slips = allowed + 1;
     }
     if (slips >= 1 && slips <= allowed) best = f;
   }
@@ -421,7 +421,6 @@ export function foldText(input: string): string {
 }
 
 const ASCII = /^[\x00-\x7f]*$/;
-const HAN_CHARACTER = /[\u3400-\u9fff]/;
 const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff]/g;
 const ABJAD = /[\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
 const APOSTROPHES = /[`']/g;
@@ -536,7 +535,7 @@ export function normalizeName(raw: string, isPerson: boolean | undefined): Norma
   // A name whose only distinctive part is a number ("11420 Corp") is matched on that number.
   if (!parts.some((p) => p.kind === 'word' || p.kind === 'patronymic')) for (const p of parts) if (p.kind === 'number') p.kind = 'word';
   if (hasNonLatin(raw)) {
-    const t: Translit = ABJAD.test(raw) ? 'abjad' : HAN_CHARACTER.test(raw) ? 'han' : 'alphabet';
+    const t: Translit = ABJAD.test(raw) ? 'abjad' : hasHan(raw) ? 'han' : 'alphabet';
     for (const p of parts) p.translit = t;
   }
   return { parts, key: parts.map((p) => p.text).join(' ') };

@@ -225,6 +225,11 @@ export function spellingFold(token: string): string {
   return s;
 }
 
+/** At most one slip apart: a letter dropped, added or replaced, or two neighbouring letters swapped. */
+export function withinOneSlip(a: string, b: string): boolean {
+  return levenshtein(a, b, 1) <= 1 || isTransposition(a, b);
+}
+
 /** True when b is a with two neighbouring letters swapped (one slip, though Levenshtein counts two). */
 export function isTransposition(a: string, b: string): boolean {
   if (a.length !== b.length || a === b) return false;

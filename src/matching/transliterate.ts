@@ -146,7 +146,7 @@ function devanagari(chars: string[], start: number): [string, number] {
   while (i < chars.length) {
     const ch = chars[i]!;
     const code = ch.codePointAt(0)!;
-    if (code < 0x0900 || code > 0x097f) break;
+    if (!isDevanagari(code)) break;
     let cons = DEVA_CONSONANTS.get(ch);
     if (cons !== undefined) {
       let j = i + 1;
@@ -158,7 +158,7 @@ function devanagari(chars: string[], start: number): [string, number] {
       prevVirama = false;
       if (next === '\u094d') { prevVirama = true; j++; }
       else if (DEVA_SIGNS.has(next)) { out += DEVA_SIGNS.get(next)!; j++; }
-      else if (nextCode >= 0x0900 && nextCode <= 0x097f && next !== '\u0902' && next !== '\u0901' && next !== '\u0903') out += 'a';
+      else if (isDevanagari(nextCode) && next !== '\u0902' && next !== '\u0901' && next !== '\u0903') out += 'a';
       else if (next === '\u0902' || next === '\u0901' || next === '\u0903') out += 'a';
       else if (conjunct) out += 'a';
       i = j;
@@ -175,6 +175,19 @@ function devanagari(chars: string[], start: number): [string, number] {
 }
 
 const SCRIPT_TABLES: Map<string, string>[] = [CYRILLIC, GREEK, ARABIC, HEBREW, ARMENIAN, GEORGIAN, THAI];
+
+// The scripts read by code of their own below (code points).
+const isHangul = (c: number): boolean => c >= 0xac00 && c <= 0xd7a3;
+const isHan = (c: number): boolean => (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf);
+const isKana = (c: number): boolean => c >= 0x3041 && c <= 0x30ff;
+const isEthiopic = (c: number): boolean => c >= 0x1200 && c <= 0x137f;
+const isDevanagari = (c: number): boolean => c >= 0x0900 && c <= 0x097f;
+
+/** True when the string holds Chinese characters (read syllable by syllable, see `han` in normalize.ts). */
+export function hasHan(s: string): boolean {
+  for (const ch of s) if (isHan(ch.codePointAt(0)!)) return true;
+  return false;
+}
 
 /** True when the string holds any letter outside Latin. */
 export function hasNonLatin(s: string): boolean {
@@ -199,14 +212,14 @@ export function transliterate(input: string): string {
     const ch = chars[i]!;
     const code = ch.codePointAt(0)!;
     if (code < 0x250) { out += ch; continue; }
-    if (code >= 0xac00 && code <= 0xd7a3) {
+    if (isHangul(code)) {
       const start = i;
       let run = '';
       while (i < chars.length) {
         const c = chars[i]!.codePointAt(0)!;
-        if (c < 0xac00 || c > 0xd7a3) break;
+        if (!isHangul(c)) break;
         const syl = chars[i]!;
-        if (i === start && isNameRun(chars, i, 0xac00, 0xd7a3)) run += (KOREAN_SURNAMES.get(syl) ?? hangulSyllable(c)) + ' ';
+        if (i === start && isNameRun(chars, i, isHangul)) run += (KOREAN_SURNAMES.get(syl) ?? hangulSyllable(c)) + ' ';
         else run += hangulSyllable(c);
         i++;
       }
@@ -214,21 +227,21 @@ export function transliterate(input: string): string {
       out += run + ' ';
       continue;
     }
-    if ((code >= 0x4e00 && code <= 0x9fff) || (code >= 0x3400 && code <= 0x4dbf)) {
+    if (isHan(code)) {
       const start = i;
       let run = '';
       while (i < chars.length) {
         const c = chars[i]!.codePointAt(0)!;
-        if (!((c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf))) break;
+        if (!isHan(c)) break;
         run += HAN.get(chars[i]!) ?? hanReading(chars[i]!);
-        if (i === start && isNameRun(chars, i, 0x3400, 0x9fff)) run += ' ';
+        if (i === start && isNameRun(chars, i, isHan)) run += ' ';
         i++;
       }
       i--;
       out += run + ' ';
       continue;
     }
-    if ((code >= 0x3041 && code <= 0x30ff)) {
+    if (isKana(code)) {
       if (ch === 'ー') continue; // long-vowel mark
       if (ch === 'ッ' || ch === 'っ') {
         const next = kana(chars[i + 1] ?? '');
@@ -251,11 +264,11 @@ export function transliterate(input: string): string {
       continue;
     }
     if (ch === '・') { out += ' '; continue; }
-    if (code >= 0x1200 && code <= 0x137f) {
+    if (isEthiopic(code)) {
       out += ethiopic(code);
       continue;
     }
-    if (code >= 0x0900 && code <= 0x097f) {
+    if (isDevanagari(code)) {
       const [text, last] = devanagari(chars, i);
       out += text;
       i = last;
@@ -309,8 +322,7 @@ function hanReading(ch: string): string {
 function hasOwnReading(ch: string): boolean {
   const code = ch.codePointAt(0)!;
   if (code < 0x250) return true;
-  if ((code >= 0xac00 && code <= 0xd7a3) || (code >= 0x3400 && code <= 0x9fff) || (code >= 0x3041 && code <= 0x30ff)) return true;
-  if ((code >= 0x1200 && code <= 0x137f) || (code >= 0x0900 && code <= 0x097f)) return true;
+  if (isHangul(code) || isHan(code) || isKana(code) || isEthiopic(code) || isDevanagari(code)) return true;
   return SCRIPT_TABLES.some((t) => t.has(ch));
 }
 
@@ -336,13 +348,9 @@ function ethiopic(code: number): string {
  * The shape of an East Asian full name written together: a 3-character run, or a 2-character
  * run that is the whole input (a 2-character run beside other parts is a given name).
  */
-function isNameRun(chars: string[], i: number, lo: number, hi: number): boolean {
+function isNameRun(chars: string[], i: number, inScript: (code: number) => boolean): boolean {
   let n = 0;
-  while (i + n < chars.length) {
-    const c = chars[i + n]!.codePointAt(0)!;
-    if (c < lo || c > hi) break;
-    n++;
-  }
+  while (i + n < chars.length && inScript(chars[i + n]!.codePointAt(0)!)) n++;
   if (n === 3) return true;
   if (n !== 2) return false;
   const rest = chars.slice(0, i).join('') + chars.slice(i + 2).join('');
