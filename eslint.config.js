@@ -30,7 +30,15 @@ export default tseslint.config(
           patterns: [
             httpLayer,
             {
-              group: ['**/infra/*', '**/screening/*', '**/tenants/*', '**/monitoring/*', '**/webhooks/*', '**/start/*', '**/cli/*'],
+              group: [
+                '**/infra/*',
+                '**/screening/*',
+                '**/tenants/*',
+                '**/monitoring/*',
+                '**/webhooks/*',
+                '**/start/*',
+                '**/cli/*',
+              ],
               message: 'The matching engine is a pure library: records in, explained matches out.',
             },
           ],

@@ -14,7 +14,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadAllLists } from './quality.js';
 import { queryMix } from './query-mix.js';
-import { LISTS, numberArg as arg, prepareServerData, runAutocannon as run, serverEnv, statCpuSeconds as cpuSeconds, waitForLists } from './server-process.js';
+import {
+  LISTS,
+  numberArg as arg,
+  prepareServerData,
+  runAutocannon as run,
+  serverEnv,
+  statCpuSeconds as cpuSeconds,
+  waitForLists,
+} from './server-process.js';
 
 const REQUESTS = arg('requests', 20_000);
 const ROUNDS = arg('rounds', 3);
@@ -72,7 +80,9 @@ async function main(): Promise<void> {
           .filter((tid) => tid !== String(server.pid))
           .map((tid) => [tid, cpuSeconds(`/proc/${server.pid}/task/${tid}/stat`)] as const),
       );
-    console.log(`POST /screen, ${CONNECTIONS} connections, ${REQUESTS} requests a round, SQLite, server as its own process`);
+    console.log(
+      `POST /screen, ${CONNECTIONS} connections, ${REQUESTS} requests a round, SQLite, server as its own process`,
+    );
     const perRequest: number[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const mainBefore = cpuSeconds(main);
@@ -82,16 +92,23 @@ async function main(): Promise<void> {
       const perScreening = (seconds: number) => (seconds * 1000) / result.requests.total;
       const mainMs = perScreening(cpuSeconds(main) - mainBefore);
       const allMs = perScreening(cpuSeconds(all) - allBefore);
-      const threads = [...others()].map(([tid, seconds]) => perScreening(seconds - (othersBefore.get(tid) ?? 0))).sort((a, b) => b - a);
+      const threads = [...others()]
+        .map(([tid, seconds]) => perScreening(seconds - (othersBefore.get(tid) ?? 0)))
+        .sort((a, b) => b - a);
       perRequest.push(mainMs);
       console.log(
         `round ${round}: main thread ${mainMs.toFixed(3)} ms CPU per screening, whole server ${allMs.toFixed(3)} ms ` +
-          `(busiest other thread ${(threads[0] ?? 0).toFixed(3)} ms, the rest ${threads.slice(1).reduce((a, b) => a + b, 0).toFixed(3)} ms); ` +
+          `(busiest other thread ${(threads[0] ?? 0).toFixed(3)} ms, the rest ${threads
+            .slice(1)
+            .reduce((a, b) => a + b, 0)
+            .toFixed(3)} ms); ` +
           `${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, errors ${result.errors + result.non2xx}`,
       );
     }
     perRequest.sort((a, b) => a - b);
-    console.log(`main thread CPU per screening, median of ${ROUNDS}: ${perRequest[Math.floor(ROUNDS / 2)]!.toFixed(3)} ms`);
+    console.log(
+      `main thread CPU per screening, median of ${ROUNDS}: ${perRequest[Math.floor(ROUNDS / 2)]!.toFixed(3)} ms`,
+    );
   } finally {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));

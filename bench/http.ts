@@ -13,7 +13,15 @@ import { join, resolve } from 'node:path';
 import type autocannon from 'autocannon';
 import { loadAllLists } from './quality.js';
 import { queryMix } from './query-mix.js';
-import { LISTS, numberArg as arg, prepareServerData, runAutocannon as run, serverEnv, statCpuSeconds, waitForLists } from './server-process.js';
+import {
+  LISTS,
+  numberArg as arg,
+  prepareServerData,
+  runAutocannon as run,
+  serverEnv,
+  statCpuSeconds,
+  waitForLists,
+} from './server-process.js';
 
 const DURATION = arg('duration', 15);
 const CONNECTIONS = arg('connections', 50);
@@ -32,7 +40,9 @@ function cpuSeconds(pid: number | undefined): number | undefined {
 /** Resident memory of a process in MiB, from /proc. */
 function rssMiB(pid: number | undefined): number | undefined {
   try {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmRSS:'));
     return line ? Math.round(Number(line.split(/\s+/)[1]) / 1024) : undefined;
   } catch {
     return undefined;
@@ -54,7 +64,11 @@ async function main(): Promise<void> {
     const names = queryMix([...(await loadAllLists(undefined, () => undefined)).values()].flat());
     console.log(`query mix: ${names.length} names (listed, perturbed, innocent), sent in turn`);
 
-    const server = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), CLI, 'serve'], { env, stdio: ['ignore', process.env.BENCH_SERVER_NODE_ARGS ? 'inherit' : 'ignore', 'inherit'] });
+    const server = spawn(
+      process.execPath,
+      [...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), CLI, 'serve'],
+      { env, stdio: ['ignore', process.env.BENCH_SERVER_NODE_ARGS ? 'inherit' : 'ignore', 'inherit'] },
+    );
     const url = `http://127.0.0.1:${PORT}`;
     try {
       await waitForLists(url, 120_000);
@@ -66,7 +80,14 @@ async function main(): Promise<void> {
         duration: 5,
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-key': key },
-        requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ name: names[names.length - 1 - (w++ % names.length)] }) }) }],
+        requests: [
+          {
+            setupRequest: (req) => ({
+              ...req,
+              body: JSON.stringify({ name: names[names.length - 1 - (w++ % names.length)] }),
+            }),
+          },
+        ],
       });
 
       const health = await run({ url: `${url}/health`, connections: CONNECTIONS, duration: DURATION });
@@ -87,17 +108,24 @@ async function main(): Promise<void> {
       });
       const line = (label: string, r: autocannon.Result) =>
         `${label.padEnd(14)} ${r.requests.average.toFixed(0).padStart(6)} req/s   p50 ${r.latency.p50} ms   p90 ${r.latency.p90} ms   p99 ${r.latency.p99} ms   max ${r.latency.max} ms   errors ${r.errors + r.non2xx}`;
-      console.log(`\nHTTP benchmark: ${CONNECTIONS} connections, ${DURATION} s each, SQLite, one server process (MATCH_THREADS=${process.env.MATCH_THREADS ?? "default"}), autocannon in this process on the same machine`);
+      console.log(
+        `\nHTTP benchmark: ${CONNECTIONS} connections, ${DURATION} s each, SQLite, one server process (MATCH_THREADS=${process.env.MATCH_THREADS ?? 'default'}), autocannon in this process on the same machine`,
+      );
       console.log(line('GET /health', health));
       console.log(line('POST /screen', screen));
       const cpuAfter = cpuSeconds(server.pid);
       const load = process.cpuUsage(loadBefore);
       const rss = rssMiB(server.pid);
-      if (rss !== undefined) console.log(`server resident memory after the run: ${rss} MiB (lists, index in the matching thread, SQLite)`);
+      if (rss !== undefined)
+        console.log(`server resident memory after the run: ${rss} MiB (lists, index in the matching thread, SQLite)`);
       if (cpuBefore !== undefined && cpuAfter !== undefined) {
-        console.log(`server CPU per screening: ${(((cpuAfter - cpuBefore) * 1000) / screen.requests.total).toFixed(2)} ms (all threads of the server process); load generator: ${((load.user + load.system) / 1000 / screen.requests.total).toFixed(2)} ms`);
+        console.log(
+          `server CPU per screening: ${(((cpuAfter - cpuBefore) * 1000) / screen.requests.total).toFixed(2)} ms (all threads of the server process); load generator: ${((load.user + load.system) / 1000 / screen.requests.total).toFixed(2)} ms`,
+        );
       }
-      console.log(`POST /screen throughput is ${(screen.requests.average / health.requests.average).toFixed(2)} x GET /health`);
+      console.log(
+        `POST /screen throughput is ${(screen.requests.average / health.requests.average).toFixed(2)} x GET /health`,
+      );
     } finally {
       server.kill('SIGTERM');
     }

@@ -36,7 +36,9 @@ async function main(): Promise<void> {
   const mem = process.memoryUsage();
   console.log(`records ${idx.size}, names ${idx.nameCount}, sources ${idx.sources.length} (${idx.sources.join(', ')})`);
   console.log(`index build: ${(buildMs / 1000).toFixed(2)} s`);
-  console.log(`memory with all lists loaded and indexed: rss ${mib(mem.rss)}, heap used ${mib(mem.heapUsed)} (index ~${mib(mem.heapUsed - heapBefore)} of heap)`);
+  console.log(
+    `memory with all lists loaded and indexed: rss ${mib(mem.rss)}, heap used ${mib(mem.heapUsed)} (index ~${mib(mem.heapUsed - heapBefore)} of heap)`,
+  );
 
   // The same build with turns for the event loop (list reloads in a running server): how long did
   // the loop wait at worst while it ran?
@@ -53,7 +55,9 @@ async function main(): Promise<void> {
     const asyncMs = performance.now() - ta;
     clearInterval(timer);
     stalls.sort((a, b) => a - b);
-    console.log(`index buildAsync: ${(asyncMs / 1000).toFixed(2)} s; event-loop stall while building: p50 ${quantile(stalls, 0.5).toFixed(1)} ms, p99 ${quantile(stalls, 0.99).toFixed(1)} ms, max ${stalls[stalls.length - 1]?.toFixed(1) ?? '-'} ms (includes GC pauses)`);
+    console.log(
+      `index buildAsync: ${(asyncMs / 1000).toFixed(2)} s; event-loop stall while building: p50 ${quantile(stalls, 0.5).toFixed(1)} ms, p99 ${quantile(stalls, 0.99).toFixed(1)} ms, max ${stalls[stalls.length - 1]?.toFixed(1) ?? '-'} ms (includes GC pauses)`,
+    );
     (globalThis as { gc?: () => void }).gc?.();
   }
 
@@ -72,7 +76,9 @@ async function main(): Promise<void> {
   const total = performance.now() - tAll;
   times.sort((a, b) => a - b);
   console.log(`queries: ${queries.length} (listed, perturbed, clean), ${reported} matches reported`);
-  console.log(`latency per query: p50 ${quantile(times, 0.5).toFixed(3)} ms, p90 ${quantile(times, 0.9).toFixed(3)} ms, p99 ${quantile(times, 0.99).toFixed(3)} ms, max ${times[times.length - 1]!.toFixed(2)} ms`);
+  console.log(
+    `latency per query: p50 ${quantile(times, 0.5).toFixed(3)} ms, p90 ${quantile(times, 0.9).toFixed(3)} ms, p99 ${quantile(times, 0.99).toFixed(3)} ms, max ${times[times.length - 1]!.toFixed(2)} ms`,
+  );
   console.log(`throughput: ${Math.round((queries.length / total) * 1000)} queries/s on one core`);
 }
 

@@ -58,13 +58,24 @@ const timer = setInterval(sample, 50);
 const t0 = performance.now();
 const builder = new OwnershipGraphBuilder();
 for (let i = 0; i < ENTITIES; i++) {
-  builder.setEntity(lei(i), { name: `Bench Entity ${i} Holdings Ltd`, country: i % 7 === 0 ? 'CY' : 'GB', otherNames: [] }, 19_800);
+  builder.setEntity(
+    lei(i),
+    { name: `Bench Entity ${i} Holdings Ltd`, country: i % 7 === 0 ? 'CY' : 'GB', otherNames: [] },
+    19_800,
+  );
 }
 const edges: [number, number, number][] = [];
 for (let i = 0; i < STAKES; i++) {
   const s = stake();
   edges.push(s);
-  builder.addRelationship({ owner: lei(s[0]), owned: lei(s[1]), amount: Math.round(s[2] * 10_000), kind: 'stake', type: 'STAKE', day: 19_800 });
+  builder.addRelationship({
+    owner: lei(s[0]),
+    owned: lei(s[1]),
+    amount: Math.round(s[2] * 10_000),
+    kind: 'stake',
+    type: 'STAKE',
+    day: 19_800,
+  });
 }
 const graph = builder.finish();
 const t1 = performance.now();
@@ -85,7 +96,9 @@ sample();
 const deepest = result.records.reduce((m, r) => Math.max(m, r.derivation?.chain.length ?? 0), 0);
 
 console.log('ownership derivation (OFAC 50 percent rule)');
-console.log(`  graph: ${graph.nodeCount.toLocaleString()} entities, ${graph.edgeCount.toLocaleString()} stakes, ${ROOTS} listed roots`);
+console.log(
+  `  graph: ${graph.nodeCount.toLocaleString()} entities, ${graph.edgeCount.toLocaleString()} stakes, ${ROOTS} listed roots`,
+);
 console.log(`  build graph (intern, de-duplicate): ${((t1 - t0) / 1000).toFixed(2)} s`);
 console.log(`  derive to fixed point + chains + records: ${((t3 - t2) / 1000).toFixed(2)} s`);
 console.log(`  derived: ${result.records.length.toLocaleString()} entities; longest chain ${deepest} links`);
@@ -105,8 +118,12 @@ try {
   const data = await loadOwnershipDir(dir);
   const t5 = performance.now();
   sample();
-  console.log(`  load ${data.files[0]?.records.toLocaleString()} CSV stakes via loadOwnershipDir: ${((t5 - t4) / 1000).toFixed(2)} s`);
-  console.log(`  peak heap used (whole run): ${mib(peakHeap)}; peak RSS (whole run): ${mib(process.resourceUsage().maxRSS * 1024)}`);
+  console.log(
+    `  load ${data.files[0]?.records.toLocaleString()} CSV stakes via loadOwnershipDir: ${((t5 - t4) / 1000).toFixed(2)} s`,
+  );
+  console.log(
+    `  peak heap used (whole run): ${mib(peakHeap)}; peak RSS (whole run): ${mib(process.resourceUsage().maxRSS * 1024)}`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
   clearInterval(timer);

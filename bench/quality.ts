@@ -31,20 +31,32 @@ const ADAPTER_MODULES: [OfficialSourceId, string, string][] = [
 ];
 
 /** Load every list whose adapter exists and parses; absent or failing ones are reported and skipped. */
-export async function loadAllLists(only?: OfficialSourceId[], log: (s: string) => void = console.log): Promise<Map<OfficialSourceId, ListRecord[]>> {
+export async function loadAllLists(
+  only?: OfficialSourceId[],
+  log: (s: string) => void = console.log,
+): Promise<Map<OfficialSourceId, ListRecord[]>> {
   const out = new Map<OfficialSourceId, ListRecord[]>();
   for (const [source, file, exportName] of ADAPTER_MODULES) {
     if (only && !only.includes(source)) continue;
     const dir = path.join(DATA, 'lists', source);
-    if (!existsSync(dir)) { log(`  ${source}: no data directory`); continue; }
+    if (!existsSync(dir)) {
+      log(`  ${source}: no data directory`);
+      continue;
+    }
     let adapter: SourceAdapter | undefined;
     try {
-      const mod = (await import(new URL(`../src/lists/adapters/${file}`, import.meta.url).href)) as Record<string, unknown>;
+      const mod = (await import(new URL(`../src/lists/adapters/${file}`, import.meta.url).href)) as Record<
+        string,
+        unknown
+      >;
       adapter = mod[exportName] as SourceAdapter | undefined;
     } catch {
       adapter = undefined;
     }
-    if (!adapter) { log(`  ${source}: adapter not available`); continue; }
+    if (!adapter) {
+      log(`  ${source}: adapter not available`);
+      continue;
+    }
     try {
       const t0 = performance.now();
       const parsed = await adapter.parse(dir);
@@ -58,7 +70,11 @@ export async function loadAllLists(only?: OfficialSourceId[], log: (s: string) =
 }
 
 export async function csv(file: string): Promise<Record<string, string>[]> {
-  return parse(await readFile(file, 'utf8'), { columns: true, skip_empty_lines: true, relax_column_count: true }) as Record<string, string>[];
+  return parse(await readFile(file, 'utf8'), {
+    columns: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+  }) as Record<string, string>[];
 }
 
 function pct(n: number, d: number): string {
@@ -72,31 +88,90 @@ function schemaType(schema: string): EntityType {
 }
 
 function nameBench(idx: MatchingIndex, rows: Record<string, string>[]): void {
-  let agree = 0, tp = 0, fn = 0, fp = 0, tn = 0;
+  let agree = 0,
+    tp = 0,
+    fn = 0,
+    fp = 0,
+    tn = 0;
   const misses: string[] = [];
   for (const r of rows) {
     const s = idx.scorePair(r.name1 ?? '', r.name2 ?? '', schemaType(r.schema ?? ''));
     const said = s >= MEDIUM_BOUNDARY;
     const truth = r.is_match === 'true';
     if (said === truth) agree++;
-    if (truth && said) tp++; else if (truth) fn++; else if (said) fp++; else tn++;
-    if (said !== truth && misses.length < 400) misses.push(`    ${truth ? 'FN' : 'FP'} ${s.toFixed(1)}  ${r.name1} | ${r.name2}  (${r.notes ?? ''})`);
+    if (truth && said) tp++;
+    else if (truth) fn++;
+    else if (said) fp++;
+    else tn++;
+    if (said !== truth && misses.length < 400)
+      misses.push(`    ${truth ? 'FN' : 'FP'} ${s.toFixed(1)}  ${r.name1} | ${r.name2}  (${r.notes ?? ''})`);
   }
-  console.log(`  agreement ${pct(agree, rows.length)} (${agree}/${rows.length}); true pairs matched ${pct(tp, tp + fn)}, false pairs rejected ${pct(tn, tn + fp)}`);
+  console.log(
+    `  agreement ${pct(agree, rows.length)} (${agree}/${rows.length}); true pairs matched ${pct(tp, tp + fn)}, false pairs rejected ${pct(tn, tn + fp)}`,
+  );
   if (process.argv.includes('--verbose')) console.log(misses.join('\n'));
 }
 
-export interface Perturbed { kind: string; query: string; record: ListRecord }
+export interface Perturbed {
+  kind: string;
+  query: string;
+  record: ListRecord;
+}
 
 const LATIN_VARIANTS: [RegExp, string][] = [
-  [/ou/g, 'u'], [/kh/g, 'h'], [/y/g, 'i'], [/ee/g, 'i'], [/ph/g, 'f'], [/sh/g, 'sch'], [/q/g, 'k'], [/dh/g, 'd'],
-  [/u/g, 'ou'], [/j/g, 'dj'], [/i/g, 'y'], [/ch/g, 'tch'], [/w/g, 'v'], [/v/g, 'w'], [/x/g, 'ks'], [/c/g, 'k'],
+  [/ou/g, 'u'],
+  [/kh/g, 'h'],
+  [/y/g, 'i'],
+  [/ee/g, 'i'],
+  [/ph/g, 'f'],
+  [/sh/g, 'sch'],
+  [/q/g, 'k'],
+  [/dh/g, 'd'],
+  [/u/g, 'ou'],
+  [/j/g, 'dj'],
+  [/i/g, 'y'],
+  [/ch/g, 'tch'],
+  [/w/g, 'v'],
+  [/v/g, 'w'],
+  [/x/g, 'ks'],
+  [/c/g, 'k'],
 ];
 const TO_CYRILLIC: [string, string][] = [
-  ['shch', 'щ'], ['kh', 'х'], ['zh', 'ж'], ['ch', 'ч'], ['sh', 'ш'], ['ts', 'ц'], ['yu', 'ю'], ['ya', 'я'], ['yo', 'ё'],
-  ['a', 'а'], ['b', 'б'], ['v', 'в'], ['g', 'г'], ['d', 'д'], ['e', 'е'], ['z', 'з'], ['i', 'и'], ['y', 'й'], ['k', 'к'],
-  ['l', 'л'], ['m', 'м'], ['n', 'н'], ['o', 'о'], ['p', 'п'], ['r', 'р'], ['s', 'с'], ['t', 'т'], ['u', 'у'], ['f', 'ф'],
-  ['h', 'х'], ['c', 'к'], ['q', 'к'], ['w', 'в'], ['x', 'кс'], ['j', 'дж'],
+  ['shch', 'щ'],
+  ['kh', 'х'],
+  ['zh', 'ж'],
+  ['ch', 'ч'],
+  ['sh', 'ш'],
+  ['ts', 'ц'],
+  ['yu', 'ю'],
+  ['ya', 'я'],
+  ['yo', 'ё'],
+  ['a', 'а'],
+  ['b', 'б'],
+  ['v', 'в'],
+  ['g', 'г'],
+  ['d', 'д'],
+  ['e', 'е'],
+  ['z', 'з'],
+  ['i', 'и'],
+  ['y', 'й'],
+  ['k', 'к'],
+  ['l', 'л'],
+  ['m', 'м'],
+  ['n', 'н'],
+  ['o', 'о'],
+  ['p', 'п'],
+  ['r', 'р'],
+  ['s', 'с'],
+  ['t', 'т'],
+  ['u', 'у'],
+  ['f', 'ф'],
+  ['h', 'х'],
+  ['c', 'к'],
+  ['q', 'к'],
+  ['w', 'в'],
+  ['x', 'кс'],
+  ['j', 'дж'],
 ];
 const LEGAL_SWAPS: [RegExp, string[]][] = [
   [/\bLIMITED LIABILITY COMPANY\b|\bLLC\b/i, ['OOO', 'L.L.C.', 'GmbH', 'Limited Liability Company']],
@@ -110,7 +185,10 @@ const LEGAL_SWAPS: [RegExp, string[]][] = [
 ];
 
 function words(name: string): string[] {
-  return name.replace(/,/g, ' ').split(/\s+/).filter((w) => w.length > 0);
+  return name
+    .replace(/,/g, ' ')
+    .split(/\s+/)
+    .filter((w) => w.length > 0);
 }
 
 export function perturb(records: ListRecord[], perKind: number, seed: number, extra = false): Perturbed[] {
@@ -123,10 +201,13 @@ export function perturb(records: ListRecord[], perKind: number, seed: number, ex
   const typo = (w: string): string => {
     const p = 1 + Math.floor(rand() * (w.length - 2));
     const op = Math.floor(rand() * 4);
-    return op === 0 ? w.slice(0, p) + w.slice(p + 1)
-      : op === 1 ? w.slice(0, p) + pick([...letters]) + w.slice(p)
-      : op === 2 ? w.slice(0, p) + pick([...letters]) + w.slice(p + 1)
-      : w.slice(0, p) + (w[p + 1] ?? '') + w[p] + w.slice(p + 2);
+    return op === 0
+      ? w.slice(0, p) + w.slice(p + 1)
+      : op === 1
+        ? w.slice(0, p) + pick([...letters]) + w.slice(p)
+        : op === 2
+          ? w.slice(0, p) + pick([...letters]) + w.slice(p + 1)
+          : w.slice(0, p) + (w[p + 1] ?? '') + w[p] + w.slice(p + 2);
   };
   /** One slip in one of the name's words that `ok` accepts, picked at random. */
   const typoWhere = (r: ListRecord, ok: (w: string) => boolean): string | undefined => {
@@ -139,42 +220,63 @@ export function perturb(records: ListRecord[], perKind: number, seed: number, ex
   };
   const kinds: [string, (r: ListRecord) => string | undefined][] = [
     ['typo', (r) => typoWhere(r, (w) => w.length >= 5)],
-    ['swapped parts', (r) => {
-      const ws = words(r.name);
-      return [...ws.slice(1), ws[0]!].join(' ');
-    }],
-    ['dropped middle part', (r) => {
-      if (r.entityType !== 'person') return undefined;
-      const ws = words(r.name);
-      if (ws.length < 4) return undefined;
-      const i = 1 + Math.floor(rand() * (ws.length - 2));
-      return [...ws.slice(0, i), ...ws.slice(i + 1)].join(' ');
-    }],
-    ['transliteration (Latin spelling)', (r) => {
-      if (r.entityType !== 'person') return undefined;
-      const n = r.name.toLowerCase().replace(/,/g, '');
-      const applicable = LATIN_VARIANTS.filter(([re]) => { re.lastIndex = 0; return re.test(n); });
-      if (applicable.length === 0) return undefined;
-      const [re, rep] = pick(applicable);
-      re.lastIndex = 0;
-      return n.replace(re, rep);
-    }],
-    ['transliteration (to Cyrillic)', (r) => {
-      if (r.entityType !== 'person') return undefined;
-      let n = r.name.toLowerCase().replace(/[^a-z ]/g, ' ');
-      for (const [l, c] of TO_CYRILLIC) n = n.split(l).join(c);
-      return n;
-    }],
-    ['legal-form variant', (r) => {
-      if (r.entityType !== 'organization') return undefined;
-      for (const [re, reps] of LEGAL_SWAPS) if (re.test(r.name)) return r.name.replace(re, pick(reps));
-      return undefined;
-    }],
-    ['joined parts', (r) => {
-      const ws = words(r.name);
-      const i = Math.floor(rand() * (ws.length - 1));
-      return [...ws.slice(0, i), ws[i]! + ws[i + 1]!.toLowerCase(), ...ws.slice(i + 2)].join(' ');
-    }],
+    [
+      'swapped parts',
+      (r) => {
+        const ws = words(r.name);
+        return [...ws.slice(1), ws[0]!].join(' ');
+      },
+    ],
+    [
+      'dropped middle part',
+      (r) => {
+        if (r.entityType !== 'person') return undefined;
+        const ws = words(r.name);
+        if (ws.length < 4) return undefined;
+        const i = 1 + Math.floor(rand() * (ws.length - 2));
+        return [...ws.slice(0, i), ...ws.slice(i + 1)].join(' ');
+      },
+    ],
+    [
+      'transliteration (Latin spelling)',
+      (r) => {
+        if (r.entityType !== 'person') return undefined;
+        const n = r.name.toLowerCase().replace(/,/g, '');
+        const applicable = LATIN_VARIANTS.filter(([re]) => {
+          re.lastIndex = 0;
+          return re.test(n);
+        });
+        if (applicable.length === 0) return undefined;
+        const [re, rep] = pick(applicable);
+        re.lastIndex = 0;
+        return n.replace(re, rep);
+      },
+    ],
+    [
+      'transliteration (to Cyrillic)',
+      (r) => {
+        if (r.entityType !== 'person') return undefined;
+        let n = r.name.toLowerCase().replace(/[^a-z ]/g, ' ');
+        for (const [l, c] of TO_CYRILLIC) n = n.split(l).join(c);
+        return n;
+      },
+    ],
+    [
+      'legal-form variant',
+      (r) => {
+        if (r.entityType !== 'organization') return undefined;
+        for (const [re, reps] of LEGAL_SWAPS) if (re.test(r.name)) return r.name.replace(re, pick(reps));
+        return undefined;
+      },
+    ],
+    [
+      'joined parts',
+      (r) => {
+        const ws = words(r.name);
+        const i = Math.floor(rand() * (ws.length - 1));
+        return [...ws.slice(0, i), ws[i]! + ws[i + 1]!.toLowerCase(), ...ws.slice(i + 2)].join(' ');
+      },
+    ],
   ];
   if (extra) kinds.push(...extraKinds(rand, pick, typo, typoWhere));
   for (const [kind, f] of kinds) {
@@ -191,27 +293,191 @@ export function perturb(records: ListRecord[], perKind: number, seed: number, ex
 }
 
 const TO_CYRILLIC_PLAIN: [string, string][] = [
-  ['shch', 'щ'], ['kh', 'х'], ['zh', 'ж'], ['ch', 'ч'], ['sh', 'ш'], ['ts', 'ц'], ['yu', 'ю'], ['ya', 'я'], ['yo', 'ё'],
-  ['ph', 'ф'], ['th', 'т'], ['dh', 'д'], ['gh', 'г'], ['ee', 'и'], ['oo', 'у'], ['ou', 'у'], ['ck', 'к'],
+  ['shch', 'щ'],
+  ['kh', 'х'],
+  ['zh', 'ж'],
+  ['ch', 'ч'],
+  ['sh', 'ш'],
+  ['ts', 'ц'],
+  ['yu', 'ю'],
+  ['ya', 'я'],
+  ['yo', 'ё'],
+  ['ph', 'ф'],
+  ['th', 'т'],
+  ['dh', 'д'],
+  ['gh', 'г'],
+  ['ee', 'и'],
+  ['oo', 'у'],
+  ['ou', 'у'],
+  ['ck', 'к'],
   ...TO_CYRILLIC.filter(([l]) => l.length === 1),
 ];
 /** Russian Cyrillic read back in other romanizations than the lists' (English BGN/PCGN-like). */
 const FROM_CYRILLIC: Record<string, Record<string, string>> = {
   // German (Duden): ж sch, ч tsch, ш sch, щ schtsch, х ch, в w, з s, ц z, й j, ю ju, я ja, е e, у u.
-  german: { а: 'a', б: 'b', в: 'w', г: 'g', д: 'd', е: 'e', ё: 'jo', ж: 'sch', з: 's', и: 'i', й: 'j', к: 'k', л: 'l', м: 'm', н: 'n', о: 'o', п: 'p', р: 'r', с: 's', т: 't', у: 'u', ф: 'f', х: 'ch', ц: 'z', ч: 'tsch', ш: 'sch', щ: 'schtsch', ъ: '', ы: 'y', ь: '', э: 'e', ю: 'ju', я: 'ja' },
+  german: {
+    а: 'a',
+    б: 'b',
+    в: 'w',
+    г: 'g',
+    д: 'd',
+    е: 'e',
+    ё: 'jo',
+    ж: 'sch',
+    з: 's',
+    и: 'i',
+    й: 'j',
+    к: 'k',
+    л: 'l',
+    м: 'm',
+    н: 'n',
+    о: 'o',
+    п: 'p',
+    р: 'r',
+    с: 's',
+    т: 't',
+    у: 'u',
+    ф: 'f',
+    х: 'ch',
+    ц: 'z',
+    ч: 'tsch',
+    ш: 'sch',
+    щ: 'schtsch',
+    ъ: '',
+    ы: 'y',
+    ь: '',
+    э: 'e',
+    ю: 'ju',
+    я: 'ja',
+  },
   // French: ж j, ч tch, ш ch, х kh, у ou, в v, ц ts, й i, ю iou, я ia.
-  french: { а: 'a', б: 'b', в: 'v', г: 'g', д: 'd', е: 'e', ё: 'io', ж: 'j', з: 'z', и: 'i', й: 'i', к: 'k', л: 'l', м: 'm', н: 'n', о: 'o', п: 'p', р: 'r', с: 's', т: 't', у: 'ou', ф: 'f', х: 'kh', ц: 'ts', ч: 'tch', ш: 'ch', щ: 'chtch', ъ: '', ы: 'y', ь: '', э: 'e', ю: 'iou', я: 'ia' },
+  french: {
+    а: 'a',
+    б: 'b',
+    в: 'v',
+    г: 'g',
+    д: 'd',
+    е: 'e',
+    ё: 'io',
+    ж: 'j',
+    з: 'z',
+    и: 'i',
+    й: 'i',
+    к: 'k',
+    л: 'l',
+    м: 'm',
+    н: 'n',
+    о: 'o',
+    п: 'p',
+    р: 'r',
+    с: 's',
+    т: 't',
+    у: 'ou',
+    ф: 'f',
+    х: 'kh',
+    ц: 'ts',
+    ч: 'tch',
+    ш: 'ch',
+    щ: 'chtch',
+    ъ: '',
+    ы: 'y',
+    ь: '',
+    э: 'e',
+    ю: 'iou',
+    я: 'ia',
+  },
   // Scholarly / ISO 9 with the diacritics dropped: ж z, ч c, ш s, щ sc, х h (or x), ц c, й j, ю ju, я ja.
-  iso: { а: 'a', б: 'b', в: 'v', г: 'g', д: 'd', е: 'e', ё: 'e', ж: 'z', з: 'z', и: 'i', й: 'j', к: 'k', л: 'l', м: 'm', н: 'n', о: 'o', п: 'p', р: 'r', с: 's', т: 't', у: 'u', ф: 'f', х: 'h', ц: 'c', ч: 'c', ш: 's', щ: 'sc', ъ: '', ы: 'y', ь: '', э: 'e', ю: 'ju', я: 'ja' },
+  iso: {
+    а: 'a',
+    б: 'b',
+    в: 'v',
+    г: 'g',
+    д: 'd',
+    е: 'e',
+    ё: 'e',
+    ж: 'z',
+    з: 'z',
+    и: 'i',
+    й: 'j',
+    к: 'k',
+    л: 'l',
+    м: 'm',
+    н: 'n',
+    о: 'o',
+    п: 'p',
+    р: 'r',
+    с: 's',
+    т: 't',
+    у: 'u',
+    ф: 'f',
+    х: 'h',
+    ц: 'c',
+    ч: 'c',
+    ш: 's',
+    щ: 'sc',
+    ъ: '',
+    ы: 'y',
+    ь: '',
+    э: 'e',
+    ю: 'ju',
+    я: 'ja',
+  },
 };
 const LATIN_TO_ARABIC: [string, string][] = [
-  ['sh', 'ش'], ['kh', 'خ'], ['gh', 'غ'], ['th', 'ث'], ['dh', 'ذ'], ['ch', 'تش'], ['aa', 'ا'], ['ee', 'ي'], ['ii', 'ي'], ['oo', 'و'], ['ou', 'و'], ['uu', 'و'],
-  ['a', 'ا'], ['b', 'ب'], ['c', 'ك'], ['d', 'د'], ['e', 'ي'], ['f', 'ف'], ['g', 'ج'], ['h', 'ه'], ['i', 'ي'], ['j', 'ج'], ['k', 'ك'], ['l', 'ل'], ['m', 'م'], ['n', 'ن'],
-  ['o', 'و'], ['p', 'ب'], ['q', 'ق'], ['r', 'ر'], ['s', 'س'], ['t', 'ت'], ['u', 'و'], ['v', 'ف'], ['w', 'و'], ['x', 'كس'], ['y', 'ي'], ['z', 'ز'],
+  ['sh', 'ش'],
+  ['kh', 'خ'],
+  ['gh', 'غ'],
+  ['th', 'ث'],
+  ['dh', 'ذ'],
+  ['ch', 'تش'],
+  ['aa', 'ا'],
+  ['ee', 'ي'],
+  ['ii', 'ي'],
+  ['oo', 'و'],
+  ['ou', 'و'],
+  ['uu', 'و'],
+  ['a', 'ا'],
+  ['b', 'ب'],
+  ['c', 'ك'],
+  ['d', 'د'],
+  ['e', 'ي'],
+  ['f', 'ف'],
+  ['g', 'ج'],
+  ['h', 'ه'],
+  ['i', 'ي'],
+  ['j', 'ج'],
+  ['k', 'ك'],
+  ['l', 'ل'],
+  ['m', 'م'],
+  ['n', 'ن'],
+  ['o', 'و'],
+  ['p', 'ب'],
+  ['q', 'ق'],
+  ['r', 'ر'],
+  ['s', 'س'],
+  ['t', 'ت'],
+  ['u', 'و'],
+  ['v', 'ف'],
+  ['w', 'و'],
+  ['x', 'كس'],
+  ['y', 'ي'],
+  ['z', 'ز'],
 ];
 /** Words that mark a name as Arabic (the names an Arabic-script query is written for). */
-const ARABIC_NAME = /\b(al|el|bin|ibn|abu|abd|abdul|abdel|abdal|muhammad|mohammed|mohamed|mohammad|ahmad|ahmed|ali|hassan|hasan|hussein|husayn|omar|umar|khalid|ibrahim|yusuf|said|saeed|salim|abdullah|abdallah)\b/i;
-const DIACRITICS: Record<string, string[]> = { a: ['á', 'à', 'â', 'ä', 'ã'], e: ['é', 'è', 'ê', 'ë'], i: ['í', 'ï', 'î'], o: ['ó', 'ö', 'ô', 'õ'], u: ['ú', 'ü', 'û'], c: ['ç', 'č'], n: ['ñ'], s: ['š', 'ş'], z: ['ž'], g: ['ğ'] };
+const ARABIC_NAME =
+  /\b(al|el|bin|ibn|abu|abd|abdul|abdel|abdal|muhammad|mohammed|mohamed|mohammad|ahmad|ahmed|ali|hassan|hasan|hussein|husayn|omar|umar|khalid|ibrahim|yusuf|said|saeed|salim|abdullah|abdallah)\b/i;
+const DIACRITICS: Record<string, string[]> = {
+  a: ['á', 'à', 'â', 'ä', 'ã'],
+  e: ['é', 'è', 'ê', 'ë'],
+  i: ['í', 'ï', 'î'],
+  o: ['ó', 'ö', 'ô', 'õ'],
+  u: ['ú', 'ü', 'û'],
+  c: ['ç', 'č'],
+  n: ['ñ'],
+  s: ['š', 'ş'],
+  z: ['ž'],
+  g: ['ğ'],
+};
 
 function translit(text: string, table: [string, string][]): string {
   let n = text;
@@ -238,85 +504,136 @@ function extraKinds(
     return caps.length >= 1 && caps.length < ws.length ? caps[caps.length - 1]![1] : ws.length - 1;
   };
   return [
-    ['extra: two typos', (r) => {
-      const ws = words(r.name);
-      const cand = ws.map((w, i) => [w, i] as const).filter(([w]) => w.length >= 5);
-      if (cand.length === 0 || ws.join('').length < 14) return undefined;
-      const [w1, i1] = pick(cand);
-      ws[i1] = typo(w1);
-      const rest = cand.filter(([, i]) => i !== i1);
-      if (rest.length > 0) { const [w2, i2] = pick(rest); ws[i2] = typo(w2); } else if (w1.length >= 8) ws[i1] = typo(ws[i1]!);
-      else return undefined;
-      return ws.join(' ');
-    }],
+    [
+      'extra: two typos',
+      (r) => {
+        const ws = words(r.name);
+        const cand = ws.map((w, i) => [w, i] as const).filter(([w]) => w.length >= 5);
+        if (cand.length === 0 || ws.join('').length < 14) return undefined;
+        const [w1, i1] = pick(cand);
+        ws[i1] = typo(w1);
+        const rest = cand.filter(([, i]) => i !== i1);
+        if (rest.length > 0) {
+          const [w2, i2] = pick(rest);
+          ws[i2] = typo(w2);
+        } else if (w1.length >= 8) ws[i1] = typo(ws[i1]!);
+        else return undefined;
+        return ws.join(' ');
+      },
+    ],
     ['extra: typo in a short word', (r) => typoWhere(r, (w) => /^[a-z]{3,4}$/i.test(w))],
-    ['extra: missing space and a typo', (r) => {
-      const ws = words(r.name);
-      if (ws.length < 3) return undefined;
-      const i = Math.floor(rand() * (ws.length - 1));
-      const joined = [...ws.slice(0, i), ws[i]! + ws[i + 1]!, ...ws.slice(i + 2)];
-      const cand = joined.map((w, k) => [w, k] as const).filter(([w, k]) => w.length >= 5 && k !== i);
-      if (cand.length === 0) return undefined;
-      const [w, k] = pick(cand);
-      joined[k] = typo(w);
-      return joined.join(' ');
-    }],
-    ['extra: diacritics added or umlauts written out', (r) => {
-      if (/[^\x20-\x7e]/.test(r.name)) return undefined;
-      const chars = [...r.name];
-      const at = chars.map((c, i) => [c.toLowerCase(), i] as const).filter(([c]) => DIACRITICS[c] !== undefined);
-      if (at.length === 0) return undefined;
-      for (let k = 0; k < 2 && at.length > 0; k++) {
-        const [c, i] = pick(at);
-        const d = pick(DIACRITICS[c]!);
-        chars[i] = chars[i] === c ? d : d.toUpperCase();
-      }
-      // German and Turkish writers without the letters: ä ae, ö oe, ü ue.
-      return rand() < 0.3 ? chars.join('').replace(/ä/g, 'ae').replace(/ö/g, 'oe').replace(/ü/g, 'ue').replace(/Ä/g, 'AE').replace(/Ö/g, 'OE').replace(/Ü/g, 'UE') : chars.join('');
-    }],
-    ['extra: Russian name, other romanization', (r) => {
-      if (r.entityType !== 'person') return undefined;
-      const n = r.name.toLowerCase().replace(/[^a-z ]/g, ' ');
-      // Only names a Russian spelling fits (a patronymic, or an -ov/-ev/-in/-sky surname).
-      if (!/(vich|vna|ov|ev|in|sky|skiy|skii|enko)\b/.test(n)) return undefined;
-      const cyr = translit(n, TO_CYRILLIC);
-      const table = FROM_CYRILLIC[pick(['german', 'french', 'iso'])]!;
-      return [...cyr].map((c) => table[c] ?? c).join('');
-    }],
-    ['extra: to Cyrillic, as spoken', (r) => {
-      if (r.entityType !== 'person') return undefined;
-      return translit(r.name.toLowerCase().replace(/[^a-z ]/g, ' '), TO_CYRILLIC_PLAIN);
-    }],
-    ['extra: Arabic name to Arabic script', (r) => {
-      if (r.entityType !== 'person' || !ARABIC_NAME.test(r.name)) return undefined;
-      let n = r.name.toLowerCase().replace(/[^a-z -]/g, '').replace(/\b[ae]l-/g, 'al ').replace(/\bel\b/g, 'al').replace(/-/g, ' ');
-      n = n.replace(/([a-z])\1/g, '$1');
-      // A vowel that begins a word is carried by an alif (Ibrahim ابراهيم, Umar امر).
-      n = n.replace(/\b[aeiou]+/g, 'a');
-      // The article is written onto its word (ال), short vowels inside a word mostly not at all.
-      n = n.split(/\s+/).map((w) => (w.length > 3 ? w[0] + w.slice(1, -1).replace(/[aeiou](?=[^aeiou])/g, (v) => (rand() < 0.6 ? '' : v)) + w.slice(-1) : w)).join(' ');
-      return translit(n, LATIN_TO_ARABIC).replace(/(^|\s)ال\s/g, '$1ال');
-    }],
-    ['extra: initials for given names', (r) => {
-      if (r.entityType !== 'person') return undefined;
-      const ws = words(r.name);
-      if (ws.length < 2) return undefined;
-      const s = surnameAt(r, ws);
-      const out = ws.map((w, i) => (i === s || w.length <= 2 ? w : `${w[0]!.toUpperCase()}.`));
-      return out.join(' ');
-    }],
-    ['extra: hyphens', (r) => {
-      const ws = words(r.name);
-      if (ws.length < 2) return undefined;
-      if (r.name.includes('-') && rand() < 0.5) return r.name.replace(/-/g, ' ');
-      const i = Math.floor(rand() * (ws.length - 1));
-      return [...ws.slice(0, i), `${ws[i]}-${ws[i + 1]}`, ...ws.slice(i + 2)].join(' ');
-    }],
-    ['extra: reversed order', (r) => {
-      const ws = words(r.name);
-      if (ws.length < 3) return undefined;
-      return [...ws].reverse().join(' ');
-    }],
+    [
+      'extra: missing space and a typo',
+      (r) => {
+        const ws = words(r.name);
+        if (ws.length < 3) return undefined;
+        const i = Math.floor(rand() * (ws.length - 1));
+        const joined = [...ws.slice(0, i), ws[i]! + ws[i + 1]!, ...ws.slice(i + 2)];
+        const cand = joined.map((w, k) => [w, k] as const).filter(([w, k]) => w.length >= 5 && k !== i);
+        if (cand.length === 0) return undefined;
+        const [w, k] = pick(cand);
+        joined[k] = typo(w);
+        return joined.join(' ');
+      },
+    ],
+    [
+      'extra: diacritics added or umlauts written out',
+      (r) => {
+        if (/[^\x20-\x7e]/.test(r.name)) return undefined;
+        const chars = [...r.name];
+        const at = chars.map((c, i) => [c.toLowerCase(), i] as const).filter(([c]) => DIACRITICS[c] !== undefined);
+        if (at.length === 0) return undefined;
+        for (let k = 0; k < 2 && at.length > 0; k++) {
+          const [c, i] = pick(at);
+          const d = pick(DIACRITICS[c]!);
+          chars[i] = chars[i] === c ? d : d.toUpperCase();
+        }
+        // German and Turkish writers without the letters: ä ae, ö oe, ü ue.
+        return rand() < 0.3
+          ? chars
+              .join('')
+              .replace(/ä/g, 'ae')
+              .replace(/ö/g, 'oe')
+              .replace(/ü/g, 'ue')
+              .replace(/Ä/g, 'AE')
+              .replace(/Ö/g, 'OE')
+              .replace(/Ü/g, 'UE')
+          : chars.join('');
+      },
+    ],
+    [
+      'extra: Russian name, other romanization',
+      (r) => {
+        if (r.entityType !== 'person') return undefined;
+        const n = r.name.toLowerCase().replace(/[^a-z ]/g, ' ');
+        // Only names a Russian spelling fits (a patronymic, or an -ov/-ev/-in/-sky surname).
+        if (!/(vich|vna|ov|ev|in|sky|skiy|skii|enko)\b/.test(n)) return undefined;
+        const cyr = translit(n, TO_CYRILLIC);
+        const table = FROM_CYRILLIC[pick(['german', 'french', 'iso'])]!;
+        return [...cyr].map((c) => table[c] ?? c).join('');
+      },
+    ],
+    [
+      'extra: to Cyrillic, as spoken',
+      (r) => {
+        if (r.entityType !== 'person') return undefined;
+        return translit(r.name.toLowerCase().replace(/[^a-z ]/g, ' '), TO_CYRILLIC_PLAIN);
+      },
+    ],
+    [
+      'extra: Arabic name to Arabic script',
+      (r) => {
+        if (r.entityType !== 'person' || !ARABIC_NAME.test(r.name)) return undefined;
+        let n = r.name
+          .toLowerCase()
+          .replace(/[^a-z -]/g, '')
+          .replace(/\b[ae]l-/g, 'al ')
+          .replace(/\bel\b/g, 'al')
+          .replace(/-/g, ' ');
+        n = n.replace(/([a-z])\1/g, '$1');
+        // A vowel that begins a word is carried by an alif (Ibrahim ابراهيم, Umar امر).
+        n = n.replace(/\b[aeiou]+/g, 'a');
+        // The article is written onto its word (ال), short vowels inside a word mostly not at all.
+        n = n
+          .split(/\s+/)
+          .map((w) =>
+            w.length > 3
+              ? w[0] + w.slice(1, -1).replace(/[aeiou](?=[^aeiou])/g, (v) => (rand() < 0.6 ? '' : v)) + w.slice(-1)
+              : w,
+          )
+          .join(' ');
+        return translit(n, LATIN_TO_ARABIC).replace(/(^|\s)ال\s/g, '$1ال');
+      },
+    ],
+    [
+      'extra: initials for given names',
+      (r) => {
+        if (r.entityType !== 'person') return undefined;
+        const ws = words(r.name);
+        if (ws.length < 2) return undefined;
+        const s = surnameAt(r, ws);
+        const out = ws.map((w, i) => (i === s || w.length <= 2 ? w : `${w[0]!.toUpperCase()}.`));
+        return out.join(' ');
+      },
+    ],
+    [
+      'extra: hyphens',
+      (r) => {
+        const ws = words(r.name);
+        if (ws.length < 2) return undefined;
+        if (r.name.includes('-') && rand() < 0.5) return r.name.replace(/-/g, ' ');
+        const i = Math.floor(rand() * (ws.length - 1));
+        return [...ws.slice(0, i), `${ws[i]}-${ws[i + 1]}`, ...ws.slice(i + 2)].join(' ');
+      },
+    ],
+    [
+      'extra: reversed order',
+      (r) => {
+        const ws = words(r.name);
+        if (ws.length < 3) return undefined;
+        return [...ws].reverse().join(' ');
+      },
+    ],
   ];
 }
 
@@ -327,18 +644,25 @@ export async function main(): Promise<void> {
   const t0 = performance.now();
   // --lists-json=<file>: records saved earlier (JSON array of ListRecord), to iterate without re-parsing.
   const cacheArg = process.argv.find((a) => a.startsWith('--lists-json='));
-  const lists = cacheArg ? groupBySource(JSON.parse(await readFile(cacheArg.slice(13), 'utf8')) as ListRecord[]) : await loadAllLists();
+  const lists = cacheArg
+    ? groupBySource(JSON.parse(await readFile(cacheArg.slice(13), 'utf8')) as ListRecord[])
+    : await loadAllLists();
   const all: ListRecord[] = [...lists.values()].flat();
   const idx = MatchingIndex.build(all);
-  console.log(`Index: ${idx.size} records, ${idx.nameCount} names, sources ${idx.sources.join(', ')} (loaded+built in ${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
+  console.log(
+    `Index: ${idx.size} records, ${idx.nameCount} names, sources ${idx.sources.join(', ')} (loaded+built in ${((performance.now() - t0) / 1000).toFixed(1)} s)\n`,
+  );
 
   const onlyArg = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
-  const section = (name: 'pairs' | 'positives' | 'negatives' | 'perturbations'): boolean => onlyArg === undefined || onlyArg === name;
+  const section = (name: 'pairs' | 'positives' | 'negatives' | 'perturbations'): boolean =>
+    onlyArg === undefined || onlyArg === name;
 
   const nbFile = path.join(MATCHING, 'opensanctions_nomenklatura/name_bench_cases.csv');
   if (section('pairs') && existsSync(nbFile)) {
     const rows = await csv(nbFile);
-    console.log(`nomenklatura name_bench_cases.csv (${rows.length} judged pairs, match = score >= ${MEDIUM_BOUNDARY}, part weights from the loaded lists):`);
+    console.log(
+      `nomenklatura name_bench_cases.csv (${rows.length} judged pairs, match = score >= ${MEDIUM_BOUNDARY}, part weights from the loaded lists):`,
+    );
     nameBench(idx, rows);
   }
 
@@ -346,19 +670,28 @@ export async function main(): Promise<void> {
   if (section('pairs') && existsSync(ebFile)) {
     const checks = parseChecks(await readFile(ebFile, 'utf8'));
     let agree = 0;
-    for (const c of checks) if ((idx.scorePair(c.query, c.candidate, schemaType(c.schema)) >= MEDIUM_BOUNDARY) === c.match) agree++;
-    console.log(`nomenklatura entity_bench_checks.yml (${checks.length} checks, names only):\n  agreement ${pct(agree, checks.length)}`);
+    for (const c of checks)
+      if (idx.scorePair(c.query, c.candidate, schemaType(c.schema)) >= MEDIUM_BOUNDARY === c.match) agree++;
+    console.log(
+      `nomenklatura entity_bench_checks.yml (${checks.length} checks, names only):\n  agreement ${pct(agree, checks.length)}`,
+    );
   }
 
   const putinFile = path.join(MATCHING, 'opensanctions_nomenklatura/putin_names.txt');
   if (section('pairs') && existsSync(putinFile)) {
-    const variants = (await readFile(putinFile, 'utf8')).split('\n').map((s) => s.trim()).filter(Boolean);
+    const variants = (await readFile(putinFile, 'utf8'))
+      .split('\n')
+      .map((s) => s.trim())
+      .filter(Boolean);
     let hit = 0;
     const missed: string[] = [];
     for (const v of variants) {
-      if (idx.scorePair(v, 'Vladimir Vladimirovich PUTIN', 'person') >= MEDIUM_BOUNDARY) hit++; else missed.push(v);
+      if (idx.scorePair(v, 'Vladimir Vladimirovich PUTIN', 'person') >= MEDIUM_BOUNDARY) hit++;
+      else missed.push(v);
     }
-    console.log(`putin_names.txt (${variants.length} spellings vs "Vladimir Vladimirovich PUTIN"):\n  matched ${pct(hit, variants.length)}; missed: ${missed.join(' | ')}`);
+    console.log(
+      `putin_names.txt (${variants.length} spellings vs "Vladimir Vladimirovich PUTIN"):\n  matched ${pct(hit, variants.length)}; missed: ${missed.join(' | ')}`,
+    );
   }
 
   const csFile = path.join(MATCHING, 'watchman/cross_script_pairs.csv');
@@ -369,9 +702,12 @@ export async function main(): Promise<void> {
     for (const l of lines) {
       const [a, b] = l.split(',');
       const s = idx.scorePair(a ?? '', b ?? '', 'person');
-      if (s >= MEDIUM_BOUNDARY) hit++; else missed.push(`${a}/${b} ${s}`);
+      if (s >= MEDIUM_BOUNDARY) hit++;
+      else missed.push(`${a}/${b} ${s}`);
     }
-    console.log(`watchman cross_script_pairs.csv (${lines.length} pairs):\n  matched ${pct(hit, lines.length)}; missed: ${missed.join(' | ')}`);
+    console.log(
+      `watchman cross_script_pairs.csv (${lines.length} pairs):\n  matched ${pct(hit, lines.length)}; missed: ${missed.join(' | ')}`,
+    );
   }
 
   const un = lists.get('un_csl');
@@ -380,47 +716,85 @@ export async function main(): Promise<void> {
     // not asked for
   } else if (un && existsSync(posFile)) {
     const rows = await csv(posFile);
-    let med = 0, high = 0;
+    let med = 0,
+      high = 0;
     const missed: string[] = [];
     for (const r of rows) {
-      const o = idx.screen({ name: r.full_name ?? '', birthDate: r.date_of_birth || undefined, country: r.nationality || undefined, entityType: 'person' }, { maxMatches: 50 });
+      const o = idx.screen(
+        {
+          name: r.full_name ?? '',
+          birthDate: r.date_of_birth || undefined,
+          country: r.nationality || undefined,
+          entityType: 'person',
+        },
+        { maxMatches: 50 },
+      );
       const best = Math.max(0, ...o.matches.filter((m) => m.dataset === 'un_csl').map((m) => m.matchScore));
-      if (best >= MEDIUM_BOUNDARY) med++; else if (missed.length < 40) missed.push(`${r.full_name} ${r.date_of_birth} ${r.nationality} -> ${best}`);
+      if (best >= MEDIUM_BOUNDARY) med++;
+      else if (missed.length < 40) missed.push(`${r.full_name} ${r.date_of_birth} ${r.nationality} -> ${best}`);
       if (best >= HIGH_BOUNDARY) high++;
     }
-    console.log(`yente positives_un_untreated.csv vs UN list (${rows.length} queries with birth date and nationality):`);
+    console.log(
+      `yente positives_un_untreated.csv vs UN list (${rows.length} queries with birth date and nationality):`,
+    );
     console.log(`  recall at medium ${pct(med, rows.length)}, at high ${pct(high, rows.length)}`);
     if (process.argv.includes('--verbose')) console.log('    ' + missed.join('\n    '));
   } else console.log('yente positives_un_untreated.csv: skipped (UN list not loaded)');
 
   for (const [label, rel, limit] of [
-    ['yente candidate_generation_benchmark/negatives_us.csv', 'opensanctions_yente/candidate_generation_benchmark/negatives_us.csv', quick ? 10_000 : Infinity],
+    [
+      'yente candidate_generation_benchmark/negatives_us.csv',
+      'opensanctions_yente/candidate_generation_benchmark/negatives_us.csv',
+      quick ? 10_000 : Infinity,
+    ],
     ['yente validation_report/negatives_us.csv', 'opensanctions_yente/validation_report/negatives_us.csv', Infinity],
   ] as const) {
     const file = path.join(MATCHING, rel);
     if (!section('negatives') || !existsSync(file)) continue;
     const rows = (await csv(file)).slice(0, limit);
-    let med = 0, high = 0, medNoCorr = 0, highNoCorr = 0;
+    let med = 0,
+      high = 0,
+      medNoCorr = 0,
+      highNoCorr = 0;
     const hits: string[] = [];
     for (const r of rows) {
       const country = toCountryCode(r.nationality) ?? undefined;
-      const o = idx.screen({ name: r.full_name ?? '', birthDate: r.date_of_birth || undefined, country, entityType: 'person' });
-      if (o.riskScore >= MEDIUM_BOUNDARY) { med++; if (hits.length < 30) hits.push(`${r.full_name} -> ${o.matches[0]?.entity.name} ${o.riskScore}`); }
+      const o = idx.screen({
+        name: r.full_name ?? '',
+        birthDate: r.date_of_birth || undefined,
+        country,
+        entityType: 'person',
+      });
+      if (o.riskScore >= MEDIUM_BOUNDARY) {
+        med++;
+        if (hits.length < 30) hits.push(`${r.full_name} -> ${o.matches[0]?.entity.name} ${o.riskScore}`);
+      }
       if (o.riskScore >= HIGH_BOUNDARY) high++;
       const bare = idx.screen({ name: r.full_name ?? '' });
       if (bare.riskScore >= MEDIUM_BOUNDARY) medNoCorr++;
       if (bare.riskScore >= HIGH_BOUNDARY) highNoCorr++;
     }
     console.log(`${label} (${rows.length} innocent persons) vs all loaded lists:`);
-    console.log(`  with birth date + nationality + type: false positives at medium+ ${pct(med, rows.length)}, at high ${pct(high, rows.length)}`);
-    console.log(`  name only:                            false positives at medium+ ${pct(medNoCorr, rows.length)}, at high ${pct(highNoCorr, rows.length)}`);
+    console.log(
+      `  with birth date + nationality + type: false positives at medium+ ${pct(med, rows.length)}, at high ${pct(high, rows.length)}`,
+    );
+    console.log(
+      `  name only:                            false positives at medium+ ${pct(medNoCorr, rows.length)}, at high ${pct(highNoCorr, rows.length)}`,
+    );
     if (process.argv.includes('--verbose')) console.log('    ' + hits.join('\n    '));
   }
 
-  const source = all.filter((r) => r.source === 'un_csl' || r.source === 'us_ofac' || r.source === 'eu_csl' || r.source === 'uk_csl');
+  const source = all.filter(
+    (r) => r.source === 'un_csl' || r.source === 'us_ofac' || r.source === 'eu_csl' || r.source === 'uk_csl',
+  );
   if (section('perturbations') && source.length > 0) {
     const seedArg = process.argv.find((a) => a.startsWith('--seed='));
-    const perts = perturb(source, quick ? 300 : 1000, seedArg ? Number(seedArg.slice(7)) : 20260522, process.argv.includes('--extra'));
+    const perts = perturb(
+      source,
+      quick ? 300 : 1000,
+      seedArg ? Number(seedArg.slice(7)) : 20260522,
+      process.argv.includes('--extra'),
+    );
     const byKind = new Map<string, { n: number; med: number; high: number; missed: string[] }>();
     for (const p of perts) {
       const o = idx.screen({ name: p.query }, { maxMatches: 50 });
@@ -428,7 +802,8 @@ export async function main(): Promise<void> {
       const m = o.matches.find((x) => x.entity.id === want);
       const k = byKind.get(p.kind) ?? { n: 0, med: 0, high: 0, missed: [] };
       k.n++;
-      if (m && m.matchScore >= MEDIUM_BOUNDARY) k.med++; else if (k.missed.length < 8) k.missed.push(`${p.query} [${p.record.name}] ${m?.matchScore ?? '-'}`);
+      if (m && m.matchScore >= MEDIUM_BOUNDARY) k.med++;
+      else if (k.missed.length < 8) k.missed.push(`${p.query} [${p.record.name}] ${m?.matchScore ?? '-'}`);
       if (m && m.matchScore >= HIGH_BOUNDARY) k.high++;
       byKind.set(p.kind, k);
     }
@@ -451,7 +826,12 @@ function groupBySource(records: ListRecord[]): Map<OfficialSourceId, ListRecord[
   return out;
 }
 
-interface Check { match: boolean; schema: string; query: string; candidate: string }
+interface Check {
+  match: boolean;
+  schema: string;
+  query: string;
+  candidate: string;
+}
 
 /** The checks file has one shape only (match, schema, query{...}, candidate{...}); a full YAML parser is not needed. */
 function parseChecks(text: string): Check[] {
@@ -460,7 +840,8 @@ function parseChecks(text: string): Check[] {
   let side: 'q' | 'c' = 'q';
   const flush = (): void => {
     if (!cur) return;
-    const name = (p: Record<string, string>): string => p.name ?? [p.firstName, p.fatherName, p.middleName, p.lastName].filter(Boolean).join(' ');
+    const name = (p: Record<string, string>): string =>
+      p.name ?? [p.firstName, p.fatherName, p.middleName, p.lastName].filter(Boolean).join(' ');
     out.push({ match: cur.match, schema: cur.schema, query: name(cur.q), candidate: name(cur.c) });
   };
   for (const line of text.split('\n')) {
@@ -468,7 +849,11 @@ function parseChecks(text: string): Check[] {
     if (!m) continue;
     const key = m[1]!;
     const value = m[2]!.trim().replace(/^["']|["']$/g, '');
-    if (line.trimStart().startsWith('- match:')) { flush(); cur = { match: value === 'true', schema: '', q: {}, c: {} }; continue; }
+    if (line.trimStart().startsWith('- match:')) {
+      flush();
+      cur = { match: value === 'true', schema: '', q: {}, c: {} };
+      continue;
+    }
     if (!cur) continue;
     if (key === 'schema') cur.schema = value;
     else if (key === 'query') side = 'q';

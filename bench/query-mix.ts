@@ -32,7 +32,10 @@ export function queryMix(records: ListRecord[], perKind = 2000, seed = 7): strin
     const words = n.split(/\s+/);
     queries.push(i % 2 === 0 ? n.slice(0, p) + n.slice(p + 1) : [...words.slice(1), words[0]].join(' '));
   }
-  const negFile = path.resolve(process.cwd(), '../shared/data/matching/opensanctions_yente/candidate_generation_benchmark/negatives_us.csv');
+  const negFile = path.resolve(
+    process.cwd(),
+    '../shared/data/matching/opensanctions_yente/candidate_generation_benchmark/negatives_us.csv',
+  );
   if (existsSync(negFile)) {
     const rows = parse(readFileSync(negFile, 'utf8'), { columns: true }) as Record<string, string>[];
     for (let i = 0; i < perKind; i++) queries.push(pick(rows).full_name ?? 'John Smith');

@@ -54,7 +54,11 @@ export function prepareServerData(cliPath: string, env: NodeJS.ProcessEnv): stri
   runCli(cliPath, env, ['lists', 'sync', '--from', LISTS, '--json']);
   runCli(cliPath, env, ['orgs', 'create', '--slug', 'bench', '--name', 'Bench', '--tier', 'enterprise', '--json']);
   runCli(cliPath, env, ['users', 'add', '--org', 'bench', '--email', 'bench@example.test', '--json']);
-  return (JSON.parse(runCli(cliPath, env, ['keys', 'create', '--org', 'bench', '--user', 'bench@example.test', '--json'])) as { key: string }).key;
+  return (
+    JSON.parse(
+      runCli(cliPath, env, ['keys', 'create', '--org', 'bench', '--user', 'bench@example.test', '--json']),
+    ) as { key: string }
+  ).key;
 }
 
 /** The environment of a benchmarked `sanctions serve`: SQLite in `dataDir`, no start-up sync, no per-key limit. */

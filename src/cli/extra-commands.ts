@@ -23,7 +23,11 @@ export function registerExtraCommands(program: Command, runtime: CliRuntime): vo
       const list = await runtime.withContext((ctx) =>
         listAlerts(
           { db: ctx.database.db },
-          { org: opts.org, ...(opts.unresolved ? { unresolved: true } : {}), ...(opts.limit !== undefined ? { limit: opts.limit } : {}) },
+          {
+            org: opts.org,
+            ...(opts.unresolved ? { unresolved: true } : {}),
+            ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
+          },
         ),
       );
       printResult(runtime.output(command), list, () =>
@@ -58,9 +62,14 @@ export function registerExtraCommands(program: Command, runtime: CliRuntime): vo
           { id, user: opts.user, ...(opts.note !== undefined ? { note: opts.note } : {}) },
         ),
       );
-      printResult(runtime.output(command), result, () =>
-        `resolved ${result.alert.id} at ${result.alert.resolvedAt}` +
-        (result.deliveryId ? `; alert.resolved queued as delivery ${result.deliveryId}` : '; no webhook URL configured, nothing sent'),
+      printResult(
+        runtime.output(command),
+        result,
+        () =>
+          `resolved ${result.alert.id} at ${result.alert.resolvedAt}` +
+          (result.deliveryId
+            ? `; alert.resolved queued as delivery ${result.deliveryId}`
+            : '; no webhook URL configured, nothing sent'),
       );
     });
 
@@ -86,8 +95,11 @@ export function registerExtraCommands(program: Command, runtime: CliRuntime): vo
     .option('--json', 'print one JSON document')
     .action(async (opts: { org: string }, command: Command) => {
       const result = await runtime.withContext((ctx) => resumeWebhook(workerDeps(ctx), opts.org));
-      printResult(runtime.output(command), result, () =>
-        `${result.wasPaused ? 'resumed' : 'was not paused;'} webhook of ${result.org}; ${result.released} held deliveries are due now`,
+      printResult(
+        runtime.output(command),
+        result,
+        () =>
+          `${result.wasPaused ? 'resumed' : 'was not paused;'} webhook of ${result.org}; ${result.released} held deliveries are due now`,
       );
     });
 

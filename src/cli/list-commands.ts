@@ -15,7 +15,14 @@ function sourceOption(value: string, previous: OfficialSourceId[] = []): Officia
 function summary(outcomes: SyncOutcome[]): string {
   return table(
     ['source', 'records', 'version', 'took', 'status', 'message'],
-    outcomes.map((o) => [o.source, o.records, o.version, `${(o.tookMs / 1000).toFixed(1)}s`, o.status, o.message?.slice(0, 100)]),
+    outcomes.map((o) => [
+      o.source,
+      o.records,
+      o.version,
+      `${(o.tookMs / 1000).toFixed(1)}s`,
+      o.status,
+      o.message?.slice(0, 100),
+    ]),
   );
 }
 
@@ -32,7 +39,10 @@ export function registerListCommands(program: Command, runtime: CliRuntime): voi
     .action(async (opts: { from?: string; source?: OfficialSourceId[]; ownership?: string }, command: Command) => {
       const output = runtime.output(command);
       // The parsers (exceljs among them) load only for this command: every other command starts faster.
-      const [{ syncSources }, { default: cliProgress }] = await Promise.all([import('../lists/sync-service.js'), import('cli-progress')]);
+      const [{ syncSources }, { default: cliProgress }] = await Promise.all([
+        import('../lists/sync-service.js'),
+        import('cli-progress'),
+      ]);
       const sources = opts.source ?? [...SOURCE_IDS];
       const showBars = !output.json && process.stdout.isTTY === true;
       const multibar = showBars
@@ -49,7 +59,8 @@ export function registerListCommands(program: Command, runtime: CliRuntime): voi
             clock: ctx.clock,
             lists: ctx.config.lists,
             ownership: ctx.config.ownership,
-            onProgress: (source, phase, detail) => bars.get(source)?.update(PHASE_STEP[phase], { phase: detail ?? phase }),
+            onProgress: (source, phase, detail) =>
+              bars.get(source)?.update(PHASE_STEP[phase], { phase: detail ?? phase }),
           },
           {
             ...(opts.from ? { fromDir: resolve(opts.from) } : {}),
@@ -69,11 +80,21 @@ export function registerListCommands(program: Command, runtime: CliRuntime): voi
     .option('--json', 'print one JSON document')
     .action(async (_opts, command: Command) => {
       const { listStatus } = await import('../lists/sync-service.js');
-      const status = await runtime.withContext((ctx) => listStatus({ db: ctx.database.db, clock: ctx.clock, lists: ctx.config.lists }));
+      const status = await runtime.withContext((ctx) =>
+        listStatus({ db: ctx.database.db, clock: ctx.clock, lists: ctx.config.lists }),
+      );
       printResult(runtime.output(command), status, () =>
         table(
           ['source', 'records', 'version', 'published', 'fetched', 'stale', 'last error'],
-          status.map((s) => [s.source, s.records, s.version, s.publishedAt, s.fetchedAt, s.stale ? 'yes' : 'no', s.lastError?.slice(0, 80)]),
+          status.map((s) => [
+            s.source,
+            s.records,
+            s.version,
+            s.publishedAt,
+            s.fetchedAt,
+            s.stale ? 'yes' : 'no',
+            s.lastError?.slice(0, 80),
+          ]),
         ),
       );
     });

@@ -109,7 +109,8 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
     if (error instanceof CommanderError) {
       // Help and version exit 0; usage errors were already printed on stderr with the command's usage.
       if (error.exitCode === 0) return 0;
-      if (wantsJson) console.log(JSON.stringify({ error: { code: 'USAGE_ERROR', message: error.message.replace(/^error: /, '') } }));
+      if (wantsJson)
+        console.log(JSON.stringify({ error: { code: 'USAGE_ERROR', message: error.message.replace(/^error: /, '') } }));
       return 2;
     }
     if (error instanceof AppError || error instanceof ConfigError) {
@@ -130,7 +131,6 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
     return 1;
   }
 }
-
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   run(process.argv.slice(2)).then((code) => {

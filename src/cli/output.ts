@@ -12,7 +12,11 @@ export function printResult(output: Output, value: unknown, text: () => string):
 export function table(headers: string[], rows: (string | number | null | undefined)[][]): string {
   const cells = [headers, ...rows.map((r) => r.map((c) => (c === null || c === undefined ? '-' : String(c))))];
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
-  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   return [line(cells[0] as string[]), line(widths.map((w) => '-'.repeat(w))), ...cells.slice(1).map(line)].join('\n');
 }
 

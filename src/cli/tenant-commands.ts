@@ -20,7 +20,8 @@ function whole(value: string): number {
 }
 
 function tier(value: string): string {
-  if (!(TIERS as readonly string[]).includes(value)) throw new InvalidArgumentError(`must be one of ${TIERS.join(', ')}`);
+  if (!(TIERS as readonly string[]).includes(value))
+    throw new InvalidArgumentError(`must be one of ${TIERS.join(', ')}`);
   return value;
 }
 
@@ -37,7 +38,10 @@ export function registerTenantCommands(program: Command, runtime: CliRuntime): v
     .option('--json', 'print one JSON document')
     .action(async (opts: { slug: string; name: string; tier: string; quota?: number }, command: Command) => {
       const org = await runtime.withContext((ctx) =>
-        createOrganization({ db: ctx.database.db, clock: ctx.clock }, { slug: opts.slug, name: opts.name, tier: opts.tier, quota: opts.quota ?? null }),
+        createOrganization(
+          { db: ctx.database.db, clock: ctx.clock },
+          { slug: opts.slug, name: opts.name, tier: opts.tier, quota: opts.quota ?? null },
+        ),
       );
       printResult(runtime.output(command), org, () => `created organization ${org.slug} (${org.id}), tier ${org.tier}`);
     });
@@ -48,13 +52,22 @@ export function registerTenantCommands(program: Command, runtime: CliRuntime): v
     .requiredOption('--org <slug>', 'organization slug')
     .option('--name <name>', 'display name')
     .option('--tier <tier>', `one of ${TIERS.join(', ')}`, tier)
-    .option('--quota <n>', 'own monthly quota; "none" to use the tier quota', (v: string) => (v === 'none' ? null : whole(v)))
+    .option('--quota <n>', 'own monthly quota; "none" to use the tier quota', (v: string) =>
+      v === 'none' ? null : whole(v),
+    )
     .option('--webhook-url <url>', 'where alerts are sent; "" to remove')
     .option('--webhook-secret <secret>', 'HMAC secret for webhook signatures (at least 16 characters)')
     .option('--json', 'print one JSON document')
     .action(
       async (
-        opts: { org: string; name?: string; tier?: string; quota?: number | null; webhookUrl?: string; webhookSecret?: string },
+        opts: {
+          org: string;
+          name?: string;
+          tier?: string;
+          quota?: number | null;
+          webhookUrl?: string;
+          webhookSecret?: string;
+        },
         command: Command,
       ) => {
         const org = await runtime.withContext(async (ctx) => {
@@ -84,7 +97,14 @@ export function registerTenantCommands(program: Command, runtime: CliRuntime): v
       printResult(runtime.output(command), list, () =>
         table(
           ['slug', 'id', 'name', 'tier', 'quota', 'webhook'],
-          list.map((o) => [o.slug, o.id, o.name, o.tier, o.effectiveQuota ?? 'unlimited', o.webhookUrl ? (o.webhookPaused ? 'paused' : 'on') : 'off']),
+          list.map((o) => [
+            o.slug,
+            o.id,
+            o.name,
+            o.tier,
+            o.effectiveQuota ?? 'unlimited',
+            o.webhookUrl ? (o.webhookPaused ? 'paused' : 'on') : 'off',
+          ]),
         ),
       );
     });
@@ -99,7 +119,9 @@ export function registerTenantCommands(program: Command, runtime: CliRuntime): v
     .action(async (opts: { org: string; email: string }, command: Command) => {
       const result = await runtime.withContext((ctx) => addUser({ db: ctx.database.db, clock: ctx.clock }, opts));
       printResult(runtime.output(command), result, () =>
-        result.created ? `added ${result.email} to ${result.org}` : `${result.email} is already a member of ${result.org}`,
+        result.created
+          ? `added ${result.email} to ${result.org}`
+          : `${result.email} is already a member of ${result.org}`,
       );
     });
   users
@@ -119,7 +141,12 @@ export function registerTenantCommands(program: Command, runtime: CliRuntime): v
     .option('--json', 'print one JSON document')
     .action(async (opts: { org: string }, command: Command) => {
       const list = await runtime.withContext((ctx) => listUsers({ db: ctx.database.db, clock: ctx.clock }, opts.org));
-      printResult(runtime.output(command), list, () => table(['email', 'id', 'role', 'since'], list.map((u) => [u.email, u.id, u.role, u.created_at])));
+      printResult(runtime.output(command), list, () =>
+        table(
+          ['email', 'id', 'role', 'since'],
+          list.map((u) => [u.email, u.id, u.role, u.created_at]),
+        ),
+      );
     });
 
   const keys = program.command('keys').description('Manage API keys');
@@ -137,7 +164,11 @@ export function registerTenantCommands(program: Command, runtime: CliRuntime): v
           { org: opts.org, email: opts.user, ...(opts.expiresAt !== undefined ? { expiresAt: opts.expiresAt } : {}) },
         ),
       );
-      printResult(runtime.output(command), key, () => `key ${key.id} for ${key.user} in ${key.org}:\n\n  ${key.key}\n\nStore it now: it is not shown again.`);
+      printResult(
+        runtime.output(command),
+        key,
+        () => `key ${key.id} for ${key.user} in ${key.org}:\n\n  ${key.key}\n\nStore it now: it is not shown again.`,
+      );
     });
   keys
     .command('revoke')
@@ -145,7 +176,9 @@ export function registerTenantCommands(program: Command, runtime: CliRuntime): v
     .requiredOption('--id <id>', 'key id (key_...)')
     .option('--json', 'print one JSON document')
     .action(async (opts: { id: string }, command: Command) => {
-      const result = await runtime.withContext((ctx) => revokeApiKey({ db: ctx.database.db, clock: ctx.clock }, opts.id));
+      const result = await runtime.withContext((ctx) =>
+        revokeApiKey({ db: ctx.database.db, clock: ctx.clock }, opts.id),
+      );
       printResult(runtime.output(command), result, () => `revoked ${result.id}`);
     });
   keys
@@ -156,7 +189,10 @@ export function registerTenantCommands(program: Command, runtime: CliRuntime): v
     .action(async (opts: { org: string }, command: Command) => {
       const list = await runtime.withContext((ctx) => listApiKeys({ db: ctx.database.db, clock: ctx.clock }, opts.org));
       printResult(runtime.output(command), list, () =>
-        table(['id', 'prefix', 'user', 'status', 'created', 'expires'], list.map((k) => [k.id, k.prefix, k.user, k.status, k.createdAt, k.expiresAt])),
+        table(
+          ['id', 'prefix', 'user', 'status', 'created', 'expires'],
+          list.map((k) => [k.id, k.prefix, k.user, k.status, k.createdAt, k.expiresAt]),
+        ),
       );
     });
 }

@@ -15,7 +15,10 @@ interface AjvError {
 const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
 /** Turns an Ajv error into `<field>: <what is wrong>`, naming the field as the client sent it. */
-export function describeValidation(errors: AjvError[], context: string | undefined): { field: string; message: string } {
+export function describeValidation(
+  errors: AjvError[],
+  context: string | undefined,
+): { field: string; message: string } {
   const first = errors[0] ?? {};
   let field = (first.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
   if (first.keyword === 'required' && typeof first.params?.missingProperty === 'string') {
@@ -24,7 +27,10 @@ export function describeValidation(errors: AjvError[], context: string | undefin
   }
   if (first.keyword === 'additionalProperties' && typeof first.params?.additionalProperty === 'string') {
     field = first.params.additionalProperty;
-    return { field, message: `${field} is not a known ${PART_NAMES[context ?? ''] ?? ''} parameter`.replace('  ', ' ') };
+    return {
+      field,
+      message: `${field} is not a known ${PART_NAMES[context ?? ''] ?? ''} parameter`.replace('  ', ' '),
+    };
   }
   if (!field) field = PART_NAMES[context ?? ''] ?? 'request';
   let what = first.message ?? 'is invalid';
@@ -77,7 +83,8 @@ export function toAppError(error: FastifyError & { validation?: AjvError[]; vali
     return new AppError('BAD_REQUEST', 'the request body is not valid JSON');
   }
   if (error.statusCode === 413) return new AppError('PAYLOAD_TOO_LARGE', 'the request body is larger than 64 KiB');
-  if (error.statusCode === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', 'the request body must be application/json');
+  if (error.statusCode === 415)
+    return new AppError('UNSUPPORTED_MEDIA_TYPE', 'the request body must be application/json');
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     return new AppError('BAD_REQUEST', 'the request could not be read');
   }

@@ -47,7 +47,12 @@ export function buildOpenApiOptions(): SwaggerOptions {
       ],
       components: {
         securitySchemes: {
-          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'API key of a user of the organization.' },
+          apiKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'x-api-key',
+            description: 'API key of a user of the organization.',
+          },
         },
       },
     },
@@ -66,7 +71,10 @@ export function finishOpenApiDocument(document: Json): Json {
   components.headers = {
     ...COMMON_HEADERS,
     'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait before retrying.' },
-    'Idempotency-Replayed': { schema: { type: 'string', enum: ['true'] }, description: 'Set when the response is a replay of an earlier request with the same Idempotency-Key.' },
+    'Idempotency-Replayed': {
+      schema: { type: 'string', enum: ['true'] },
+      description: 'Set when the response is a replay of an earlier request with the same Idempotency-Key.',
+    },
   };
   doc.components = components;
   const schemas = (components.schemas ?? {}) as Json;

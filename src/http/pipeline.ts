@@ -74,7 +74,10 @@ export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void
           retryAfter: Math.max(1, blockedUntil - nowSeconds),
         };
         request.rateLimit = state;
-        return sendError(reply, tooMany(state, 'too many failed authentication attempts from this address; retry later'));
+        return sendError(
+          reply,
+          tooMany(state, 'too many failed authentication attempts from this address; retry later'),
+        );
       }
       if (blockedUntil !== undefined) blockedAddresses.delete(request.ip);
       return sendError(reply, await authFailure(request, check.error));
@@ -82,7 +85,8 @@ export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void
 
     const state = await deps.limiter.hit(`key:${check.caller.keyId}`, deps.http.rateLimitPerMinute);
     request.rateLimit = state;
-    if (!state.allowed) return sendError(reply, tooMany(state, `rate limit of ${state.limit} requests per minute exceeded`));
+    if (!state.allowed)
+      return sendError(reply, tooMany(state, `rate limit of ${state.limit} requests per minute exceeded`));
 
     try {
       assertAccess(check.caller, check.isMember);

@@ -37,19 +37,37 @@ export const BODY_LIMIT = 64 * 1024;
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    ...(deps.loggerInstance ? { loggerInstance: deps.loggerInstance } : { logger: deps.logger ?? { level: deps.config.logLevel } }),
+    ...(deps.loggerInstance
+      ? { loggerInstance: deps.loggerInstance }
+      : { logger: deps.logger ?? { level: deps.config.logLevel } }),
     genReqId: () => newId('req'),
     bodyLimit: BODY_LIMIT,
     trustProxy: deps.config.http.trustProxy,
     return503OnClosing: true,
     // A log controller replaces the deprecated top-level disableRequestLogging (FSTDEP023).
-    logController: new LogController({ disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace' }),
+    logController: new LogController({
+      disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace',
+    }),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Bodies are validated without type coercion (a number is not a name); query strings and path
   // parameters arrive as text and are coerced. Unknown body fields are removed, never stored.
-  const bodyAjv = new Ajv.default({ coerceTypes: false, removeAdditional: true, useDefaults: true, allErrors: false, strict: false, verbose: true });
-  const queryAjv = new Ajv.default({ coerceTypes: true, removeAdditional: false, useDefaults: true, allErrors: false, strict: false, verbose: true });
+  const bodyAjv = new Ajv.default({
+    coerceTypes: false,
+    removeAdditional: true,
+    useDefaults: true,
+    allErrors: false,
+    strict: false,
+    verbose: true,
+  });
+  const queryAjv = new Ajv.default({
+    coerceTypes: true,
+    removeAdditional: false,
+    useDefaults: true,
+    allErrors: false,
+    strict: false,
+    verbose: true,
+  });
   for (const schema of [ErrorEnvelope, Pagination, ...SCREENING_SCHEMAS, ...MONITOR_SCHEMAS]) {
     bodyAjv.addSchema(schema);
     queryAjv.addSchema(schema);
@@ -70,7 +88,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // share theirs through the database so every node enforces one limit.
     limiter:
       deps.limiter ??
-      (deps.config.database.engine === 'sqlite' ? new MemoryRateLimiter(deps.clock) : new SharedRateLimiter(deps.db, deps.clock)),
+      (deps.config.database.engine === 'sqlite'
+        ? new MemoryRateLimiter(deps.clock)
+        : new SharedRateLimiter(deps.db, deps.clock)),
     http: deps.config.http,
   });
 
@@ -102,7 +122,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(screeningRoutes(deps.screening), { prefix: '/v1' });
   await app.register(monitorRoutes(deps.monitors), { prefix: '/v1' });
 
-  app.get('/openapi.json', { schema: { hide: true } }, async () => finishOpenApiDocument(app.swagger() as Record<string, unknown>));
+  app.get('/openapi.json', { schema: { hide: true } }, async () =>
+    finishOpenApiDocument(app.swagger() as Record<string, unknown>),
+  );
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '';
@@ -111,7 +133,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     );
     if (allowed.length > 0) {
       reply.header('Allow', allowed.join(', '));
-      return sendError(reply, new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`));
+      return sendError(
+        reply,
+        new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`),
+      );
     }
     return sendError(reply, new AppError('NOT_FOUND', `no route ${request.method} ${path}`));
   });

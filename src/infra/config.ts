@@ -94,7 +94,10 @@ export interface Config {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, message: string) {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
     super(`Invalid configuration: ${variable} ${message}`);
     this.name = 'ConfigError';
   }
@@ -147,7 +150,8 @@ export function parseDuration(raw: string): number | undefined {
 function duration(env: Env, name: string, fallback: string): number {
   const raw = str(env, name) ?? fallback;
   const ms = parseDuration(raw);
-  if (ms === undefined || ms <= 0) throw new ConfigError(name, `must be a duration such as 10s, 5m or 1h, got "${raw}"`);
+  if (ms === undefined || ms <= 0)
+    throw new ConfigError(name, `must be a duration such as 10s, 5m or 1h, got "${raw}"`);
   return ms;
 }
 
@@ -194,14 +198,23 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     }
     database = { engine: 'postgres', url: databaseUrl, sqliteSynchronous, poolSize, ...(schema ? { schema } : {}) };
   } else if (/^(sqlite|file):/.test(databaseUrl)) {
-    database = { engine: 'sqlite', url: resolve(databaseUrl.replace(/^(sqlite|file):(\/\/)?/, '')), sqliteSynchronous, poolSize };
+    database = {
+      engine: 'sqlite',
+      url: resolve(databaseUrl.replace(/^(sqlite|file):(\/\/)?/, '')),
+      sqliteSynchronous,
+      poolSize,
+    };
   } else {
-    throw new ConfigError('DATABASE_URL', 'must start with postgres://, postgresql:// or sqlite:, or be unset for SQLite in DATA_DIR');
+    throw new ConfigError(
+      'DATABASE_URL',
+      'must start with postgres://, postgresql:// or sqlite:, or be unset for SQLite in DATA_DIR',
+    );
   }
 
   const host = str(env, 'HOST') ?? '127.0.0.1';
   const syncTime = str(env, 'LIST_SYNC_TIME') ?? '04:00';
-  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(syncTime)) throw new ConfigError('LIST_SYNC_TIME', `must be HH:MM (UTC), got "${syncTime}"`);
+  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(syncTime))
+    throw new ConfigError('LIST_SYNC_TIME', `must be HH:MM (UTC), got "${syncTime}"`);
 
   const urlOverrides: Record<string, string> = {};
   const rawOverrides = str(env, 'LIST_URLS');

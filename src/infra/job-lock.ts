@@ -7,7 +7,13 @@ import type { Db } from './database.js';
  * rescreens). It works the same on SQLite and PostgreSQL: the upsert only takes the row over when
  * the previous lease has expired or is the caller's own. A node that dies loses its lease at expiry.
  */
-export async function tryAcquireLease(db: Db, clock: Clock, name: string, holder: string, ttlMs: number): Promise<boolean> {
+export async function tryAcquireLease(
+  db: Db,
+  clock: Clock,
+  name: string,
+  holder: string,
+  ttlMs: number,
+): Promise<boolean> {
   const now = clock.now();
   const expires = new Date(now.getTime() + ttlMs).toISOString();
   const result = await sql<{ holder: string }>`

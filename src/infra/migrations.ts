@@ -170,7 +170,9 @@ const monitoring: Migration = {
       .addColumn('removed_at', 'text')
       .execute();
     // One live monitor per search and organization; removed monitors keep their row as history.
-    await sql`create unique index monitors_live_search on monitors (org_id, search_key) where removed_at is null`.execute(db);
+    await sql`create unique index monitors_live_search on monitors (org_id, search_key) where removed_at is null`.execute(
+      db,
+    );
     await db.schema
       .createTable('alerts')
       .addColumn('id', 'text', (c) => c.primaryKey())
@@ -283,7 +285,9 @@ function scopedToSchema(db: Db, schema: string): Db {
 export async function migrateToLatest(db: Db): Promise<MigrationReport> {
   const schema = await postgresSchema(db);
   const migrator = new Migrator(
-    schema ? { db: scopedToSchema(db, schema), provider: new InlineProvider(), migrationTableSchema: schema } : { db, provider: new InlineProvider() },
+    schema
+      ? { db: scopedToSchema(db, schema), provider: new InlineProvider(), migrationTableSchema: schema }
+      : { db, provider: new InlineProvider() },
   );
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');

@@ -70,7 +70,8 @@ export class PreparedQuery<P extends object, R> {
 export function preparedFor<Q>(make: (db: Db) => Q): (db: Db) => Q {
   const made = new WeakMap<Db, Q>();
   return (db) => {
-    if (db.isTransaction) throw new Error('prepared queries are made on the database and run in a transaction, not made on one');
+    if (db.isTransaction)
+      throw new Error('prepared queries are made on the database and run in a transaction, not made on one');
     let queries = made.get(db);
     if (queries === undefined) {
       queries = make(db);
@@ -81,7 +82,10 @@ export function preparedFor<Q>(make: (db: Db) => Q): (db: Db) => Q {
 }
 
 /** Builds `build`'s query once on `db`, its parameters standing where `params`' fields are used. */
-export function prepareQuery<P extends object, R>(db: Db, build: (db: Db, params: P) => PreparableQuery<R>): PreparedQuery<P, R> {
+export function prepareQuery<P extends object, R>(
+  db: Db,
+  build: (db: Db, params: P) => PreparableQuery<R>,
+): PreparedQuery<P, R> {
   const used = new Map<string, string>();
   const params = new Proxy({} as P, {
     get(_target, name) {
@@ -98,7 +102,9 @@ export function prepareQuery<P extends object, R>(db: Db, build: (db: Db, params
   // A `sql` template compiles with the database it runs on; a query builder already knows it.
   const compiled = isRawBuilder(query) ? query.compile(db) : query.compile();
   if (compiled.sql.includes(MARK)) {
-    throw new Error(`a prepared query has a parameter where no value goes (a name or an inlined value): ${compiled.sql}`);
+    throw new Error(
+      `a prepared query has a parameter where no value goes (a name or an inlined value): ${compiled.sql}`,
+    );
   }
   const names = new Map([...used].map(([name, mark]) => [mark, name]));
   const bound = new Set<string>();
@@ -109,7 +115,8 @@ export function prepareQuery<P extends object, R>(db: Db, build: (db: Db, params
     return { name };
   });
   for (const name of used.keys()) {
-    if (!bound.has(name)) throw new Error(`the parameter "${name}" of a prepared query is not bound in: ${compiled.sql}`);
+    if (!bound.has(name))
+      throw new Error(`the parameter "${name}" of a prepared query is not bound in: ${compiled.sql}`);
   }
   return new PreparedQuery<P, R>(db, compiled, slots);
 }

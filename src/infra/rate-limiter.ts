@@ -21,7 +21,13 @@ export interface RateLimiter {
 
 function state(count: number, limit: number, window: number, nowSeconds: number): RateLimitState {
   const resetAt = (window + 1) * WINDOW_SECONDS;
-  return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetAt, retryAfter: Math.max(1, resetAt - nowSeconds) };
+  return {
+    allowed: count <= limit,
+    limit,
+    remaining: Math.max(0, limit - count),
+    resetAt,
+    retryAfter: Math.max(1, resetAt - nowSeconds),
+  };
 }
 
 /**
@@ -83,7 +89,10 @@ export class SharedRateLimiter implements RateLimiter {
   /** Drops buckets of windows that ended long ago (failed-auth buckets per address accumulate). */
   async prune(): Promise<number> {
     const window = Math.floor(this.clock.now().getTime() / 1000 / WINDOW_SECONDS);
-    const result = await this.db.deleteFrom('rate_limits').where('window_start', '<', window - 60).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('rate_limits')
+      .where('window_start', '<', window - 60)
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 }

@@ -53,7 +53,9 @@ export function watchTables(db: Db, tables: readonly string[]): TableWatch | und
       if (!installed) {
         for (const table of tables) {
           for (const op of ['INSERT', 'UPDATE', 'DELETE']) {
-            sqlite.exec(`CREATE TEMP TRIGGER ${fn}_${table}_${op.toLowerCase()} AFTER ${op} ON main.${table} BEGIN SELECT ${fn}(); END`);
+            sqlite.exec(
+              `CREATE TEMP TRIGGER ${fn}_${table}_${op.toLowerCase()} AFTER ${op} ON main.${table} BEGIN SELECT ${fn}(); END`,
+            );
           }
         }
         installed = true;

@@ -42,12 +42,21 @@ async function downloadOne(url: string, target: string, options: FetchOptions): 
       if (error instanceof DownloadError) break;
     }
   }
-  throw new DownloadError(`download of ${url} failed: ${lastError instanceof Error ? lastError.message : String(lastError)}`);
+  throw new DownloadError(
+    `download of ${url} failed: ${lastError instanceof Error ? lastError.message : String(lastError)}`,
+  );
 }
 
 /** Finds the newest link on a publisher's page whose file name matches the pattern. */
-async function discoverLink(pageUrl: string, pattern: RegExp, options: FetchOptions): Promise<{ url: string; fileName: string }> {
-  const response = await fetch(pageUrl, { signal: AbortSignal.timeout(options.timeoutMs), headers: { 'user-agent': USER_AGENT } });
+async function discoverLink(
+  pageUrl: string,
+  pattern: RegExp,
+  options: FetchOptions,
+): Promise<{ url: string; fileName: string }> {
+  const response = await fetch(pageUrl, {
+    signal: AbortSignal.timeout(options.timeoutMs),
+    headers: { 'user-agent': USER_AGENT },
+  });
   if (!response.ok) throw new DownloadError(`${pageUrl} answered ${response.status}`);
   const html = await response.text();
   const links = [...html.matchAll(/href\s*=\s*["']([^"']+)["']/gi)]

@@ -93,7 +93,10 @@ export class ListStore {
         .where('source', '=', row.source)
         .where('status', '=', 'active')
         .execute();
-      await trx.insertInto('list_versions').values({ ...row, status: 'active' }).execute();
+      await trx
+        .insertInto('list_versions')
+        .values({ ...row, status: 'active' })
+        .execute();
       for (let i = 0; i < records.length; i += INSERT_BATCH) {
         const batch = records.slice(i, i + INSERT_BATCH).map((record, j) => ({
           version_id: row.id,

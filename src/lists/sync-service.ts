@@ -54,7 +54,11 @@ async function digestFiles(dir: string, files: string[]): Promise<string> {
   return hash.digest('hex');
 }
 
-async function sourceDir(ctx: SyncContext, source: OfficialSourceId, request: SyncRequest): Promise<string | undefined> {
+async function sourceDir(
+  ctx: SyncContext,
+  source: OfficialSourceId,
+  request: SyncRequest,
+): Promise<string | undefined> {
   const offline = request.fromDir ?? ctx.lists.dir;
   if (offline) {
     const dir = join(offline, source);
@@ -83,7 +87,11 @@ function message(error: unknown): string {
  * fewer than LIST_MIN_RECORD_RATIO (80%) of the current version's records is recorded as rejected; the
  * current version stays in force.
  */
-export async function syncSource(ctx: SyncContext, source: OfficialSourceId, request: SyncRequest = {}): Promise<SyncOutcome> {
+export async function syncSource(
+  ctx: SyncContext,
+  source: OfficialSourceId,
+  request: SyncRequest = {},
+): Promise<SyncOutcome> {
   const started = Date.now();
   const store = new ListStore(ctx.db);
   const current = await store.activeVersion(source);
@@ -110,7 +118,13 @@ export async function syncSource(ctx: SyncContext, source: OfficialSourceId, req
   }
   if (!dir) {
     ctx.onProgress?.(source, 'done', 'skipped');
-    return { ...base, status: 'skipped', tookMs: Date.now() - started, message: 'no files for this source in the directory', format: null };
+    return {
+      ...base,
+      status: 'skipped',
+      tookMs: Date.now() - started,
+      message: 'no files for this source in the directory',
+      format: null,
+    };
   }
 
   ctx.onProgress?.(source, 'parse');
@@ -153,7 +167,9 @@ export async function syncSource(ctx: SyncContext, source: OfficialSourceId, req
   ctx.onProgress?.(source, 'store', `${count} records`);
   const id = newId('lv');
   const tookMs = Date.now() - started;
-  const warnings = parsed.warnings.length ? `${parsed.warnings.length} warning(s): ${parsed.warnings.slice(0, 5).join('; ')}` : null;
+  const warnings = parsed.warnings.length
+    ? `${parsed.warnings.length} warning(s): ${parsed.warnings.slice(0, 5).join('; ')}`
+    : null;
   await store.activate(
     {
       id,
@@ -212,17 +228,27 @@ export interface SourceStatus {
 /** Per source: the version in force and its freshness. Stale: no good sync within LIST_STALE_AFTER, or the last attempt was rejected. */
 export async function listStatus(ctx: { db: Db; clock: Clock; lists: ListsConfig }): Promise<SourceStatus[]> {
   const store = new ListStore(ctx.db);
-  const [active, attempts, good] = await Promise.all([store.activeVersions(), store.latestAttempts(), store.lastGoodSync()]);
+  const [active, attempts, good] = await Promise.all([
+    store.activeVersions(),
+    store.latestAttempts(),
+    store.lastGoodSync(),
+  ]);
   const bySource = new Map(active.map((v) => [v.source, v]));
   const now = ctx.clock.now().getTime();
   // The derived source is reported once it has been attempted.
-  const sources: (OfficialSourceId | 'us_ofac_50')[] = [...SOURCE_IDS, ...(attempts.has('us_ofac_50') ? ['us_ofac_50' as const] : [])];
+  const sources: (OfficialSourceId | 'us_ofac_50')[] = [
+    ...SOURCE_IDS,
+    ...(attempts.has('us_ofac_50') ? ['us_ofac_50' as const] : []),
+  ];
   return sources.map((source) => {
     const version = bySource.get(source);
     const attempt = attempts.get(source);
     const lastGood = good.get(source);
     const stale =
-      !version || !lastGood || now - new Date(lastGood).getTime() > ctx.lists.staleAfterMs || attempt?.status === 'rejected';
+      !version ||
+      !lastGood ||
+      now - new Date(lastGood).getTime() > ctx.lists.staleAfterMs ||
+      attempt?.status === 'rejected';
     return {
       source,
       records: version?.record_count ?? 0,

@@ -8,7 +8,17 @@ import { recordCountries } from './corroboration.js';
 import { normalizeName, type NamePart } from './normalize.js';
 
 const LINKING_IDS = new Set<IdentifierType>([
-  'un_ref', 'imo', 'mmsi', 'passport', 'national_id', 'registration', 'tax_id', 'lei', 'swift', 'aircraft_tail', 'crypto_address',
+  'un_ref',
+  'imo',
+  'mmsi',
+  'passport',
+  'national_id',
+  'registration',
+  'tax_id',
+  'lei',
+  'swift',
+  'aircraft_tail',
+  'crypto_address',
 ]);
 /** An identifier or name key shared by more rows than this is too generic to link on. */
 const MAX_GROUP = 12;
@@ -21,7 +31,12 @@ export interface Clusters {
 }
 
 export function buildClusters(records: ListRecord[]): Clusters {
-  const steps = clusterSteps(records, records.map(recordCountries), records.map((r) => normalizeName(r.name, r.entityType === 'person').parts), Infinity);
+  const steps = clusterSteps(
+    records,
+    records.map(recordCountries),
+    records.map((r) => normalizeName(r.name, r.entityType === 'person').parts),
+    Infinity,
+  );
   for (;;) {
     const s = steps.next();
     if (s.done) return s.value;
@@ -33,7 +48,12 @@ export function buildClusters(records: ListRecord[]): Clusters {
  * `countries` and `primaryParts` are the records' countries and normalized primary names, which the
  * index has computed already.
  */
-export function* clusterSteps(records: ListRecord[], countries: string[][], primaryParts: (NamePart[] | undefined)[], step: number): Generator<void, Clusters, void> {
+export function* clusterSteps(
+  records: ListRecord[],
+  countries: string[][],
+  primaryParts: (NamePart[] | undefined)[],
+  step: number,
+): Generator<void, Clusters, void> {
   const parent = new Int32Array(records.length);
   for (let i = 0; i < parent.length; i++) parent[i] = i;
   const find = (x: number): number => {
@@ -54,14 +74,19 @@ export function* clusterSteps(records: ListRecord[], countries: string[][], prim
   const groups = new Map<string, number[]>();
   const add = (key: string, i: number): void => {
     const g = groups.get(key);
-    if (g) { if (g[g.length - 1] !== i) g.push(i); } else groups.set(key, [i]);
+    if (g) {
+      if (g[g.length - 1] !== i) g.push(i);
+    } else groups.set(key, [i]);
   };
   for (let i = 0; i < records.length; i++) {
     const r = records[i]!;
     for (const id of r.identifiers) {
       if (!LINKING_IDS.has(id.type)) continue;
       // "IMO 9123456" and "9123456" are one number.
-      const v = id.type === 'imo' || id.type === 'mmsi' ? id.value.replace(/\D/g, '') : id.value.toUpperCase().replace(/[^0-9A-Z]/g, '');
+      const v =
+        id.type === 'imo' || id.type === 'mmsi'
+          ? id.value.replace(/\D/g, '')
+          : id.value.toUpperCase().replace(/[^0-9A-Z]/g, '');
       // Short values ("123") are not identifying across lists.
       if (v.length < 5) continue;
       add(`${id.type === 'national_id' || id.type === 'passport' ? 'doc' : id.type}:${v}`, i);
@@ -93,7 +118,8 @@ export function* clusterSteps(records: ListRecord[], countries: string[][], prim
     clusterOf[i] = root;
     if (i % (step * 16) === 0) yield;
     const m = members.get(root);
-    if (m) m.push(i); else members.set(root, [i]);
+    if (m) m.push(i);
+    else members.set(root, [i]);
   }
   for (const [root, m] of members) if (m.length < 2) members.delete(root);
   return { clusterOf, members };
@@ -103,5 +129,8 @@ export function* clusterSteps(records: ListRecord[], countries: string[][], prim
 function nameKey(all: NamePart[]): string | undefined {
   const parts = all.filter((p) => p.kind === 'word' || p.kind === 'patronymic' || p.kind === 'number');
   if (parts.length < 2) return undefined;
-  return parts.map((p) => p.text).sort().join(' ');
+  return parts
+    .map((p) => p.text)
+    .sort()
+    .join(' ');
 }

@@ -30,15 +30,21 @@ export function birthDateEffect(query: string | undefined, record: ListRecord): 
     const y = Number(d.slice(0, 4));
     if (bd.approximate) anyApprox = true;
     let e: CorroborationEffect | undefined;
-    if (qFull && d.length >= 10 && d.slice(0, 10) === q.slice(0, 10)) e = { effect: BIRTH_EXACT, detail: `birth date ${d} is the same` };
-    else if (qMonth && d.length >= 7 && d.slice(0, 7) === qMonth) e = { effect: BIRTH_MONTH, detail: `birth month ${d.slice(0, 7)} is the same` };
-    else if (y === qYear && (d.length === 4 || !qFull || bd.approximate)) e = { effect: BIRTH_YEAR, detail: `birth year ${y} is the same` };
+    if (qFull && d.length >= 10 && d.slice(0, 10) === q.slice(0, 10))
+      e = { effect: BIRTH_EXACT, detail: `birth date ${d} is the same` };
+    else if (qMonth && d.length >= 7 && d.slice(0, 7) === qMonth)
+      e = { effect: BIRTH_MONTH, detail: `birth month ${d.slice(0, 7)} is the same` };
+    else if (y === qYear && (d.length === 4 || !qFull || bd.approximate))
+      e = { effect: BIRTH_YEAR, detail: `birth year ${y} is the same` };
     else if (y === qYear) e = { effect: 0, detail: `same birth year ${y}, different day (${d})` };
     if (Math.abs(y - qYear) <= 1) near = true;
     if (e && (!best || e.effect > best.effect)) best = e;
   }
   if (best) return best;
-  const listed = record.birthDates.slice(0, 3).map((b) => b.date).join(', ');
+  const listed = record.birthDates
+    .slice(0, 3)
+    .map((b) => b.date)
+    .join(', ');
   if (near && anyApprox) return { effect: 0, detail: `birth date ${q} is near the listed approximate ${listed}` };
   return anyApprox || near
     ? { effect: BIRTH_CONTRADICTS_APPROX, detail: `birth date ${q} differs from the listed ${listed}` }
@@ -64,12 +70,19 @@ export function countryEffect(query: string | undefined, countries: string[]): C
   const q = toCountryCode(query);
   if (!q) return undefined;
   if (countries.includes(q)) return { effect: COUNTRY_AGREES, detail: `country ${q} is listed` };
-  return { effect: COUNTRY_CONTRADICTS, detail: `country ${q} is not among the listed ${countries.slice(0, 4).join(', ')}` };
+  return {
+    effect: COUNTRY_CONTRADICTS,
+    detail: `country ${q} is not among the listed ${countries.slice(0, 4).join(', ')}`,
+  };
 }
 
 export function entityTypeEffect(query: EntityType | undefined, listed: EntityType): CorroborationEffect | undefined {
   if (!query) return undefined;
-  if (query === listed) return { effect: 0, detail: `both are ${listed === 'organization' ? 'organizations' : listed + 's'}` };
+  if (query === listed)
+    return { effect: 0, detail: `both are ${listed === 'organization' ? 'organizations' : listed + 's'}` };
   const personConflict = query === 'person' || listed === 'person';
-  return { effect: personConflict ? -35 : -20, detail: `query is ${withArticle(query)}, listed entry is ${withArticle(listed)}` };
+  return {
+    effect: personConflict ? -35 : -20,
+    detail: `query is ${withArticle(query)}, listed entry is ${withArticle(listed)}`,
+  };
 }

@@ -4,15 +4,39 @@
  * for typos. A query collects candidates through them, ranks candidates by the weight of the
  * query parts they share, and fully scores a bounded number of them.
  */
-import { SOURCE_LABELS, type EntityType, type ListRecord, type NameKind, type NameQuality, type SourceId } from '../lists/model.js';
+import {
+  SOURCE_LABELS,
+  type EntityType,
+  type ListRecord,
+  type NameKind,
+  type NameQuality,
+  type SourceId,
+} from '../lists/model.js';
 import { birthDateEffect, countryEffect, entityTypeEffect, recordCountries } from './corroboration.js';
 import { clusterSteps } from './clusters.js';
 import { isCommonName } from './common-names.js';
 import { QueryParts, alignmentOf, compareParts, type NameComparison, type ScoredPart } from './name-compare.js';
-import { isHonorific, isLegalWord, isParticle, isPatronymicForm, legalSlip, normalizeName, type NamePart } from './normalize.js';
+import {
+  isHonorific,
+  isLegalWord,
+  isParticle,
+  isPatronymicForm,
+  legalSlip,
+  normalizeName,
+  type NamePart,
+} from './normalize.js';
 import { levenshtein, phoneticKey, spellingFold, withinOneSlip } from './similarity.js';
 import { withArticle } from './wording.js';
-import type { CorroborationEffect, Explanation, Listing, Match, MatchOptions, MatchQuery, RiskLevel, ScreenOutcome } from './types.js';
+import type {
+  CorroborationEffect,
+  Explanation,
+  Listing,
+  Match,
+  MatchOptions,
+  MatchQuery,
+  RiskLevel,
+  ScreenOutcome,
+} from './types.js';
 
 /** DECISIONS.md "Scores and levels": high >= 80, medium >= 50, else low. */
 export const HIGH_BOUNDARY = 80;
@@ -231,7 +255,15 @@ export class MatchingIndex {
       let weight = 0;
       for (const p of parts) if (p.kind === 'word') weight += p.idf;
       const id = this.names.length;
-      this.names.push({ record: n.record, name: n.name, kind: n.kind, quality: n.quality, parts, weight, organization: records[n.record]!.entityType !== 'person' });
+      this.names.push({
+        record: n.record,
+        name: n.name,
+        kind: n.kind,
+        quality: n.quality,
+        parts,
+        weight,
+        organization: records[n.record]!.entityType !== 'person',
+      });
       const words = parts.filter((p) => p.kind === 'word' || p.kind === 'patronymic');
       for (const p of words) this.post(p.text, p.idf, id);
       for (let i = 0; i + 1 < words.length; i++) {
@@ -390,7 +422,7 @@ export class MatchingIndex {
   }
 
   private scored(text: string, kind: NamePart['kind'], translit?: NamePart['translit']): ScoredPart {
-    const idf = kind === 'word' || kind === 'patronymic' ? this.idfOf(text) ?? this.maxIdf : 0;
+    const idf = kind === 'word' || kind === 'patronymic' ? (this.idfOf(text) ?? this.maxIdf) : 0;
     const p: ScoredPart = { text, kind, pk: kind === 'word' || kind === 'patronymic' ? this.pk(text) : '', idf };
     if (translit) p.translit = translit;
     if (kind === 'word' || kind === 'patronymic') p.fold = this.fold(text);
@@ -442,10 +474,17 @@ export class MatchingIndex {
     if (person !== true && parts.length >= 2) {
       for (const i of [0, parts.length - 1]) {
         const p = parts[i]!;
-        if (p.kind !== 'word' || p.translit !== undefined || (this.df.get(p.text) ?? 0) > LEGAL_SLIP_MAX_DF || listed?.some((l) => l.text === p.text)) continue;
+        if (
+          p.kind !== 'word' ||
+          p.translit !== undefined ||
+          (this.df.get(p.text) ?? 0) > LEGAL_SLIP_MAX_DF ||
+          listed?.some((l) => l.text === p.text)
+        )
+          continue;
         const form = legalSlip(p.text, i === 0);
         // (Never the name's last word part: "LD LC" stays a name.)
-        if (form !== undefined && parts.some((o, j) => j !== i && o.kind === 'word')) parts[i] = { text: form, kind: 'legal' };
+        if (form !== undefined && parts.some((o, j) => j !== i && o.kind === 'word'))
+          parts[i] = { text: form, kind: 'legal' };
       }
     }
     return parts.slice(0, 16).map((p) => this.scored(p.text, p.kind, p.translit));
@@ -486,17 +525,30 @@ export class MatchingIndex {
       const legalStart = isLegalWord(l) && l.length >= 3 && r.length >= 2 && this.df.has(r);
       if (!legalEnd && !legalStart) {
         if (!lKnown && !rKnown) continue;
-        if (!(lKnown || isParticle(l) || isHonorific(l)) || !(rKnown || isParticle(r) || isLegalWord(r) || isHonorific(r))) continue;
+        if (
+          !(lKnown || isParticle(l) || isHonorific(l)) ||
+          !(rKnown || isParticle(r) || isLegalWord(r) || isHonorific(r))
+        )
+          continue;
         if (isNear()) continue;
       } else if (isNearLegal()) continue;
       const parts = normalizeName(`${l} ${r}`, person).parts;
       // One side an honorific dropped by normalization ("Sayyedjabar").
-      if (parts.length === 1 && parts[0]!.kind === 'word' && ((lKnown && parts[0]!.text === l) || (rKnown && parts[0]!.text === r))) return parts;
+      if (
+        parts.length === 1 &&
+        parts[0]!.kind === 'word' &&
+        ((lKnown && parts[0]!.text === l) || (rKnown && parts[0]!.text === r))
+      )
+        return parts;
       if (parts.length === 2) return parts;
     }
     // The Arabic article written onto its word with a slip where the hyphen was ("ALkMATAR", "ALwHAMZI"):
     // the article and the listed word after the stray letter.
-    if (t.length >= 7 && ARTICLE_START.test(t) && this.df.has(t.slice(3)) && !isNear()) return [{ text: t.slice(0, 2), kind: 'particle' }, { text: t.slice(3), kind: 'word' }];
+    if (t.length >= 7 && ARTICLE_START.test(t) && this.df.has(t.slice(3)) && !isNear())
+      return [
+        { text: t.slice(0, 2), kind: 'particle' },
+        { text: t.slice(3), kind: 'word' },
+      ];
     return undefined;
   }
 
@@ -505,7 +557,11 @@ export class MatchingIndex {
     for (let i = 2; i <= t.length - 2; i++) {
       const l = t.slice(0, i);
       const r = t.slice(i);
-      if (this.df.has(l) && this.df.has(r) && isPatronymicForm(r) && !isParticle(l) && !isHonorific(l)) return [{ text: l, kind: 'word' }, { text: r, kind: 'patronymic' }];
+      if (this.df.has(l) && this.df.has(r) && isPatronymicForm(r) && !isParticle(l) && !isHonorific(l))
+        return [
+          { text: l, kind: 'word' },
+          { text: r, kind: 'patronymic' },
+        ];
     }
     return undefined;
   }
@@ -522,7 +578,15 @@ export class MatchingIndex {
       if (other.length === t.length - 1 && levenshtein(other, t, 1) <= 1) return true;
       if (other.length >= 6 && withinOneSlip(other, t)) return true;
     }
-    return listed?.some((p) => p.kind === 'word' && p.text.length >= 6 && (!sameOrLonger || p.text.length >= t.length) && withinOneSlip(p.text, t)) ?? false;
+    return (
+      listed?.some(
+        (p) =>
+          p.kind === 'word' &&
+          p.text.length >= 6 &&
+          (!sameOrLonger || p.text.length >= t.length) &&
+          withinOneSlip(p.text, t),
+      ) ?? false
+    );
   }
 
   /**
@@ -560,11 +624,23 @@ export class MatchingIndex {
     const stamp = this.stamp;
     const nameWeight = this.nameWeight;
     const words = q.filter((p) => p.kind === 'word' || p.kind === 'patronymic');
-    const probes: { text: string; pk: string; fold?: string; idf: number; fuzzy: boolean }[] = words.map((p) => ({ text: p.text, pk: p.pk, fold: p.fold, idf: p.idf, fuzzy: true }));
-    for (const p of q) if (p.kind === 'number') probes.push({ text: p.text, pk: '', idf: this.maxIdf * NUMBER_WEIGHT, fuzzy: false });
+    const probes: { text: string; pk: string; fold?: string; idf: number; fuzzy: boolean }[] = words.map((p) => ({
+      text: p.text,
+      pk: p.pk,
+      fold: p.fold,
+      idf: p.idf,
+      fuzzy: true,
+    }));
+    for (const p of q)
+      if (p.kind === 'number') probes.push({ text: p.text, pk: '', idf: this.maxIdf * NUMBER_WEIGHT, fuzzy: false });
     for (let i = 0; i + 1 < words.length; i++) {
       // Joined query parts are looked up exactly only: the fuzzy neighbourhood of every pair costs too much.
-      probes.push({ text: words[i]!.text + words[i + 1]!.text, pk: '', idf: Math.max(words[i]!.idf, words[i + 1]!.idf), fuzzy: false });
+      probes.push({
+        text: words[i]!.text + words[i + 1]!.text,
+        pk: '',
+        idf: Math.max(words[i]!.idf, words[i + 1]!.idf),
+        fuzzy: false,
+      });
     }
     const postStart = this.postStart;
     const postIds = this.postIds;
@@ -643,15 +719,23 @@ export class MatchingIndex {
     // name touched first wins, as a stable sort would have it.
     const { hRank, hSeq, hId } = this;
     let size = 0;
-    const weaker = (i: number, j: number): boolean => hRank[i]! < hRank[j]! || (hRank[i] === hRank[j] && hSeq[i]! > hSeq[j]!);
+    const weaker = (i: number, j: number): boolean =>
+      hRank[i]! < hRank[j]! || (hRank[i] === hRank[j] && hSeq[i]! > hSeq[j]!);
     const swap = (i: number, j: number): void => {
-      const r = hRank[i]!, q = hSeq[i]!, d = hId[i]!;
-      hRank[i] = hRank[j]!; hSeq[i] = hSeq[j]!; hId[i] = hId[j]!;
-      hRank[j] = r; hSeq[j] = q; hId[j] = d;
+      const r = hRank[i]!,
+        q = hSeq[i]!,
+        d = hId[i]!;
+      hRank[i] = hRank[j]!;
+      hSeq[i] = hSeq[j]!;
+      hId[i] = hId[j]!;
+      hRank[j] = r;
+      hSeq[j] = q;
+      hId[j] = d;
     };
     const down = (i: number): void => {
       for (;;) {
-        const l = 2 * i + 1, r = l + 1;
+        const l = 2 * i + 1,
+          r = l + 1;
         let m = i;
         if (l < size && weaker(l, m)) m = l;
         if (r < size && weaker(r, m)) m = r;
@@ -670,7 +754,9 @@ export class MatchingIndex {
       const rank = a - 0.25 * (extra > 0 ? extra : 0);
       if (size < CANDIDATES) {
         let i = size++;
-        hRank[i] = rank; hSeq[i] = seq; hId[i] = id;
+        hRank[i] = rank;
+        hSeq[i] = seq;
+        hId[i] = id;
         while (i > 0) {
           const p = (i - 1) >> 1;
           if (!weaker(i, p)) break;
@@ -678,7 +764,9 @@ export class MatchingIndex {
           i = p;
         }
       } else if (rank > hRank[0]!) {
-        hRank[0] = rank; hSeq[0] = seq; hId[0] = id;
+        hRank[0] = rank;
+        hSeq[0] = seq;
+        hId[0] = id;
         down(0);
       }
     }
@@ -746,7 +834,16 @@ export class MatchingIndex {
       const prev = perRecord.get(entry.record);
       if (!prev || nameScore > prev.nameScore) perRecord.set(entry.record, { entry, cmp, nameScore, dist });
     }
-    interface Scored { record: number; score: number; nameScore: number; dist: number; key: string; explanation: Explanation; corroborated: number; contradicted: number }
+    interface Scored {
+      record: number;
+      score: number;
+      nameScore: number;
+      dist: number;
+      key: string;
+      explanation: Explanation;
+      corroborated: number;
+      contradicted: number;
+    }
     const scored: Scored[] = [];
     for (const [r, best] of perRecord) {
       // Corroboration cannot lift a name that is far from a match over the floor on its own.
@@ -766,7 +863,19 @@ export class MatchingIndex {
       }
       score = round1(clamp(score, 0, 100));
       if (score < floor) continue;
-      scored.push({ record: r, score, nameScore: best.nameScore, dist: best.dist, key: best.entry.parts.map((p) => p.text).sort().join(' '), corroborated, contradicted, explanation: this.explain(best.entry, best.cmp, best.dist, { birth, country, type }) });
+      scored.push({
+        record: r,
+        score,
+        nameScore: best.nameScore,
+        dist: best.dist,
+        key: best.entry.parts
+          .map((p) => p.text)
+          .sort()
+          .join(' '),
+        corroborated,
+        contradicted,
+        explanation: this.explain(best.entry, best.cmp, best.dist, { birth, country, type }),
+      });
     }
     if (scored.length === 0) return none;
     // Lists carrying each party (cluster) at medium or above: several independent lists agreeing on
@@ -784,7 +893,14 @@ export class MatchingIndex {
     // cannot confirm one, and must not stand before one that does), then the fewer contradictions,
     // then the party more lists carry, then the closer name. The top row sets the risk, so among
     // equals the best corroborated match does.
-    scored.sort((a, b) => b.score - a.score || b.corroborated - a.corroborated || a.contradicted - b.contradicted || lists(b) - lists(a) || b.nameScore - a.nameScore);
+    scored.sort(
+      (a, b) =>
+        b.score - a.score ||
+        b.corroborated - a.corroborated ||
+        a.contradicted - b.contradicted ||
+        lists(b) - lists(a) ||
+        b.nameScore - a.nameScore,
+    );
     // The risk is that of the riskiest party: its best row, raised for the further lists carrying it.
     // A party whose rows several lists carry (and whose birth date agrees) can so outweigh one row a
     // little above it that no other list confirms; its best row then leads the matches.
@@ -808,9 +924,14 @@ export class MatchingIndex {
     // The runner-up is the best other party. A row of another list under the very same distinctive
     // name, which clustering could not link for want of a shared identifier or date, is not one.
     const sameParty = (s: Scored): boolean =>
-      this.clusterOf[s.record] === topCluster || (top.dist >= 0.95 && s.key === top.key && this.records[s.record]!.source !== this.records[top.record]!.source && s.contradicted === 0);
+      this.clusterOf[s.record] === topCluster ||
+      (top.dist >= 0.95 &&
+        s.key === top.key &&
+        this.records[s.record]!.source !== this.records[top.record]!.source &&
+        s.contradicted === 0);
     const runnerUp = scored.find((s) => !sameParty(s));
-    for (const s of scored) if (s.score >= MEDIUM_BOUNDARY && sameParty(s)) agreeing.add(this.records[s.record]!.source);
+    for (const s of scored)
+      if (s.score >= MEDIUM_BOUNDARY && sameParty(s)) agreeing.add(this.records[s.record]!.source);
     // Confidence that the top match is the same party (DECISIONS.md "Scores and levels"):
     //   0.85 x the name score x (0.5 + 0.5 x distinctiveness): common name parts count twice, once in
     //   the name score and once here, so a bare "Mohammad Ali" starts low
@@ -821,7 +942,10 @@ export class MatchingIndex {
     //   - 15 / 8 / 3 when the best other party is within 3 / 10 / 20 points (an ambiguous name).
     // An exact distinctive full name on six lists with no other field: 85; with birth date and country
     // agreeing: 100; a bare common name sharing its score with other parties: about 30.
-    let confidence = Math.min(85, top.nameScore * 0.85 * (0.5 + 0.5 * top.dist) + Math.min(15, 5 * (agreeing.size - 1)));
+    let confidence = Math.min(
+      85,
+      top.nameScore * 0.85 * (0.5 + 0.5 * top.dist) + Math.min(15, 5 * (agreeing.size - 1)),
+    );
     confidence += Math.min(20, top.corroborated * 2) - top.contradicted;
     if (runnerUp) {
       const gap = top.score - runnerUp.score;
@@ -858,14 +982,24 @@ export class MatchingIndex {
 
   private listing(i: number): Listing {
     const r = this.records[i]!;
-    const l: Listing = { dataset: r.source, datasetLabel: SOURCE_LABELS[r.source], entityId: `${r.source}:${r.id}`, name: r.name, programs: r.programs };
+    const l: Listing = {
+      dataset: r.source,
+      datasetLabel: SOURCE_LABELS[r.source],
+      entityId: `${r.source}:${r.id}`,
+      name: r.name,
+      programs: r.programs,
+    };
     if (r.listingDate) l.listingDate = r.listingDate;
     return l;
   }
 
   private toMatch(i: number, score: number, explanation: Explanation): Match {
     const r = this.records[i]!;
-    const country = r.nationalities[0] ?? r.citizenships[0] ?? r.addresses.find((a) => a.country ?? a.countryName)?.country ?? r.addresses.find((a) => a.countryName)?.countryName;
+    const country =
+      r.nationalities[0] ??
+      r.citizenships[0] ??
+      r.addresses.find((a) => a.country ?? a.countryName)?.country ??
+      r.addresses.find((a) => a.countryName)?.countryName;
     const m: Match = {
       dataset: r.source,
       datasetLabel: SOURCE_LABELS[r.source],
@@ -880,24 +1014,39 @@ export class MatchingIndex {
     return m;
   }
 
-  private explain(entry: NameEntry, cmp: NameComparison, dist: number, effects: { birth?: CorroborationEffect; country?: CorroborationEffect; type?: CorroborationEffect }): Explanation {
+  private explain(
+    entry: NameEntry,
+    cmp: NameComparison,
+    dist: number,
+    effects: { birth?: CorroborationEffect; country?: CorroborationEffect; type?: CorroborationEffect },
+  ): Explanation {
     const corroboration: Explanation['corroboration'] = {};
     if (effects.birth) corroboration.birthDate = effects.birth;
     if (effects.country) corroboration.country = effects.country;
     if (effects.type) corroboration.entityType = effects.type;
-    if (cmp.numberConflict) corroboration.numbers = { effect: 0, detail: 'numbers in the names differ (score scaled down and kept below high)' };
+    if (cmp.numberConflict)
+      corroboration.numbers = {
+        effect: 0,
+        detail: 'numbers in the names differ (score scaled down and kept below high)',
+      };
     const alignment = alignmentOf(cmp);
     const aligned = alignment.map((a) => (a.how === 'exact' ? a.listed : `${a.query}~${a.listed} (${a.how})`));
     const bits: string[] = [];
     const kind = entry.kind === 'aka' ? 'alias' : `${entry.kind} name`;
-    bits.push(`Matched ${entry.kind === 'primary' ? 'the primary name' : withArticle(entry.quality === 'weak' ? `weak ${kind}` : kind)} "${entry.name}"`);
+    bits.push(
+      `Matched ${entry.kind === 'primary' ? 'the primary name' : withArticle(entry.quality === 'weak' ? `weak ${kind}` : kind)} "${entry.name}"`,
+    );
     bits.push(`on ${aligned.join(', ') || 'no parts'}`);
     if (cmp.unmatchedQuery.length) bits.push(`; query parts not found: ${cmp.unmatchedQuery.join(', ')}`);
     if (cmp.unmatchedListed.length) bits.push(`; listed parts not in the query: ${cmp.unmatchedListed.join(', ')}`);
     // Distinctiveness below 1: the matched parts carry little information, being common on the
     // lists or in the population, or being a single part.
-    if (dist < 0.999) bits.push(`; ${alignment.length === 1 ? 'a single name part matched' : 'common name parts'}, score scaled by ${Math.round(dist * 100)}%`);
-    for (const e of [effects.birth, effects.country, effects.type]) if (e && e.effect !== 0) bits.push(`; ${e.detail} (${e.effect > 0 ? '+' : ''}${e.effect})`);
+    if (dist < 0.999)
+      bits.push(
+        `; ${alignment.length === 1 ? 'a single name part matched' : 'common name parts'}, score scaled by ${Math.round(dist * 100)}%`,
+      );
+    for (const e of [effects.birth, effects.country, effects.type])
+      if (e && e.effect !== 0) bits.push(`; ${e.detail} (${e.effect > 0 ? '+' : ''}${e.effect})`);
     return {
       matchedName: entry.name,
       nameKind: entry.kind,

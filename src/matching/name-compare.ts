@@ -48,23 +48,32 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
   const lb = b.text.length;
   if (la === 1 || lb === 1) {
     // An initial stands for a part with that first letter; two different initials never align.
-    if (!strict && a.text[0] === b.text[0] && (a.kind === 'initial' || b.kind === 'initial')) return { s: 0.75, how: 'initial' };
+    if (!strict && a.text[0] === b.text[0] && (a.kind === 'initial' || b.kind === 'initial'))
+      return { s: 0.75, how: 'initial' };
     return { s: 0, how: 'fuzzy' };
   }
   // A hypocorism or the same given name in another language (Bill / William, Juan / John).
   if (!strict && sameGivenName(a.text, b.text)) return { s: 0.9, how: 'nickname' };
   // One Mandarin syllable in Wade-Giles and in Pinyin (Hsi / Xi).
-  if (!strict && la <= 6 && lb <= 6 && (wadeGilesSpellsSyllable(a.text, b.text) || wadeGilesSpellsSyllable(b.text, a.text))) return { s: 0.93, how: 'phonetic' };
+  if (
+    !strict &&
+    la <= 6 &&
+    lb <= 6 &&
+    (wadeGilesSpellsSyllable(a.text, b.text) || wadeGilesSpellsSyllable(b.text, a.text))
+  )
+    return { s: 0.93, how: 'phonetic' };
   // Numbers agree exactly or not at all; so do parts holding characters no table transliterated,
   // and Pinyin read from Chinese characters: a syllable that differs is another character (Jinxing
   // is not Jinping), as Chinese given names are made of a few hundred common syllables.
-  if (OPAQUE.test(a.text) || OPAQUE.test(b.text) || a.translit === 'han' || b.translit === 'han') return { s: 0, how: 'fuzzy' };
+  if (OPAQUE.test(a.text) || OPAQUE.test(b.text) || a.translit === 'han' || b.translit === 'han')
+    return { s: 0, how: 'fuzzy' };
   const minLen = Math.min(la, lb);
   // Cheap rejection: lengths far apart and different skeletons never reach the threshold.
   if (a.pk !== b.pk && (la > lb + 3 || lb > la + 3)) return { s: 0, how: 'fuzzy' };
   // Most pairs a query meets are different names: unless the skeletons or spellings agree, letters
   // in common tell beforehand that neither Jaro-Winkler nor the edit distance can come close.
-  if (a.pk !== b.pk && (a.fold === undefined || a.fold !== b.fold) && farApart(a.text, b.text)) return { s: 0, how: 'fuzzy' };
+  if (a.pk !== b.pk && (a.fold === undefined || a.fold !== b.fold) && farApart(a.text, b.text))
+    return { s: 0, how: 'fuzzy' };
   const jw = jaroWinkler(a.text, b.text);
   const sameFirst = a.text.charCodeAt(0) === b.text.charCodeAt(0);
   let s = 0;
@@ -94,7 +103,15 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
     } else if (d > 2) s = Math.min(s, 0.82);
   }
   if (!strict && minLen >= 4 && la === lb && isReversed(a.text, b.text)) return { s: 0.9, how: 'fuzzy' };
-  if (!strict && s < 0.95 && a.fold !== undefined && a.fold === b.fold && a.fold.length >= 2 && minLen >= 2 && Math.max(la, lb) >= 3) {
+  if (
+    !strict &&
+    s < 0.95 &&
+    a.fold !== undefined &&
+    a.fold === b.fold &&
+    a.fold.length >= 2 &&
+    minLen >= 2 &&
+    Math.max(la, lb) >= 3
+  ) {
     // One name in two romanizations (see spellingFold).
     return { s: 0.95, how: 'phonetic' };
   }
@@ -103,10 +120,19 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
     // Same consonant skeleton: a spelling variant when the strings agree otherwise too. From a
     // script that writes no short vowels the skeleton alone is the evidence; from other scripts
     // (vowels written, consonant classes guessed) a little less string agreement is asked.
-    const floor = abjad ? 0 : a.translit !== undefined || b.translit !== undefined ? 0.75 : Math.max(la, lb) >= 6 ? 0.8 : 0.85;
+    const floor = abjad
+      ? 0
+      : a.translit !== undefined || b.translit !== undefined
+        ? 0.75
+        : Math.max(la, lb) >= 6
+          ? 0.8
+          : 0.85;
     if (jw >= floor || Math.max(la, lb) <= 3) {
       const ps = abjad ? 0.9 : 0.86 + 0.3 * (jw - floor);
-      if (ps > s) { s = ps; how = 'phonetic'; }
+      if (ps > s) {
+        s = ps;
+        how = 'phonetic';
+      }
     }
   }
   // A different first letter is rarely a slip in a short part (Anna / Banna) and not often in a long one.
@@ -172,12 +198,24 @@ const FILIATION = new Set(['bin', 'ibn', 'ben', 'bint', 'binti', 'ould', 'walad'
 function roles(parts: ScoredPart[]): Int8Array | undefined {
   const out = new Int8Array(parts.length);
   let first = -1;
-  for (let i = 0; i < parts.length; i++) if (parts[i]!.kind === 'particle' && FILIATION.has(parts[i]!.text)) { first = i; break; }
+  for (let i = 0; i < parts.length; i++)
+    if (parts[i]!.kind === 'particle' && FILIATION.has(parts[i]!.text)) {
+      first = i;
+      break;
+    }
   if (first <= 0) return undefined;
-  for (let i = first - 1; i >= 0; i--) if (parts[i]!.kind === 'word') { out[i] = 1; break; }
+  for (let i = first - 1; i >= 0; i--)
+    if (parts[i]!.kind === 'word') {
+      out[i] = 1;
+      break;
+    }
   for (let i = first; i < parts.length; i++) {
     if (!(parts[i]!.kind === 'particle' && FILIATION.has(parts[i]!.text))) continue;
-    for (let k = i + 1; k < parts.length; k++) if (parts[k]!.kind === 'word') { out[k] = 2; break; }
+    for (let k = i + 1; k < parts.length; k++)
+      if (parts[k]!.kind === 'word') {
+        out[k] = 2;
+        break;
+      }
   }
   return out;
 }
@@ -256,11 +294,16 @@ function conflictWeight(p: ScoredPart, w: number): number {
 
 function kindWeight(p: ScoredPart): number {
   switch (p.kind) {
-    case 'word': return p.idf;
-    case 'patronymic': return p.idf * 0.35;
-    case 'particle': return 0.4;
-    case 'initial': return 1.2;
-    default: return 0;
+    case 'word':
+      return p.idf;
+    case 'patronymic':
+      return p.idf * 0.35;
+    case 'particle':
+      return 0.4;
+    case 'initial':
+      return 1.2;
+    default:
+      return 0;
   }
 }
 
@@ -321,8 +364,18 @@ export class QueryParts {
  * cannot reach it (see scoreBound) is not worked out: undefined.
  */
 export function compareParts(query: QueryParts, c: ScoredPart[], organization: boolean): NameComparison;
-export function compareParts(query: QueryParts, c: ScoredPart[], organization: boolean, atLeast: number): NameComparison | undefined;
-export function compareParts(query: QueryParts, c: ScoredPart[], organization: boolean, atLeast?: number): NameComparison | undefined {
+export function compareParts(
+  query: QueryParts,
+  c: ScoredPart[],
+  organization: boolean,
+  atLeast: number,
+): NameComparison | undefined;
+export function compareParts(
+  query: QueryParts,
+  c: ScoredPart[],
+  organization: boolean,
+  atLeast?: number,
+): NameComparison | undefined {
   const q = query.parts;
   const qc = query.content;
   const qNum = query.numbers;
@@ -342,7 +395,15 @@ export function compareParts(query: QueryParts, c: ScoredPart[], organization: b
   }
   // Joined parts: "abdul rahman" ~ "abdulrahman", on either side.
   joinPairs(query.runs, q, qc, c, cc, pairs, false);
-  joinPairs(joinRuns(c, cc, (n) => lengthFits(query.wordLengths, n)), c, cc, q, qc, pairs, true);
+  joinPairs(
+    joinRuns(c, cc, (n) => lengthFits(query.wordLengths, n)),
+    c,
+    cc,
+    q,
+    qc,
+    pairs,
+    true,
+  );
   // Initials written together ("JC" / "Jean-Claude") and an organization's acronym ("PLA" /
   // "People's Liberation Army"), on either side.
   abbreviationPairs(q, qc, c, cc, organization, pairs, false);
@@ -352,7 +413,7 @@ export function compareParts(query: QueryParts, c: ScoredPart[], organization: b
   // Equal similarities: the wider (joined) pair first, then the pair whose parts stand at the same
   // relative place in both names (so "Kyawmaung Maung" pairs its "maung" with the last "maung").
   const rel = (p: Pair): number => Math.abs((p.qi + p.qj) / 2 / q.length - (p.ci + p.cj) / 2 / c.length);
-  pairs.sort((x, y) => y.s - x.s || (y.qj - y.qi + y.cj - y.ci) - (x.qj - x.qi + x.cj - x.ci) || rel(x) - rel(y));
+  pairs.sort((x, y) => y.s - x.s || y.qj - y.qi + y.cj - y.ci - (x.qj - x.qi + x.cj - x.ci) || rel(x) - rel(y));
   const { qUsed, cUsed, qSim, cSim, qPartnerIdf, qPartner } = scratchFor(q.length, c.length);
   // The alignment is spelled out (texts joined) only for the comparisons that get explained.
   const chosen: Pair[] = [];
@@ -363,12 +424,23 @@ export function compareParts(query: QueryParts, c: ScoredPart[], organization: b
     if (taken) continue;
     let cIdf = 0;
     // A query part standing for several listed parts carries their information together.
-    for (let x = p.ci; x <= p.cj; x++) { cUsed[x] = 1; cSim[x] = p.s; cIdf += c[x]!.idf; }
-    for (let x = p.qi; x <= p.qj; x++) { qUsed[x] = 1; qSim[x] = p.s; qPartnerIdf[x] = cIdf; }
+    for (let x = p.ci; x <= p.cj; x++) {
+      cUsed[x] = 1;
+      cSim[x] = p.s;
+      cIdf += c[x]!.idf;
+    }
+    for (let x = p.qi; x <= p.qj; x++) {
+      qUsed[x] = 1;
+      qSim[x] = p.s;
+      qPartnerIdf[x] = cIdf;
+    }
     if (p.qi === p.qj && p.ci === p.cj) qPartner[p.qi] = p.ci;
     chosen.push(p);
   }
-  let mq = 0, matchedW = 0, info = 0, uq = 0;
+  let mq = 0,
+    matchedW = 0,
+    info = 0,
+    uq = 0;
   // ...unless the listed name has a part of its own in that place (Abdul Kabir Abdul Jan / Abdul Kabir Mohammad Jan).
   let listedLeft = false;
   for (const j of cc) if (!cUsed[j] && c[j]!.kind === 'word') listedLeft = true;
@@ -390,7 +462,8 @@ export function compareParts(query: QueryParts, c: ScoredPart[], organization: b
     if (qUsed[i]) {
       matchedW += w;
       mq += w * eff(qSim[i]!);
-      if (part.kind === 'word' || part.kind === 'patronymic') info += (part.kind === 'patronymic' ? 0.5 : 1) * w * qSim[i]!;
+      if (part.kind === 'word' || part.kind === 'patronymic')
+        info += (part.kind === 'patronymic' ? 0.5 : 1) * w * qSim[i]!;
       else if (part.kind === 'initial') info += 0.5;
     } else {
       // A part repeated in the query ("Shoigu Shoigu Sergey") adds nothing once matched.
@@ -399,7 +472,8 @@ export function compareParts(query: QueryParts, c: ScoredPart[], organization: b
       unmatchedQuery.push(part.text);
     }
   }
-  let uc = 0, ucLight = 0;
+  let uc = 0,
+    ucLight = 0;
   const unmatchedListed: string[] = [];
   for (const j of cc) {
     const part = c[j]!;
@@ -426,14 +500,16 @@ export function compareParts(query: QueryParts, c: ScoredPart[], organization: b
   // taken for a listed one it merely resembles (Martina / Maria, Amparo / Alvaro) and listed names
   // missing besides are a different person who shares a surname, not one whose middle names were left out.
   let doubtful = false;
-  for (const p of chosen) if (p.how === 'fuzzy' && p.s < DOUBTFUL && p.qi === p.qj && query.known[p.qi] !== undefined) doubtful = true;
+  for (const p of chosen)
+    if (p.how === 'fuzzy' && p.s < DOUBTFUL && p.qi === p.qj && query.known[p.qi] !== undefined) doubtful = true;
   const extraCCost = doubtful ? DOUBTFUL_EXTRA_COST : missingNames <= 2 ? 0.3 : 0.5;
   const denom = matchedW + 4 * conflict + extraQCost * extraQ + extraCCost * extraC;
   const cov = denom > 0 ? mq / denom : 0;
   let score = Math.pow(cov, 1.5);
   // One word against one word ("Stellaris" / "Stellantis"): the part similarity is the whole
   // evidence, not a share of a longer name diluted by the coverage formula.
-  if (qc.length === 1 && cc.length === 1 && qUsed[qc[0]!] && unmatchedListed.length === 0) score = Math.max(score, qSim[qc[0]!]! * qSim[qc[0]!]!);
+  if (qc.length === 1 && cc.length === 1 && qUsed[qc[0]!] && unmatchedListed.length === 0)
+    score = Math.max(score, qSim[qc[0]!]! * qSim[qc[0]!]!);
   // "Salman bin Muhammad" is the son of "Muhammad bin Salman": the same parts in swapped roles.
   if (rolesSwapped(q, c, qPartner)) score *= 0.45;
   // A country on one side only of an organization's name is another branch or subsidiary
@@ -441,7 +517,8 @@ export function compareParts(query: QueryParts, c: ScoredPart[], organization: b
   if (organization && (unmatchedQuery.some(isCountryWord) || unmatchedListed.some(isCountryWord))) score *= 0.6;
   // Only particles or initials aligned: no real match.
   let substantive = false;
-  for (let i = 0; i < q.length; i++) if (qUsed[i] && (q[i]!.kind === 'word' || q[i]!.kind === 'patronymic')) substantive = true;
+  for (let i = 0; i < q.length; i++)
+    if (qUsed[i] && (q[i]!.kind === 'word' || q[i]!.kind === 'patronymic')) substantive = true;
   if (!substantive) score = 0;
   let numberConflict = false;
   if (qNum.length > 0 || cNum.length > 0) {
@@ -450,7 +527,17 @@ export function compareParts(query: QueryParts, c: ScoredPart[], organization: b
     for (const n of qNum) if (!cs.has(n)) numberConflict = true;
     for (const n of cNum) if (!qs.has(n)) numberConflict = true;
   }
-  return { score, information: info, aligned: chosen, query: q, listed: c, unmatchedQuery, unmatchedListed, numberConflict, contentParts: qc.length };
+  return {
+    score,
+    information: info,
+    aligned: chosen,
+    query: q,
+    listed: c,
+    unmatchedQuery,
+    unmatchedListed,
+    numberConflict,
+    contentParts: qc.length,
+  };
 }
 
 let partnerScratch = new Float64Array(16);
@@ -484,14 +571,14 @@ function scoreBound(query: QueryParts, c: ScoredPart[], cc: number[], pairs: Pai
     const known = query.known[i];
     if (partner[i]! >= 0) {
       // A known word weighs at most its own weight; an unknown one takes its partner's.
-      matched += part.kind === 'word' ? known ?? partner[i]! : kindWeight(part);
+      matched += part.kind === 'word' ? (known ?? partner[i]!) : kindWeight(part);
       continue;
     }
     // A repeat of a part that may be matched may cost nothing (see compareParts).
     let repeat = false;
     for (const k of qc) if (partner[k]! >= 0 && q[k]!.text === part.text) repeat = true;
     if (repeat) continue;
-    unmatched += conflictWeight(part, part.kind === 'word' ? known ?? query.maxIdf : kindWeight(part));
+    unmatched += conflictWeight(part, part.kind === 'word' ? (known ?? query.maxIdf) : kindWeight(part));
   }
   if (matched <= 0) return 0;
   return Math.pow(matched / (matched + 0.6 * unmatched), 1.5);
@@ -501,8 +588,14 @@ function scoreBound(query: QueryParts, c: ScoredPart[], cc: number[], pairs: Pai
 export function alignmentOf(cmp: NameComparison): AlignedPart[] {
   const { query: q, listed: c } = cmp;
   return cmp.aligned.map((p) => ({
-    query: q.slice(p.qi, p.qj + 1).map((x) => x.text).join(' '),
-    listed: c.slice(p.ci, p.cj + 1).map((x) => x.text).join(' '),
+    query: q
+      .slice(p.qi, p.qj + 1)
+      .map((x) => x.text)
+      .join(' '),
+    listed: c
+      .slice(p.ci, p.cj + 1)
+      .map((x) => x.text)
+      .join(' '),
     similarity: Math.round(p.s * 100) / 100,
     how: p.how !== 'initial' && (p.qi !== p.qj || p.ci !== p.cj) ? 'joined' : p.how,
   }));
@@ -557,7 +650,23 @@ function eff(s: number): number {
 
 const VOWEL = /[aeiouy]/;
 /** Acronym letters of an organization's name skip these connectors ("Islamic State of Iraq and the Levant", ISIL). */
-const ACRONYM_SKIP = new Set(['of', 'and', 'the', 'for', 'de', 'des', 'du', 'la', 'le', 'del', 'y', 'e', 'et', 'und', 'fur']);
+const ACRONYM_SKIP = new Set([
+  'of',
+  'and',
+  'the',
+  'for',
+  'de',
+  'des',
+  'du',
+  'la',
+  'le',
+  'del',
+  'y',
+  'e',
+  'et',
+  'und',
+  'fur',
+]);
 
 /**
  * A part that is the first letters of two or more consecutive parts of the other name. For a
@@ -565,7 +674,15 @@ const ACRONYM_SKIP = new Set(['of', 'and', 'the', 'for', 'de', 'des', 'du', 'la'
  * Kennedy), worth what an initial is. For an organization: an acronym of two to six letters,
  * connectors skipped ("PLA", "ISIL"); three letters or more count as a spelling of the name.
  */
-function abbreviationPairs(a: ScoredPart[], ac: number[], b: ScoredPart[], bc: number[], organization: boolean, out: Pair[], swapped: boolean): void {
+function abbreviationPairs(
+  a: ScoredPart[],
+  ac: number[],
+  b: ScoredPart[],
+  bc: number[],
+  organization: boolean,
+  out: Pair[],
+  swapped: boolean,
+): void {
   for (const i of ac) {
     const part = a[i]!;
     const t = part.text;
@@ -577,14 +694,20 @@ function abbreviationPairs(a: ScoredPart[], ac: number[], b: ScoredPart[], bc: n
       for (let x = k; x < bc.length; x++) {
         const other = b[bc[x]!]!;
         if (organization && words > 0 && ACRONYM_SKIP.has(other.text)) continue;
-        if ((other.kind !== 'word' && other.kind !== 'patronymic') || other.text.length < 2 || other.text[0] !== t[at]) break;
+        if ((other.kind !== 'word' && other.kind !== 'patronymic') || other.text.length < 2 || other.text[0] !== t[at])
+          break;
         at++;
         words++;
         if (at === t.length) {
           if (words >= 2) {
             const s = organization && t.length >= 3 ? 0.9 : 0.75;
-            const j = bc[k]!, j2 = bc[x]!;
-            out.push(swapped ? { qi: j, qj: j2, ci: i, cj: i, s, how: 'initial' } : { qi: i, qj: i, ci: j, cj: j2, s, how: 'initial' });
+            const j = bc[k]!,
+              j2 = bc[x]!;
+            out.push(
+              swapped
+                ? { qi: j, qj: j2, ci: i, cj: i, s, how: 'initial' }
+                : { qi: i, qj: i, ci: j, cj: j2, s, how: 'initial' },
+            );
           }
           break;
         }
@@ -631,24 +754,26 @@ interface JoinRun {
  */
 function joinRuns(a: ScoredPart[], ac: number[], fits?: (joinedLength: number) => boolean): JoinRun[] {
   const runs: JoinRun[] = [];
-  for (let k = 0; k + 1 < ac.length; k++) for (let len = 2; len <= 4 && k + len <= ac.length; len++) {
-    if (fits) {
-      let joinedLength = 0;
-      for (let x = k; x < k + len; x++) joinedLength += a[ac[x]!]!.text.length;
-      if (!fits(joinedLength)) continue;
+  for (let k = 0; k + 1 < ac.length; k++)
+    for (let len = 2; len <= 4 && k + len <= ac.length; len++) {
+      if (fits) {
+        let joinedLength = 0;
+        for (let x = k; x < k + len; x++) joinedLength += a[ac[x]!]!.text.length;
+        if (!fits(joinedLength)) continue;
+      }
+      let text = '';
+      let hasInitial = false;
+      let article = -1;
+      for (let x = k; x < k + len; x++) {
+        const part = a[ac[x]!]!;
+        if (part.kind === 'initial' && x === k) hasInitial = true;
+        if (x > k && part.kind === 'particle' && ARTICLES.has(part.text)) article = text.length;
+        else if (x < k + len - 1 && part.kind === 'word' && part.text.length >= 4 && ARTICLE_END.test(part.text))
+          article = text.length + part.text.length - 2;
+        text += part.text;
+      }
+      if (!hasInitial) runs.push({ start: k, len, i: ac[k]!, i2: ac[k + len - 1]!, text, article });
     }
-    let text = '';
-    let hasInitial = false;
-    let article = -1;
-    for (let x = k; x < k + len; x++) {
-      const part = a[ac[x]!]!;
-      if (part.kind === 'initial' && x === k) hasInitial = true;
-      if (x > k && part.kind === 'particle' && ARTICLES.has(part.text)) article = text.length;
-      else if (x < k + len - 1 && part.kind === 'word' && part.text.length >= 4 && ARTICLE_END.test(part.text)) article = text.length + part.text.length - 2;
-      text += part.text;
-    }
-    if (!hasInitial) runs.push({ start: k, len, i: ac[k]!, i2: ac[k + len - 1]!, text, article });
-  }
   return runs;
 }
 
@@ -670,31 +795,60 @@ function lengthFits(mask: number, joinedLength: number): boolean {
   return (mask & (((hi >= 31 ? 0 : 1 << (hi + 1)) - (1 << lo)) | 0)) !== 0;
 }
 
-function joinPairs(runs: JoinRun[], a: ScoredPart[], ac: number[], b: ScoredPart[], bc: number[], out: Pair[], swapped: boolean): void {
+function joinPairs(
+  runs: JoinRun[],
+  a: ScoredPart[],
+  ac: number[],
+  b: ScoredPart[],
+  bc: number[],
+  out: Pair[],
+  swapped: boolean,
+): void {
   for (const run of runs) {
     const { text, article, len, i, i2 } = run;
     for (const j of bc) {
       const other = b[j]!;
-      if ((other.kind !== 'word' && other.kind !== 'patronymic') || other.text.length < text.length - 2 || other.text.length > text.length + 2) continue;
+      if (
+        (other.kind !== 'word' && other.kind !== 'patronymic') ||
+        other.text.length < text.length - 2 ||
+        other.text.length > text.length + 2
+      )
+        continue;
       if (other.text.charCodeAt(0) !== text.charCodeAt(0)) {
         // A hyphenated Wade-Giles given name against the Pinyin one word (Chin-ping / Jinping, Tse-tung / Zedong).
-        if (len <= 3 && wadeGilesSpells(syllables(a, ac, run.start, len), other.text)) out.push(swapped ? { qi: j, qj: j, ci: i, cj: i2, s: 0.93, how: 'joined' } : { qi: i, qj: i2, ci: j, cj: j, s: 0.93, how: 'joined' });
+        if (len <= 3 && wadeGilesSpells(syllables(a, ac, run.start, len), other.text))
+          out.push(
+            swapped
+              ? { qi: j, qj: j, ci: i, cj: i2, s: 0.93, how: 'joined' }
+              : { qi: i, qj: i2, ci: j, cj: j, s: 0.93, how: 'joined' },
+          );
         continue;
       }
       // Only the same letters, or the same name in another spelling: a joined pair with a slip in it
       // (Jongsun / Jong Un) is too often another name.
       let same = text === other.text || (other.fold !== undefined && (run.fold ??= foldJoined(text)) === other.fold);
-      if (!same && article >= 0 && other.text.length === text.length && other.text[article + 1] === 'l' && ARTICLE_VOWEL.test(other.text[article]!)) {
+      if (
+        !same &&
+        article >= 0 &&
+        other.text.length === text.length &&
+        other.text[article + 1] === 'l' &&
+        ARTICLE_VOWEL.test(other.text[article]!)
+      ) {
         const t = text.slice(0, article) + other.text[article] + text.slice(article + 1);
         same = t === other.text || (other.fold !== undefined && foldJoined(t) === other.fold);
       }
       if (!same && len <= 3 && wadeGilesSpells(syllables(a, ac, run.start, len), other.text)) same = true;
       // From a script that writes no short vowels the consonant skeleton is the evidence, joined as
       // for one part (عبد الله, abd al lh / Abdullah).
-      const skeleton = !same && (a[i]!.translit === 'abjad' || other.translit === 'abjad') && (run.pk ??= phoneticKey(text)) === other.pk;
+      const skeleton =
+        !same &&
+        (a[i]!.translit === 'abjad' || other.translit === 'abjad') &&
+        (run.pk ??= phoneticKey(text)) === other.pk;
       if (!same && !skeleton) continue;
       const s = text === other.text ? 0.97 : skeleton ? 0.9 : 0.93;
-      out.push(swapped ? { qi: j, qj: j, ci: i, cj: i2, s, how: 'joined' } : { qi: i, qj: i2, ci: j, cj: j, s, how: 'joined' });
+      out.push(
+        swapped ? { qi: j, qj: j, ci: i, cj: i2, s, how: 'joined' } : { qi: i, qj: i2, ci: j, cj: j, s, how: 'joined' },
+      );
     }
   }
 }

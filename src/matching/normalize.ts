@@ -65,38 +65,103 @@ export function isLegalWord(t: string): boolean {
  * punctuation-free token sequence. Sources: ISO 20275 entity legal forms, common usage.
  */
 const LEGAL_FORMS: [string, string][] = [
-  ['limited liability company', '@llc'], ['limited liability partnership', '@llp'],
-  ['obshchestvo s ogranichennoy otvetstvennostyu', '@llc'], ['obshestvo s ogranichennoi otvetstvennostiu', '@llc'],
+  ['limited liability company', '@llc'],
+  ['limited liability partnership', '@llp'],
+  ['obshchestvo s ogranichennoy otvetstvennostyu', '@llc'],
+  ['obshestvo s ogranichennoi otvetstvennostiu', '@llc'],
   ['tovarishchestvo s ogranichennoy otvetstvennostyu', '@llc'],
-  ['joint stock company', '@jsc'], ['joint-stock company', '@jsc'], ['public joint stock company', '@pjsc'],
-  ['closed joint stock company', '@jsc'], ['open joint stock company', '@jsc'],
-  ['aktsionernoye obshchestvo', '@jsc'], ['aktsionernoe obshchestvo', '@jsc'],
-  ['publichnoye aktsionernoye obshchestvo', '@pjsc'], ['publichnoe aktsionernoe obshchestvo', '@pjsc'],
-  ['public limited company', '@plc'], ['private limited company', '@ltd'],
-  ['sp z o o', '@llc'], ['s p z o o', '@llc'], ['sp z oo', '@llc'], ['spolka z oo', '@llc'], ['spolka akcyjna', '@sa'], ['spolka z ograniczona odpowiedzialnoscia', '@llc'],
-  ['d o o', '@llc'], ['s r o', '@llc'], ['s a r l', '@llc'], ['s r l', '@llc'], ['s l', '@llc'],
-  ['s a', '@sa'], ['s p a', '@sa'], ['n v', '@nv'], ['b v', '@bv'], ['a g', '@ag'], ['a s', '@sa'],
-  ['co ltd', '@ltd'], ['company limited', '@ltd'], ['pty ltd', '@ltd'], ['pvt ltd', '@ltd'], ['private limited', '@ltd'],
-  ['l l c', '@llc'], ['l t d', '@ltd'], ['p l c', '@plc'], ['g m b h', '@llc'],
-  ['gesellschaft mit beschrankter haftung', '@llc'], ['sociedad anonima', '@sa'], ['societe anonyme', '@sa'],
-  ['sociedad limitada', '@llc'], ['aktiengesellschaft', '@ag'], ['incorporated', '@inc'], ['corporation', '@corp'],
-  ['limited', '@ltd'], ['company', '@co'],
-  ['societatea cu raspundere limitata', '@llc'], ['societate cu raspundere limitata', '@llc'], ['societate pe actiuni', '@sa'],
-  ['sociedad de responsabilidad limitada', '@llc'], ['societe a responsabilite limitee', '@llc'], ['societa a responsabilita limitata', '@llc'],
-  ['sociedade limitada', '@llc'], ['sociedade anonima', '@sa'], ['societa per azioni', '@sa'], ['societe par actions simplifiee', '@sa'],
-  ['naamloze vennootschap', '@nv'], ['besloten vennootschap', '@bv'], ['spolecnost s rucenim omezenym', '@llc'],
-  ['korlatolt felelossegu tarsasag', '@llc'], ['anonim sirketi', '@sa'], ['limited sirketi', '@llc'],
-  ['akcionernoe obshchestvo', '@jsc'], ['aktsionernoe obshestvo', '@jsc'], ['zakrytoe aktsionernoe obshchestvo', '@jsc'],
-  ['otkrytoe aktsionernoe obshchestvo', '@jsc'], ['obshchestvo s ogranichennoi otvetstvennostyu', '@llc'],
-  ['obshchestvo s ogranichennoi otvetstvennostiu', '@llc'], ['obshchestvo s ogranichennoy otvetstvennostiu', '@llc'],
+  ['joint stock company', '@jsc'],
+  ['joint-stock company', '@jsc'],
+  ['public joint stock company', '@pjsc'],
+  ['closed joint stock company', '@jsc'],
+  ['open joint stock company', '@jsc'],
+  ['aktsionernoye obshchestvo', '@jsc'],
+  ['aktsionernoe obshchestvo', '@jsc'],
+  ['publichnoye aktsionernoye obshchestvo', '@pjsc'],
+  ['publichnoe aktsionernoe obshchestvo', '@pjsc'],
+  ['public limited company', '@plc'],
+  ['private limited company', '@ltd'],
+  ['sp z o o', '@llc'],
+  ['s p z o o', '@llc'],
+  ['sp z oo', '@llc'],
+  ['spolka z oo', '@llc'],
+  ['spolka akcyjna', '@sa'],
+  ['spolka z ograniczona odpowiedzialnoscia', '@llc'],
+  ['d o o', '@llc'],
+  ['s r o', '@llc'],
+  ['s a r l', '@llc'],
+  ['s r l', '@llc'],
+  ['s l', '@llc'],
+  ['s a', '@sa'],
+  ['s p a', '@sa'],
+  ['n v', '@nv'],
+  ['b v', '@bv'],
+  ['a g', '@ag'],
+  ['a s', '@sa'],
+  ['co ltd', '@ltd'],
+  ['company limited', '@ltd'],
+  ['pty ltd', '@ltd'],
+  ['pvt ltd', '@ltd'],
+  ['private limited', '@ltd'],
+  ['l l c', '@llc'],
+  ['l t d', '@ltd'],
+  ['p l c', '@plc'],
+  ['g m b h', '@llc'],
+  ['gesellschaft mit beschrankter haftung', '@llc'],
+  ['sociedad anonima', '@sa'],
+  ['societe anonyme', '@sa'],
+  ['sociedad limitada', '@llc'],
+  ['aktiengesellschaft', '@ag'],
+  ['incorporated', '@inc'],
+  ['corporation', '@corp'],
+  ['limited', '@ltd'],
+  ['company', '@co'],
+  ['societatea cu raspundere limitata', '@llc'],
+  ['societate cu raspundere limitata', '@llc'],
+  ['societate pe actiuni', '@sa'],
+  ['sociedad de responsabilidad limitada', '@llc'],
+  ['societe a responsabilite limitee', '@llc'],
+  ['societa a responsabilita limitata', '@llc'],
+  ['sociedade limitada', '@llc'],
+  ['sociedade anonima', '@sa'],
+  ['societa per azioni', '@sa'],
+  ['societe par actions simplifiee', '@sa'],
+  ['naamloze vennootschap', '@nv'],
+  ['besloten vennootschap', '@bv'],
+  ['spolecnost s rucenim omezenym', '@llc'],
+  ['korlatolt felelossegu tarsasag', '@llc'],
+  ['anonim sirketi', '@sa'],
+  ['limited sirketi', '@llc'],
+  ['akcionernoe obshchestvo', '@jsc'],
+  ['aktsionernoe obshestvo', '@jsc'],
+  ['zakrytoe aktsionernoe obshchestvo', '@jsc'],
+  ['otkrytoe aktsionernoe obshchestvo', '@jsc'],
+  ['obshchestvo s ogranichennoi otvetstvennostyu', '@llc'],
+  ['obshchestvo s ogranichennoi otvetstvennostiu', '@llc'],
+  ['obshchestvo s ogranichennoy otvetstvennostiu', '@llc'],
 ];
 /** Abbreviations in organizations' names, written out (the usual English business abbreviations). */
 const ABBREVIATIONS = new Map<string, string[]>(
   Object.entries({
-    intl: ['international'], int: ['international'], natl: ['national'], govt: ['government'], dept: ['department'],
-    univ: ['university'], assn: ['association'], assoc: ['association'], mfg: ['manufacturing'], bros: ['brothers'],
-    hldgs: ['holdings'], hldg: ['holding'], grp: ['group'], svcs: ['services'], intern: ['international'],
-    us: ['united', 'states'], usa: ['united', 'states'], uk: ['united', 'kingdom'], uae: ['united', 'arab', 'emirates'],
+    intl: ['international'],
+    int: ['international'],
+    natl: ['national'],
+    govt: ['government'],
+    dept: ['department'],
+    univ: ['university'],
+    assn: ['association'],
+    assoc: ['association'],
+    mfg: ['manufacturing'],
+    bros: ['brothers'],
+    hldgs: ['holdings'],
+    hldg: ['holding'],
+    grp: ['group'],
+    svcs: ['services'],
+    intern: ['international'],
+    us: ['united', 'states'],
+    usa: ['united', 'states'],
+    uk: ['united', 'kingdom'],
+    uae: ['united', 'arab', 'emirates'],
   }),
 );
 
@@ -127,26 +192,50 @@ function readRussianRomanization(tokens: string[]): string[] {
     else if (FRENCH_PATRONYMIC.test(t)) french = true;
   }
   // (Not in an organization's name: Credit Bank of Moscow.)
-  if (!german && !french && tokens.some((t) => GERMAN_SURNAME.test(t)) && !tokens.some((t) => LEGAL_SINGLE.has(t) || LEGAL_FORM_WORDS.has(t))) {
+  if (
+    !german &&
+    !french &&
+    tokens.some((t) => GERMAN_SURNAME.test(t)) &&
+    !tokens.some((t) => LEGAL_SINGLE.has(t) || LEGAL_FORM_WORDS.has(t))
+  ) {
     german = tokens.some((t) => GERMAN_SIGN.test(t) && !GERMAN_SURNAME.test(t));
   }
   if (german) {
     return tokens.map((t) =>
-      t.replace(/schtsch/g, 'shch').replace(/tsch/g, '\u0001').replace(/dsch/g, '\u0002').replace(/sch/g, 'sh').replace(/ch/g, 'kh')
-        .replace(/w/g, 'v').replace(/z/g, 'ts').replace(/j/g, 'y').replace(/\u0001/g, 'ch').replace(/\u0002/g, 'dzh'),
+      t
+        .replace(/schtsch/g, 'shch')
+        .replace(/tsch/g, '\u0001')
+        .replace(/dsch/g, '\u0002')
+        .replace(/sch/g, 'sh')
+        .replace(/ch/g, 'kh')
+        .replace(/w/g, 'v')
+        .replace(/z/g, 'ts')
+        .replace(/j/g, 'y')
+        .replace(/\u0001/g, 'ch')
+        .replace(/\u0002/g, 'dzh'),
     );
   }
   if (french) {
     return tokens.map((t) =>
-      t.replace(/chtch/g, 'shch').replace(/tch/g, '\u0001').replace(/ch/g, 'sh').replace(/\u0001/g, 'ch').replace(/dj/g, '\u0002')
-        .replace(/j/g, 'zh').replace(/\u0002/g, 'dzh').replace(/ou/g, 'u').replace(/([a-z]{3})ine$/, '$1in'),
+      t
+        .replace(/chtch/g, 'shch')
+        .replace(/tch/g, '\u0001')
+        .replace(/ch/g, 'sh')
+        .replace(/\u0001/g, 'ch')
+        .replace(/dj/g, '\u0002')
+        .replace(/j/g, 'zh')
+        .replace(/\u0002/g, 'dzh')
+        .replace(/ou/g, 'u')
+        .replace(/([a-z]{3})ine$/, '$1in'),
     );
   }
   return tokens;
 }
 
 /** Multi-word legal forms, and each written without its spaces (long enough to find inside other words). */
-const LEGAL_MULTI = LEGAL_FORMS.map(([form, sym]) => [form.split(/[ -]/), sym] as [string[], string]).filter(([w]) => w.length >= 2);
+const LEGAL_MULTI = LEGAL_FORMS.map(([form, sym]) => [form.split(/[ -]/), sym] as [string[], string]).filter(
+  ([w]) => w.length >= 2,
+);
 const LEGAL_SPACELESS = LEGAL_MULTI.map(([w, sym]) => [w, sym, w.join('')] as [string[], string, string])
   .filter(([, , j]) => j.length >= 8)
   .sort((a, b) => b[2].length - a[2].length);
@@ -168,13 +257,11 @@ for (const [words, sym] of LEGAL_MULTI) {
  * ("Liability Company Stek Limited", "S Ogranichennoi Otvetstvennostyu Periton Obshchestvo").
  */
 const LEGAL_ONLY_WORDS = new Map<string, string>(
-  (
-    `liability=@llc obshchestvo=@co obschestvo=@co obshestvo=@co ogranichennoi=@llc ogranichennoy=@llc ogranichennoj=@llc
+  `liability=@llc obshchestvo=@co obschestvo=@co obshestvo=@co ogranichennoi=@llc ogranichennoy=@llc ogranichennoj=@llc
      otvetstvennostyu=@llc otvetstvennostiu=@llc otvetstvennostju=@llc aktsionernoe=@jsc aktsionernoye=@jsc akcionernoe=@jsc
      publichnoe=@pjsc publichnoye=@pjsc zakrytoe=@jsc zakrytoye=@jsc otkrytoe=@jsc otkrytoye=@jsc tovarishchestvo=@llp
      gesellschaft=@co beschrankter=@llc haftung=@llc odpowiedzialnoscia=@llc ograniczona=@llc sirketi=@co raspundere=@llc
      responsabilidad=@llc responsabilite=@llc responsabilita=@llc`
-  )
     .trim()
     .split(/\s+/)
     .map((e) => e.split('=') as [string, string]),
@@ -202,11 +289,17 @@ function resplitLegalForms(tokens: string[]): string[] {
     // Where the tokens begin and end in the joined text.
     const bounds = new Set<number>();
     let off = 0;
-    for (const t of tokens) { bounds.add(off); off += t.length; }
+    for (const t of tokens) {
+      bounds.add(off);
+      off += t.length;
+    }
     bounds.add(off);
     const cuts = new Set<number>([at, end]);
     let w = at;
-    for (const word of words) { cuts.add(w); w += word.length; }
+    for (const word of words) {
+      cuts.add(w);
+      w += word.length;
+    }
     // A token boundary inside the form must fall between its words.
     let ok = true;
     for (const b of bounds) if (b > at && b < end && !cuts.has(b)) ok = false;
@@ -237,12 +330,22 @@ function legalFormNear(tokens: string[], i: number): [string[], string] | undefi
   const t0 = tokens[i]!;
   const t1 = tokens[i + 1];
   const t2 = tokens[i + 2];
-  if (t1 === undefined || (!LEGAL_FORM_WORDS.has(t0) && !LEGAL_FORM_WORDS.has(t1) && (t2 === undefined || !LEGAL_FORM_WORDS.has(t2)))) return undefined;
+  if (
+    t1 === undefined ||
+    (!LEGAL_FORM_WORDS.has(t0) && !LEGAL_FORM_WORDS.has(t1) && (t2 === undefined || !LEGAL_FORM_WORDS.has(t2)))
+  )
+    return undefined;
   let best: [string[], string] | undefined;
   for (const f of LEGAL_MULTI) {
     const words = f[0];
     // (Every word, slipped or not, keeps its first letter.)
-    if (i + words.length > tokens.length || (best && best[0].length >= words.length) || words[0]![0] !== t0[0] || words[1]![0] !== t1[0]) continue;
+    if (
+      i + words.length > tokens.length ||
+      (best && best[0].length >= words.length) ||
+      words[0]![0] !== t0[0] ||
+      words[1]![0] !== t1[0]
+    )
+      continue;
     const allowed = words.length >= 3 ? words.length - 1 : 1;
     let slips = 0;
     for (let k = 0; k < words.length && slips <= allowed; k++) {
@@ -251,7 +354,8 @@ function legalFormNear(tokens: string[], i: number): [string[], string] | undefi
       if (t === w) continue;
       slips++;
       // (A slip keeps the first letter: Point Stock Company is a name, not a joint stock company.)
-      if (w.length < 4 || t[0] !== w[0] || Math.abs(w.length - t.length) > 1 || !withinOneSlip(w, t)) slips = allowed + 1;
+      if (w.length < 4 || t[0] !== w[0] || Math.abs(w.length - t.length) > 1 || !withinOneSlip(w, t))
+        slips = allowed + 1;
     }
     if (slips >= 1 && slips <= allowed) best = f;
   }
@@ -286,8 +390,7 @@ function isLegalToken(x: string | undefined): boolean {
 }
 
 const LEGAL_SINGLE = new Map<string, string>(
-  (
-    `llc=@llc ooo=@llc too=@llc tov=@llc mchj=@llc gmbh=@llc sarl=@llc srl=@llc sro=@llc doo=@llc kft=@llc spzoo=@llc
+  `llc=@llc ooo=@llc too=@llc tov=@llc mchj=@llc gmbh=@llc sarl=@llc srl=@llc sro=@llc doo=@llc kft=@llc spzoo=@llc
      eood=@llc ood=@llc bvba=@llc llp=@llp lp=@lp
      ltd=@ltd ltda=@ltd pte=@ltd pty=@ltd pvt=@ltd limited=@ltd
      jsc=@jsc ojsc=@jsc cjsc=@jsc zao=@jsc oao=@jsc ao=@jsc jsco=@jsc tat=@jsc aat=@jsc
@@ -296,28 +399,49 @@ const LEGAL_SINGLE = new Map<string, string>(
      inc=@inc incorporated=@inc corp=@corp corporation=@corp co=@co company=@co cie=@co kg=@kg ohg=@kg
      fze=@fze fzco=@fze fzc=@fze fzllc=@fze dmcc=@fze est=@est establishment=@est
      kk=@kk gk=@kk bhd=@ltd sdn=@ltd tbk=@sa pt=@pt cv=@cv`
-  )
     .trim()
     .split(/\s+/)
     .map((e) => e.split('=') as [string, string]),
 );
 
-const PATRONYMIC = /(ovich|evich|ovych|evych|ovic|evic|ovics|evics|owitsch|ewitsch|ovitch|evitch|ovitj|evitj|ovitsj|owicz|ewicz|ovici|evici|ovitx|avich|avіch|ovna|evna|ivna|ychna|ichna|ogly|oglu|kyzy|qizi)$/;
+const PATRONYMIC =
+  /(ovich|evich|ovych|evych|ovic|evic|ovics|evics|owitsch|ewitsch|ovitch|evitch|ovitj|evitj|ovitsj|owicz|ewicz|ovici|evici|ovitx|avich|avіch|ovna|evna|ivna|ychna|ichna|ogly|oglu|kyzy|qizi)$/;
 
 const DIGIT = /\d/;
 const FEMALE_PATRONYMIC = /(ovna|evna|ivna|ychna|ichna|kyzy|qizi)$/;
 
 const ROMAN = new Map([
-  ['ii', '2'], ['iii', '3'], ['iv', '4'], ['vi', '6'], ['vii', '7'], ['viii', '8'], ['ix', '9'], ['xi', '11'], ['xii', '12'],
-  ['xiii', '13'], ['xiv', '14'], ['xv', '15'], ['xvi', '16'], ['xvii', '17'], ['xviii', '18'], ['xix', '19'], ['xx', '20'],
+  ['ii', '2'],
+  ['iii', '3'],
+  ['iv', '4'],
+  ['vi', '6'],
+  ['vii', '7'],
+  ['viii', '8'],
+  ['ix', '9'],
+  ['xi', '11'],
+  ['xii', '12'],
+  ['xiii', '13'],
+  ['xiv', '14'],
+  ['xv', '15'],
+  ['xvi', '16'],
+  ['xvii', '17'],
+  ['xviii', '18'],
+  ['xix', '19'],
+  ['xx', '20'],
 ]);
 /** One-letter numerals only in names known not to be persons' (for persons they are initials). */
-const ROMAN_LETTER = new Map([['i', '1'], ['v', '5'], ['x', '10']]);
+const ROMAN_LETTER = new Map([
+  ['i', '1'],
+  ['v', '5'],
+  ['x', '10'],
+]);
 
 const NUMBER_WORDS = new Map<string, number>(
-  ('one 1 two 2 three 3 four 4 five 5 six 6 seven 7 eight 8 nine 9 ten 10 eleven 11 twelve 12 thirteen 13 fourteen 14 ' +
+  (
+    'one 1 two 2 three 3 four 4 five 5 six 6 seven 7 eight 8 nine 9 ten 10 eleven 11 twelve 12 thirteen 13 fourteen 14 ' +
     'fifteen 15 sixteen 16 seventeen 17 eighteen 18 nineteen 19 twenty 20 thirty 30 forty 40 fourty 40 fifty 50 sixty 60 ' +
-    'seventy 70 eighty 80 ninety 90 first 1 second 2 third 3')
+    'seventy 70 eighty 80 ninety 90 first 1 second 2 third 3'
+  )
     .split(' ')
     .reduce<[string, number][]>((acc, v, i, arr) => (i % 2 === 0 ? [...acc, [v, Number(arr[i + 1])]] : acc), []),
 );
@@ -337,26 +461,74 @@ function deLeet(t: string): string | undefined {
 // Legal-form words found glued to a neighbour ("PROISTOKooo", "LIABILITYcompany"). Only the long
 // ones are split off the front of a word (leaving two letters at least): short ones begin too many ordinary words.
 const GLUED_AT_END = [
-  'incorporated', 'corporation', 'liability', 'limited', 'company', 'joint', 'obshchestvo', 'obschestvo', 'aktsionernoe',
-  'gmbh', 'fzco', 'dmcc', 'pjsc', 'ojsc', 'cjsc', 'llc', 'ltd', 'jsc', 'inc', 'ooo', 'doo', 'sarl',
+  'incorporated',
+  'corporation',
+  'liability',
+  'limited',
+  'company',
+  'joint',
+  'obshchestvo',
+  'obschestvo',
+  'aktsionernoe',
+  'gmbh',
+  'fzco',
+  'dmcc',
+  'pjsc',
+  'ojsc',
+  'cjsc',
+  'llc',
+  'ltd',
+  'jsc',
+  'inc',
+  'ooo',
+  'doo',
+  'sarl',
 ];
-const GLUED_AT_START = ['incorporated', 'corporation', 'liability', 'limited', 'company', 'joint', 'obshchestvo', 'obschestvo', 'aktsionernoe', 'publichnoe', 'zakrytoe', 'otkrytoe'];
+const GLUED_AT_START = [
+  'incorporated',
+  'corporation',
+  'liability',
+  'limited',
+  'company',
+  'joint',
+  'obshchestvo',
+  'obschestvo',
+  'aktsionernoe',
+  'publichnoe',
+  'zakrytoe',
+  'otkrytoe',
+];
 // Long legal-form words are recognised with one typo ("COMyPANY", "LIMIsTED").
 const TYPO_TOLERANT = [
-  'incorporated', 'corporation', 'liability', 'limited', 'company', 'aktiengesellschaft', 'gesellschaft', 'obshchestvo',
-  'otvetstvennostyu', 'ogranichennoy', 'aktsionernoe', 'aktsionernoye', 'publichnoe', 'publichnoye', 'tovarishchestvo',
+  'incorporated',
+  'corporation',
+  'liability',
+  'limited',
+  'company',
+  'aktiengesellschaft',
+  'gesellschaft',
+  'obshchestvo',
+  'otvetstvennostyu',
+  'ogranichennoy',
+  'aktsionernoe',
+  'aktsionernoye',
+  'publichnoe',
+  'publichnoye',
+  'tovarishchestvo',
 ];
 
 function splitGluedLegalForm(t: string): string[] {
   if (t.length < 7 || LEGAL_SINGLE.has(t)) return [t];
-  for (const f of GLUED_AT_END) if (t.endsWith(f) && t.length - f.length >= 4) return [...splitGluedLegalForm(t.slice(0, -f.length)), f];
-  for (const f of GLUED_AT_START) if (t.startsWith(f) && t.length - f.length >= 2) return [f, ...splitGluedLegalForm(t.slice(f.length))];
+  for (const f of GLUED_AT_END)
+    if (t.endsWith(f) && t.length - f.length >= 4) return [...splitGluedLegalForm(t.slice(0, -f.length)), f];
+  for (const f of GLUED_AT_START)
+    if (t.startsWith(f) && t.length - f.length >= 2) return [f, ...splitGluedLegalForm(t.slice(f.length))];
   return [t];
 }
 
 /** Abbreviated legal forms a slip in a query is still read as (see legalSlip). */
-const SLIP_TOLERANT_FORMS = 'llc ooo ltd jsc pjsc ojsc cjsc gmbh llp pvt pty dmcc fzco fze eood ood oao zao tov plc inc corp'
-  .split(' ');
+const SLIP_TOLERANT_FORMS =
+  'llc ooo ltd jsc pjsc ojsc cjsc gmbh llp pvt pty dmcc fzco fze eood ood oao zao tov plc inc corp'.split(' ');
 
 /**
  * The legal form an abbreviation with one slip stands for ("LzTD", "LCL", "JCS", "GMeBH", "LD" for
@@ -402,7 +574,12 @@ function legalTypoUncached(t: string): string {
   // Long words take two slips (a swap of neighbours is two edits).
   for (const f of TYPO_TOLERANT) {
     const max = f.length >= 10 ? 2 : 1;
-    if (Math.abs(f.length - t.length) <= max && f[0] === t[0] && (levenshtein(f, t, max) <= max || isTransposition(f, t))) return f;
+    if (
+      Math.abs(f.length - t.length) <= max &&
+      f[0] === t[0] &&
+      (levenshtein(f, t, max) <= max || isTransposition(f, t))
+    )
+      return f;
   }
   return t;
 }
@@ -425,7 +602,19 @@ const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff]/g;
 const ABJAD = /[\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
 const APOSTROPHES = /[`']/g;
 const SPECIAL: Record<string, string> = {
-  ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i', ŀ: 'l', ħ: 'h', ŧ: 't', ə: 'a',
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i',
+  ŀ: 'l',
+  ħ: 'h',
+  ŧ: 't',
+  ə: 'a',
 };
 const SPECIAL_LETTERS = /[ßæœøłđðþıŀħŧəʿʾ`´‘’']/g;
 
@@ -459,25 +648,43 @@ export function normalizeName(raw: string, isPerson: boolean | undefined): Norma
   let tokens = rawTokens;
   if (isPerson !== true) {
     // A legal form glued to a word ("TECHNOLOGIESlimited", "companyPOLYUS") is split off, a typo in one mended.
-    rawTokens = rawTokens.flatMap(splitGluedLegalForm).map(legalTypo).flatMap((t) => ABBREVIATIONS.get(t) ?? [t]);
+    rawTokens = rawTokens
+      .flatMap(splitGluedLegalForm)
+      .map(legalTypo)
+      .flatMap((t) => ABBREVIATIONS.get(t) ?? [t]);
     rawTokens = resplitLegalForms(rawTokens);
     const out: string[] = [];
     for (let i = 0; i < rawTokens.length; i++) {
       const forms = LEGAL_BY_FIRST.get(rawTokens[i]!);
       let hit: [string[], string] | undefined;
-      if (forms) for (const f of forms) if (f[0].every((w, k) => rawTokens[i + k] === w)) { hit = f; break; }
+      if (forms)
+        for (const f of forms)
+          if (f[0].every((w, k) => rawTokens[i + k] === w)) {
+            hit = f;
+            break;
+          }
       if (!hit || hit[0].length === 1) {
         const near = legalFormNear(rawTokens, i);
         if (near) hit = near;
       }
-      if (hit) { out.push(hit[1]); i += hit[0].length - 1; } else out.push(legalRemnant(rawTokens, i) ?? rawTokens[i]!);
+      if (hit) {
+        out.push(hit[1]);
+        i += hit[0].length - 1;
+      } else out.push(legalRemnant(rawTokens, i) ?? rawTokens[i]!);
     }
     // Qualifiers beside a legal form, or at an end of a name that has one, go with it.
     for (let i = 0; i < out.length; i++) {
       const t = out[i]!;
       if (!LEGAL_QUALIFIERS.has(t)) continue;
       // (The Russian "s", with, only before its form: "S Ogranichennoi Otvetstvennostyu".)
-      if (t === 's' ? isLegalToken(out[i + 1]) : isLegalToken(out[i - 1]) || isLegalToken(out[i + 1]) || ((i === 0 || i === out.length - 1) && out.some(isLegalToken))) out[i] = '@co';
+      if (
+        t === 's'
+          ? isLegalToken(out[i + 1])
+          : isLegalToken(out[i - 1]) ||
+            isLegalToken(out[i + 1]) ||
+            ((i === 0 || i === out.length - 1) && out.some(isLegalToken))
+      )
+        out[i] = '@co';
     }
     tokens = out;
   }
@@ -486,54 +693,100 @@ export function normalizeName(raw: string, isPerson: boolean | undefined): Norma
   // ("Damon King", "John Major", "KING, Martin Luther"). Abbreviations (Dr, Gen., Sr.) are dropped
   // wherever they stand.
   const comma = s.indexOf(',');
-  const surnameBlock = isPerson === true && comma > 0 && tokens.length === s.split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0).length ? s.slice(0, comma).split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0).length : 0;
+  const surnameBlock =
+    isPerson === true && comma > 0 && tokens.length === s.split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0).length
+      ? s
+          .slice(0, comma)
+          .split(/[^\p{L}\p{N}]+/u)
+          .filter((t) => t.length > 0).length
+      : 0;
   const parts: NamePart[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
-    if (t.startsWith('@')) { parts.push({ text: t, kind: 'legal' }); continue; }
-    if (HONORIFICS.has(t) && tokens.length > 1 && (t.length < 4 || (i < tokens.length - 1 && i >= surnameBlock))) continue;
+    if (t.startsWith('@')) {
+      parts.push({ text: t, kind: 'legal' });
+      continue;
+    }
+    if (HONORIFICS.has(t) && tokens.length > 1 && (t.length < 4 || (i < tokens.length - 1 && i >= surnameBlock)))
+      continue;
     if (/^\d+$/.test(t)) {
       const v = Number(t);
       const prev = parts[parts.length - 1];
       // "Forty 4" -> 44
-      if (prev?.kind === 'number' && v < 10 && Number(prev.text) % 10 === 0 && Number(prev.text) >= 20 && Number(prev.text) < 100) prev.text = String(Number(prev.text) + v);
+      if (
+        prev?.kind === 'number' &&
+        v < 10 &&
+        Number(prev.text) % 10 === 0 &&
+        Number(prev.text) >= 20 &&
+        Number(prev.text) < 100
+      )
+        prev.text = String(Number(prev.text) + v);
       else parts.push({ text: String(v), kind: 'number' });
       continue;
     }
     const leet = deLeet(t);
-    if (leet !== undefined) { parts.push({ text: leet, kind: 'word' }); continue; }
+    if (leet !== undefined) {
+      parts.push({ text: leet, kind: 'word' });
+      continue;
+    }
     const ordinal = /^(\d+)(st|nd|rd|th)$/.exec(t);
-    if (ordinal) { parts.push({ text: String(Number(ordinal[1])), kind: 'number' }); continue; }
+    if (ordinal) {
+      parts.push({ text: String(Number(ordinal[1])), kind: 'number' });
+      continue;
+    }
     const nw = NUMBER_WORDS.get(t);
     if (nw !== undefined && isPerson !== true && parts.length > 0) {
       const prev = parts[parts.length - 1];
       // "forty four" -> 44
-      if (prev?.kind === 'number' && nw < 10 && Number(prev.text) % 10 === 0 && Number(prev.text) >= 20) prev.text = String(Number(prev.text) + nw);
+      if (prev?.kind === 'number' && nw < 10 && Number(prev.text) % 10 === 0 && Number(prev.text) >= 20)
+        prev.text = String(Number(prev.text) + nw);
       else parts.push({ text: String(nw), kind: 'number' });
       continue;
     }
-    if (/\d/.test(t)) { parts.push({ text: t, kind: 'number' }); continue; }
+    if (/\d/.test(t)) {
+      parts.push({ text: t, kind: 'number' });
+      continue;
+    }
     if (isPerson !== true) {
       const legal = LEGAL_SINGLE.get(t);
-      if (legal !== undefined && tokens.length > 1) { parts.push({ text: legal, kind: 'legal' }); continue; }
+      if (legal !== undefined && tokens.length > 1) {
+        parts.push({ text: legal, kind: 'legal' });
+        continue;
+      }
       const roman = ROMAN.get(t) ?? (isPerson === false ? ROMAN_LETTER.get(t) : undefined);
       // A numeral first in the name too ("XV Bicentenario" / "Bicentenario XV"), unless it may be a
       // name (Xi, Vi) or an initial.
-      if (roman !== undefined && (parts.length > 0 || (tokens.length > 1 && t.length > 1 && t !== 'xi' && t !== 'vi'))) { parts.push({ text: roman, kind: 'number' }); continue; }
+      if (
+        roman !== undefined &&
+        (parts.length > 0 || (tokens.length > 1 && t.length > 1 && t !== 'xi' && t !== 'vi'))
+      ) {
+        parts.push({ text: roman, kind: 'number' });
+        continue;
+      }
     }
-    if (t.length === 1 && isPerson !== false) { parts.push({ text: t, kind: 'initial' }); continue; }
-    if (PARTICLES.has(t)) { parts.push({ text: t, kind: 'particle' }); continue; }
+    if (t.length === 1 && isPerson !== false) {
+      parts.push({ text: t, kind: 'initial' });
+      continue;
+    }
+    if (PARTICLES.has(t)) {
+      parts.push({ text: t, kind: 'particle' });
+      continue;
+    }
     // A "son of" form first in a name, or last without a comma before it, is a surname (Milosevic,
     // Slobodan; Zvonko Veselinovic; Lukashevich; Davutoglu): a patronymic follows a given name. The
     // daughter's forms (-ovna, -kyzy) are never surnames.
     const surnamePlace = (i === 0 || (i === tokens.length - 1 && comma < 0)) && !FEMALE_PATRONYMIC.test(t);
-    if (isPerson !== false && PATRONYMIC.test(t) && t.length > 6 && !surnamePlace) { parts.push({ text: t, kind: 'patronymic' }); continue; }
+    if (isPerson !== false && PATRONYMIC.test(t) && t.length > 6 && !surnamePlace) {
+      parts.push({ text: t, kind: 'patronymic' });
+      continue;
+    }
     parts.push({ text: t, kind: 'word' });
   }
   // A name made only of droppable words keeps them as words (a company called "General").
   if (parts.length === 0 && tokens.length > 0) for (const t of tokens) parts.push({ text: t, kind: 'word' });
   // A name whose only distinctive part is a number ("11420 Corp") is matched on that number.
-  if (!parts.some((p) => p.kind === 'word' || p.kind === 'patronymic')) for (const p of parts) if (p.kind === 'number') p.kind = 'word';
+  if (!parts.some((p) => p.kind === 'word' || p.kind === 'patronymic'))
+    for (const p of parts) if (p.kind === 'number') p.kind = 'word';
   if (hasNonLatin(raw)) {
     const t: Translit = ABJAD.test(raw) ? 'abjad' : hasHan(raw) ? 'han' : 'alphabet';
     for (const p of parts) p.translit = t;

@@ -26,7 +26,9 @@ export function summarizeOutcome(outcome: ScreenOutcome): ScreenSummary {
     confidence: outcome.confidence,
     entityId: top?.entity.id ?? null,
     entityName: top?.entity.name ?? null,
-    matchedSources: [...new Set(outcome.matches.flatMap((m) => (m.listings ? m.listings.map((l) => l.dataset) : [m.dataset])))],
+    matchedSources: [
+      ...new Set(outcome.matches.flatMap((m) => (m.listings ? m.listings.map((l) => l.dataset) : [m.dataset]))),
+    ],
     matchCount: outcome.matches.length,
     matchesJson: JSON.stringify(outcome.matches),
   };

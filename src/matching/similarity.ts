@@ -13,7 +13,10 @@ export function levenshtein(a: string, b: string, max = Infinity): number {
   if (lb === 0) return la;
   if (la - lb > max) return max + 1;
   // Two rows in reused scratch buffers: this runs for many part pairs per query.
-  if (rowA.length <= lb) { rowA = new Int32Array(lb * 2 + 2); rowB = new Int32Array(lb * 2 + 2); }
+  if (rowA.length <= lb) {
+    rowA = new Int32Array(lb * 2 + 2);
+    rowB = new Int32Array(lb * 2 + 2);
+  }
   let prev = rowA;
   let cur = rowB;
   for (let j = 0; j <= lb; j++) prev[j] = j;
@@ -110,13 +113,24 @@ export function phoneticKey(token: string): string {
     let code = '';
     let skip = 0;
     switch (c) {
-      case 'a': case 'e': case 'i': case 'o': case 'u': case 'y':
+      case 'a':
+      case 'e':
+      case 'i':
+      case 'o':
+      case 'u':
+      case 'y':
         if (i === 0) code = 'A';
-        else { last = '_'; continue; }
+        else {
+          last = '_';
+          continue;
+        }
         break;
       case 'w':
         if (i === 0) code = 'F';
-        else { last = '_'; continue; }
+        else {
+          last = '_';
+          continue;
+        }
         break;
       case 'h':
         // Digraph h (kh, sh, th...) is consumed with its consonant; a word-final h is a vowel
@@ -124,26 +138,43 @@ export function phoneticKey(token: string): string {
         if (i > 0 && i === n - 1) continue;
         code = 'H';
         break;
-      case 'b': case 'p':
+      case 'b':
+      case 'p':
         code = c === 'p' && next === 'h' ? 'F' : 'B';
         if (c === 'p' && next === 'h') skip = 1;
         break;
-      case 'f': case 'v':
+      case 'f':
+      case 'v':
         code = 'F';
         break;
       case 'c':
-        if (next === 'h') { code = 'J'; skip = 1; }
-        else if (next === 'k') { code = 'K'; skip = 1; }
-        else if (next === 'e' || next === 'i' || next === 'y') code = 'S';
-        else if (next === 'z') { code = 'J'; skip = 1; }
-        else if (next === 's') { code = 'J'; skip = 1; }
-        else code = 'K';
+        if (next === 'h') {
+          code = 'J';
+          skip = 1;
+        } else if (next === 'k') {
+          code = 'K';
+          skip = 1;
+        } else if (next === 'e' || next === 'i' || next === 'y') code = 'S';
+        else if (next === 'z') {
+          code = 'J';
+          skip = 1;
+        } else if (next === 's') {
+          code = 'J';
+          skip = 1;
+        } else code = 'K';
         break;
-      case 'k': case 'q': case 'g':
-        if (c === 'g' && next === 'h') { code = 'K'; skip = 1; }
+      case 'k':
+      case 'q':
+      case 'g':
+        if (c === 'g' && next === 'h') {
+          code = 'K';
+          skip = 1;
+        }
         // kh and h are one sound for most romanizations of Arabic, Russian and Korean (Khaled/Haled, хва/hwa).
-        else if (c === 'k' && next === 'h') { code = 'H'; skip = 1; }
-        else if (c === 'g' && (next === 'e' || next === 'i') && i > 0) code = 'K';
+        else if (c === 'k' && next === 'h') {
+          code = 'H';
+          skip = 1;
+        } else if (c === 'g' && (next === 'e' || next === 'i') && i > 0) code = 'K';
         else code = 'K';
         break;
       case 'x':
@@ -154,29 +185,58 @@ export function phoneticKey(token: string): string {
         if (i === n - 1 && i > 1 && (s[i - 1] === 'i' || s[i - 1] === 'y' || s[i - 1] === 'e')) continue;
         code = 'J';
         break;
-      case 'd': case 't':
-        if (next === 'h') { code = 'T'; skip = 1; }
-        else if (c === 'd' && next === 'j') { code = 'J'; skip = 1; }
-        else if (c === 'd' && next === 'z' && s[i + 2] === 'h') { code = 'J'; skip = 2; }
-        else if (c === 't' && next === 's' && s[i + 2] === 'c' && s[i + 3] === 'h') { code = 'J'; skip = 3; }
-        else if (c === 't' && next === 'c' && s[i + 2] === 'h') { code = 'J'; skip = 2; }
-        else if (c === 't' && (next === 's' || next === 'z')) { code = 'S'; skip = 1; }
-        else code = 'T';
+      case 'd':
+      case 't':
+        if (next === 'h') {
+          code = 'T';
+          skip = 1;
+        } else if (c === 'd' && next === 'j') {
+          code = 'J';
+          skip = 1;
+        } else if (c === 'd' && next === 'z' && s[i + 2] === 'h') {
+          code = 'J';
+          skip = 2;
+        } else if (c === 't' && next === 's' && s[i + 2] === 'c' && s[i + 3] === 'h') {
+          code = 'J';
+          skip = 3;
+        } else if (c === 't' && next === 'c' && s[i + 2] === 'h') {
+          code = 'J';
+          skip = 2;
+        } else if (c === 't' && (next === 's' || next === 'z')) {
+          code = 'S';
+          skip = 1;
+        } else code = 'T';
         break;
       case 's':
-        if (next === 'h') { code = 'X'; skip = 1; }
-        else if (next === 'c' && s[i + 2] === 'h') { code = 'X'; skip = 2; }
-        else if (next === 'z') { code = 'X'; skip = 1; }
-        else code = 'S';
+        if (next === 'h') {
+          code = 'X';
+          skip = 1;
+        } else if (next === 'c' && s[i + 2] === 'h') {
+          code = 'X';
+          skip = 2;
+        } else if (next === 'z') {
+          code = 'X';
+          skip = 1;
+        } else code = 'S';
         break;
       case 'z':
-        if (next === 'h') { code = 'J'; skip = 1; }
-        else code = 'S';
+        if (next === 'h') {
+          code = 'J';
+          skip = 1;
+        } else code = 'S';
         break;
-      case 'l': code = 'L'; break;
-      case 'm': code = 'M'; break;
-      case 'n': code = 'N'; break;
-      case 'r': code = 'R'; break;
+      case 'l':
+        code = 'L';
+        break;
+      case 'm':
+        code = 'M';
+        break;
+      case 'n':
+        code = 'N';
+        break;
+      case 'r':
+        code = 'R';
+        break;
       default:
         if (c >= '0' && c <= '9') code = c;
         else continue;

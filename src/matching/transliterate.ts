@@ -101,9 +101,80 @@ const KOREAN_SURNAMES = table(`
 `);
 
 // Hangul jamo, McCune-Reischauer-like (the romanization North Korean entries on lists use).
-const HANGUL_INITIAL = ['k', 'kk', 'n', 'd', 'tt', 'r', 'm', 'b', 'pp', 's', 'ss', '', 'j', 'jj', 'ch', 'k', 't', 'p', 'h'];
-const HANGUL_MEDIAL = ['a', 'ae', 'ya', 'yae', 'o', 'e', 'yo', 'ye', 'o', 'wa', 'wae', 'oe', 'yo', 'u', 'wo', 'we', 'wi', 'yu', 'u', 'ui', 'i'];
-const HANGUL_FINAL = ['', 'k', 'k', 'k', 'n', 'n', 'n', 't', 'l', 'k', 'm', 'l', 'l', 'l', 'p', 'l', 'm', 'p', 'p', 't', 't', 'ng', 't', 't', 'k', 't', 'p', 't'];
+const HANGUL_INITIAL = [
+  'k',
+  'kk',
+  'n',
+  'd',
+  'tt',
+  'r',
+  'm',
+  'b',
+  'pp',
+  's',
+  'ss',
+  '',
+  'j',
+  'jj',
+  'ch',
+  'k',
+  't',
+  'p',
+  'h',
+];
+const HANGUL_MEDIAL = [
+  'a',
+  'ae',
+  'ya',
+  'yae',
+  'o',
+  'e',
+  'yo',
+  'ye',
+  'o',
+  'wa',
+  'wae',
+  'oe',
+  'yo',
+  'u',
+  'wo',
+  'we',
+  'wi',
+  'yu',
+  'u',
+  'ui',
+  'i',
+];
+const HANGUL_FINAL = [
+  '',
+  'k',
+  'k',
+  'k',
+  'n',
+  'n',
+  'n',
+  't',
+  'l',
+  'k',
+  'm',
+  'l',
+  'l',
+  'l',
+  'p',
+  'l',
+  'm',
+  'p',
+  'p',
+  't',
+  't',
+  'ng',
+  't',
+  't',
+  'k',
+  't',
+  'p',
+  't',
+];
 
 function hangulSyllable(code: number): string {
   const s = code - 0xac00;
@@ -132,7 +203,14 @@ const DEVA_SIGNS = table(`
 ा=a ि=i ी=i ु=u ू=u ृ=ri े=e ै=ai ो=o ौ=au ॉ=o
 `);
 /** Consonant + nukta: the Perso-Arabic sounds (क़ = q, ज़ = z, फ़ = f). */
-const NUKTA = new Map([['k', 'q'], ['g', 'gh'], ['j', 'z'], ['d', 'r'], ['dh', 'rh'], ['ph', 'f']]);
+const NUKTA = new Map([
+  ['k', 'q'],
+  ['g', 'gh'],
+  ['j', 'z'],
+  ['d', 'r'],
+  ['dh', 'rh'],
+  ['ph', 'f'],
+]);
 
 /**
  * A run of Devanagari letters: consonants carry an inherent "a" unless a vowel sign or the virama
@@ -150,15 +228,22 @@ function devanagari(chars: string[], start: number): [string, number] {
     let cons = DEVA_CONSONANTS.get(ch);
     if (cons !== undefined) {
       let j = i + 1;
-      if (chars[j] === '\u093c') { cons = NUKTA.get(cons) ?? cons; j++; }
+      if (chars[j] === '\u093c') {
+        cons = NUKTA.get(cons) ?? cons;
+        j++;
+      }
       const next = chars[j] ?? '';
       const nextCode = next.codePointAt(0) ?? 0;
       const conjunct = prevVirama;
       out += cons;
       prevVirama = false;
-      if (next === '\u094d') { prevVirama = true; j++; }
-      else if (DEVA_SIGNS.has(next)) { out += DEVA_SIGNS.get(next)!; j++; }
-      else if (isDevanagari(nextCode) && next !== '\u0902' && next !== '\u0901' && next !== '\u0903') out += 'a';
+      if (next === '\u094d') {
+        prevVirama = true;
+        j++;
+      } else if (DEVA_SIGNS.has(next)) {
+        out += DEVA_SIGNS.get(next)!;
+        j++;
+      } else if (isDevanagari(nextCode) && next !== '\u0902' && next !== '\u0901' && next !== '\u0903') out += 'a';
       else if (next === '\u0902' || next === '\u0901' || next === '\u0903') out += 'a';
       else if (conjunct) out += 'a';
       i = j;
@@ -201,7 +286,16 @@ export function hasNonLatin(s: string): boolean {
 export function transliterate(input: string): string {
   if (!hasNonLatin(input)) return input;
   // Modern Greek and Armenian digraphs, read as lists romanize them (Πούτιν = Putin, Βλαντίμιρ = Vladimir).
-  if (/[\u0370-\u03ff]/.test(input)) input = input.replace(/ο[υύ]/g, 'u').replace(/(^|\s)μπ/g, '$1b').replace(/μπ/g, 'mb').replace(/ντ/g, 'd').replace(/γκ/g, 'g').replace(/γγ/g, 'ng').replace(/α[υύ]/g, 'av').replace(/ε[υύ]/g, 'ev');
+  if (/[\u0370-\u03ff]/.test(input))
+    input = input
+      .replace(/ο[υύ]/g, 'u')
+      .replace(/(^|\s)μπ/g, '$1b')
+      .replace(/μπ/g, 'mb')
+      .replace(/ντ/g, 'd')
+      .replace(/γκ/g, 'g')
+      .replace(/γγ/g, 'ng')
+      .replace(/α[υύ]/g, 'av')
+      .replace(/ε[υύ]/g, 'ev');
   if (/[\u0530-\u058f]/.test(input)) input = input.replace(/ու/g, 'u');
   // Hebrew vav is a consonant at the start of a word and when doubled (ולדימיר Vladimir, דווידוב
   // Davidov); elsewhere it writes o or u.
@@ -211,7 +305,10 @@ export function transliterate(input: string): string {
   for (let i = 0; i < chars.length; i++) {
     const ch = chars[i]!;
     const code = ch.codePointAt(0)!;
-    if (code < 0x250) { out += ch; continue; }
+    if (code < 0x250) {
+      out += ch;
+      continue;
+    }
     if (isHangul(code)) {
       const start = i;
       let run = '';
@@ -249,9 +346,25 @@ export function transliterate(input: string): string {
         continue;
       }
       const k = kana(ch);
-      if (k === undefined) { out += ' '; continue; }
+      if (k === undefined) {
+        out += ' ';
+        continue;
+      }
       // Small ya/yu/yo after an i-syllable form a digraph (kya, sha...).
-      if (k.length === 1 && 'aiueo'.includes(k) && (ch === 'ァ' || ch === 'ィ' || ch === 'ゥ' || ch === 'ェ' || ch === 'ォ' || ch === 'ぁ' || ch === 'ぃ' || ch === 'ぅ' || ch === 'ぇ' || ch === 'ぉ')) {
+      if (
+        k.length === 1 &&
+        'aiueo'.includes(k) &&
+        (ch === 'ァ' ||
+          ch === 'ィ' ||
+          ch === 'ゥ' ||
+          ch === 'ェ' ||
+          ch === 'ォ' ||
+          ch === 'ぁ' ||
+          ch === 'ぃ' ||
+          ch === 'ぅ' ||
+          ch === 'ぇ' ||
+          ch === 'ぉ')
+      ) {
         out = out.replace(/[aiueo]$/, '') + k;
         continue;
       }
@@ -263,7 +376,10 @@ export function transliterate(input: string): string {
       out += k;
       continue;
     }
-    if (ch === '・') { out += ' '; continue; }
+    if (ch === '・') {
+      out += ' ';
+      continue;
+    }
     if (isEthiopic(code)) {
       out += ethiopic(code);
       continue;
@@ -288,7 +404,13 @@ export function transliterate(input: string): string {
       }
       // Arabic definite article at word start becomes its own part ("al sisi"), as Latin lists write it;
       // not before a single letter, which no word is (الي is Ali written letter for letter).
-      if (ch === 'ا' && chars[i + 1] === 'ل' && (i === 0 || /\s/.test(chars[i - 1]!)) && !/^\s?$/.test(chars[i + 2] ?? '') && !/^\s?$/.test(chars[i + 3] ?? '')) {
+      if (
+        ch === 'ا' &&
+        chars[i + 1] === 'ل' &&
+        (i === 0 || /\s/.test(chars[i - 1]!)) &&
+        !/^\s?$/.test(chars[i + 2] ?? '') &&
+        !/^\s?$/.test(chars[i + 3] ?? '')
+      ) {
         out += 'al ';
         i++;
         continue;
@@ -298,12 +420,18 @@ export function transliterate(input: string): string {
     }
     // Combining marks after a letter read above (vowel points, harakat, accents) are dropped.
     if (MARK.test(ch)) continue;
-    if (!LETTER.test(ch)) { out += ' '; continue; }
+    if (!LETTER.test(ch)) {
+      out += ' ';
+      continue;
+    }
     // A run of letters of a script without a table here: read as a whole, so that vowel signs,
     // viramas and inherent vowels are read in context.
     let end = i + 1;
-    while (end < chars.length && (LETTER.test(chars[end]!) || MARK.test(chars[end]!)) && !hasOwnReading(chars[end]!)) end++;
-    out += anyAscii(chars.slice(i, end).join('')).toLowerCase().replace(/[^a-z0-9 ]+/g, ' ');
+    while (end < chars.length && (LETTER.test(chars[end]!) || MARK.test(chars[end]!)) && !hasOwnReading(chars[end]!))
+      end++;
+    out += anyAscii(chars.slice(i, end).join(''))
+      .toLowerCase()
+      .replace(/[^a-z0-9 ]+/g, ' ');
     i = end - 1;
   }
   return out;
@@ -329,9 +457,8 @@ function hasOwnReading(ch: string): boolean {
 // Ethiopic (Ge'ez script: Amharic, Tigrinya): each character is a consonant (rows of eight from
 // U+1200) in one of seven vowel orders. Consonants as lists romanize them; the glottal and pharyngeal
 // carriers (አ, ዐ) write only their vowel. A row marked with "w" is labialized (ቈ qwe).
-const ETHIOPIC_ROWS = (
-  'h l h m s r s sh q qw q qw b v t ch h hw n ny - k kw h hw w - z zh y d d j g gw g t ch p ts ts f p'
-).split(' ');
+const ETHIOPIC_ROWS =
+  'h l h m s r s sh q qw q qw b v t ch h hw n ny - k kw h hw w - z zh y d d j g gw g t ch p ts ts f p'.split(' ');
 // Orders: first (ä) e, second u, third i, fourth a, fifth e, sixth (ə, mostly unwritten), seventh o, eighth wa.
 const ETHIOPIC_VOWELS = ['e', 'u', 'i', 'a', 'e', '', 'o', 'wa'];
 

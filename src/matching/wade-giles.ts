@@ -9,17 +9,64 @@
 
 // Wade-Giles initial -> Pinyin initials (aspirated and unaspirated fall together without the apostrophe).
 const INITIALS: [string, string[]][] = [
-  ['hs', ['x']], ['ts', ['z', 'c']], ['tz', ['z', 'c']], ['ss', ['s']], ['sz', ['s']], ['ch', ['zh', 'j', 'ch', 'q']], ['sh', ['sh']],
-  ['p', ['b', 'p']], ['t', ['d', 't']], ['k', ['g', 'k']], ['j', ['r']],
-  ['m', ['m']], ['f', ['f']], ['n', ['n']], ['l', ['l']], ['h', ['h']], ['s', ['s']], ['w', ['w']], ['y', ['y']], ['', ['']],
+  ['hs', ['x']],
+  ['ts', ['z', 'c']],
+  ['tz', ['z', 'c']],
+  ['ss', ['s']],
+  ['sz', ['s']],
+  ['ch', ['zh', 'j', 'ch', 'q']],
+  ['sh', ['sh']],
+  ['p', ['b', 'p']],
+  ['t', ['d', 't']],
+  ['k', ['g', 'k']],
+  ['j', ['r']],
+  ['m', ['m']],
+  ['f', ['f']],
+  ['n', ['n']],
+  ['l', ['l']],
+  ['h', ['h']],
+  ['s', ['s']],
+  ['w', ['w']],
+  ['y', ['y']],
+  ['', ['']],
 ];
 // Wade-Giles finals -> Pinyin finals.
 const FINALS = new Map<string, string[]>([
-  ['a', ['a']], ['ai', ['ai']], ['an', ['an']], ['ang', ['ang']], ['ao', ['ao']], ['e', ['e']], ['eh', ['e']], ['ei', ['ei']],
-  ['en', ['en']], ['eng', ['eng']], ['erh', ['er']], ['i', ['i']], ['ia', ['ia']], ['iang', ['iang']], ['iao', ['iao']],
-  ['ieh', ['ie']], ['ien', ['ian']], ['ih', ['i']], ['in', ['in']], ['ing', ['ing']], ['iu', ['iu']], ['iung', ['iong']],
-  ['o', ['o', 'e', 'uo']], ['ou', ['ou']], ['u', ['u', 'i']], ['ua', ['ua']], ['uai', ['uai']], ['uan', ['uan']], ['uang', ['uang']],
-  ['ui', ['ui']], ['uei', ['ui']], ['un', ['un']], ['ung', ['ong']], ['uo', ['uo']], ['ueh', ['ue']],
+  ['a', ['a']],
+  ['ai', ['ai']],
+  ['an', ['an']],
+  ['ang', ['ang']],
+  ['ao', ['ao']],
+  ['e', ['e']],
+  ['eh', ['e']],
+  ['ei', ['ei']],
+  ['en', ['en']],
+  ['eng', ['eng']],
+  ['erh', ['er']],
+  ['i', ['i']],
+  ['ia', ['ia']],
+  ['iang', ['iang']],
+  ['iao', ['iao']],
+  ['ieh', ['ie']],
+  ['ien', ['ian']],
+  ['ih', ['i']],
+  ['in', ['in']],
+  ['ing', ['ing']],
+  ['iu', ['iu']],
+  ['iung', ['iong']],
+  ['o', ['o', 'e', 'uo']],
+  ['ou', ['ou']],
+  ['u', ['u', 'i']],
+  ['ua', ['ua']],
+  ['uai', ['uai']],
+  ['uan', ['uan']],
+  ['uang', ['uang']],
+  ['ui', ['ui']],
+  ['uei', ['ui']],
+  ['un', ['un']],
+  ['ung', ['ong']],
+  ['uo', ['uo']],
+  ['ueh', ['ue']],
 ]);
 const MARKED_FINALS = new Set(['ih', 'ieh', 'ien', 'ueh', 'erh']);
 
@@ -53,7 +100,8 @@ function read(s: string): WadeGiles | undefined {
     const sibilant = wg === 'ts' || wg === 'tz' || wg === 'ss' || wg === 'sz';
     const pinyin = new Set<string>();
     for (const i of py) for (const f of finals) if (!(fin === 'u' && f === 'i' && !sibilant)) pinyin.add(i + f);
-    const marked = wg === 'hs' || sibilant || MARKED_FINALS.has(fin) || (wg === 'ch' && fin.startsWith('i') && fin.length > 1);
+    const marked =
+      wg === 'hs' || sibilant || MARKED_FINALS.has(fin) || (wg === 'ch' && fin.startsWith('i') && fin.length > 1);
     return { pinyin: [...pinyin], marked };
   }
   return undefined;
@@ -77,7 +125,8 @@ export function wadeGilesSpells(parts: string[], pinyin: string): boolean {
     if (!wg) return false;
     if (wg.marked) marked = true;
     const next: string[] = [];
-    for (const head of spellings) for (const tail of wg.pinyin) if (pinyin.startsWith(head + tail)) next.push(head + tail);
+    for (const head of spellings)
+      for (const tail of wg.pinyin) if (pinyin.startsWith(head + tail)) next.push(head + tail);
     if (next.length === 0) return false;
     spellings = next;
   }

@@ -17,9 +17,11 @@ export interface AlertsDeps {
   onDeliveries?: () => void;
 }
 
-
 /** The alert object of api-v1.md 2.9 (plus oldLists/newLists, reasons and, once resolved, resolvedBy and note). */
-export function alertView(row: AlertsTable, extra: { riskThreshold?: number; query?: string; resolvedByEmail?: string | null } = {}): AlertPayload {
+export function alertView(
+  row: AlertsTable,
+  extra: { riskThreshold?: number; query?: string; resolvedByEmail?: string | null } = {},
+): AlertPayload {
   const oldSources = parseStringArray(row.old_sources);
   const newSources = parseStringArray(row.new_sources);
   return {
@@ -51,7 +53,10 @@ async function orgBySlug(db: Db, slug: string) {
   return org;
 }
 
-export async function listAlerts(deps: Pick<AlertsDeps, 'db'>, input: { org: string; unresolved?: boolean; limit?: number }) {
+export async function listAlerts(
+  deps: Pick<AlertsDeps, 'db'>,
+  input: { org: string; unresolved?: boolean; limit?: number },
+) {
   const org = await orgBySlug(deps.db, input.org);
   let query = deps.db
     .selectFrom('alerts as a')
@@ -65,7 +70,9 @@ export async function listAlerts(deps: Pick<AlertsDeps, 'db'>, input: { org: str
     .limit(input.limit ?? 100);
   if (input.unresolved) query = query.where('a.resolved_at', 'is', null);
   const rows = await query.execute();
-  return rows.map((r) => alertView(r, { riskThreshold: r.risk_threshold, query: r.query, resolvedByEmail: r.resolved_email }));
+  return rows.map((r) =>
+    alertView(r, { riskThreshold: r.risk_threshold, query: r.query, resolvedByEmail: r.resolved_email }),
+  );
 }
 
 /**
@@ -85,8 +92,10 @@ export async function resolveAlert(deps: AlertsDeps, input: { id: string; user: 
     .where('u.email', '=', email)
     .where('ms.org_id', '=', alert.org_id)
     .executeTakeFirst();
-  if (!member) throw new AppError('FORBIDDEN', `${email} is not a member of the organization that owns alert "${input.id}"`);
-  if (alert.resolved_at) throw new AppError('CONFLICT', `alert "${input.id}" was already resolved at ${alert.resolved_at}`);
+  if (!member)
+    throw new AppError('FORBIDDEN', `${email} is not a member of the organization that owns alert "${input.id}"`);
+  if (alert.resolved_at)
+    throw new AppError('CONFLICT', `alert "${input.id}" was already resolved at ${alert.resolved_at}`);
 
   const now = deps.clock.now();
   const at = now.toISOString();
@@ -97,17 +106,36 @@ export async function resolveAlert(deps: AlertsDeps, input: { id: string; user: 
       .where('id', '=', alert.id)
       .where('resolved_at', 'is', null)
       .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) throw new AppError('CONFLICT', `alert "${input.id}" was already resolved`);
-    const org = await trx.selectFrom('organizations').selectAll().where('id', '=', alert.org_id).executeTakeFirstOrThrow();
-    const monitor = await trx.selectFrom('monitors').select(['risk_threshold', 'query']).where('id', '=', alert.monitor_id).executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0)
+      throw new AppError('CONFLICT', `alert "${input.id}" was already resolved`);
+    const org = await trx
+      .selectFrom('organizations')
+      .selectAll()
+      .where('id', '=', alert.org_id)
+      .executeTakeFirstOrThrow();
+    const monitor = await trx
+      .selectFrom('monitors')
+      .select(['risk_threshold', 'query'])
+      .where('id', '=', alert.monitor_id)
+      .executeTakeFirst();
     const view = alertView(
       { ...alert, resolved_at: at, resolved_by: member.id, note },
-      { ...(monitor ? { riskThreshold: monitor.risk_threshold, query: monitor.query } : {}), resolvedByEmail: member.email },
+      {
+        ...(monitor ? { riskThreshold: monitor.risk_threshold, query: monitor.query } : {}),
+        resolvedByEmail: member.email,
+      },
     );
     let deliveryId: string | null = null;
     if (org.webhook_url) {
       const payload = serializeEvent('alert.resolved', at, org, view);
-      deliveryId = await enqueueDelivery(trx, { orgId: org.id, alertId: alert.id, event: 'alert.resolved', payload, isTest: false, now });
+      deliveryId = await enqueueDelivery(trx, {
+        orgId: org.id,
+        alertId: alert.id,
+        event: 'alert.resolved',
+        payload,
+        isTest: false,
+        now,
+      });
     }
     return { alert: view, deliveryId };
   });

@@ -9,7 +9,12 @@ export const CreateMonitorRequest = Type.Object(
   {
     screeningId: Type.String({ description: 'Id of a stored screening of this organization.', maxLength: 100 }),
     riskThreshold: Type.Optional(
-      Type.Number({ minimum: 0, maximum: 100, default: DEFAULT_RISK_THRESHOLD, description: 'Alert when the risk score crosses it, in either direction. 0 to 100, default 55.' }),
+      Type.Number({
+        minimum: 0,
+        maximum: 100,
+        default: DEFAULT_RISK_THRESHOLD,
+        description: 'Alert when the risk score crosses it, in either direction. 0 to 100, default 55.',
+      }),
     ),
   },
   { $id: 'CreateMonitorRequest', title: 'CreateMonitorRequest', description: 'Unknown fields are ignored.' },

@@ -17,7 +17,6 @@ export interface MonitorServiceDeps {
   onCreated?: () => void;
 }
 
-
 /** isActive: the monitor is live and its organization may use monitoring (Starter or above). */
 function isActive(row: Pick<MonitorsTable, 'is_active' | 'removed_at'>, tier: string): boolean {
   return row.is_active === 1 && row.removed_at === null && hasApiAccess(tier as Tier);
@@ -25,7 +24,9 @@ function isActive(row: Pick<MonitorsTable, 'is_active' | 'removed_at'>, tier: st
 
 export function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; message?: string };
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/i.test(e?.message ?? '');
+  return (
+    e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/i.test(e?.message ?? '')
+  );
 }
 
 const sameSearchConflict = () => new AppError('CONFLICT', 'this search is already being monitored');
@@ -107,8 +108,15 @@ export async function createMonitor(deps: MonitorServiceDeps, caller: Caller, bo
   };
 }
 
-export async function listMonitors(deps: Pick<MonitorServiceDeps, 'db'>, caller: Pick<Caller, 'orgId'>, query: { page: number; pageSize: number }) {
-  const base = deps.db.selectFrom('monitors as m').where('m.org_id', '=', caller.orgId).where('m.removed_at', 'is', null);
+export async function listMonitors(
+  deps: Pick<MonitorServiceDeps, 'db'>,
+  caller: Pick<Caller, 'orgId'>,
+  query: { page: number; pageSize: number },
+) {
+  const base = deps.db
+    .selectFrom('monitors as m')
+    .where('m.org_id', '=', caller.orgId)
+    .where('m.removed_at', 'is', null);
   const totalRow = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
   const rows = await base
     .innerJoin('organizations as o', 'o.id', 'm.org_id')
@@ -138,7 +146,11 @@ export async function listMonitors(deps: Pick<MonitorServiceDeps, 'db'>, caller:
 }
 
 /** Removal keeps the row (alerts point at it); a removed or foreign monitor is a 404. */
-export async function removeMonitor(deps: Pick<MonitorServiceDeps, 'db' | 'clock'>, caller: Pick<Caller, 'orgId'>, id: string) {
+export async function removeMonitor(
+  deps: Pick<MonitorServiceDeps, 'db' | 'clock'>,
+  caller: Pick<Caller, 'orgId'>,
+  id: string,
+) {
   const result = await deps.db
     .updateTable('monitors')
     .set({ removed_at: deps.clock.now().toISOString(), is_active: 0 })

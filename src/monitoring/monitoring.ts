@@ -18,13 +18,20 @@ export interface MonitoringHost {
   nodeId: string;
 }
 
-export type MonitoringLog = (level: 'info' | 'warn' | 'error', message: string, detail?: Record<string, unknown>) => void;
+export type MonitoringLog = (
+  level: 'info' | 'warn' | 'error',
+  message: string,
+  detail?: Record<string, unknown>,
+) => void;
 
 export interface Monitoring {
   /** The monitors endpoints (implements the routes' MonitorApi). */
   api: {
     create(caller: Caller, body: CreateMonitorBody): Promise<Record<string, unknown>>;
-    list(caller: Caller, query: { page: number; pageSize: number }): Promise<{ items: Record<string, unknown>[]; total: number }>;
+    list(
+      caller: Caller,
+      query: { page: number; pageSize: number },
+    ): Promise<{ items: Record<string, unknown>[]; total: number }>;
     remove(caller: Caller, id: string): Promise<{ id: string; removed: true }>;
   };
   rescreener: Rescreener;

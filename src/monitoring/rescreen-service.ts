@@ -52,7 +52,6 @@ interface Rescreened {
   entityName: string | null;
 }
 
-
 function sameSet(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((x) => b.includes(x));
 }
@@ -169,7 +168,12 @@ export class Rescreener {
     return report;
   }
 
-  private selectDue(exec: Kysely<Database> | Transaction<Database>, fingerprint: string, cursor: string, cutoff: string) {
+  private selectDue(
+    exec: Kysely<Database> | Transaction<Database>,
+    fingerprint: string,
+    cursor: string,
+    cutoff: string,
+  ) {
     let query = exec
       .selectFrom('monitors as m')
       .innerJoin('organizations as o', 'o.id', 'm.org_id')
@@ -194,7 +198,11 @@ export class Rescreener {
     return query.execute() as Promise<MonitorCandidate[]>;
   }
 
-  private async screenAll(snapshot: ListSnapshot<Screener>, rows: MonitorCandidate[], cache: Map<string, Omit<Rescreened, 'monitor'>>) {
+  private async screenAll(
+    snapshot: ListSnapshot<Screener>,
+    rows: MonitorCandidate[],
+    cache: Map<string, Omit<Rescreened, 'monitor'>>,
+  ) {
     const results: Rescreened[] = [];
     let sliceStart = performance.now();
     for (const monitor of rows) {
@@ -227,7 +235,11 @@ export class Rescreener {
     return results;
   }
 
-  private async processBatch(snapshot: ListSnapshot<Screener>, cursor: string, cache: Map<string, Omit<Rescreened, 'monitor'>>) {
+  private async processBatch(
+    snapshot: ListSnapshot<Screener>,
+    cursor: string,
+    cache: Map<string, Omit<Rescreened, 'monitor'>>,
+  ) {
     const { db, engine } = this.deps.database;
     const now = this.deps.clock.now();
     const cutoff = new Date(now.getTime() - this.deps.monitoring.maxIntervalMs).toISOString();
@@ -238,7 +250,11 @@ export class Rescreener {
         const rows = await this.selectDue(trx, fingerprint, cursor, cutoff);
         if (rows.length === 0) return { count: 0, lastId: cursor, changed: 0, alerts: 0 };
         const results = await this.screenAll(snapshot, rows, cache);
-        return { count: rows.length, lastId: rows[rows.length - 1]!.id, ...(await this.write(trx, snapshot, results, now)) };
+        return {
+          count: rows.length,
+          lastId: rows[rows.length - 1]!.id,
+          ...(await this.write(trx, snapshot, results, now)),
+        };
       });
     }
     // SQLite has one writer and the service one process: screen outside the transaction so the
@@ -260,7 +276,10 @@ export class Rescreener {
       const m = r.monitor;
       const oldSources = parseStringArray(m.last_sources);
       const same =
-        r.riskScore === m.last_risk_score && r.riskLevel === m.last_risk_level && r.entityId === m.last_entity_id && sameSet(r.sources, oldSources);
+        r.riskScore === m.last_risk_score &&
+        r.riskLevel === m.last_risk_level &&
+        r.entityId === m.last_entity_id &&
+        sameSet(r.sources, oldSources);
       if (same && r.entityName === m.entity_name) {
         unchanged.push(m.id);
         continue;
@@ -336,8 +355,20 @@ export class Rescreener {
           timestamp: at,
           resolvedAt: null,
         };
-        const payload = serializeEvent('alert.created', at, { id: m.org_id, slug: m.org_slug, name: m.org_name }, alert);
-        await enqueueDelivery(trx, { orgId: m.org_id, alertId: id, event: 'alert.created', payload, isTest: false, now });
+        const payload = serializeEvent(
+          'alert.created',
+          at,
+          { id: m.org_id, slug: m.org_slug, name: m.org_name },
+          alert,
+        );
+        await enqueueDelivery(trx, {
+          orgId: m.org_id,
+          alertId: id,
+          event: 'alert.created',
+          payload,
+          isTest: false,
+          now,
+        });
       }
     }
     // Monitors whose result did not change only move to the new generation, in bulk.
@@ -351,4 +382,3 @@ export class Rescreener {
     return { changed, alerts };
   }
 }
-

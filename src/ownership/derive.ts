@@ -180,7 +180,9 @@ export function deriveBlockedWithStats(input: DeriveInput): DeriveResult {
   const records: ListRecord[] = [];
   for (const v of blockedOrder) {
     if (state[v] !== DERIVED) continue;
-    records.push(buildRecord(graph, v, listedAt, contributorsOf.get(v) ?? [], held[v]!, pred, predAmount, programs.get(v), asOf));
+    records.push(
+      buildRecord(graph, v, listedAt, contributorsOf.get(v) ?? [], held[v]!, pred, predAmount, programs.get(v), asOf),
+    );
   }
   records.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return {
@@ -278,14 +280,18 @@ function reasonOf(
   const describe = ({ owner, amount }: { owner: number; amount: number }): string => {
     const listed = listedAt.get(owner)?.[0];
     const name = nameOf(graph, owner, listedAt);
-    const who = listed ? `OFAC-listed ${name} (${listed.source}:${listed.id})` : `${name}, itself blocked under the 50 percent rule`;
+    const who = listed
+      ? `OFAC-listed ${name} (${listed.source}:${listed.id})`
+      : `${name}, itself blocked under the 50 percent rule`;
     return contributors.length > 1 ? `${who}: ${formatPercent(amount)}` : who;
   };
   const aggregate = contributors.length > 1 ? ' in aggregate' : '';
   let reason = `Owned ${formatPercent(total)}${aggregate} by ${contributors.map(describe).join('; ')}.`;
   if (path.length > 2) {
     const steps = path
-      .map(({ node, amount }, i) => (i === 0 ? nameOf(graph, node, listedAt) : `${nameOf(graph, node, listedAt)} (${formatPercent(amount)})`))
+      .map(({ node, amount }, i) =>
+        i === 0 ? nameOf(graph, node, listedAt) : `${nameOf(graph, node, listedAt)} (${formatPercent(amount)})`,
+      )
       .join(' -> ');
     reason += ` Strongest chain from OFAC-listed ${ownerName} (${ownerEntityId}): ${steps}.`;
   }

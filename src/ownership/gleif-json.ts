@@ -114,7 +114,11 @@ function goldenRelationship(o: Json): RawRelationship {
   r.status = text(rel['RelationshipStatus']);
   for (const p of list(obj(rel['RelationshipPeriods'])?.['RelationshipPeriod'])) {
     const period = obj(p) ?? {};
-    r.periods.push({ start: text(period['StartDate']), end: text(period['EndDate']), type: text(period['PeriodType']) });
+    r.periods.push({
+      start: text(period['StartDate']),
+      end: text(period['EndDate']),
+      type: text(period['PeriodType']),
+    });
   }
   for (const q of list(obj(rel['RelationshipQuantifiers'])?.['RelationshipQuantifier'])) {
     const quantifier = obj(q) ?? {};

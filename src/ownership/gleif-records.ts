@@ -55,7 +55,8 @@ export class GleifSink {
 
   private seen(date: string | undefined): void {
     const d = date?.slice(0, 10);
-    if (d && /^\d{4}-\d{2}-\d{2}$/.test(d) && (!this.latestRecordDate || d > this.latestRecordDate)) this.latestRecordDate = d;
+    if (d && /^\d{4}-\d{2}-\d{2}$/.test(d) && (!this.latestRecordDate || d > this.latestRecordDate))
+      this.latestRecordDate = d;
   }
 
   private problem(what: string): void {

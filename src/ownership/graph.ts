@@ -3,12 +3,7 @@
  * 500 thousand relationships, so nodes are interned to integers and relationships live in typed
  * arrays; per-node strings (name, country) are kept in flat arrays indexed by node.
  */
-import {
-  RELATIONSHIP_KINDS,
-  type OwnershipEntity,
-  type RelationshipKind,
-  type Stake,
-} from './model.js';
+import { RELATIONSHIP_KINDS, type OwnershipEntity, type RelationshipKind, type Stake } from './model.js';
 import { FULL_OWNERSHIP, toPercent } from './percent.js';
 
 const KIND_CODE: Record<RelationshipKind, number> = {
@@ -197,10 +192,7 @@ export class OwnershipGraphBuilder {
       const e = order[i]!;
       const next = i + 1 < m ? order[i + 1]! : -1;
       const sameGroup =
-        next >= 0 &&
-        owned[next] === owned[e] &&
-        owner[next] === owner[e] &&
-        meta[next]! >> 8 === meta[e]! >> 8;
+        next >= 0 && owned[next] === owned[e] && owner[next] === owner[e] && meta[next]! >> 8 === meta[e]! >> 8;
       if (!sameGroup) keep.push(e);
     }
     const k = keep.length;

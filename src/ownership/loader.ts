@@ -93,7 +93,8 @@ type Detected = 'xml' | 'json' | 'csv' | undefined;
 
 function detect(head: string): Detected {
   const start = head.trimStart();
-  if (start.startsWith('<')) return /<(?:\w+:)?(?:LEIData|RelationshipData|ReportingExceptionData)[\s>]/.test(head) ? 'xml' : undefined;
+  if (start.startsWith('<'))
+    return /<(?:\w+:)?(?:LEIData|RelationshipData|ReportingExceptionData)[\s>]/.test(head) ? 'xml' : undefined;
   if (start.startsWith('{') || start.startsWith('[')) {
     return /"(?:records|data)"\s*:/.test(head) && /"(?:LEI|Relationship|lei-records|relationship-records)"/.test(head)
       ? 'json'
@@ -163,10 +164,13 @@ export async function loadOwnershipDir(dir: string, options: LoadOptions = {}): 
   for (const d of digests) total.update(d);
   let asOf: string | undefined;
   for (const f of files) if (f.contentDate && (!asOf || f.contentDate > asOf)) asOf = f.contentDate;
-  if (digests.length === 0) warnings.push('no ownership file recognized (GLEIF LEI-CDF/RR-CDF XML or JSON, stakes CSV)');
+  if (digests.length === 0)
+    warnings.push('no ownership file recognized (GLEIF LEI-CDF/RR-CDF XML or JSON, stakes CSV)');
   const over = graph.overOwned();
   if (over.length > 0) {
-    warnings.push(`${over.length} entit(ies) whose recorded stakes add up to more than 100%, e.g. ${over.slice(0, 5).join(', ')}`);
+    warnings.push(
+      `${over.length} entit(ies) whose recorded stakes add up to more than 100%, e.g. ${over.slice(0, 5).join(', ')}`,
+    );
   }
 
   let entityCount = 0;

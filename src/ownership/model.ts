@@ -24,12 +24,7 @@ export interface OwnershipEntity {
  * How a relationship is used by the derivation. Only `stake` counts toward the 50 % rule; the
  * other kinds are kept so the loader can report what the data holds and why it was not counted.
  */
-export type RelationshipKind =
-  | 'stake'
-  | 'no_percentage'
-  | 'indirect'
-  | 'not_ownership'
-  | 'inactive';
+export type RelationshipKind = 'stake' | 'no_percentage' | 'indirect' | 'not_ownership' | 'inactive';
 
 export const RELATIONSHIP_KINDS: readonly RelationshipKind[] = [
   'stake',

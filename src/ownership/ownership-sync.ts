@@ -30,10 +30,21 @@ export async function syncDerived(ctx: { db: Db; clock: Clock }, ownershipDir: s
   const store = new ListStore(ctx.db);
   const current = await store.activeVersion('us_ofac_50');
   const fetchedAt = ctx.clock.now().toISOString();
-  const base = { source: 'us_ofac_50' as const, version: current?.id ?? null, records: current?.record_count ?? 0, publishedAt: current?.published_at ?? null };
+  const base = {
+    source: 'us_ofac_50' as const,
+    version: current?.id ?? null,
+    records: current?.record_count ?? 0,
+    publishedAt: current?.published_at ?? null,
+  };
   const ofac = await store.activeVersion('us_ofac');
   if (!ofac) {
-    return { ...base, status: 'skipped', tookMs: Date.now() - started, message: 'no us_ofac version in force to derive from', format: null };
+    return {
+      ...base,
+      status: 'skipped',
+      tookMs: Date.now() - started,
+      message: 'no us_ofac version in force to derive from',
+      format: null,
+    };
   }
 
   const reject = async (reason: string): Promise<DerivedSyncOutcome> => {
@@ -87,7 +98,9 @@ export async function syncDerived(ctx: { db: Db; clock: Clock }, ownershipDir: s
       record_count: records.length,
       format,
       files,
-      message: ownership.warnings.length ? `${ownership.warnings.length} warning(s): ${ownership.warnings.slice(0, 3).join('; ')}` : null,
+      message: ownership.warnings.length
+        ? `${ownership.warnings.length} warning(s): ${ownership.warnings.slice(0, 3).join('; ')}`
+        : null,
       took_ms: Date.now() - started,
       activated_at: ctx.clock.now().toISOString(),
     },

@@ -6,9 +6,12 @@ import { Type, type Static } from '@sinclair/typebox';
  */
 
 export const RISK_LEVELS = ['low', 'medium', 'high'] as const;
-export const RiskLevelSchema = Type.Union(RISK_LEVELS.map((l) => Type.Literal(l)), {
-  description: 'high when riskScore >= 80, medium when 50 <= riskScore < 80, low below 50.',
-});
+export const RiskLevelSchema = Type.Union(
+  RISK_LEVELS.map((l) => Type.Literal(l)),
+  {
+    description: 'high when riskScore >= 80, medium when 50 <= riskScore < 80, low below 50.',
+  },
+);
 
 const Score = (description: string) => Type.Number({ minimum: 0, maximum: 100, description });
 
@@ -16,14 +19,27 @@ export const ScreenRequest = Type.Object(
   {
     name: Type.String({ description: 'Name of the entity to screen: 1 to 500 characters after trimming.' }),
     entityType: Type.Optional(
-      Type.Union(['person', 'business', 'organization', 'aircraft', 'vessel'].map((t) => Type.Literal(t)), {
-        description: '`business` is an alias of `organization`.',
+      Type.Union(
+        ['person', 'business', 'organization', 'aircraft', 'vessel'].map((t) => Type.Literal(t)),
+        {
+          description: '`business` is an alias of `organization`.',
+        },
+      ),
+    ),
+    country: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z]{2}$',
+        description: 'ISO 3166-1 alpha-2 country code such as GB; letter case is ignored',
       }),
     ),
-    country: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 country code such as GB; letter case is ignored' })),
-    birthDate: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'calendar date, YYYY-MM-DD' })),
+    birthDate: Type.Optional(
+      Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'calendar date, YYYY-MM-DD' }),
+    ),
     groupByCluster: Type.Optional(
-      Type.Boolean({ default: false, description: 'Collapse rows for the same party across lists into one match with `listings`.' }),
+      Type.Boolean({
+        default: false,
+        description: 'Collapse rows for the same party across lists into one match with `listings`.',
+      }),
     ),
   },
   { $id: 'ScreenRequest', title: 'ScreenRequest', description: 'Unknown fields are ignored and never stored.' },
@@ -34,7 +50,9 @@ export const Derivation = Type.Object(
   {
     rule: Type.Literal('ofac_50_percent'),
     percentage: Type.Optional(Type.Number({ description: 'Aggregated stake held by blocked owners, percent.' })),
-    ownerEntityId: Type.String({ description: 'The listed owner at the head of the strongest chain, `<source_id>:<record_id>`.' }),
+    ownerEntityId: Type.String({
+      description: 'The listed owner at the head of the strongest chain, `<source_id>:<record_id>`.',
+    }),
     ownerName: Type.String(),
     chain: Type.Array(Type.Object({ lei: Type.String(), name: Type.String() }), {
       description: 'From the listed owner down to the matched entity.',
@@ -91,9 +109,18 @@ export const Match = Type.Object(
     matchScore: Score('How well this list row matches the query: name plus corroborating fields.'),
     entity: Type.Ref(MatchedEntity),
     explanation: Type.Optional(
-      Type.Object({}, { additionalProperties: true, description: 'Which listed name matched, how the name parts aligned, and what birth date, country and entity type did to the score.' }),
+      Type.Object(
+        {},
+        {
+          additionalProperties: true,
+          description:
+            'Which listed name matched, how the name parts aligned, and what birth date, country and entity type did to the score.',
+        },
+      ),
     ),
-    listings: Type.Optional(Type.Array(Type.Ref(Listing), { description: 'Only with groupByCluster: one entry per source row.' })),
+    listings: Type.Optional(
+      Type.Array(Type.Ref(Listing), { description: 'Only with groupByCluster: one entry per source row.' }),
+    ),
     clusterId: Type.Optional(Type.String()),
   },
   { $id: 'Match', title: 'Match' },
@@ -168,7 +195,9 @@ export const ScreeningSummary = Type.Object(
 
 export const PageQuery = {
   page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1.' })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Items per page, 1 to 100.' })),
+  pageSize: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Items per page, 1 to 100.' }),
+  ),
 };
 
 export const ListScreeningsQuery = Type.Object(
@@ -176,8 +205,15 @@ export const ListScreeningsQuery = Type.Object(
     ...PageQuery,
     riskLevel: Type.Optional(RiskLevelSchema),
     dateFrom: Type.Optional(Type.String({ description: 'ISO 8601 date or date-time; screenings at or after it.' })),
-    dateTo: Type.Optional(Type.String({ description: 'ISO 8601 date or date-time; a bare date includes that whole day.' })),
-    search: Type.Optional(Type.String({ maxLength: 500, description: 'Case-insensitive substring of the screened name or the matched entity name.' })),
+    dateTo: Type.Optional(
+      Type.String({ description: 'ISO 8601 date or date-time; a bare date includes that whole day.' }),
+    ),
+    search: Type.Optional(
+      Type.String({
+        maxLength: 500,
+        description: 'Case-insensitive substring of the screened name or the matched entity name.',
+      }),
+    ),
   },
   { description: 'Unknown parameters are ignored.' },
 );
@@ -185,4 +221,14 @@ export type ListScreeningsQueryType = Static<typeof ListScreeningsQuery>;
 
 export const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 
-export const SCREENING_SCHEMAS = [ScreenRequest, Derivation, MatchedEntity, Listing, Match, ScreeningResult, ListVersionRef, ScreeningRecord, ScreeningSummary];
+export const SCREENING_SCHEMAS = [
+  ScreenRequest,
+  Derivation,
+  MatchedEntity,
+  Listing,
+  Match,
+  ScreeningResult,
+  ListVersionRef,
+  ScreeningRecord,
+  ScreeningSummary,
+];

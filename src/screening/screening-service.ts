@@ -63,7 +63,8 @@ function isRealDate(value: string): boolean {
 export function validateScreenInput(body: ScreenRequestBody, now: Date): ScreenInput {
   const name = body.name.trim();
   if (name.length === 0) throw validationError('name', 'must not be empty');
-  if ([...name].length > MAX_NAME_LENGTH) throw validationError('name', `must be at most ${MAX_NAME_LENGTH} characters`);
+  if ([...name].length > MAX_NAME_LENGTH)
+    throw validationError('name', `must be at most ${MAX_NAME_LENGTH} characters`);
   let country: string | null = null;
   if (body.country !== undefined) {
     country = body.country.toUpperCase();
@@ -74,12 +75,21 @@ export function validateScreenInput(body: ScreenRequestBody, now: Date): ScreenI
   }
   let birthDate: string | null = null;
   if (body.birthDate !== undefined) {
-    if (!isRealDate(body.birthDate)) throw validationError('birthDate', `"${body.birthDate}" is not a calendar date (YYYY-MM-DD)`);
-    if (body.birthDate > now.toISOString().slice(0, 10)) throw validationError('birthDate', 'must not be in the future');
+    if (!isRealDate(body.birthDate))
+      throw validationError('birthDate', `"${body.birthDate}" is not a calendar date (YYYY-MM-DD)`);
+    if (body.birthDate > now.toISOString().slice(0, 10))
+      throw validationError('birthDate', 'must not be in the future');
     birthDate = body.birthDate;
   }
-  const entityType = body.entityType === undefined ? null : body.entityType === 'business' ? 'organization' : body.entityType;
-  return { name, entityType: entityType as EntityType | null, country, birthDate, groupByCluster: body.groupByCluster ?? false };
+  const entityType =
+    body.entityType === undefined ? null : body.entityType === 'business' ? 'organization' : body.entityType;
+  return {
+    name,
+    entityType: entityType as EntityType | null,
+    country,
+    birthDate,
+    groupByCluster: body.groupByCluster ?? false,
+  };
 }
 
 function requestHash(input: ScreenInput): string {
@@ -91,7 +101,12 @@ function requestHash(input: ScreenInput): string {
 // The statements of POST /screen: built and compiled once per database.
 const queries = preparedFor((db) => ({
   monitored: prepareQuery(db, (db, p: { orgId: string; key: string }) =>
-    db.selectFrom('monitors').select('id').where('org_id', '=', p.orgId).where('search_key', '=', p.key).where('removed_at', 'is', null),
+    db
+      .selectFrom('monitors')
+      .select('id')
+      .where('org_id', '=', p.orgId)
+      .where('search_key', '=', p.key)
+      .where('removed_at', 'is', null),
   ),
   claimKey: prepareQuery(db, (db, p: IdempotencyKeysTable) =>
     db
@@ -111,16 +126,29 @@ const queries = preparedFor((db) => ({
   claimedKey: prepareQuery(db, (db, p: { orgId: string; key: string }) =>
     db.selectFrom('idempotency_keys').selectAll().where('org_id', '=', p.orgId).where('key', '=', p.key),
   ),
-  takeOverKey: prepareQuery(db, (db, p: { orgId: string; key: string; hash: string; createdAt: string; previousCreatedAt: string }) =>
-    db
-      .updateTable('idempotency_keys')
-      .set({ request_hash: p.hash, state: 'running', response_status: null, response_body: null, screening_id: null, created_at: p.createdAt })
-      .where('org_id', '=', p.orgId)
-      .where('key', '=', p.key)
-      .where('created_at', '=', p.previousCreatedAt),
+  takeOverKey: prepareQuery(
+    db,
+    (db, p: { orgId: string; key: string; hash: string; createdAt: string; previousCreatedAt: string }) =>
+      db
+        .updateTable('idempotency_keys')
+        .set({
+          request_hash: p.hash,
+          state: 'running',
+          response_status: null,
+          response_body: null,
+          screening_id: null,
+          created_at: p.createdAt,
+        })
+        .where('org_id', '=', p.orgId)
+        .where('key', '=', p.key)
+        .where('created_at', '=', p.previousCreatedAt),
   ),
   releaseKey: prepareQuery(db, (db, p: { orgId: string; key: string }) =>
-    db.deleteFrom('idempotency_keys').where('org_id', '=', p.orgId).where('key', '=', p.key).where('state', '=', 'running'),
+    db
+      .deleteFrom('idempotency_keys')
+      .where('org_id', '=', p.orgId)
+      .where('key', '=', p.key)
+      .where('state', '=', 'running'),
   ),
   completeKey: prepareQuery(db, (db, p: { orgId: string; key: string; body: string; screeningId: string }) =>
     db
@@ -159,9 +187,13 @@ async function isMonitored(db: Db, orgId: string, key: string): Promise<boolean>
 }
 
 function listsNotReady(): AppError {
-  return new AppError('LISTS_NOT_READY', 'the sanctions lists are not loaded yet; retry shortly (GET /health shows progress)', {
-    headers: { 'Retry-After': '30' },
-  });
+  return new AppError(
+    'LISTS_NOT_READY',
+    'the sanctions lists are not loaded yet; retry shortly (GET /health shows progress)',
+    {
+      headers: { 'Retry-After': '30' },
+    },
+  );
 }
 
 /** A snapshot's sources and versions as stored with each screening: the same text for every screening against it. */
@@ -179,7 +211,12 @@ function storedLists(lists: ListSnapshot<Screener>): { usedSources: string; list
 type IdempotencyClaim = { kind: 'claimed' } | { kind: 'replay'; status: number; json: string };
 
 /** Claims an Idempotency-Key for this request, or says how to answer a repeat of it. */
-async function claimIdempotencyKey(ctx: ScreeningContext, caller: Caller, key: string, hash: string): Promise<IdempotencyClaim> {
+async function claimIdempotencyKey(
+  ctx: ScreeningContext,
+  caller: Caller,
+  key: string,
+  hash: string,
+): Promise<IdempotencyClaim> {
   const now = ctx.clock.now();
   const q = queries(ctx.db);
   const inserted = await q.claimKey.affectedRows({
@@ -232,7 +269,10 @@ export async function screen(
   idempotencyKey: string | undefined,
 ): Promise<ScreenResponse> {
   const now = ctx.clock.now();
-  if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
+  if (
+    idempotencyKey !== undefined &&
+    (idempotencyKey.length === 0 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH)
+  ) {
     throw validationError('Idempotency-Key', `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
   }
   const input = validateScreenInput(body, now);
@@ -313,15 +353,22 @@ function writerFor(db: Db): BatchWriter<ScreeningWrite> {
   let writer = writers.get(db);
   if (!writer) {
     const q = queries(db);
-    writer = new BatchWriter<ScreeningWrite>(db, async (trx, w) => {
-      // consumeQuota checks before it writes, so a refused job leaves nothing behind in the batch.
-      await consumeQuota(db, trx, w.caller, w.now);
-      await q.insertScreening.execute(w.row, trx);
-      if (w.idempotencyKey !== undefined) {
-        await q.completeKey.execute({ orgId: w.caller.orgId, key: w.idempotencyKey, body: w.responseJson, screeningId: w.row.id }, trx);
-      }
-      // The usage row of each organization is locked in one order by every batch.
-    }, (w) => w.caller.orgId);
+    writer = new BatchWriter<ScreeningWrite>(
+      db,
+      async (trx, w) => {
+        // consumeQuota checks before it writes, so a refused job leaves nothing behind in the batch.
+        await consumeQuota(db, trx, w.caller, w.now);
+        await q.insertScreening.execute(w.row, trx);
+        if (w.idempotencyKey !== undefined) {
+          await q.completeKey.execute(
+            { orgId: w.caller.orgId, key: w.idempotencyKey, body: w.responseJson, screeningId: w.row.id },
+            trx,
+          );
+        }
+        // The usage row of each organization is locked in one order by every batch.
+      },
+      (w) => w.caller.orgId,
+    );
     writers.set(db, writer);
   }
   return writer;
@@ -336,7 +383,9 @@ export async function getScreening(ctx: { db: Db }, caller: Caller, id: string) 
     .where('org_id', '=', caller.orgId)
     .executeTakeFirst();
   if (!row) throw notFound(`screening "${id}"`);
-  const versions = parseJsonArray<{ source: string; version: string; publishedAt: string | null; records: number }>(row.list_versions);
+  const versions = parseJsonArray<{ source: string; version: string; publishedAt: string | null; records: number }>(
+    row.list_versions,
+  );
   return {
     id: row.id,
     entityId: row.entity_id,
@@ -403,7 +452,17 @@ export async function listScreenings(ctx: { db: Db }, caller: Caller, filter: Li
   const totalRow = await query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
   const total = Number(totalRow?.n ?? 0);
   const rows = await query
-    .select(['id', 'entity_id', 'entity_name', 'query', 'risk_score', 'risk_level', 'matched_sources', 'search_key', 'created_at'])
+    .select([
+      'id',
+      'entity_id',
+      'entity_name',
+      'query',
+      'risk_score',
+      'risk_level',
+      'matched_sources',
+      'search_key',
+      'created_at',
+    ])
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(filter.pageSize)
@@ -436,4 +495,3 @@ export async function listScreenings(ctx: { db: Db }, caller: Caller, filter: Li
     total,
   };
 }
-

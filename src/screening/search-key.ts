@@ -16,5 +16,10 @@ export function normalizeSearchName(name: string): string {
 
 export function searchKey(search: SearchFilters): string {
   const type = search.entityType === 'business' ? 'organization' : (search.entityType ?? '');
-  return JSON.stringify([normalizeSearchName(search.name), type, (search.country ?? '').toUpperCase(), search.birthDate ?? '']);
+  return JSON.stringify([
+    normalizeSearchName(search.name),
+    type,
+    (search.country ?? '').toUpperCase(),
+    search.birthDate ?? '',
+  ]);
 }

@@ -41,7 +41,12 @@ export async function createContext(
     // In matching threads, or on this thread in steps that yield to the event loop; either way a node
     // keeps answering against the current lists while the next index is built.
     buildIndex: (records) => (pool ? pool.load(records) : inlineScreener(records)),
-    ...(pool ? { onSwap: (_next: unknown, previous: { index: Screener } | undefined) => previous && pool.retire(previous.index) } : {}),
+    ...(pool
+      ? {
+          onSwap: (_next: unknown, previous: { index: Screener } | undefined) =>
+            previous && pool.retire(previous.index),
+        }
+      : {}),
     ...(options.log ? { log: options.log } : {}),
   });
   return {

@@ -57,7 +57,17 @@ export function startListJobs(ctx: AppContext, log: Logger, afterSync?: () => Pr
       );
       for (const o of outcomes) {
         const level = o.status === 'rejected' ? 'warn' : 'info';
-        log[level]({ source: o.source, status: o.status, records: o.records, version: o.version, tookMs: o.tookMs, message: o.message }, 'list sync');
+        log[level](
+          {
+            source: o.source,
+            status: o.status,
+            records: o.records,
+            version: o.version,
+            tookMs: o.tookMs,
+            message: o.message,
+          },
+          'list sync',
+        );
       }
       return outcomes;
     });
@@ -73,10 +83,13 @@ export function startListJobs(ctx: AppContext, log: Logger, afterSync?: () => Pr
 
   const scheduleDaily = () => {
     if (stopped) return;
-    const timer = setTimeout(async () => {
-      await sync([...SOURCE_IDS], 'daily refresh').catch((error) => log.error({ err: error }, 'daily sync failed'));
-      scheduleDaily();
-    }, msUntilDaily(ctx.clock.now(), ctx.config.lists.syncTime));
+    const timer = setTimeout(
+      async () => {
+        await sync([...SOURCE_IDS], 'daily refresh').catch((error) => log.error({ err: error }, 'daily sync failed'));
+        scheduleDaily();
+      },
+      msUntilDaily(ctx.clock.now(), ctx.config.lists.syncTime),
+    );
     timer.unref();
     timers.push(timer);
   };

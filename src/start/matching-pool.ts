@@ -28,13 +28,13 @@ export type WorkerRequest =
   | { type: 'drop'; generation: number };
 
 export type WorkerReply =
-  | { type: 'screened'; results: ScreenResult[] }
-  | { type: 'loaded'; generation: number; error?: string };
+  { type: 'screened'; results: ScreenResult[] } | { type: 'loaded'; generation: number; error?: string };
 
 /** A screener over an index built in this thread (the command line, and MATCH_THREADS=0). */
 export function inlineScreener(records: ListRecord[]): Promise<Screener> {
   return MatchingIndex.buildAsync(records).then((index) => ({
-    screen: (query: MatchQuery, options?: MatchOptions) => Promise.resolve(summarizeOutcome(index.screen(query, options))),
+    screen: (query: MatchQuery, options?: MatchOptions) =>
+      Promise.resolve(summarizeOutcome(index.screen(query, options))),
   }));
 }
 
@@ -85,7 +85,10 @@ export class MatchingPool {
 
   constructor(
     size: number,
-    private readonly options: { retireAfterMs?: number; log?: (message: string, detail?: Record<string, unknown>) => void } = {},
+    private readonly options: {
+      retireAfterMs?: number;
+      log?: (message: string, detail?: Record<string, unknown>) => void;
+    } = {},
   ) {
     if (size < 1) throw new Error('a matching pool needs at least one thread');
     for (let i = 0; i < size; i++) this.threads.push(this.spawn());

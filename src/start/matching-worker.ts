@@ -49,7 +49,12 @@ port.on('message', (message: WorkerRequest) => {
           indexes.set(message.generation, index);
           reply({ type: 'loaded', generation: message.generation });
         },
-        (error: unknown) => reply({ type: 'loaded', generation: message.generation, error: error instanceof Error ? error.message : String(error) }),
+        (error: unknown) =>
+          reply({
+            type: 'loaded',
+            generation: message.generation,
+            error: error instanceof Error ? error.message : String(error),
+          }),
       );
       return;
     case 'drop':

@@ -60,7 +60,10 @@ export async function buildServerApp(
 }
 
 /** `sanctions serve`: migrations, list jobs, HTTP. */
-export async function startServer(config: Config, options: { clock?: Clock; jobs?: boolean } = {}): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  options: { clock?: Clock; jobs?: boolean } = {},
+): Promise<RunningServer> {
   const ctx = await createContext(config, options.clock ? { clock: options.clock } : {});
   const log = pino({ level: config.logLevel });
   const jobs = options.jobs !== false ? startListJobs(ctx, log) : undefined;

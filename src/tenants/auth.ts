@@ -19,9 +19,7 @@ export interface Caller {
 }
 
 /** The key checks of api-v1.md section 5, in the order they can be told apart. */
-export type KeyCheck =
-  | { ok: true; caller: Caller; isMember: boolean }
-  | { ok: false; error: AppError; keyId?: string };
+export type KeyCheck = { ok: true; caller: Caller; isMember: boolean } | { ok: false; error: AppError; keyId?: string };
 
 /** A known key as stored: what every request with it is checked against. */
 interface KnownKey {

@@ -21,7 +21,10 @@ const queries = preparedFor((db) => ({
   ),
   take: prepareQuery(
     db,
-    (_db, p: { orgId: string; month: string }) => sql`insert into usage (org_id, month, count) values (${p.orgId}, ${p.month}, 1)
+    (
+      _db,
+      p: { orgId: string; month: string },
+    ) => sql`insert into usage (org_id, month, count) values (${p.orgId}, ${p.month}, 1)
       on conflict (org_id, month) do update set count = usage.count + 1`,
   ),
   takeBelow: prepareQuery(

@@ -132,7 +132,8 @@ export async function updateOrganization(
       } catch {
         throw validationError('webhook-url', 'is not a valid URL');
       }
-      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw validationError('webhook-url', 'must be http(s)');
+      if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        throw validationError('webhook-url', 'must be http(s)');
       if (ctx.checkWebhookUrl) await ctx.checkWebhookUrl(url.toString());
       patch.webhook_url = url.toString();
     }
@@ -216,7 +217,15 @@ export async function listUsers(ctx: AdminContext, orgSlug: string) {
 export async function createApiKey(
   ctx: AdminContext,
   input: { org: string; email: string; expiresAt?: string },
-): Promise<{ id: string; key: string; prefix: string; org: string; user: string; expiresAt: string | null; createdAt: string }> {
+): Promise<{
+  id: string;
+  key: string;
+  prefix: string;
+  org: string;
+  user: string;
+  expiresAt: string | null;
+  createdAt: string;
+}> {
   const email = normalizeEmail(input.email);
   const store = new TenantsStore(ctx.db);
   const org = await requireOrg(store, input.org);
@@ -243,7 +252,16 @@ export async function createApiKey(
   const createdAt = ctx.clock.now().toISOString();
   await ctx.db
     .insertInto('api_keys')
-    .values({ id, org_id: org.id, user_id: user.id, prefix, hash, created_at: createdAt, expires_at: expiresAt, revoked_at: null })
+    .values({
+      id,
+      org_id: org.id,
+      user_id: user.id,
+      prefix,
+      hash,
+      created_at: createdAt,
+      expires_at: expiresAt,
+      revoked_at: null,
+    })
     .execute();
   return { id, key, prefix, org: org.slug, user: email, expiresAt, createdAt };
 }

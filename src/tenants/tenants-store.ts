@@ -27,7 +27,9 @@ const queries = preparedFor((db) => ({
     db
       .selectFrom('api_keys as k')
       .innerJoin('organizations as o', 'o.id', 'k.org_id')
-      .leftJoin('memberships as m', (join) => join.onRef('m.org_id', '=', 'k.org_id').onRef('m.user_id', '=', 'k.user_id'))
+      .leftJoin('memberships as m', (join) =>
+        join.onRef('m.org_id', '=', 'k.org_id').onRef('m.user_id', '=', 'k.user_id'),
+      )
       .select((eb) => [
         'k.id as key_id',
         'k.user_id as key_user_id',

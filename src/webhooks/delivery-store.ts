@@ -72,7 +72,10 @@ export async function claimDueDeliveries(
 }
 
 /** Claims one delivery by id (test sends, which go out at once whatever the pause state). */
-export async function claimDelivery(db: Executor, input: { id: string; now: Date; nodeId: string; leaseMs: number }): Promise<DeliveryRow | undefined> {
+export async function claimDelivery(
+  db: Executor,
+  input: { id: string; now: Date; nodeId: string; leaseMs: number },
+): Promise<DeliveryRow | undefined> {
   const now = input.now.toISOString();
   return db
     .updateTable('webhook_deliveries')
@@ -173,7 +176,12 @@ export async function recordAttempt(
 }
 
 /** Marks a delivery failed without an attempt (the organization no longer has a webhook URL). */
-export async function abandonDelivery(db: Executor, delivery: DeliveryRow, nodeId: string, reason: string): Promise<void> {
+export async function abandonDelivery(
+  db: Executor,
+  delivery: DeliveryRow,
+  nodeId: string,
+  reason: string,
+): Promise<void> {
   await db
     .updateTable('webhook_deliveries')
     .set({ state: 'failed', claimed_until: null, claimed_by: null, last_error: reason })

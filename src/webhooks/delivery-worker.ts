@@ -25,9 +25,16 @@ export function claimLeaseMs(config: WebhookConfig): number {
 }
 
 /** Sends one claimed delivery and records the outcome. */
-export async function attemptDelivery(deps: DeliveryWorkerDeps, delivery: DeliveryRow): Promise<{ state: string; paused: boolean; status: number | null; error: string | null }> {
+export async function attemptDelivery(
+  deps: DeliveryWorkerDeps,
+  delivery: DeliveryRow,
+): Promise<{ state: string; paused: boolean; status: number | null; error: string | null }> {
   const db = deps.database.db;
-  const org = await db.selectFrom('organizations').select(['webhook_url', 'webhook_secret']).where('id', '=', delivery.org_id).executeTakeFirst();
+  const org = await db
+    .selectFrom('organizations')
+    .select(['webhook_url', 'webhook_secret'])
+    .where('id', '=', delivery.org_id)
+    .executeTakeFirst();
   if (!org?.webhook_url) {
     await abandonDelivery(db, delivery, deps.nodeId, 'the organization has no webhook URL');
     return { state: 'failed', paused: false, status: null, error: 'no webhook URL' };
@@ -101,7 +108,9 @@ export class DeliveryWorker {
       this.again = true;
       return;
     }
-    void this.runUntilIdle().catch((error) => this.deps.log?.('error', 'webhook worker failed', { err: String(error) }));
+    void this.runUntilIdle().catch((error) =>
+      this.deps.log?.('error', 'webhook worker failed', { err: String(error) }),
+    );
   }
 
   /** Runs rounds until nothing is due; resolves with the number of attempts made. */

@@ -41,7 +41,12 @@ export interface WebhookBody {
 }
 
 /** The exact bytes that are signed and sent; stored with the delivery so every retry sends the same body. */
-export function serializeEvent(event: WebhookEvent, timestamp: string, organization: OrganizationRef, alert: AlertPayload): string {
+export function serializeEvent(
+  event: WebhookEvent,
+  timestamp: string,
+  organization: OrganizationRef,
+  alert: AlertPayload,
+): string {
   const body: WebhookBody = {
     event,
     timestamp,

@@ -40,7 +40,8 @@ export function sendWebhook(request: SendRequest): Promise<SendResult> {
   } catch {
     return Promise.resolve(done(false, null, 'invalid webhook URL'));
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.resolve(done(false, null, 'webhook URL must be http or https'));
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return Promise.resolve(done(false, null, 'webhook URL must be http or https'));
   const host = urlHost(url);
   if (!request.allowPrivateAddresses && isIP(host) && isForbiddenAddress(host)) {
     return Promise.resolve(done(false, null, new ForbiddenAddressError(host, host).message));
@@ -80,7 +81,13 @@ export function sendWebhook(request: SendRequest): Promise<SendResult> {
       else finish(done(false, status, `HTTP ${status}`));
     });
     req.on('error', (error: NodeJS.ErrnoException) => {
-      finish(done(false, null, error instanceof ForbiddenAddressError ? error.message : `${error.code ?? 'error'}: ${error.message}`));
+      finish(
+        done(
+          false,
+          null,
+          error instanceof ForbiddenAddressError ? error.message : `${error.code ?? 'error'}: ${error.message}`,
+        ),
+      );
     });
     req.end(request.body);
   });

@@ -119,12 +119,14 @@ export async function assertWebhookUrlAllowed(raw: string, allowPrivate: boolean
   } catch {
     throw validationError('webhook-url', 'is not a valid URL');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw validationError('webhook-url', 'must be http or https');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw validationError('webhook-url', 'must be http or https');
   if (url.username || url.password) throw validationError('webhook-url', 'must not carry a user name or password');
   if (allowPrivate) return;
   const host = urlHost(url);
   if (isIP(host)) {
-    if (isForbiddenAddress(host)) throw validationError('webhook-url', `${host} is a loopback, private, link-local or metadata address`);
+    if (isForbiddenAddress(host))
+      throw validationError('webhook-url', `${host} is a loopback, private, link-local or metadata address`);
     return;
   }
   let answers: LookupAddress[];
@@ -134,5 +136,9 @@ export async function assertWebhookUrlAllowed(raw: string, allowPrivate: boolean
     throw validationError('webhook-url', `the host ${host} does not resolve`);
   }
   const bad = answers.find((a) => isForbiddenAddress(a.address));
-  if (bad) throw validationError('webhook-url', `${host} resolves to ${bad.address}, a loopback, private, link-local or metadata address`);
+  if (bad)
+    throw validationError(
+      'webhook-url',
+      `${host} resolves to ${bad.address}, a loopback, private, link-local or metadata address`,
+    );
 }

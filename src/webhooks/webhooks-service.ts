@@ -8,7 +8,11 @@ import { serializeEvent } from './payload.js';
 /** Administration of an organization's webhook: test sends and resuming after a pause. */
 
 async function requireOrg(deps: DeliveryWorkerDeps, slug: string) {
-  const org = await deps.database.db.selectFrom('organizations').selectAll().where('slug', '=', slug).executeTakeFirst();
+  const org = await deps.database.db
+    .selectFrom('organizations')
+    .selectAll()
+    .where('slug', '=', slug)
+    .executeTakeFirst();
   if (!org) throw notFound(`organization "${slug}"`);
   return org;
 }
@@ -29,8 +33,16 @@ export interface TestSendResult {
  */
 export async function sendTestWebhook(deps: DeliveryWorkerDeps, slug: string): Promise<TestSendResult> {
   const org = await requireOrg(deps, slug);
-  if (!org.webhook_url) throw new AppError('VALIDATION_ERROR', `organization "${slug}" has no webhook URL (orgs update --webhook-url)`, { field: 'webhook-url' });
-  if (!org.webhook_secret) throw new AppError('VALIDATION_ERROR', `organization "${slug}" has no webhook secret (orgs update --webhook-secret)`, { field: 'webhook-secret' });
+  if (!org.webhook_url)
+    throw new AppError('VALIDATION_ERROR', `organization "${slug}" has no webhook URL (orgs update --webhook-url)`, {
+      field: 'webhook-url',
+    });
+  if (!org.webhook_secret)
+    throw new AppError(
+      'VALIDATION_ERROR',
+      `organization "${slug}" has no webhook secret (orgs update --webhook-secret)`,
+      { field: 'webhook-secret' },
+    );
   const now = deps.clock.now();
   const timestamp = now.toISOString();
   const payload = serializeEvent('alert.created', timestamp, org, {
@@ -51,11 +63,25 @@ export async function sendTestWebhook(deps: DeliveryWorkerDeps, slug: string): P
     resolvedAt: null,
   });
   const db = deps.database.db;
-  const id = await enqueueDelivery(db, { orgId: org.id, alertId: null, event: 'alert.created', payload, isTest: true, now });
+  const id = await enqueueDelivery(db, {
+    orgId: org.id,
+    alertId: null,
+    event: 'alert.created',
+    payload,
+    isTest: true,
+    now,
+  });
   const claimed = await claimDelivery(db, { id, now, nodeId: deps.nodeId, leaseMs: claimLeaseMs(deps.config) });
   if (!claimed) throw new AppError('INTERNAL_ERROR', 'the test delivery could not be claimed');
   const outcome = await attemptDelivery(deps, claimed);
-  return { org: org.slug, deliveryId: id, url: org.webhook_url, delivered: outcome.state === 'delivered', status: outcome.status, error: outcome.error };
+  return {
+    org: org.slug,
+    deliveryId: id,
+    url: org.webhook_url,
+    delivered: outcome.state === 'delivered',
+    status: outcome.status,
+    error: outcome.error,
+  };
 }
 
 export interface ResumeResult {
@@ -69,13 +95,20 @@ export interface ResumeResult {
  * `sanctions webhooks resume`: clears the pause and the failure run, and makes every held delivery due
  * now; the delivery workers send them on their next round.
  */
-export async function resumeWebhook(deps: Pick<DeliveryWorkerDeps, 'database' | 'clock'>, slug: string): Promise<ResumeResult> {
+export async function resumeWebhook(
+  deps: Pick<DeliveryWorkerDeps, 'database' | 'clock'>,
+  slug: string,
+): Promise<ResumeResult> {
   const db = deps.database.db;
   const org = await db.selectFrom('organizations').selectAll().where('slug', '=', slug).executeTakeFirst();
   if (!org) throw notFound(`organization "${slug}"`);
   const now = deps.clock.now().toISOString();
   const released = await db.transaction().execute(async (trx) => {
-    await trx.updateTable('organizations').set({ webhook_paused_at: null, webhook_failures: 0, updated_at: now }).where('id', '=', org.id).execute();
+    await trx
+      .updateTable('organizations')
+      .set({ webhook_paused_at: null, webhook_failures: 0, updated_at: now })
+      .where('id', '=', org.id)
+      .execute();
     const result = await trx
       .updateTable('webhook_deliveries')
       .set({ next_attempt_at: now })

@@ -11,7 +11,11 @@ import { CLI_BUILT, type CliResult, cli } from '../helpers/cli.js';
 const UN_FILE = resolve(SHARED_DATA, 'lists/un_csl/consolidated.xml');
 
 function ok(res: CliResult): void {
-  assert.equal(res.code, 0, `exit ${res.code}\nstdout: ${res.stdout.slice(0, 2000)}\nstderr: ${res.stderr.slice(0, 2000)}`);
+  assert.equal(
+    res.code,
+    0,
+    `exit ${res.code}\nstdout: ${res.stdout.slice(0, 2000)}\nstderr: ${res.stderr.slice(0, 2000)}`,
+  );
   assert.notEqual(res.json, undefined, `stdout is one JSON document: ${res.stdout.slice(0, 500)}`);
 }
 
@@ -25,7 +29,11 @@ interface Status {
   lastError: string | null;
 }
 
-const skipReason = !CLI_BUILT ? 'dist/ is not built (npx tsc -p tsconfig.json)' : !existsSync(UN_FILE) ? `${UN_FILE} is absent` : false;
+const skipReason = !CLI_BUILT
+  ? 'dist/ is not built (npx tsc -p tsconfig.json)'
+  : !existsSync(UN_FILE)
+    ? `${UN_FILE} is absent`
+    : false;
 
 for (const { engine, skip } of ENGINES) {
   describe(`sanctions lists sync / status (${engine})`, { skip: skip || skipReason }, () => {
@@ -55,7 +63,10 @@ for (const { engine, skip } of ENGINES) {
       const all = await status();
       assert.ok(all.length >= 9);
       const un = all.find((s) => s.source === 'un_csl') as Status;
-      assert.deepEqual({ version: un.version, records: un.records, stale: un.stale }, { version: null, records: 0, stale: true });
+      assert.deepEqual(
+        { version: un.version, records: un.records, stale: un.stale },
+        { version: null, records: 0, stale: true },
+      );
     });
 
     let goodVersion: string;
@@ -65,7 +76,9 @@ for (const { engine, skip } of ENGINES) {
       copyFileSync(UN_FILE, join(good, 'un_csl', 'consolidated.xml'));
       const res = await cli(env, ['lists', 'sync', '--from', good, '--source', 'un_csl', '--json']);
       ok(res);
-      const outcome = (res.json as { source: string; status: string; version: string; records: number }[]).find((o) => o.source === 'un_csl');
+      const outcome = (res.json as { source: string; status: string; version: string; records: number }[]).find(
+        (o) => o.source === 'un_csl',
+      );
       assert.equal(outcome?.status, 'updated', res.stdout.slice(0, 1000));
       assert.equal(outcome?.records, expectedRecords);
       goodVersion = outcome?.version as string;

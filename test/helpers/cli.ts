@@ -27,15 +27,20 @@ export function cli(env: TestEnv, args: string[]): Promise<CliResult> {
   }
   Object.assign(childEnv, env.env);
   return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, env: childEnv, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      let json: unknown;
-      try {
-        json = stdout.trim() ? JSON.parse(stdout) : undefined;
-      } catch {
-        json = undefined;
-      }
-      done({ code, stdout, stderr, json });
-    });
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd: REPO_ROOT, env: childEnv, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        let json: unknown;
+        try {
+          json = stdout.trim() ? JSON.parse(stdout) : undefined;
+        } catch {
+          json = undefined;
+        }
+        done({ code, stdout, stderr, json });
+      },
+    );
   });
 }

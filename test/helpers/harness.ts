@@ -182,7 +182,12 @@ export async function seedOrg(
 ): Promise<SeededOrg> {
   const admin = { db: ctx.database.db, clock: ctx.clock };
   const slug = options.slug ?? `org-${randomBytes(3).toString('hex')}`;
-  const org = await createOrganization(admin, { slug, name: `Org ${slug}`, tier: options.tier ?? 'professional', quota: options.quota ?? null });
+  const org = await createOrganization(admin, {
+    slug,
+    name: `Org ${slug}`,
+    tier: options.tier ?? 'professional',
+    quota: options.quota ?? null,
+  });
   if (options.webhookUrl || options.webhookSecret) {
     await updateOrganization(admin, {
       org: slug,
@@ -245,8 +250,14 @@ export function sampleRecords(): Record<'us_ofac' | 'un_csl', ListRecord[]> {
         listingDate: '2019-05-01',
         identifiers: [{ type: 'passport', value: 'AB1234567', country: 'UZ' }],
       }),
-      organization('us_ofac', '1002', 'ZARYA SHIPPING LLC', { programs: ['RUSSIA-EO14024'], addresses: [{ country: 'RU' }] }),
-      organization('us_ofac', '1003', 'BLUE HORIZON TRADING FZE', { programs: ['IRAN'], addresses: [{ country: 'AE' }] }),
+      organization('us_ofac', '1002', 'ZARYA SHIPPING LLC', {
+        programs: ['RUSSIA-EO14024'],
+        addresses: [{ country: 'RU' }],
+      }),
+      organization('us_ofac', '1003', 'BLUE HORIZON TRADING FZE', {
+        programs: ['IRAN'],
+        addresses: [{ country: 'AE' }],
+      }),
     ],
     un_csl: [
       person('un_csl', '9001', 'Rustam Alievich Karimov', {
@@ -254,7 +265,10 @@ export function sampleRecords(): Record<'us_ofac' | 'un_csl', ListRecord[]> {
         nationalities: ['UZ'],
         programs: ['Al-Qaida'],
         listingDate: '2019-05-03',
-        identifiers: [{ type: 'un_ref', value: 'QDi.999' }, { type: 'passport', value: 'AB1234567', country: 'UZ' }],
+        identifiers: [
+          { type: 'un_ref', value: 'QDi.999' },
+          { type: 'passport', value: 'AB1234567', country: 'UZ' },
+        ],
       }),
     ],
   };

@@ -36,7 +36,10 @@ export function assertError(
   assert.doesNotMatch(res.text, /\n\s+at |\.ts:\d+|\.js:\d+|node_modules/);
   if (options.field !== undefined) {
     assert.equal(res.body.error.field, options.field, `error.field: ${res.text}`);
-    assert.ok(res.body.error.message.includes(options.field), `the message names ${options.field}: ${res.body.error.message}`);
+    assert.ok(
+      res.body.error.message.includes(options.field),
+      `the message names ${options.field}: ${res.body.error.message}`,
+    );
   }
   assertCommonHeaders(res, options.rateLimit === false ? { rateLimit: false } : {});
 }

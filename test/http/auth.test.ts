@@ -55,7 +55,11 @@ for (const { engine, skip } of ENGINES) {
       const key = await createApiKey(admin(), { org: org.slug, email: org.email, expiresAt });
       assert.equal((await t.request('GET', '/v1/screenings', { key: key.key })).status, 200);
       clock.advance(60 * 60 * 1000 - 1000);
-      assert.equal((await t.request('GET', '/v1/screenings', { key: key.key })).status, 200, 'still valid a second before expiry');
+      assert.equal(
+        (await t.request('GET', '/v1/screenings', { key: key.key })).status,
+        200,
+        'still valid a second before expiry',
+      );
       clock.advance(1000);
       const res = await t.request('GET', '/v1/screenings', { key: key.key });
       assertError(res, 401, 'INVALID_API_KEY');
@@ -70,16 +74,28 @@ for (const { engine, skip } of ENGINES) {
       assert.equal((await t.request('GET', '/v1/screenings', { key: leaverKey.key })).status, 200);
       await removeUser(admin(), { org: other.slug, email: 'leaver@example.test' });
       assertError(await t.request('GET', '/v1/screenings', { key: leaverKey.key }), 403, 'FORBIDDEN');
-      assertError(await t.request('POST', '/v1/screen', { key: leaverKey.key, body: { name: 'Rustam Karimov' } }), 403, 'FORBIDDEN');
+      assertError(
+        await t.request('POST', '/v1/screen', { key: leaverKey.key, body: { name: 'Rustam Karimov' } }),
+        403,
+        'FORBIDDEN',
+      );
       assert.equal((await t.request('GET', '/v1/screenings', { key: other.key })).status, 200);
     });
 
     it('free tier: 403 FEATURE_NOT_AVAILABLE on every v1 endpoint', async () => {
       const free = await seedOrg(t.ctx, { tier: 'free' });
       assertError(await t.request('GET', '/v1/screenings', { key: free.key }), 403, 'FEATURE_NOT_AVAILABLE');
-      assertError(await t.request('POST', '/v1/screen', { key: free.key, body: { name: 'Rustam Karimov' } }), 403, 'FEATURE_NOT_AVAILABLE');
+      assertError(
+        await t.request('POST', '/v1/screen', { key: free.key, body: { name: 'Rustam Karimov' } }),
+        403,
+        'FEATURE_NOT_AVAILABLE',
+      );
       assertError(await t.request('GET', '/v1/monitors', { key: free.key }), 403, 'FEATURE_NOT_AVAILABLE');
-      const stored = await t.ctx.database.db.selectFrom('screenings').select('id').where('org_id', '=', free.orgId).execute();
+      const stored = await t.ctx.database.db
+        .selectFrom('screenings')
+        .select('id')
+        .where('org_id', '=', free.orgId)
+        .execute();
       assert.equal(stored.length, 0);
     });
 
@@ -92,7 +108,10 @@ for (const { engine, skip } of ENGINES) {
         headers: { 'Idempotency-Key': 'quota-1' },
       });
       assert.equal(first.status, 200, first.text);
-      assert.equal((await t.request('POST', '/v1/screen', { key: small.key, body: { name: 'Zarya Shipping' } })).status, 200);
+      assert.equal(
+        (await t.request('POST', '/v1/screen', { key: small.key, body: { name: 'Zarya Shipping' } })).status,
+        200,
+      );
 
       const third = await t.request('POST', '/v1/screen', {
         key: small.key,
@@ -104,8 +123,15 @@ for (const { engine, skip } of ENGINES) {
       // The refused request was not stored: neither as a screening nor as an idempotency record.
       const list = await t.request('GET', '/v1/screenings', { key: small.key });
       assert.equal(list.body.meta.pagination.total, 2);
-      const keys = await t.ctx.database.db.selectFrom('idempotency_keys').select('key').where('org_id', '=', small.orgId).execute();
-      assert.deepEqual(keys.map((k) => k.key), ['quota-1']);
+      const keys = await t.ctx.database.db
+        .selectFrom('idempotency_keys')
+        .select('key')
+        .where('org_id', '=', small.orgId)
+        .execute();
+      assert.deepEqual(
+        keys.map((k) => k.key),
+        ['quota-1'],
+      );
 
       const replay = await t.request('POST', '/v1/screen', {
         key: small.key,
@@ -118,7 +144,11 @@ for (const { engine, skip } of ENGINES) {
 
       // Still March 31st in UTC ten minutes before midnight: still refused.
       clock.set('2026-03-31T23:59:59.000Z');
-      assertError(await t.request('POST', '/v1/screen', { key: small.key, body: { name: 'Someone Else' } }), 403, 'TIER_LIMIT_EXCEEDED');
+      assertError(
+        await t.request('POST', '/v1/screen', { key: small.key, body: { name: 'Someone Else' } }),
+        403,
+        'TIER_LIMIT_EXCEEDED',
+      );
 
       clock.set('2026-04-01T00:00:00.000Z');
       const april = await t.request('POST', '/v1/screen', {
@@ -128,7 +158,12 @@ for (const { engine, skip } of ENGINES) {
       });
       assert.equal(april.status, 200, april.text);
       assert.equal(april.headers.get('idempotency-replayed'), null);
-      const usage = await t.ctx.database.db.selectFrom('usage').selectAll().where('org_id', '=', small.orgId).orderBy('month').execute();
+      const usage = await t.ctx.database.db
+        .selectFrom('usage')
+        .selectAll()
+        .where('org_id', '=', small.orgId)
+        .orderBy('month')
+        .execute();
       assert.deepEqual(
         usage.map((u) => [u.month, Number(u.count)]),
         [
@@ -143,7 +178,10 @@ for (const { engine, skip } of ENGINES) {
     let t: TestApp;
     let org: SeededOrg;
     before(async () => {
-      t = await startTestApp(engine, { clock: new ManualClock('2026-01-15T12:00:10.000Z'), env: { AUTH_FAILURE_LIMIT_PER_MINUTE: '3' } });
+      t = await startTestApp(engine, {
+        clock: new ManualClock('2026-01-15T12:00:10.000Z'),
+        env: { AUTH_FAILURE_LIMIT_PER_MINUTE: '3' },
+      });
       org = await seedOrg(t.ctx);
     });
     after(async () => t?.close());

@@ -31,8 +31,16 @@ for (const { engine, skip } of ENGINES) {
 
     it('invalid JSON: 400 BAD_REQUEST', async () => {
       const headers = { 'content-type': 'application/json' };
-      assertError(await t.request('POST', '/v1/screen', { key: org.key, raw: '{"name": "x",', headers }), 400, 'BAD_REQUEST');
-      assertError(await t.request('POST', '/v1/screen', { key: org.key, raw: "{'name': 'x'}", headers }), 400, 'BAD_REQUEST');
+      assertError(
+        await t.request('POST', '/v1/screen', { key: org.key, raw: '{"name": "x",', headers }),
+        400,
+        'BAD_REQUEST',
+      );
+      assertError(
+        await t.request('POST', '/v1/screen', { key: org.key, raw: "{'name': 'x'}", headers }),
+        400,
+        'BAD_REQUEST',
+      );
       assertError(await t.request('POST', '/v1/screen', { key: org.key, raw: '', headers }), 400, 'BAD_REQUEST');
     });
 
@@ -115,7 +123,11 @@ for (const { engine, skip } of ENGINES) {
     });
 
     it('POST with a non-JSON content type: 415', async () => {
-      const plain = await t.request('POST', '/v1/screen', { key: org.key, raw: '{"name":"x"}', headers: { 'content-type': 'text/plain' } });
+      const plain = await t.request('POST', '/v1/screen', {
+        key: org.key,
+        raw: '{"name":"x"}',
+        headers: { 'content-type': 'text/plain' },
+      });
       assertError(plain, 415, 'UNSUPPORTED_MEDIA_TYPE');
       const form = await t.request('POST', '/v1/screen', {
         key: org.key,
@@ -138,14 +150,24 @@ for (const { engine, skip } of ENGINES) {
 
     it('unknown body fields are ignored and never stored', async () => {
       const marker = 'mass-assignment-marker-7f3a';
-      const res = await screen({ name: 'Zarya Shipping', org_id: marker, riskScore: 0, screeningId: marker, extra: { deep: marker } });
+      const res = await screen({
+        name: 'Zarya Shipping',
+        org_id: marker,
+        riskScore: 0,
+        screeningId: marker,
+        extra: { deep: marker },
+      });
       assert.equal(res.status, 200, res.text);
       assert.notEqual(res.body.data.screeningId, marker);
       assert.doesNotMatch(res.text, new RegExp(marker));
       const record = await t.request('GET', `/v1/screenings/${res.body.data.screeningId}`, { key: org.key });
       assert.equal(record.status, 200);
       assert.doesNotMatch(record.text, new RegExp(marker));
-      const row = await t.ctx.database.db.selectFrom('screenings').selectAll().where('id', '=', res.body.data.screeningId).executeTakeFirstOrThrow();
+      const row = await t.ctx.database.db
+        .selectFrom('screenings')
+        .selectAll()
+        .where('id', '=', res.body.data.screeningId)
+        .executeTakeFirstOrThrow();
       assert.equal(row.org_id, org.orgId);
       assert.doesNotMatch(JSON.stringify(row), new RegExp(marker));
     });
@@ -177,7 +199,11 @@ for (const { engine, skip } of ENGINES) {
         headers: { 'Idempotency-Key': 'fails-inside' },
       });
       assertError(res, 500, 'INTERNAL_ERROR');
-      const rows = await t.ctx.database.db.selectFrom('idempotency_keys').select('key').where('org_id', '=', org.orgId).execute();
+      const rows = await t.ctx.database.db
+        .selectFrom('idempotency_keys')
+        .select('key')
+        .where('org_id', '=', org.orgId)
+        .execute();
       assert.equal(rows.length, 0);
     });
   });

@@ -76,7 +76,10 @@ for (const { engine, skip } of ENGINES) {
         if (!path.startsWith('/v1/')) continue;
         for (const [method, op] of Object.entries(ops as Json)) {
           const security = (op as Json).security ?? doc.security;
-          assert.ok(security?.some((s: Json) => name in s), `${method} ${path} requires ${name}`);
+          assert.ok(
+            security?.some((s: Json) => name in s),
+            `${method} ${path} requires ${name}`,
+          );
         }
       }
     });
@@ -121,13 +124,19 @@ for (const { engine, skip } of ENGINES) {
             }
             if (status === '429') assert.ok(r.headers['Retry-After'], `${method} ${path} 429 has Retry-After`);
             if (Number(status) >= 400 && path.startsWith('/v1/')) {
-              assert.equal(r.content['application/json'].schema.$ref, '#/components/schemas/ErrorEnvelope', `${method} ${path} ${status}`);
+              assert.equal(
+                r.content['application/json'].schema.$ref,
+                '#/components/schemas/ErrorEnvelope',
+                `${method} ${path} ${status}`,
+              );
             }
           }
         }
       }
       assert.ok(screen['200'].headers['Idempotency-Replayed']);
-      const idempotency = (doc.paths['/v1/screen'].post.parameters as Json[]).find((p) => p.in === 'header' && /^idempotency-key$/i.test(p.name));
+      const idempotency = (doc.paths['/v1/screen'].post.parameters as Json[]).find(
+        (p) => p.in === 'header' && /^idempotency-key$/i.test(p.name),
+      );
       assert.ok(idempotency, 'the Idempotency-Key header is a parameter');
     });
 
@@ -144,37 +153,53 @@ for (const { engine, skip } of ENGINES) {
     it('the request schema is the one that validates requests', async () => {
       const body = deref(doc, doc.paths['/v1/screen'].post.requestBody.content['application/json'].schema);
       assert.deepEqual(body.required, ['name']);
-      assert.deepEqual(
-        body.properties.entityType.anyOf.map((s: Json) => s.const ?? s.enum?.[0]).sort(),
-        ['aircraft', 'business', 'organization', 'person', 'vessel'],
-      );
+      assert.deepEqual(body.properties.entityType.anyOf.map((s: Json) => s.const ?? s.enum?.[0]).sort(), [
+        'aircraft',
+        'business',
+        'organization',
+        'person',
+        'vessel',
+      ]);
       const list = doc.paths['/v1/screenings'].get.parameters as Json[];
       const pageSize = list.find((p) => p.name === 'pageSize');
       assert.equal(pageSize?.schema.maximum, 100);
       assert.equal(pageSize?.schema.default, 20);
     });
 
-    it('lints clean with @redocly/cli (recommended rules)', { skip: existsSync(REDOCLY) ? false : '@redocly/cli is not installed' }, async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'openapi-lint-'));
-      try {
-        const file = join(dir, 'openapi.json');
-        writeFileSync(file, JSON.stringify(doc, null, 2));
-        const result = await run(process.execPath, [REDOCLY, 'lint', file, '--format=json'], { cwd: dir, maxBuffer: 32 * 1024 * 1024 }).catch(
-          (error: { stdout?: string; stderr?: string; code?: number }) => ({ stdout: error.stdout ?? '', stderr: error.stderr ?? '', failed: error.code }),
-        );
-        const report = JSON.parse(result.stdout.slice(result.stdout.indexOf('{'))) as {
-          totals: { errors: number; warnings: number };
-          problems: { ruleId: string; severity: string; message: string }[];
-        };
-        const problems = JSON.stringify(report.problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message}`), null, 2);
-        assert.equal(report.totals.errors, 0, problems);
-        // Warnings are allowed by the issue; none are expected today, so a new one is worth a look.
-        assert.equal(report.totals.warnings, 0, problems);
-        assert.equal((result as { failed?: number }).failed, undefined, result.stderr);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    });
+    it(
+      'lints clean with @redocly/cli (recommended rules)',
+      { skip: existsSync(REDOCLY) ? false : '@redocly/cli is not installed' },
+      async () => {
+        const dir = mkdtempSync(join(tmpdir(), 'openapi-lint-'));
+        try {
+          const file = join(dir, 'openapi.json');
+          writeFileSync(file, JSON.stringify(doc, null, 2));
+          const result = await run(process.execPath, [REDOCLY, 'lint', file, '--format=json'], {
+            cwd: dir,
+            maxBuffer: 32 * 1024 * 1024,
+          }).catch((error: { stdout?: string; stderr?: string; code?: number }) => ({
+            stdout: error.stdout ?? '',
+            stderr: error.stderr ?? '',
+            failed: error.code,
+          }));
+          const report = JSON.parse(result.stdout.slice(result.stdout.indexOf('{'))) as {
+            totals: { errors: number; warnings: number };
+            problems: { ruleId: string; severity: string; message: string }[];
+          };
+          const problems = JSON.stringify(
+            report.problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message}`),
+            null,
+            2,
+          );
+          assert.equal(report.totals.errors, 0, problems);
+          // Warnings are allowed by the issue; none are expected today, so a new one is worth a look.
+          assert.equal(report.totals.warnings, 0, problems);
+          assert.equal((result as { failed?: number }).failed, undefined, result.stderr);
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      },
+    );
 
     it('/docs serves an HTML API reference', async () => {
       const res = await t.request('GET', '/docs');

@@ -25,7 +25,9 @@ for (const { engine, skip } of ENGINES) {
       // Organizations interleaved in opposite orders, so that two batches meet each other's rows.
       const plan = Array.from({ length: 300 }, (_, i) => orgs[(i % 2 === 0 ? i : 300 - i) % orgs.length]!);
       const responses = await Promise.all(
-        plan.map((org, i) => t.request('POST', '/v1/screen', { key: org.key, body: { name: names[i % names.length] } })),
+        plan.map((org, i) =>
+          t.request('POST', '/v1/screen', { key: org.key, body: { name: names[i % names.length] } }),
+        ),
       );
       for (const res of responses) assert.equal(res.status, 200, res.text);
       const ids = new Set(responses.map((r) => r.body.data.screeningId as string));
@@ -34,8 +36,16 @@ for (const { engine, skip } of ENGINES) {
         const expected = plan.filter((o) => o === org).length;
         const listed = await t.request('GET', '/v1/screenings?pageSize=1', { key: org.key });
         assert.equal(listed.body.meta.pagination.total, expected, `stored screenings of ${org.slug}`);
-        const usage = await t.ctx.database.db.selectFrom('usage').select('count').where('org_id', '=', org.orgId).execute();
-        assert.equal(usage.reduce((sum, r) => sum + Number(r.count), 0), expected, `quota units of ${org.slug}`);
+        const usage = await t.ctx.database.db
+          .selectFrom('usage')
+          .select('count')
+          .where('org_id', '=', org.orgId)
+          .execute();
+        assert.equal(
+          usage.reduce((sum, r) => sum + Number(r.count), 0),
+          expected,
+          `quota units of ${org.slug}`,
+        );
       }
     });
   });

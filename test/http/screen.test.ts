@@ -21,7 +21,11 @@ for (const { engine, skip } of ENGINES) {
     after(async () => t?.close());
 
     it('503 LISTS_NOT_READY, nothing stored, no quota used; screening works once lists are in force', async () => {
-      const res = await t.request('POST', '/v1/screen', { key: org.key, body: { name: 'Rustam Karimov' }, headers: { 'Idempotency-Key': 'early' } });
+      const res = await t.request('POST', '/v1/screen', {
+        key: org.key,
+        body: { name: 'Rustam Karimov' },
+        headers: { 'Idempotency-Key': 'early' },
+      });
       assertError(res, 503, 'LISTS_NOT_READY');
       assert.match(res.headers.get('retry-after') ?? '', /^\d+$/);
       const db = t.ctx.database.db;
@@ -30,7 +34,11 @@ for (const { engine, skip } of ENGINES) {
       assert.equal((await db.selectFrom('idempotency_keys').select('key').execute()).length, 0);
 
       await loadSampleLists(t.ctx);
-      const ok = await t.request('POST', '/v1/screen', { key: org.key, body: { name: 'Rustam Karimov' }, headers: { 'Idempotency-Key': 'early' } });
+      const ok = await t.request('POST', '/v1/screen', {
+        key: org.key,
+        body: { name: 'Rustam Karimov' },
+        headers: { 'Idempotency-Key': 'early' },
+      });
       assert.equal(ok.status, 200, ok.text);
       assert.equal(ok.headers.get('idempotency-replayed'), null);
     });
@@ -56,14 +64,20 @@ for (const { engine, skip } of ENGINES) {
         body,
         ...(options.idem !== undefined ? { headers: { 'Idempotency-Key': options.idem } } : {}),
       });
-    const total = async (key = org.key) => (await t.request('GET', '/v1/screenings', { key })).body.meta.pagination.total as number;
+    const total = async (key = org.key) =>
+      (await t.request('GET', '/v1/screenings', { key })).body.meta.pagination.total as number;
     const used = async (orgId = org.orgId) => {
       const rows = await t.ctx.database.db.selectFrom('usage').select('count').where('org_id', '=', orgId).execute();
       return rows.reduce((sum, r) => sum + Number(r.count), 0);
     };
 
     it('a listed name: high, with the top entity, sources and a readable explanation on every match', async () => {
-      const res = await screen({ name: 'Rustam Karimov', birthDate: '1961-04-12', entityType: 'person', country: 'UZ' });
+      const res = await screen({
+        name: 'Rustam Karimov',
+        birthDate: '1961-04-12',
+        entityType: 'person',
+        country: 'UZ',
+      });
       assert.equal(res.status, 200, res.text);
       assertCommonHeaders(res);
       const data = res.body.data;
@@ -95,7 +109,8 @@ for (const { engine, skip } of ENGINES) {
       // The body is sent pre-serialized: it carries nothing the documented schema does not have.
       assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
       const fields = (schema: { properties: Record<string, unknown> }) => new Set(Object.keys(schema.properties));
-      const extra = (value: object, schema: { properties: Record<string, unknown> }) => Object.keys(value).filter((k) => !fields(schema).has(k));
+      const extra = (value: object, schema: { properties: Record<string, unknown> }) =>
+        Object.keys(value).filter((k) => !fields(schema).has(k));
       assert.deepEqual(Object.keys(res.body), ['success', 'data']);
       assert.deepEqual(extra(data, ScreeningResult), []);
       assert.deepEqual(Object.keys(data), Object.keys(ScreeningResult.properties), 'every field, in the schema order');
@@ -104,7 +119,11 @@ for (const { engine, skip } of ENGINES) {
         assert.deepEqual(extra(match.entity, MatchedEntity), []);
       }
       // Scores carry at most one decimal (DECISIONS.md).
-      for (const n of [data.riskScore, data.confidence, ...data.matchDetails.map((m: { matchScore: number }) => m.matchScore)]) {
+      for (const n of [
+        data.riskScore,
+        data.confidence,
+        ...data.matchDetails.map((m: { matchScore: number }) => m.matchScore),
+      ]) {
         assert.equal(Math.round(n * 10) / 10, n);
       }
     });
@@ -112,7 +131,10 @@ for (const { engine, skip } of ENGINES) {
     it('a contradicting birth date lowers the score of the same name', async () => {
       const same = await screen({ name: 'Rustam Karimov', birthDate: '1961-04-12' });
       const contradicting = await screen({ name: 'Rustam Karimov', birthDate: '1990-09-30' });
-      assert.ok(contradicting.body.data.riskScore < same.body.data.riskScore, `${contradicting.body.data.riskScore} < ${same.body.data.riskScore}`);
+      assert.ok(
+        contradicting.body.data.riskScore < same.body.data.riskScore,
+        `${contradicting.body.data.riskScore} < ${same.body.data.riskScore}`,
+      );
     });
 
     it('an innocent name: riskScore 0, low, null entity, no sources, no details', async () => {
@@ -120,7 +142,17 @@ for (const { engine, skip } of ENGINES) {
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(
         { ...res.body.data, screeningId: 'x' },
-        { screeningId: 'x', entityId: null, entityName: null, riskScore: 0, riskLevel: 'low', confidence: 0, matchedSources: [], matchDetails: [], isMonitored: false },
+        {
+          screeningId: 'x',
+          entityId: null,
+          entityName: null,
+          riskScore: 0,
+          riskLevel: 'low',
+          confidence: 0,
+          matchedSources: [],
+          matchDetails: [],
+          isMonitored: false,
+        },
       );
     });
 
@@ -130,7 +162,14 @@ for (const { engine, skip } of ENGINES) {
       const clusters = grouped.body.data.matchDetails.filter((m: { listings?: unknown[] }) => m.listings);
       assert.equal(grouped.body.data.matchDetails.length, 1, grouped.text);
       assert.equal(clusters.length, 1);
-      const listings = clusters[0].listings as { dataset: string; datasetLabel: string; entityId: string; name: string; programs: string[]; listingDate?: string }[];
+      const listings = clusters[0].listings as {
+        dataset: string;
+        datasetLabel: string;
+        entityId: string;
+        name: string;
+        programs: string[];
+        listingDate?: string;
+      }[];
       assert.deepEqual(listings.map((l) => l.entityId).sort(), ['un_csl:9001', 'us_ofac:1001']);
       for (const l of listings) {
         assert.equal(typeof l.datasetLabel, 'string');
@@ -166,7 +205,10 @@ for (const { engine, skip } of ENGINES) {
         assert.equal(first.headers.get('idempotency-replayed'), null);
         clock.advance(60 * 60 * 1000);
         // Unknown fields and key order do not make it a different request.
-        const replay = await screen({ country: 'AE', entityType: 'organization', name: 'Blue Horizon Trading FZE', note: 'x' }, { idem: 'idem-replay-1' });
+        const replay = await screen(
+          { country: 'AE', entityType: 'organization', name: 'Blue Horizon Trading FZE', note: 'x' },
+          { idem: 'idem-replay-1' },
+        );
         assert.equal(replay.status, 200, replay.text);
         assert.equal(replay.headers.get('idempotency-replayed'), 'true');
         assertCommonHeaders(replay);
@@ -179,15 +221,29 @@ for (const { engine, skip } of ENGINES) {
         await screen({ name: 'Rustam Karimov' }, { idem: 'idem-mismatch' });
         const beforeTotal = await total();
         const beforeUsed = await used();
-        assertError(await screen({ name: 'Rustam Karimova' }, { idem: 'idem-mismatch' }), 422, 'IDEMPOTENCY_KEY_MISMATCH');
-        assertError(await screen({ name: 'Rustam Karimov', country: 'UZ' }, { idem: 'idem-mismatch' }), 422, 'IDEMPOTENCY_KEY_MISMATCH');
-        assertError(await screen({ name: 'Rustam Karimov', groupByCluster: true }, { idem: 'idem-mismatch' }), 422, 'IDEMPOTENCY_KEY_MISMATCH');
+        assertError(
+          await screen({ name: 'Rustam Karimova' }, { idem: 'idem-mismatch' }),
+          422,
+          'IDEMPOTENCY_KEY_MISMATCH',
+        );
+        assertError(
+          await screen({ name: 'Rustam Karimov', country: 'UZ' }, { idem: 'idem-mismatch' }),
+          422,
+          'IDEMPOTENCY_KEY_MISMATCH',
+        );
+        assertError(
+          await screen({ name: 'Rustam Karimov', groupByCluster: true }, { idem: 'idem-mismatch' }),
+          422,
+          'IDEMPOTENCY_KEY_MISMATCH',
+        );
         assert.equal(await total(), beforeTotal);
         assert.equal(await used(), beforeUsed);
       });
 
       it('a key over 255 characters: 400 VALIDATION_ERROR naming Idempotency-Key; 255 is accepted', async () => {
-        assertError(await screen({ name: 'Rustam Karimov' }, { idem: 'k'.repeat(256) }), 400, 'VALIDATION_ERROR', { field: 'Idempotency-Key' });
+        assertError(await screen({ name: 'Rustam Karimov' }, { idem: 'k'.repeat(256) }), 400, 'VALIDATION_ERROR', {
+          field: 'Idempotency-Key',
+        });
         const ok = await screen({ name: 'Rustam Karimov' }, { idem: 'k'.repeat(255) });
         assert.equal(ok.status, 200, ok.text);
       });
@@ -227,7 +283,12 @@ for (const { engine, skip } of ENGINES) {
         assertError(await screen(body, { idem: 'idem-inflight' }), 409, 'CONFLICT');
         assert.equal(await total(), beforeTotal);
         // The 409 leaves the running claim to its owner.
-        const row = await db.selectFrom('idempotency_keys').select('state').where('org_id', '=', org.orgId).where('key', '=', 'idem-inflight').executeTakeFirst();
+        const row = await db
+          .selectFrom('idempotency_keys')
+          .select('state')
+          .where('org_id', '=', org.orgId)
+          .where('key', '=', 'idem-inflight')
+          .executeTakeFirst();
         assert.equal(row?.state, 'running');
 
         // A running claim for a different body is a mismatch first: the body, not the timing, is wrong.
@@ -249,7 +310,12 @@ for (const { engine, skip } of ENGINES) {
         // Once the first request has finished, the key replays.
         await db
           .updateTable('idempotency_keys')
-          .set({ state: 'done', response_status: 200, response_body: JSON.stringify(first.body), screening_id: first.body.data.screeningId })
+          .set({
+            state: 'done',
+            response_status: 200,
+            response_body: JSON.stringify(first.body),
+            screening_id: first.body.data.screeningId,
+          })
           .where('org_id', '=', org.orgId)
           .where('key', '=', 'idem-inflight')
           .execute();
@@ -274,7 +340,12 @@ for (const { engine, skip } of ENGINES) {
       });
 
       it('a request rejected by validation is not stored under its key', async () => {
-        assertError(await screen({ name: 'Rustam Karimov', country: 'XX' }, { idem: 'idem-invalid' }), 400, 'VALIDATION_ERROR', { field: 'country' });
+        assertError(
+          await screen({ name: 'Rustam Karimov', country: 'XX' }, { idem: 'idem-invalid' }),
+          400,
+          'VALIDATION_ERROR',
+          { field: 'country' },
+        );
         const ok = await screen({ name: 'Rustam Karimov' }, { idem: 'idem-invalid' });
         assert.equal(ok.status, 200, ok.text);
         assert.equal(ok.headers.get('idempotency-replayed'), null);
@@ -289,7 +360,11 @@ for (const { engine, skip } of ENGINES) {
         monitoredScreeningId = base.body.data.screeningId;
         // What POST /monitors stores: a live monitor carrying the search of that screening.
         const db = t.ctx.database.db;
-        const row = await db.selectFrom('screenings').selectAll().where('id', '=', monitoredScreeningId).executeTakeFirstOrThrow();
+        const row = await db
+          .selectFrom('screenings')
+          .selectAll()
+          .where('id', '=', monitoredScreeningId)
+          .executeTakeFirstOrThrow();
         await db
           .insertInto('monitors')
           .values({
@@ -322,7 +397,10 @@ for (const { engine, skip } of ENGINES) {
         ['business folded to organization', { name: 'Zarya Shipping LLC', entityType: 'organization', country: 'RU' }],
         ['letter case and spacing', { name: '  zarya   SHIPPING\tllc ', entityType: 'organization', country: 'Ru' }],
         ['NFKC (full-width letters)', { name: 'ＺＡＲＹＡ Shipping ＬＬＣ', entityType: 'business', country: 'RU' }],
-        ['groupByCluster is not part of the search', { name: 'Zarya Shipping LLC', entityType: 'business', country: 'RU', groupByCluster: true }],
+        [
+          'groupByCluster is not part of the search',
+          { name: 'Zarya Shipping LLC', entityType: 'business', country: 'RU', groupByCluster: true },
+        ],
       ];
       for (const [label, body] of same) {
         it(`isMonitored true: ${label}`, async () => {
@@ -336,7 +414,10 @@ for (const { engine, skip } of ENGINES) {
         ['another country', { name: 'Zarya Shipping LLC', entityType: 'organization', country: 'UA' }],
         ['no country', { name: 'Zarya Shipping LLC', entityType: 'organization' }],
         ['another entity type', { name: 'Zarya Shipping LLC', entityType: 'vessel', country: 'RU' }],
-        ['a birth date added', { name: 'Zarya Shipping LLC', entityType: 'organization', country: 'RU', birthDate: '2001-01-01' }],
+        [
+          'a birth date added',
+          { name: 'Zarya Shipping LLC', entityType: 'organization', country: 'RU', birthDate: '2001-01-01' },
+        ],
         ['another name', { name: 'Zarya Shipping', entityType: 'organization', country: 'RU' }],
       ];
       for (const [label, body] of different) {
@@ -350,18 +431,27 @@ for (const { engine, skip } of ENGINES) {
       it('after POST /v1/monitors, new screenings of that search return isMonitored true', async () => {
         const base = await screen({ name: 'Blue Horizon Trading FZE', entityType: 'organization', country: 'AE' });
         assert.equal(base.body.data.isMonitored, false);
-        const created = await t.request('POST', '/v1/monitors', { key: org.key, body: { screeningId: base.body.data.screeningId } });
+        const created = await t.request('POST', '/v1/monitors', {
+          key: org.key,
+          body: { screeningId: base.body.data.screeningId },
+        });
         assert.equal(created.status, 201, created.text);
         assert.equal(created.body.data.isNew, true);
         const again = await screen({ name: ' blue horizon  TRADING fze', entityType: 'business', country: 'ae' });
         assert.equal(again.body.data.isMonitored, true);
         // Monitoring the same search again is a 409.
-        const duplicate = await t.request('POST', '/v1/monitors', { key: org.key, body: { screeningId: again.body.data.screeningId } });
+        const duplicate = await t.request('POST', '/v1/monitors', {
+          key: org.key,
+          body: { screeningId: again.body.data.screeningId },
+        });
         assertError(duplicate, 409, 'CONFLICT');
       });
 
       it('another organization screening the same search is not monitored', async () => {
-        const res = await screen({ name: 'Zarya Shipping LLC', entityType: 'business', country: 'RU' }, { key: other.key });
+        const res = await screen(
+          { name: 'Zarya Shipping LLC', entityType: 'business', country: 'RU' },
+          { key: other.key },
+        );
         assert.equal(res.body.data.isMonitored, false);
       });
 

@@ -56,7 +56,9 @@ for (const { engine, skip } of ENGINES) {
       retier: prepareQuery(
         db,
         (_db, p: { id: string; tier: string }) =>
-          sql<{ tier: string }>`update organizations set tier = ${p.tier}, name = 'Prepared' where id = ${p.id} or slug = ${p.id} returning tier`,
+          sql<{
+            tier: string;
+          }>`update organizations set tier = ${p.tier}, name = 'Prepared' where id = ${p.id} or slug = ${p.id} returning tier`,
       ),
     }));
 
@@ -69,7 +71,9 @@ for (const { engine, skip } of ENGINES) {
       assert.deepEqual(await q.byIdAndName.first({ id: 'org_a' }), { id: 'org_a', tier: 'starter' });
       assert.deepEqual(await q.byIdAndName.first({ id: 'org_b' }), { id: 'org_b', tier: 'enterprise' });
       assert.equal(await q.byIdAndName.first({ id: 'org_c' }), undefined);
-      assert.deepEqual((await q.retier.execute({ id: 'org_c', tier: 'professional' })).rows, [{ tier: 'professional' }]);
+      assert.deepEqual((await q.retier.execute({ id: 'org_c', tier: 'professional' })).rows, [
+        { tier: 'professional' },
+      ]);
       assert.deepEqual(await q.byIdAndName.first({ id: 'org_c' }), { id: 'org_c', tier: 'professional' });
       assert.equal(queries(handle.db), q, 'made once per database');
     });
@@ -96,13 +100,18 @@ for (const { engine, skip } of ENGINES) {
 
     it('refuses a parameter where no value goes, and one that is read but not bound', () => {
       assert.throws(
-        () => prepareQuery(handle.db, (db, p: { column: string }) => db.selectFrom('organizations').select(sql.ref(p.column).as('x'))),
+        () =>
+          prepareQuery(handle.db, (db, p: { column: string }) =>
+            db.selectFrom('organizations').select(sql.ref(p.column).as('x')),
+          ),
         /where no value goes/,
       );
       assert.throws(
         () =>
           prepareQuery(handle.db, (db, p: { id: string | null }) =>
-            p.id === null ? db.selectFrom('organizations').select('id') : db.selectFrom('organizations').select('id').where('slug', '=', 'x'),
+            p.id === null
+              ? db.selectFrom('organizations').select('id')
+              : db.selectFrom('organizations').select('id').where('slug', '=', 'x'),
           ),
         /"id" of a prepared query is not bound/,
       );

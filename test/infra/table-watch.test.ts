@@ -69,7 +69,10 @@ describe('table watch (sqlite)', () => {
     let late: TableWatch | undefined;
     await assert.rejects(
       handle.db.transaction().execute(async (trx) => {
-        await trx.insertInto('users').values({ ...USER, id: 'usr_2', email: 'two@example.test' }).execute();
+        await trx
+          .insertInto('users')
+          .values({ ...USER, id: 'usr_2', email: 'two@example.test' })
+          .execute();
         late = watchTables(handle.db, ['users']);
         assert.equal(late?.version(), undefined);
         throw new Error('roll back');
@@ -78,7 +81,10 @@ describe('table watch (sqlite)', () => {
     );
     const seen = late!.version();
     assert.notEqual(seen, undefined);
-    await handle.db.insertInto('users').values({ ...USER, id: 'usr_3', email: 'three@example.test' }).execute();
+    await handle.db
+      .insertInto('users')
+      .values({ ...USER, id: 'usr_3', email: 'three@example.test' })
+      .execute();
     assert.notEqual(late!.version(), seen);
   });
 });

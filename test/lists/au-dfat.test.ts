@@ -26,7 +26,8 @@ test('DFAT XLSX: one record per numeric reference, aliases folded in', { skip },
   assert.equal(akhund.entityType, 'person');
   assert.ok(akhund.aliases.some((a) => a.name === 'محمد حسن أخوند' && a.script === 'Arabic'));
   // "a) Approximately 1955- 1958 b) Approximately 1945-1950"
-  for (const y of [1955, 1956, 1957, 1958, 1945, 1950]) assert.ok(akhund.birthDates.some((d) => d.date === String(y) && d.approximate));
+  for (const y of [1955, 1956, 1957, 1958, 1945, 1950])
+    assert.ok(akhund.birthDates.some((d) => d.date === String(y) && d.approximate));
   assert.deepEqual(akhund.citizenships, ['AF']);
   assert.deepEqual(akhund.programs, ['1988 (Taliban)']);
   assert.equal(akhund.listingDate, '2001-01-25');

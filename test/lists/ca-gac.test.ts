@@ -41,7 +41,10 @@ test('SEMA XML, 2020 schema (Entity, Title, DateOfBirth)', { skip: absent }, asy
   assert.equal(list.records.length, raw.match(/<record>/g)!.length);
   assert.equal(list.records.filter((r) => r.entityType === 'organization').length, raw.match(/<Entity>/g)!.length);
   const bagan = list.records.find((r) => r.name === 'Air Bagan')!;
-  assert.deepEqual(bagan.aliases.map((a) => a.name), ['Air Bagan Holdings Pte. Ltd.', 'Air Bagan Limited']);
+  assert.deepEqual(
+    bagan.aliases.map((a) => a.name),
+    ['Air Bagan Holdings Pte. Ltd.', 'Air Bagan Limited'],
+  );
   assert.ok(list.records.filter((r) => r.birthDates.length).length > 150);
   assert.ok(list.warnings.some((w) => /DateOfListing/.test(w)));
 });
@@ -49,7 +52,10 @@ test('SEMA XML, 2020 schema (Entity, Title, DateOfBirth)', { skip: absent }, asy
 test('a truncated SEMA file is refused', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ca-gac-'));
   try {
-    writeFileSync(path.join(dir, 'sema-lmes.xml'), '<?xml version="1.0"?><data-set><record><Country>Russia</Country><LastName>X');
+    writeFileSync(
+      path.join(dir, 'sema-lmes.xml'),
+      '<?xml version="1.0"?><data-set><record><Country>Russia</Country><LastName>X',
+    );
     await assert.rejects(caGacAdapter.parse(dir), /not well-formed/);
   } finally {
     rmSync(dir, { recursive: true });

@@ -24,7 +24,9 @@ test('whole list: listed targets only, places resolved, names built from parts',
   assert.deepEqual(luka.birthDates, [{ date: '1954-08-30' }]);
   assert.deepEqual(luka.nationalities, ['BY']);
   assert.deepEqual(luka.birthPlaces, ['Kopys, Vitebsk Oblast, Belarus']);
-  assert.deepEqual(luka.addresses, [{ text: 'Karl Marx Street 38, 220016, Minsk', city: 'Minsk', country: 'BY', countryName: 'Belarus' }]);
+  assert.deepEqual(luka.addresses, [
+    { text: 'Karl Marx Street 38, 220016, Minsk', city: 'Minsk', country: 'BY', countryName: 'Belarus' },
+  ]);
   assert.ok(luka.aliases.some((a) => a.name === 'Лукашенко Aliaksandr Ryhoravich' && a.script === 'Cyrillic'));
   assert.ok(luka.aliases.some((a) => a.name === 'Batka' && a.quality === 'weak'));
   assert.ok(luka.aliases.some((a) => a.name === 'Alexander Lukashenko' && a.kind === 'fka'));
@@ -44,22 +46,29 @@ test('whole list: listed targets only, places resolved, names built from parts',
   assert.deepEqual(kim.birthDates, [{ date: '1973' }, { date: '1974-09' }]);
 });
 
-test('the published test-content amendment sample parses and is flagged as not a full list', { skip: existsSync(SAMPLE) ? false : 'shared SECO sample absent' }, async () => {
-  const raw = readFileSync(path.join(SAMPLE, 'seco_test_amendment_2024-01-17.xml'), 'utf8');
-  const list = await chSecoAdapter.parse(SAMPLE);
-  assert.equal(list.records.length, raw.match(/<target /g)!.length);
-  assert.ok(list.warnings.some((w) => /amendment/.test(w) && /not the whole list/.test(w)));
-  const b = list.records.find((r) => r.name === 'Test B')!;
-  assert.equal(b.gender, 'female');
-  assert.deepEqual(b.nationalities, ['GB']);
-  assert.deepEqual(b.birthDates, [{ date: '2025-12-31' }]);
-  assert.deepEqual(b.programs, ['PPDM']);
-});
+test(
+  'the published test-content amendment sample parses and is flagged as not a full list',
+  { skip: existsSync(SAMPLE) ? false : 'shared SECO sample absent' },
+  async () => {
+    const raw = readFileSync(path.join(SAMPLE, 'seco_test_amendment_2024-01-17.xml'), 'utf8');
+    const list = await chSecoAdapter.parse(SAMPLE);
+    assert.equal(list.records.length, raw.match(/<target /g)!.length);
+    assert.ok(list.warnings.some((w) => /amendment/.test(w) && /not the whole list/.test(w)));
+    const b = list.records.find((r) => r.name === 'Test B')!;
+    assert.equal(b.gender, 'female');
+    assert.deepEqual(b.nationalities, ['GB']);
+    assert.deepEqual(b.birthDates, [{ date: '2025-12-31' }]);
+    assert.deepEqual(b.programs, ['PPDM']);
+  },
+);
 
 test('garbage is refused', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ch-seco-'));
   try {
-    writeFileSync(path.join(dir, 'consolidated-list.xml'), '<swiss-sanctions-list list-type="whole-list"><target ssid="1">');
+    writeFileSync(
+      path.join(dir, 'consolidated-list.xml'),
+      '<swiss-sanctions-list list-type="whole-list"><target ssid="1">',
+    );
     await assert.rejects(chSecoAdapter.parse(dir), /not well-formed/);
     writeFileSync(path.join(dir, 'consolidated-list.xml'), '<sdnList/>');
     await assert.rejects(chSecoAdapter.parse(dir), /not a <swiss-sanctions-list>/);

@@ -64,7 +64,13 @@ test('FSF CSV 1.1: detail rows grouped by Entity_LogicalId', async () => {
   const dir = path.resolve(process.cwd(), 'test/fixtures/lists/eu_csl/csv');
   const list = await euCslAdapter.parse(dir);
   const raw = readFileSync(path.join(dir, 'csvFullSanctionsList_1_1.csv'), 'utf8');
-  const ids = new Set(raw.split('\n').slice(1).filter(Boolean).map((l) => l.split(';')[1]));
+  const ids = new Set(
+    raw
+      .split('\n')
+      .slice(1)
+      .filter(Boolean)
+      .map((l) => l.split(';')[1]),
+  );
   assert.equal(list.records.length, ids.size);
   assert.equal(list.format, 'EU FSF CSV 1.1');
   assert.equal(list.publishedAt, '2022-03-18');

@@ -31,39 +31,46 @@ function countListings(): number {
   return total;
 }
 
-test('MOF workbook: one record per sheet and 告示番号, deleted entries and revoked sheets skipped', { skip }, async () => {
-  const list = await jpMofAdapter.parse(DATA);
-  assert.equal(list.records.length, countListings());
-  assert.equal(list.publishedAt, '2026-03-05');
-  assert.equal(new Set(list.records.map((r) => r.id)).size, list.records.length);
-  assert.ok(!list.records.some((r) => r.programs.some((p) => p.includes('【解除】'))));
+test(
+  'MOF workbook: one record per sheet and 告示番号, deleted entries and revoked sheets skipped',
+  { skip },
+  async () => {
+    const list = await jpMofAdapter.parse(DATA);
+    assert.equal(list.records.length, countListings());
+    assert.equal(list.publishedAt, '2026-03-05');
+    assert.equal(new Set(list.records.map((r) => r.id)).size, list.records.length);
+    assert.ok(!list.records.some((r) => r.programs.some((p) => p.includes('【解除】'))));
 
-  const putin = list.records.find((r) => r.name === 'Vladimir Putin')!;
-  assert.equal(putin.id, '29-1');
-  assert.equal(putin.entityType, 'person');
-  assert.deepEqual(putin.birthDates, [{ date: '1952-10-07' }]);
-  assert.ok(putin.aliases.some((a) => a.name === 'ウラジーミル・プーチン' && a.script === 'Katakana'));
-  assert.equal(putin.listingDate, '2022-03-01');
+    const putin = list.records.find((r) => r.name === 'Vladimir Putin')!;
+    assert.equal(putin.id, '29-1');
+    assert.equal(putin.entityType, 'person');
+    assert.deepEqual(putin.birthDates, [{ date: '1952-10-07' }]);
+    assert.ok(putin.aliases.some((a) => a.name === 'ウラジーミル・プーチン' && a.script === 'Katakana'));
+    assert.equal(putin.listingDate, '2022-03-01');
 
-  const saddam = list.records.find((r) => r.id === '5-1')!;
-  assert.equal(saddam.name, 'Saddam Hussein Al-Tikriti');
-  assert.deepEqual(saddam.birthDates, [{ date: '1937-04-28' }], 'an Excel serial date');
-  assert.ok(saddam.aliases.some((a) => a.name === 'Abu Ali'));
-  assert.ok(saddam.aliases.some((a) => a.name === 'アブ・アリ' && a.script === 'Katakana'));
-  assert.deepEqual(saddam.nationalities, ['IQ']);
+    const saddam = list.records.find((r) => r.id === '5-1')!;
+    assert.equal(saddam.name, 'Saddam Hussein Al-Tikriti');
+    assert.deepEqual(saddam.birthDates, [{ date: '1937-04-28' }], 'an Excel serial date');
+    assert.ok(saddam.aliases.some((a) => a.name === 'Abu Ali'));
+    assert.ok(saddam.aliases.some((a) => a.name === 'アブ・アリ' && a.script === 'Katakana'));
+    assert.deepEqual(saddam.nationalities, ['IQ']);
 
-  const akhund = list.records.find((r) => r.id === '2-2')!;
-  assert.equal(akhund.name, 'MOHAMMAD HASSAN AKHUND');
-  assert.ok(akhund.birthDates.some((d) => d.date === '1957' && d.approximate), '1955年から1958年の間頃 expands to years');
-  assert.deepEqual(akhund.nationalities, ['AF']);
-  assert.ok(akhund.titles?.includes('Mullah'));
+    const akhund = list.records.find((r) => r.id === '2-2')!;
+    assert.equal(akhund.name, 'MOHAMMAD HASSAN AKHUND');
+    assert.ok(
+      akhund.birthDates.some((d) => d.date === '1957' && d.approximate),
+      '1955年から1958年の間頃 expands to years',
+    );
+    assert.deepEqual(akhund.nationalities, ['AF']);
+    assert.ok(akhund.titles?.includes('Mullah'));
 
-  // 21-1 (Al-Shabaab) spans merged rows; its (a)…(o) aliases are split.
-  const shabaab = list.records.find((r) => r.id === '21-1')!;
-  assert.equal(shabaab.entityType, 'organization');
-  assert.ok(shabaab.aliases.some((a) => a.name === 'ザ・ユース'));
-  assert.ok(!shabaab.aliases.some((a) => /^[a-z]\)/.test(a.name)), 'enumeration markers are not part of names');
-});
+    // 21-1 (Al-Shabaab) spans merged rows; its (a)…(o) aliases are split.
+    const shabaab = list.records.find((r) => r.id === '21-1')!;
+    assert.equal(shabaab.entityType, 'organization');
+    assert.ok(shabaab.aliases.some((a) => a.name === 'ザ・ユース'));
+    assert.ok(!shabaab.aliases.some((a) => /^[a-z]\)/.test(a.name)), 'enumeration markers are not part of names');
+  },
+);
 
 test('the newest dated workbook is chosen; a broken one is refused', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'jp-mof-'));

@@ -136,29 +136,34 @@ for (const { engine, skip } of ENGINES) {
       // Every screening ran against one whole version: the old one with its full count or the new one.
       for (const s of seen) {
         assert.ok(
-          (s.version === oldVersion && s.records === outcome.records + 1) || (s.version === outcome.version && s.records === outcome.records),
+          (s.version === oldVersion && s.records === outcome.records + 1) ||
+            (s.version === outcome.version && s.records === outcome.records),
           `screening saw ${JSON.stringify(s)}`,
         );
       }
       assert.equal(t.ctx.runtime.current()?.versions.find((v) => v.source === 'un_csl')?.version, outcome.version);
     });
 
-    it('follows the newest dated link on a publisher page (Japan MOF)', { skip: existsSync(JP_FILE) ? false : `${JP_FILE} is absent` }, async () => {
-      publisher.respond = (path) =>
-        path.endsWith('list.html')
-          ? {
-              status: 200,
-              type: 'text/html',
-              body: '<a href="files/shisantouketsu20260101.xlsx">old</a> <a href="/jp/files/shisantouketsu20260305.xlsx">new</a>',
-            }
-          : path.endsWith('shisantouketsu20260305.xlsx')
-            ? { status: 200, body: readFileSync(JP_FILE), type: 'application/octet-stream' }
-            : { status: 404, body: 'not here' };
-      const outcome = await syncSource(syncCtx, 'jp_mof');
-      assert.equal(outcome.status, 'updated', outcome.message ?? '');
-      assert.ok(publisher.hits.includes('/jp/files/shisantouketsu20260305.xlsx'));
-      assert.ok(!publisher.hits.some((h) => h.includes('20260101')));
-      assert.ok(outcome.records > 2000);
-    });
+    it(
+      'follows the newest dated link on a publisher page (Japan MOF)',
+      { skip: existsSync(JP_FILE) ? false : `${JP_FILE} is absent` },
+      async () => {
+        publisher.respond = (path) =>
+          path.endsWith('list.html')
+            ? {
+                status: 200,
+                type: 'text/html',
+                body: '<a href="files/shisantouketsu20260101.xlsx">old</a> <a href="/jp/files/shisantouketsu20260305.xlsx">new</a>',
+              }
+            : path.endsWith('shisantouketsu20260305.xlsx')
+              ? { status: 200, body: readFileSync(JP_FILE), type: 'application/octet-stream' }
+              : { status: 404, body: 'not here' };
+        const outcome = await syncSource(syncCtx, 'jp_mof');
+        assert.equal(outcome.status, 'updated', outcome.message ?? '');
+        assert.ok(publisher.hits.includes('/jp/files/shisantouketsu20260305.xlsx'));
+        assert.ok(!publisher.hits.some((h) => h.includes('20260101')));
+        assert.ok(outcome.records > 2000);
+      },
+    );
   });
 }

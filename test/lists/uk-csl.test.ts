@@ -13,7 +13,10 @@ const absent = existsSync(path.join(DATA, 'ConList.xlsx')) ? false : 'shared UK 
 
 /** Distinct Group IDs of a ConList CSV, read independently of the adapter. */
 function groupIdsOfCsv(text: string): Set<string> {
-  const rows = parseCsvSync(text, { relax_column_count: true, from_line: 2, columns: true, bom: true }) as Record<string, string>[];
+  const rows = parseCsvSync(text, { relax_column_count: true, from_line: 2, columns: true, bom: true }) as Record<
+    string,
+    string
+  >[];
   return new Set(rows.map((r) => r['Group ID']).filter((g): g is string => !!g));
 }
 
@@ -43,28 +46,32 @@ test('FCDO XML: one record per Designation', { skip: absent }, async () => {
   assert.ok(ship.identifiers.some((i) => i.type === 'imo' && i.value === '9562233'));
 });
 
-test('ConList XLSX: rows grouped by Group ID', { skip: absent || (hasUnzip() ? false : 'unzip not installed') }, async () => {
-  const file = path.join(DATA, 'ConList.xlsx');
-  const strings = sharedStrings(file);
-  const rows = sheetRows(file, sheetParts(file).find((s) => s.name === 'Data')!.part, strings);
-  const header = rows.get(2)!;
-  const col = [...header].find(([, v]) => v === 'Group ID')![0];
-  const ids = new Set<string>();
-  for (const [n, cells] of rows) if (n > 2 && cells.get(col)) ids.add(cells.get(col)!);
-  const list = await ukCslAdapter.parse(DATA);
-  assert.equal(list.format, 'OFSI ConList XLSX');
-  assert.equal(list.records.length, ids.size);
-  assert.equal(list.publishedAt, '2025-04-14');
-  const haq = list.records.find((r) => r.id === '15672')!;
-  assert.equal(haq.name, 'Mian Abdul HAQ');
-  assert.ok(haq.aliases.some((a) => a.name === 'Mian MITHOO' && a.kind === 'variation'));
-  assert.ok(haq.identifiers.some((i) => i.type === 'uk_ref' && i.value === 'GHR0086'));
-  assert.equal(haq.gender, 'male');
-  assert.deepEqual(haq.programs, ['Global Human Rights']);
-  assert.equal(haq.listingDate, '2022-12-09');
-  assert.ok(list.records.some((r) => r.aliases.some((a) => a.script === 'Cyrillic')));
-  assert.ok(list.records.some((r) => r.aliases.some((a) => a.quality === 'weak')));
-});
+test(
+  'ConList XLSX: rows grouped by Group ID',
+  { skip: absent || (hasUnzip() ? false : 'unzip not installed') },
+  async () => {
+    const file = path.join(DATA, 'ConList.xlsx');
+    const strings = sharedStrings(file);
+    const rows = sheetRows(file, sheetParts(file).find((s) => s.name === 'Data')!.part, strings);
+    const header = rows.get(2)!;
+    const col = [...header].find(([, v]) => v === 'Group ID')![0];
+    const ids = new Set<string>();
+    for (const [n, cells] of rows) if (n > 2 && cells.get(col)) ids.add(cells.get(col)!);
+    const list = await ukCslAdapter.parse(DATA);
+    assert.equal(list.format, 'OFSI ConList XLSX');
+    assert.equal(list.records.length, ids.size);
+    assert.equal(list.publishedAt, '2025-04-14');
+    const haq = list.records.find((r) => r.id === '15672')!;
+    assert.equal(haq.name, 'Mian Abdul HAQ');
+    assert.ok(haq.aliases.some((a) => a.name === 'Mian MITHOO' && a.kind === 'variation'));
+    assert.ok(haq.identifiers.some((i) => i.type === 'uk_ref' && i.value === 'GHR0086'));
+    assert.equal(haq.gender, 'male');
+    assert.deepEqual(haq.programs, ['Global Human Rights']);
+    assert.equal(haq.listingDate, '2022-12-09');
+    assert.ok(list.records.some((r) => r.aliases.some((a) => a.script === 'Cyrillic')));
+    assert.ok(list.records.some((r) => r.aliases.some((a) => a.quality === 'weak')));
+  },
+);
 
 test('ConList CSV, older 29-column Windows-1252 layout', { skip: absent }, async () => {
   const dir = path.join(DATA, '2020-04-27_conlist_csv');
@@ -96,7 +103,10 @@ test('FCDO XML is preferred over ConList; broken input is refused', { skip: abse
   const dir = mkdtempSync(path.join(os.tmpdir(), 'uk-csl-'));
   try {
     copyFileSync(path.join(DATA, 'other_ofsi_lists/InvBan.csv'), path.join(dir, 'ConList.csv'));
-    copyFileSync(path.join(DATA, 'format_sample_fcdo_xml/UK_Sanctions_List_trimmed_5_designations.xml'), path.join(dir, 'UK-Sanctions-List.xml'));
+    copyFileSync(
+      path.join(DATA, 'format_sample_fcdo_xml/UK_Sanctions_List_trimmed_5_designations.xml'),
+      path.join(dir, 'UK-Sanctions-List.xml'),
+    );
     const list = await ukCslAdapter.parse(dir);
     assert.equal(list.format, 'FCDO UK Sanctions List XML');
     assert.ok(list.warnings.some((w) => w.includes('ConList.csv')));

@@ -46,13 +46,19 @@ describe('un_csl adapter on the real consolidated.xml', { skip: absent }, () => 
     const r = await byRef('TAi.011');
     assert.equal(r.id, '111090');
     assert.equal(r.name, 'AKHTAR MOHAMMAD MANSOUR SHAH MOHAMMED');
-    assert.deepEqual(r.aliases.find((a) => a.script === 'Arabic'), {
-      name: 'اختر محمد منصور شاه محمد',
-      quality: 'strong',
-      kind: 'variation',
-      script: 'Arabic',
-    });
-    assert.deepEqual(r.aliases.find((a) => a.name === 'Naib Imam'), { name: 'Naib Imam', quality: 'weak', kind: 'aka' });
+    assert.deepEqual(
+      r.aliases.find((a) => a.script === 'Arabic'),
+      {
+        name: 'اختر محمد منصور شاه محمد',
+        quality: 'strong',
+        kind: 'variation',
+        script: 'Arabic',
+      },
+    );
+    assert.deepEqual(
+      r.aliases.find((a) => a.name === 'Naib Imam'),
+      { name: 'Naib Imam', quality: 'weak', kind: 'aka' },
+    );
     assert.equal(r.aliases.find((a) => a.name === 'Akhtar Muhammad Mansoor')?.quality, 'strong');
     assert.deepEqual(r.birthDates, [{ date: '1960', approximate: true }, { date: '1966' }]);
     assert.deepEqual(r.birthPlaces, ['Band-e-Timur village, Maiwand District, Kandahar Province, Afghanistan']);
@@ -68,14 +74,20 @@ describe('un_csl adapter on the real consolidated.xml', { skip: absent }, () => 
 
   it('expands BETWEEN birth years into approximate years', async () => {
     const raw = readFileSync(FILE, 'utf8');
-    const block = /<INDIVIDUAL>(?:(?!<\/INDIVIDUAL>)[\s\S])*?<TYPE_OF_DATE>BETWEEN<\/TYPE_OF_DATE>\s*<FROM_YEAR>(\d{4})<\/FROM_YEAR>\s*<TO_YEAR>(\d{4})<\/TO_YEAR>/.exec(raw);
+    const block =
+      /<INDIVIDUAL>(?:(?!<\/INDIVIDUAL>)[\s\S])*?<TYPE_OF_DATE>BETWEEN<\/TYPE_OF_DATE>\s*<FROM_YEAR>(\d{4})<\/FROM_YEAR>\s*<TO_YEAR>(\d{4})<\/TO_YEAR>/.exec(
+        raw,
+      );
     assert.ok(block);
     const dataId = /<DATAID>(\d+)<\/DATAID>/.exec(block[0])?.[1];
     const r = (await get()).records.find((x) => x.id === dataId);
     const from = Number(block[1]);
     const to = Number(block[2]);
     for (let y = from; y <= to; y++) {
-      assert.ok(r?.birthDates.some((d) => d.date === String(y) && d.approximate), `year ${y} approximate`);
+      assert.ok(
+        r?.birthDates.some((d) => d.date === String(y) && d.approximate),
+        `year ${y} approximate`,
+      );
     }
   });
 
@@ -84,7 +96,10 @@ describe('un_csl adapter on the real consolidated.xml', { skip: absent }, () => 
     assert.equal(aqim.entityType, 'organization');
     assert.equal(aqim.aliases.find((a) => a.name === 'Salafist Group For Call and Combat')?.kind, 'fka');
     assert.equal(aqim.aliases.find((a) => a.name === 'AQIM')?.kind, 'aka');
-    assert.deepEqual(aqim.addresses.map((a) => a.country), ['DZ', 'ML', 'MR', 'MA', 'NE', 'TN']);
+    assert.deepEqual(
+      aqim.addresses.map((a) => a.country),
+      ['DZ', 'ML', 'MR', 'MA', 'NE', 'TN'],
+    );
     const omm = await byRef('KPe.020');
     assert.ok(omm.identifiers.some((i) => i.type === 'imo' && i.value === '1790183'));
     assert.equal(omm.addresses[0]?.country, 'KP');
@@ -103,7 +118,8 @@ describe('un_csl adapter on bad input', () => {
     });
   });
   it('throws on truncated XML', async () => {
-    const xml = '<?xml version="1.0"?><CONSOLIDATED_LIST dateGenerated="2026-01-01"><INDIVIDUALS><INDIVIDUAL><DATAID>1</DATAID><FIRST_NAME>A';
+    const xml =
+      '<?xml version="1.0"?><CONSOLIDATED_LIST dateGenerated="2026-01-01"><INDIVIDUALS><INDIVIDUAL><DATAID>1</DATAID><FIRST_NAME>A';
     await withFile('consolidated.xml', xml, async (dir) => {
       await assert.rejects(unCslAdapter.parse(dir), /malformed XML/);
     });

@@ -50,19 +50,27 @@ describe('us_csl CSV (2022 consolidated.csv)', { skip: existsSync(CSV) ? false :
     assert.deepEqual(r.nationalities, ['CA', 'SD']);
     assert.deepEqual(r.birthPlaces, ['Al-Bawgah, Sudan', 'Albaouga, Sudan']);
     assert.deepEqual(r.programs, ['SDGT', SDN]);
-    assert.deepEqual(r.identifiers.find((i) => i.type === 'passport'), { type: 'passport', value: 'BC166787', country: 'CA', label: 'Passport' });
+    assert.deepEqual(
+      r.identifiers.find((i) => i.type === 'passport'),
+      { type: 'passport', value: 'BC166787', country: 'CA', label: 'Passport' },
+    );
   });
 
   it('reads an entity with registration and LEI ids, and a BIS entity with address and listing date', async () => {
     const r = find(await get(), '24668');
     assert.ok(r.identifiers.some((i) => i.type === 'registration' && i.value === '57239169' && i.country === 'NL'));
     assert.ok(r.identifiers.some((i) => i.type === 'lei' && i.label === 'Legal Entity Number'));
-    assert.deepEqual(r.addresses, [{ text: 'Industrieweg 5, Nieuwkoop, Zuid-Holland, 2421 LK', country: 'NL', countryName: 'NL' }]);
+    assert.deepEqual(r.addresses, [
+      { text: 'Industrieweg 5, Nieuwkoop, Zuid-Holland, 2421 LK', country: 'NL', countryName: 'NL' },
+    ]);
     const bis = find(await get(), '4398d33e9e93c7477af39f1e0bfffc13ddd47bcc');
     assert.equal(bis.name, '140 Repair Plant JSC');
     assert.deepEqual(bis.programs, ['Entity List (EL) - Bureau of Industry and Security']);
     assert.equal(bis.listingDate, '2022-04-07');
-    assert.deepEqual(bis.aliases.map((a) => a.name), ['Open Joint Stock Company 140 Repair Plant', 'JSC 140 Repair Plant']);
+    assert.deepEqual(
+      bis.aliases.map((a) => a.name),
+      ['Open Joint Stock Company 140 Repair Plant', 'JSC 140 Repair Plant'],
+    );
     assert.equal(bis.addresses[0]?.country, 'BY');
   });
 
@@ -74,25 +82,36 @@ describe('us_csl CSV (2022 consolidated.csv)', { skip: existsSync(CSV) ? false :
   });
 });
 
-describe('us_csl CSV, 2025 sample with every field quoted', { skip: existsSync(SAMPLE) ? false : `${SAMPLE} absent` }, () => {
-  it('reads all rows', async () => {
-    const rows = parseCsvSync(readFileSync(path.join(SAMPLE, 'consolidated.csv')), { columns: true, bom: true }) as Record<string, string>[];
-    const list = await usCslAdapter.parse(SAMPLE);
-    assert.equal(list.records.length, new Set(rows.map((r) => r._id)).size);
-    const isn = list.records.find((r) => r.name.startsWith('Sinobright'));
-    assert.deepEqual(isn?.programs, ['INKSNA', 'Nonproliferation Sanctions (ISN) - State Department']);
-    assert.equal(isn?.listingDate, '2023-07-19');
-  });
-});
+describe(
+  'us_csl CSV, 2025 sample with every field quoted',
+  { skip: existsSync(SAMPLE) ? false : `${SAMPLE} absent` },
+  () => {
+    it('reads all rows', async () => {
+      const rows = parseCsvSync(readFileSync(path.join(SAMPLE, 'consolidated.csv')), {
+        columns: true,
+        bom: true,
+      }) as Record<string, string>[];
+      const list = await usCslAdapter.parse(SAMPLE);
+      assert.equal(list.records.length, new Set(rows.map((r) => r._id)).size);
+      const isn = list.records.find((r) => r.name.startsWith('Sinobright'));
+      assert.deepEqual(isn?.programs, ['INKSNA', 'Nonproliferation Sanctions (ISN) - State Department']);
+      assert.equal(isn?.listingDate, '2023-07-19');
+    });
+  },
+);
 
 describe('us_csl JSON (fixture in the documented format)', () => {
   it('reads results with object addresses/ids and merges an entry repeated across lists', async () => {
-    const raw = JSON.parse(readFileSync(path.join(JSON_DIR, 'consolidated.json'), 'utf8')) as { results: { id: string }[] };
+    const raw = JSON.parse(readFileSync(path.join(JSON_DIR, 'consolidated.json'), 'utf8')) as {
+      results: { id: string }[];
+    };
     const list = await usCslAdapter.parse(JSON_DIR);
     assert.equal(list.format, 'CSL JSON');
     assert.equal(list.records.length, new Set(raw.results.map((r) => r.id)).size);
     const person = find(list, '9935');
-    assert.deepEqual(person.addresses, [{ text: 'Street 1, Montreal, Quebec, H1A', city: 'Montreal', countryName: 'CA', country: 'CA' }]);
+    assert.deepEqual(person.addresses, [
+      { text: 'Street 1, Montreal, Quebec, H1A', city: 'Montreal', countryName: 'CA', country: 'CA' },
+    ]);
     assert.deepEqual(person.identifiers.find((i) => i.type === 'passport')?.country, 'CA');
     assert.deepEqual(person.birthDates, [{ date: '1962-08-06' }]);
     const entity = find(list, '24668');
@@ -101,7 +120,12 @@ describe('us_csl JSON (fixture in the documented format)', () => {
     const vessel = find(list, '23156');
     assert.ok(vessel.identifiers.some((i) => i.type === 'imo' && i.value === '8898831'));
     assert.ok(vessel.identifiers.some((i) => i.type === 'call_sign' && i.value === 'HMYG7'));
-    assert.deepEqual(vessel.programs, ['DPRK4', SDN, 'UKRAINE-EO13662', 'Sectoral Sanctions Identifications List (SSI) - Treasury Department']);
+    assert.deepEqual(vessel.programs, [
+      'DPRK4',
+      SDN,
+      'UKRAINE-EO13662',
+      'Sectoral Sanctions Identifications List (SSI) - Treasury Department',
+    ]);
     assert.equal(vessel.listingDate, '2017-06-20');
   });
 });
@@ -117,7 +141,10 @@ describe('us_csl on bad input', () => {
     await assert.rejects(usCslAdapter.parse(await dirWith('consolidated.csv', 'a,b,c\n1,2,3\n')), /not a CSL CSV/);
   });
   it('throws on truncated JSON and on JSON without results', async () => {
-    await assert.rejects(usCslAdapter.parse(await dirWith('Consolidated.JSON', '{"results":[{"id":"1",')), /malformed JSON/);
+    await assert.rejects(
+      usCslAdapter.parse(await dirWith('Consolidated.JSON', '{"results":[{"id":"1",')),
+      /malformed JSON/,
+    );
     await assert.rejects(usCslAdapter.parse(await dirWith('consolidated.json', '{"hits":[]}')), /no "results" array/);
   });
   it('throws when no file is present', async () => {

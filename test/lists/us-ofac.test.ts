@@ -58,7 +58,10 @@ describe('OFAC remarks parser (real remark strings)', () => {
 
   it('reads alt. DOBs, circa and ranges, citizenship and Cedula numbers', () => {
     const r = person();
-    applyRemarks(r, 'DOB 13 May 1965; alt. DOB circa 1968; alt. DOB 1955 to 1957; citizen Colombia; Cedula No. 7548733 (Colombia); alt. Cedula No. 70163752 (Colombia).');
+    applyRemarks(
+      r,
+      'DOB 13 May 1965; alt. DOB circa 1968; alt. DOB 1955 to 1957; citizen Colombia; Cedula No. 7548733 (Colombia); alt. Cedula No. 70163752 (Colombia).',
+    );
     assert.deepEqual(r.birthDates, [
       { date: '1965-05-13' },
       { date: '1968', approximate: true },
@@ -67,10 +70,13 @@ describe('OFAC remarks parser (real remark strings)', () => {
       { date: '1957', approximate: true },
     ]);
     assert.deepEqual(r.citizenships, ['CO']);
-    assert.deepEqual(r.identifiers.map((i) => [i.type, i.value, i.country]), [
-      ['national_id', '7548733', 'CO'],
-      ['national_id', '70163752', 'CO'],
-    ]);
+    assert.deepEqual(
+      r.identifiers.map((i) => [i.type, i.value, i.country]),
+      [
+        ['national_id', '7548733', 'CO'],
+        ['national_id', '70163752', 'CO'],
+      ],
+    );
   });
 
   it('reads entity identifiers: SWIFT/BIC, LEI, registration, tax id, website and listing date', () => {
@@ -90,12 +96,18 @@ describe('OFAC remarks parser (real remark strings)', () => {
 
   it('reads vessel IMO, flag and call sign, and crypto addresses', () => {
     const r = emptyRecord('us_ofac', '3', 'vessel', 'EBANO');
-    applyRemarks(r, "Vessel Registration Identification IMO 7406784; Vessel Flag Panama; Vessel Call Sign 3FXK9; f.k.a. 'ANA I'; Digital Currency Address - XBT 134r8iHv69xdT6p5qVKTsHrcUEuBVZAYak.");
-    assert.deepEqual(r.identifiers.map((i) => [i.type, i.value]), [
-      ['imo', '7406784'],
-      ['call_sign', '3FXK9'],
-      ['crypto_address', '134r8iHv69xdT6p5qVKTsHrcUEuBVZAYak'],
-    ]);
+    applyRemarks(
+      r,
+      "Vessel Registration Identification IMO 7406784; Vessel Flag Panama; Vessel Call Sign 3FXK9; f.k.a. 'ANA I'; Digital Currency Address - XBT 134r8iHv69xdT6p5qVKTsHrcUEuBVZAYak.",
+    );
+    assert.deepEqual(
+      r.identifiers.map((i) => [i.type, i.value]),
+      [
+        ['imo', '7406784'],
+        ['call_sign', '3FXK9'],
+        ['crypto_address', '134r8iHv69xdT6p5qVKTsHrcUEuBVZAYak'],
+      ],
+    );
     assert.deepEqual(r.nationalities, ['PA']);
     assert.deepEqual(r.aliases, [{ name: 'ANA I', quality: 'weak', kind: 'fka' }]);
   });
@@ -121,14 +133,21 @@ describe('us_ofac legacy CSV (sdn.csv 2024, alone)', { skip: skipIfAbsent(SDN_CS
     assert.equal(list.format, 'OFAC legacy CSV (SDN)');
     assert.deepEqual(list.warnings, []);
     const raw = readFileSync(SDN_CSV, 'latin1');
-    assert.equal(list.records.filter((r) => r.entityType === 'vessel').length, raw.match(/^\d+,"[^"]*","vessel"/gm)?.length);
+    assert.equal(
+      list.records.filter((r) => r.entityType === 'vessel').length,
+      raw.match(/^\d+,"[^"]*","vessel"/gm)?.length,
+    );
   });
 
   it('reads a person: name as listed, natural order, weak aliases, DOB, passport, program', async () => {
     const r = find(await get(), '6939');
     assert.equal(r.name, 'AL-AHDAL, Mohammad Hamdi Mohammad Sadiq');
     assert.equal(r.entityType, 'person');
-    assert.deepEqual(r.aliases[0], { name: 'Mohammad Hamdi Mohammad Sadiq AL-AHDAL', quality: 'strong', kind: 'variation' });
+    assert.deepEqual(r.aliases[0], {
+      name: 'Mohammad Hamdi Mohammad Sadiq AL-AHDAL',
+      quality: 'strong',
+      kind: 'variation',
+    });
     assert.ok(r.aliases.some((a) => a.name === 'AL-MAKKI, Abu Asim' && a.quality === 'weak'));
     assert.deepEqual(r.birthDates, [{ date: '1971-11-19' }]);
     assert.deepEqual(r.programs, ['SDGT']);
@@ -151,7 +170,13 @@ describe('us_ofac legacy CSV (sdn.csv 2024, alone)', { skip: skipIfAbsent(SDN_CS
     assert.equal(r.name, 'EBANO');
     assert.ok(r.identifiers.some((i) => i.type === 'imo' && i.value === '7406784'));
     assert.deepEqual(r.nationalities, ['PA']);
-    assert.deepEqual(r.aliases.map((a) => [a.name, a.kind]), [['ANA I', 'fka'], ['SAND SWAN', 'fka']]);
+    assert.deepEqual(
+      r.aliases.map((a) => [a.name, a.kind]),
+      [
+        ['ANA I', 'fka'],
+        ['SAND SWAN', 'fka'],
+      ],
+    );
   });
 });
 
@@ -164,11 +189,14 @@ describe('us_ofac legacy CSV joined with ADD/ALT/COMMENTS (2021-07-07 set)', { s
     const addRows = readFileSync(path.join(FULL_SET, 'add.csv'), 'latin1').match(/^12300,/gm)?.length;
     assert.equal(r.addresses.length, addRows);
     assert.ok(r.addresses.some((a) => a.text === 'Calle 6 No. 33-29 Apto. 801, Medellin' && a.country === 'CO'));
-    assert.deepEqual(r.aliases.find((a) => a.name === 'LOPEZ SALAZAR, Elkin de Jesus'), {
-      name: 'LOPEZ SALAZAR, Elkin de Jesus',
-      quality: 'strong',
-      kind: 'aka',
-    });
+    assert.deepEqual(
+      r.aliases.find((a) => a.name === 'LOPEZ SALAZAR, Elkin de Jesus'),
+      {
+        name: 'LOPEZ SALAZAR, Elkin de Jesus',
+        quality: 'strong',
+        kind: 'aka',
+      },
+    );
     // The overflow continues the remarks mid-word, so the joined text reads on.
     assert.match(r.remarks ?? '', /Linked To: R D I S\.A\.$/);
   });
@@ -194,24 +222,31 @@ describe('us_ofac non-SDN consolidated CSV set, merged with an SDN CSV', { skip:
   });
 });
 
-describe('us_ofac classic XML (consolidated.xml read as SDN.XML)', { skip: skipIfAbsent(path.join(CONS, 'consolidated.xml')) }, () => {
-  it('parses every sdnEntry with categories, publish date and ids', async () => {
-    const file = path.join(CONS, 'consolidated.xml');
-    const list = await usOfacAdapter.parse(await dirWith({ 'SDN.XML': file }));
-    assert.equal(list.records.length, readFileSync(file, 'utf8').match(/<sdnEntry>/g)?.length);
-    assert.equal(list.publishedAt, '2025-03-28');
-    assert.equal(list.format, 'OFAC XML (SDN)');
-    const zahhar = find(list, '9647');
-    assert.equal(zahhar.name, 'ZAHHAR, Mahmoud Khaled');
-    assert.deepEqual(zahhar.aliases.find((a) => a.name === 'ZAHAR, Mahmoud'), { name: 'ZAHAR, Mahmoud', quality: 'weak', kind: 'aka' });
-    assert.equal(zahhar.aliases.find((a) => a.name === 'AL ZAHAR, Mahmoud Khaled')?.quality, 'strong');
-    assert.deepEqual(zahhar.birthDates, [{ date: '1945' }]);
-    assert.deepEqual(zahhar.programs, ['NS-PLC', 'SDGT']);
-    assert.equal(zahhar.gender, 'male');
-    const withLei = list.records.filter((r) => r.identifiers.some((i) => i.type === 'lei'));
-    assert.ok(withLei.length > 0, 'LEIs read from idList');
-  });
-});
+describe(
+  'us_ofac classic XML (consolidated.xml read as SDN.XML)',
+  { skip: skipIfAbsent(path.join(CONS, 'consolidated.xml')) },
+  () => {
+    it('parses every sdnEntry with categories, publish date and ids', async () => {
+      const file = path.join(CONS, 'consolidated.xml');
+      const list = await usOfacAdapter.parse(await dirWith({ 'SDN.XML': file }));
+      assert.equal(list.records.length, readFileSync(file, 'utf8').match(/<sdnEntry>/g)?.length);
+      assert.equal(list.publishedAt, '2025-03-28');
+      assert.equal(list.format, 'OFAC XML (SDN)');
+      const zahhar = find(list, '9647');
+      assert.equal(zahhar.name, 'ZAHHAR, Mahmoud Khaled');
+      assert.deepEqual(
+        zahhar.aliases.find((a) => a.name === 'ZAHAR, Mahmoud'),
+        { name: 'ZAHAR, Mahmoud', quality: 'weak', kind: 'aka' },
+      );
+      assert.equal(zahhar.aliases.find((a) => a.name === 'AL ZAHAR, Mahmoud Khaled')?.quality, 'strong');
+      assert.deepEqual(zahhar.birthDates, [{ date: '1945' }]);
+      assert.deepEqual(zahhar.programs, ['NS-PLC', 'SDGT']);
+      assert.equal(zahhar.gender, 'male');
+      const withLei = list.records.filter((r) => r.identifiers.some((i) => i.type === 'lei'));
+      assert.ok(withLei.length > 0, 'LEIs read from idList');
+    });
+  },
+);
 
 describe('us_ofac advanced XML (cons_advanced.xml read as SDN_ADVANCED.XML)', { skip: skipIfAbsent(ADVANCED) }, () => {
   let parsed: ParsedList;
@@ -223,7 +258,10 @@ describe('us_ofac advanced XML (cons_advanced.xml read as SDN_ADVANCED.XML)', { 
     assert.equal(list.records.length, raw.match(/<DistinctParty /g)?.length);
     assert.equal(list.publishedAt, '2020-03-17');
     assert.deepEqual(list.warnings, []);
-    assert.equal(list.records.filter((r) => r.entityType === 'person').length, raw.match(/<Profile [^>]*PartySubTypeID="4"/g)?.length);
+    assert.equal(
+      list.records.filter((r) => r.entityType === 'person').length,
+      raw.match(/<Profile [^>]*PartySubTypeID="4"/g)?.length,
+    );
   });
 
   it('resolves names, programs, listing date and ID documents of an entity', async () => {
@@ -233,7 +271,9 @@ describe('us_ofac advanced XML (cons_advanced.xml read as SDN_ADVANCED.XML)', { 
     assert.deepEqual(r.programs, ['UKRAINE-EO13662']);
     assert.equal(r.listingDate, '2014-07-29');
     assert.ok(r.identifiers.some((i) => i.type === 'swift' && i.value === 'VTBRRUMM'));
-    assert.ok(r.identifiers.some((i) => i.type === 'registration' && i.value === '1027739609391' && i.country === 'RU'));
+    assert.ok(
+      r.identifiers.some((i) => i.type === 'registration' && i.value === '1027739609391' && i.country === 'RU'),
+    );
     assert.ok(r.addresses.some((a) => a.city === 'Moscow' && a.country === 'RU'));
   });
 
@@ -261,7 +301,10 @@ describe('us_ofac on bad input', () => {
   });
   it('throws on truncated SDN.XML and SDN_ADVANCED.XML', async () => {
     for (const [name, xml] of [
-      ['SDN.XML', '<sdnList><publshInformation><Publish_Date>01/01/2025</Publish_Date></publshInformation><sdnEntry><uid>1</uid>'],
+      [
+        'SDN.XML',
+        '<sdnList><publshInformation><Publish_Date>01/01/2025</Publish_Date></publshInformation><sdnEntry><uid>1</uid>',
+      ],
       ['SDN_ADVANCED.XML', '<Sanctions xmlns="http://www.un.org/sanctions/1.0"><DateOfIssue><Year>2020</Year>'],
     ]) {
       const dir = await mkdtemp(path.join(os.tmpdir(), 'us-ofac-'));

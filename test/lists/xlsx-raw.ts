@@ -49,7 +49,8 @@ export function sheetRows(file: string, part: string, strings: string[]): Map<nu
     const v = /<v>([\s\S]*?)<\/v>/.exec(body)?.[1];
     let text: string;
     if (/t="s"/.test(attrs)) text = strings[Number(v)] ?? '';
-    else if (/t="inlineStr"/.test(attrs)) text = decode(body.replace(/<rPh[\s\S]*?<\/rPh>/g, '').replace(/<[^>]+>/g, ''));
+    else if (/t="inlineStr"/.test(attrs))
+      text = decode(body.replace(/<rPh[\s\S]*?<\/rPh>/g, '').replace(/<[^>]+>/g, ''));
     else text = decode(v ?? '');
     if (!rows.has(Number(row))) rows.set(Number(row), new Map());
     rows.get(Number(row))!.set(col, text);
@@ -61,7 +62,9 @@ export function sheetRows(file: string, part: string, strings: string[]): Map<nu
 export function sheetParts(file: string): { name: string; part: string }[] {
   const wb = unzipText(file, 'xl/workbook.xml');
   const rels = unzipText(file, 'xl/_rels/workbook.xml.rels');
-  const target = new Map([...rels.matchAll(/<Relationship [^>]*Id="([^"]+)"[^>]*Target="([^"]+)"/g)].map((m) => [m[1]!, m[2]!]));
+  const target = new Map(
+    [...rels.matchAll(/<Relationship [^>]*Id="([^"]+)"[^>]*Target="([^"]+)"/g)].map((m) => [m[1]!, m[2]!]),
+  );
   return [...wb.matchAll(/<sheet [^>]*name="([^"]*)"[^>]*r:id="([^"]+)"/g)].map((m) => ({
     name: decode(m[1]!),
     part: `xl/${target.get(m[2]!)!.replace(/^\/?xl\//, '')}`,

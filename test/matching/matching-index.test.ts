@@ -16,19 +16,34 @@ function filler(): ListRecord[] {
   const given = ['Mohammad', 'Ali', 'Ahmad', 'Hassan'];
   const family = ['Rahimi', 'Karimi', 'Nouri', 'Sadeghi', 'Tehrani', 'Hosseini', 'Jafari', 'Rostami'];
   let i = 0;
-  for (const g of given) for (const f of family) for (let k = 0; k < 40; k++) out.push(person('eu_csl', `f${i++}`, `${g} Ali ${f}${k}`));
+  for (const g of given)
+    for (const f of family) for (let k = 0; k < 40; k++) out.push(person('eu_csl', `f${i++}`, `${g} Ali ${f}${k}`));
   for (let k = 0; k < 300; k++) out.push(org('us_csl', `c${k}`, `Trading${k} Corp`));
   return out;
 }
 
-const putin = person('un_csl', 'p1', 'PUTIN, Vladimir Vladimirovich', { birthDates: [{ date: '1952-10-07' }], nationalities: ['RU'] });
-const putinUk = person('uk_csl', 'p2', 'Vladimir Vladimirovich PUTIN', { birthDates: [{ date: '1952-10-07' }], nationalities: ['RU'] });
+const putin = person('un_csl', 'p1', 'PUTIN, Vladimir Vladimirovich', {
+  birthDates: [{ date: '1952-10-07' }],
+  nationalities: ['RU'],
+});
+const putinUk = person('uk_csl', 'p2', 'Vladimir Vladimirovich PUTIN', {
+  birthDates: [{ date: '1952-10-07' }],
+  nationalities: ['RU'],
+});
 const sis = org('us_ofac', 'o1', 'SIS d.o.o.');
 const numbered = org('us_ofac', 'o2', '11420 Corp');
-const gaddafi = person('us_ofac', 'g1', 'Muammar QADHAFI', { aliases: [{ name: 'Abu Minyar', quality: 'weak', kind: 'aka' }] });
+const gaddafi = person('us_ofac', 'g1', 'Muammar QADHAFI', {
+  aliases: [{ name: 'Abu Minyar', quality: 'weak', kind: 'aka' }],
+});
 const mohali = person('us_ofac', 'm1', 'Mohammad Ali');
-const vessel = { ...emptyRecord('us_ofac', 'v1', 'vessel', 'OCEAN STAR'), identifiers: [{ type: 'imo' as const, value: 'IMO 9123456' }] };
-const vesselEu = { ...emptyRecord('eu_csl', 'v2', 'vessel', 'Ocean Star I'), identifiers: [{ type: 'imo' as const, value: '9123456' }] };
+const vessel = {
+  ...emptyRecord('us_ofac', 'v1', 'vessel', 'OCEAN STAR'),
+  identifiers: [{ type: 'imo' as const, value: 'IMO 9123456' }],
+};
+const vesselEu = {
+  ...emptyRecord('eu_csl', 'v2', 'vessel', 'Ocean Star I'),
+  identifiers: [{ type: 'imo' as const, value: '9123456' }],
+};
 const idx = MatchingIndex.build([putin, putinUk, sis, numbered, gaddafi, mohali, vessel, vesselEu, ...filler()]);
 
 test('riskLevelFor uses the contract boundaries', () => {
@@ -39,7 +54,13 @@ test('riskLevelFor uses the contract boundaries', () => {
 });
 
 test('a listed name, reordered, transliterated and misspelled forms all match', () => {
-  for (const q of ['Vladimir Putin', 'Putin, Vladimir', 'Путин Владимир Владимирович', 'Vladimir Putn', 'Wladimir Putin']) {
+  for (const q of [
+    'Vladimir Putin',
+    'Putin, Vladimir',
+    'Путин Владимир Владимирович',
+    'Vladimir Putn',
+    'Wladimir Putin',
+  ]) {
     const o = idx.screen({ name: q });
     assert.ok(o.riskScore >= 50, `${q}: ${o.riskScore}`);
     assert.equal(o.matches[0]!.entity.id.endsWith(':p1') || o.matches[0]!.entity.id.endsWith(':p2'), true, q);
@@ -94,7 +115,8 @@ test('corroboration: birth date and country raise, contradictions and type confl
   const base = idx.screen({ name: 'Vladimir Putin' }).matches[0]!.matchScore;
   const same = idx.screen({ name: 'Vladimir Putin', birthDate: '1952-10-07', country: 'RU' }).matches[0]!;
   const year = idx.screen({ name: 'Vladimir Putin', birthDate: '1952' }).matches[0]!;
-  const wrong = idx.screen({ name: 'Vladimir Putin', birthDate: '1980-01-01', country: 'FR' }, { floor: 0 }).matches[0]!;
+  const wrong = idx.screen({ name: 'Vladimir Putin', birthDate: '1980-01-01', country: 'FR' }, { floor: 0 })
+    .matches[0]!;
   const org = idx.screen({ name: 'Vladimir Putin', entityType: 'organization' }, { floor: 0 }).matches[0]!;
   assert.ok(same.matchScore > base || same.matchScore === 100);
   assert.ok(year.matchScore > base || year.matchScore === 100);
@@ -138,8 +160,18 @@ test('buildAsync builds the same index as build and yields to the event loop', a
   clearInterval(timer);
   assert.ok(ticks > 0, 'the event loop ran while the index was built');
   assert.equal(asyncIdx.nameCount, idx.nameCount);
-  for (const q of [{ name: 'Vladimir Putin' }, { name: 'Moammar Gaddafi' }, { name: 'SIS DOO' }, { name: 'Ali Rahimi1', birthDate: '1970' }, { name: 'Ocean Star' }]) {
-    assert.deepEqual(asyncIdx.screen(q, { floor: 0, maxMatches: 20, groupByCluster: true }), idx.screen(q, { floor: 0, maxMatches: 20, groupByCluster: true }), q.name);
+  for (const q of [
+    { name: 'Vladimir Putin' },
+    { name: 'Moammar Gaddafi' },
+    { name: 'SIS DOO' },
+    { name: 'Ali Rahimi1', birthDate: '1970' },
+    { name: 'Ocean Star' },
+  ]) {
+    assert.deepEqual(
+      asyncIdx.screen(q, { floor: 0, maxMatches: 20, groupByCluster: true }),
+      idx.screen(q, { floor: 0, maxMatches: 20, groupByCluster: true }),
+      q.name,
+    );
   }
 });
 
@@ -181,7 +213,8 @@ test('roles and inflections: father and son, Antonio and Antonia, a country in a
     ...filler(),
   ]);
   const score = (name: string, id: string, entityType?: 'person' | 'organization'): number =>
-    rel.screen({ name, ...(entityType ? { entityType } : {}) }, { floor: 0 }).matches.find((m) => m.entity.id === id)?.matchScore ?? 0;
+    rel.screen({ name, ...(entityType ? { entityType } : {}) }, { floor: 0 }).matches.find((m) => m.entity.id === id)
+      ?.matchScore ?? 0;
   assert.ok(score('Salman bin Muhammad al-Rawi', 'un_csl:r1') >= 80);
   assert.ok(score('Muhammad bin Salman al-Rawi', 'un_csl:r1') < 50);
   assert.ok(score('Antonio Rodriguez', 'un_csl:r2') > score('Antonia Rodriguez', 'un_csl:r2') + 20);

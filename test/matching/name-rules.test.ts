@@ -15,7 +15,9 @@ function filler(): ListRecord[] {
   const given = ['Mohammad', 'Ali', 'Abdul', 'Jean'];
   const family = ['Rahimi', 'Karimi', 'Nouri', 'Sadeghi'];
   let i = 0;
-  for (const g of given) for (const f of family) for (let k = 0; k < 40; k++) out.push({ ...emptyRecord('eu_csl', `f${i++}`, 'person', `${g} ${f}${k}`) });
+  for (const g of given)
+    for (const f of family)
+      for (let k = 0; k < 40; k++) out.push({ ...emptyRecord('eu_csl', `f${i++}`, 'person', `${g} ${f}${k}`) });
   for (let k = 0; k < 200; k++) out.push({ ...emptyRecord('us_csl', `c${k}`, 'organization', `Trading${k} Company`) });
   return out;
 }
@@ -53,7 +55,11 @@ test('initials written together and acronyms of organizations', () => {
   // a listed acronym is not read against the words of a query: any three words spell one
   assert.ok(idx.scorePair('People’s Liberation Army', 'PLA', 'organization') < MEDIUM_BOUNDARY);
   const list = MatchingIndex.build([{ ...emptyRecord('us_ofac', 'a1', 'organization', 'GKR Trading') }, ...filler()]);
-  assert.ok(!list.screen({ name: 'Gary Kenneth Robbins Trading' }).matches.some((m) => m.entity.id === 'us_ofac:a1' && m.explanation.alignment.some((a) => a.how === 'initial')));
+  assert.ok(
+    !list
+      .screen({ name: 'Gary Kenneth Robbins Trading' })
+      .matches.some((m) => m.entity.id === 'us_ofac:a1' && m.explanation.alignment.some((a) => a.how === 'initial')),
+  );
 });
 
 test('a generational suffix is dropped, not read as initials', () => {
@@ -63,10 +69,17 @@ test('a generational suffix is dropped, not read as initials', () => {
 
 test('a digit at the end of a word is a serial mark, not a letter', () => {
   // (the number comes off the word: AHL1 is AHL 1, as SONG6 is SONG 6)
-  assert.deepEqual(normalizeName('Trust 2007-AHL1', false).parts.map((p) => `${p.text}/${p.kind}`), ['trust/word', '2007/number', 'ahl/word', '1/number']);
+  assert.deepEqual(
+    normalizeName('Trust 2007-AHL1', false).parts.map((p) => `${p.text}/${p.kind}`),
+    ['trust/word', '2007/number', 'ahl/word', '1/number'],
+  );
   assert.deepEqual(texts('Igor Sech1n', true), ['igor', 'sechin']);
   // tranches AHL1 / AHL2: another member of a series (a review, never high), not two unrelated words
-  const s = idx.scorePair('Citigroup Mortgage Loan Trust 2007-AHL1', 'Citigroup Mortgage Loan Trust 2007-AHL2', 'organization');
+  const s = idx.scorePair(
+    'Citigroup Mortgage Loan Trust 2007-AHL1',
+    'Citigroup Mortgage Loan Trust 2007-AHL2',
+    'organization',
+  );
   assert.ok(s >= MEDIUM_BOUNDARY && s < 80, `${s}`);
 });
 
@@ -84,7 +97,10 @@ test('particles in a listed name are not counted as missing names', () => {
   const chain = idx.scorePair('Usama bin Ladin', 'Usama bin Muhammad ibn Awad ibn Ladin', 'person');
   const bare = idx.scorePair('Usama bin Ladin', 'Usama bin Muhammad Awad Ladin', 'person');
   assert.ok(chain >= bare - 3, `${chain} / ${bare}`);
-  assert.ok(idx.scorePair('Usama Ladin', 'Usama de Muhammad Awad Ladin', 'person') >= idx.scorePair('Usama Ladin', 'Usama Muhammad Awad Ladin', 'person') - 3);
+  assert.ok(
+    idx.scorePair('Usama Ladin', 'Usama de Muhammad Awad Ladin', 'person') >=
+      idx.scorePair('Usama Ladin', 'Usama Muhammad Awad Ladin', 'person') - 3,
+  );
   // three missing names are a longer, different name
   assert.ok(idx.scorePair('Usama Ladin', 'Usama Muhammad Awad Salim Ladin', 'person') < bare - 10);
 });
@@ -103,7 +119,10 @@ test('a part one slip away from a listed part is not read as two glued words', (
   // a legal form glued to a listed part still comes off
   assert.equal(listed.screen({ name: 'JSCrawenstvo' }).matches[0]?.entity.id, 'eu_csl:g4');
   // in a pair check, the listed name counts as listed
-  assert.ok(idx.scorePair('UnitedWealth Group', 'UnitedHealth Group', 'organization') > idx.scorePair('United Wealth Group', 'UnitedHealth Group', 'organization'));
+  assert.ok(
+    idx.scorePair('UnitedWealth Group', 'UnitedHealth Group', 'organization') >
+      idx.scorePair('United Wealth Group', 'UnitedHealth Group', 'organization'),
+  );
 });
 
 test('Wade-Giles and Pinyin spellings of one Mandarin name', () => {
@@ -128,7 +147,10 @@ test('Amir and Emir are given names, not titles to drop', () => {
   assert.deepEqual(texts('Emir Kusturica', true), ['emir', 'kusturica']);
   // true titles still go
   assert.deepEqual(texts('Sheikh Amir Abdullah', true), ['amir', 'abdullah']);
-  assert.ok(idx.scorePair('Amir Sayyid Abdullah', 'Amir Abdullah', 'person') > idx.scorePair('Karim Sayyid Abdullah', 'Amir Abdullah', 'person'));
+  assert.ok(
+    idx.scorePair('Amir Sayyid Abdullah', 'Amir Abdullah', 'person') >
+      idx.scorePair('Karim Sayyid Abdullah', 'Amir Abdullah', 'person'),
+  );
 });
 
 test('a title stands before a name: after it, or as the surname of "LAST, First", the word is a name', () => {
@@ -143,8 +165,44 @@ test('a title stands before a name: after it, or as the surname of "LAST, First"
 });
 
 test('the one-syllable Wade-Giles check agrees with the general one', () => {
-  const syllables = ['hsi', 'tzu', 'chin', 'ping', 'mao', 'tse', 'tung', 'chih', 'ssu', 'jen', 'tan', 'hsu', 'kuo', 'erh', 'lien'];
-  const pinyin = ['xi', 'zi', 'jin', 'qin', 'ping', 'bing', 'mao', 'ze', 'ce', 'dong', 'zhi', 'si', 'ren', 'dan', 'xu', 'guo', 'er', 'lian', 'tan'];
+  const syllables = [
+    'hsi',
+    'tzu',
+    'chin',
+    'ping',
+    'mao',
+    'tse',
+    'tung',
+    'chih',
+    'ssu',
+    'jen',
+    'tan',
+    'hsu',
+    'kuo',
+    'erh',
+    'lien',
+  ];
+  const pinyin = [
+    'xi',
+    'zi',
+    'jin',
+    'qin',
+    'ping',
+    'bing',
+    'mao',
+    'ze',
+    'ce',
+    'dong',
+    'zhi',
+    'si',
+    'ren',
+    'dan',
+    'xu',
+    'guo',
+    'er',
+    'lian',
+    'tan',
+  ];
   let agreed = 0;
   for (const s of syllables) {
     for (const p of pinyin) {

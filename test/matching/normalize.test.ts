@@ -45,9 +45,15 @@ test('honorifics dropped, initials, patronymics and numbers recognised', () => {
   const n = normalizeName('V. Vladimirovich Putin', true).parts;
   assert.equal(n[0]!.kind, 'initial');
   assert.equal(n[1]!.kind, 'patronymic');
-  assert.deepEqual(normalizeName('Victory 3 Corp', false).parts.map((p) => p.kind), ['word', 'number', 'legal']);
+  assert.deepEqual(
+    normalizeName('Victory 3 Corp', false).parts.map((p) => p.kind),
+    ['word', 'number', 'legal'],
+  );
   // a number that is the only distinctive part is matched as a word
-  assert.deepEqual(normalizeName('11420 Corp', false).parts.map((p) => p.kind), ['word', 'legal']);
+  assert.deepEqual(
+    normalizeName('11420 Corp', false).parts.map((p) => p.kind),
+    ['word', 'legal'],
+  );
   assert.deepEqual(texts('Brigade Forty-Four', false), ['brigade', '44']);
   assert.deepEqual(texts('Solutions II', false), ['solutions', '2']);
 });

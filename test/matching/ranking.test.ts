@@ -22,8 +22,14 @@ const dated = { birthDates: [{ date: DOB }], nationalities: ['RU'] };
 // The Japanese row comes first and lists no birth date; the UK and US rows list it and are linked
 // (same name and birth date on two lists).
 const jpUndated = person('jp_mof', 'j1', 'Vladimir Putin');
-const uk = person('uk_csl', 'u1', 'Vladimir Vladimirovich PUTIN', { ...dated, aliases: [{ name: 'Vladimir PUTIN', quality: 'strong', kind: 'variation' }] });
-const us = person('us_ofac', 'o1', 'PUTIN, Vladimir Vladimirovich', { ...dated, aliases: [{ name: 'PUTIN, Vladimir', quality: 'strong', kind: 'aka' }] });
+const uk = person('uk_csl', 'u1', 'Vladimir Vladimirovich PUTIN', {
+  ...dated,
+  aliases: [{ name: 'Vladimir PUTIN', quality: 'strong', kind: 'variation' }],
+});
+const us = person('us_ofac', 'o1', 'PUTIN, Vladimir Vladimirovich', {
+  ...dated,
+  aliases: [{ name: 'PUTIN, Vladimir', quality: 'strong', kind: 'aka' }],
+});
 
 const birth = (m: Match): number => m.explanation.corroboration.birthDate?.effect ?? 0;
 
@@ -37,7 +43,10 @@ test('a row whose birth date agrees ranks and scores at least as high as the sam
     assert.ok(confirmed.length >= 2, name);
     for (const m of confirmed) {
       // the same name ("Vladimir PUTIN", "PUTIN, Vladimir" / "Vladimir Putin"), the birth date agreeing
-      assert.ok(m.matchScore >= o.matches[jp]!.matchScore, `${name}: ${m.entity.id} ${m.matchScore} < ${o.matches[jp]!.matchScore}`);
+      assert.ok(
+        m.matchScore >= o.matches[jp]!.matchScore,
+        `${name}: ${m.entity.id} ${m.matchScore} < ${o.matches[jp]!.matchScore}`,
+      );
       assert.ok(o.matches.indexOf(m) < jp, `${name}: ${m.entity.id} ranks below the undated row`);
     }
     assert.ok(birth(o.matches[0]!) > 0, `${name}: top row is corroborated`);
@@ -65,7 +74,10 @@ test('a birth date that agrees is not lost when the score is capped at 100', () 
 test('among equal scores the party more lists carry sets the risk, whatever the record order', () => {
   // Here the Japanese row lists the birth date too: three rows score the same.
   const jpDated = person('jp_mof', 'j1', 'Vladimir Putin', { birthDates: [{ date: DOB }] });
-  for (const records of [[jpDated, uk, us], [uk, us, jpDated]]) {
+  for (const records of [
+    [jpDated, uk, us],
+    [uk, us, jpDated],
+  ]) {
     const idx = MatchingIndex.build([...records, ...filler()]);
     const o = idx.screen({ name: 'Poutine Vladimir', birthDate: DOB });
     const top = o.matches[0]!;
@@ -80,7 +92,13 @@ test('a party whose birth date agrees on several lists sets the risk over one un
   // birth month only (+5), so the Japanese row's exact "Vladimir Putin" scores a little above each
   // dated row even with the month agreeing.
   const long = (source: ListRecord['source'], id: string, name: string): ListRecord => person(source, id, name, dated);
-  const idx = MatchingIndex.build([jpUndated, long('uk_csl', 'u1', 'Vladimir Vladimirovich PUTIN'), long('us_ofac', 'o1', 'PUTIN, Vladimir Vladimirovich'), long('un_csl', 'n1', 'PUTIN, Vladimir Vladimirovich'), ...filler()]);
+  const idx = MatchingIndex.build([
+    jpUndated,
+    long('uk_csl', 'u1', 'Vladimir Vladimirovich PUTIN'),
+    long('us_ofac', 'o1', 'PUTIN, Vladimir Vladimirovich'),
+    long('un_csl', 'n1', 'PUTIN, Vladimir Vladimirovich'),
+    ...filler(),
+  ]);
   const o = idx.screen({ name: 'Vladimir Putin', birthDate: DOB.slice(0, 7) }, { maxMatches: 20 });
   const jp = o.matches.find((m) => m.entity.id === 'jp_mof:j1')!;
   const best = o.matches.filter((m) => birth(m) > 0);

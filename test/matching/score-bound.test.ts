@@ -11,10 +11,58 @@ import { rng } from '../../bench/query-mix.js';
 // lists do not know, patronymics, numbers).
 
 const WORDS = [
-  'abdul', 'rahman', 'abdulrahman', 'abdel', 'mohammad', 'muhammad', 'ali', 'hassan', 'hasan', 'karimi', 'qadhafi', 'gaddafi',
-  'vladimir', 'vladimirovich', 'putin', 'poutine', 'jean', 'claude', 'juncker', 'kim', 'jong', 'un', 'jongun', 'mao', 'tse',
-  'tung', 'zedong', 'al', 'bin', 'ibn', 'de', 'la', 'j', 'c', 'k', 'trading', 'corp', 'ltd', '7', '11420', 'ocean', 'star',
-  'rezaei', 'tehrani', 'osama', 'usama', 'laden', 'ladin', 'nouri', 'petrov', 'petrova', 'ivanovna',
+  'abdul',
+  'rahman',
+  'abdulrahman',
+  'abdel',
+  'mohammad',
+  'muhammad',
+  'ali',
+  'hassan',
+  'hasan',
+  'karimi',
+  'qadhafi',
+  'gaddafi',
+  'vladimir',
+  'vladimirovich',
+  'putin',
+  'poutine',
+  'jean',
+  'claude',
+  'juncker',
+  'kim',
+  'jong',
+  'un',
+  'jongun',
+  'mao',
+  'tse',
+  'tung',
+  'zedong',
+  'al',
+  'bin',
+  'ibn',
+  'de',
+  'la',
+  'j',
+  'c',
+  'k',
+  'trading',
+  'corp',
+  'ltd',
+  '7',
+  '11420',
+  'ocean',
+  'star',
+  'rezaei',
+  'tehrani',
+  'osama',
+  'usama',
+  'laden',
+  'ladin',
+  'nouri',
+  'petrov',
+  'petrova',
+  'ivanovna',
 ];
 const weights = new Map<string, number>();
 const pick = rng(4711);
@@ -25,7 +73,12 @@ const MAX_IDF = 11.5;
 function scored(name: string, person: boolean, weightOf = idfOf): ScoredPart[] {
   return normalizeName(name, person).parts.map((p) => {
     const word = p.kind === 'word' || p.kind === 'patronymic';
-    const part: ScoredPart = { text: p.text, kind: p.kind, pk: word ? phoneticKey(p.text) : '', idf: word ? weightOf(p.text) ?? MAX_IDF : 0 };
+    const part: ScoredPart = {
+      text: p.text,
+      kind: p.kind,
+      pk: word ? phoneticKey(p.text) : '',
+      idf: word ? (weightOf(p.text) ?? MAX_IDF) : 0,
+    };
     if (word) part.fold = spellingFold(p.text);
     return part;
   });
@@ -53,7 +106,10 @@ test('the comparison bound is never below the score of the full comparison', () 
     checked++;
     if (full.score > 0) {
       const atItsScore = compareParts(query, c, organization, 100 * full.score * (1 - 1e-12));
-      assert.ok(atItsScore !== undefined, `skipped although it scores ${full.score}: ${q.map((p) => p.text).join(' ')} / ${c.map((p) => p.text).join(' ')}`);
+      assert.ok(
+        atItsScore !== undefined,
+        `skipped although it scores ${full.score}: ${q.map((p) => p.text).join(' ')} / ${c.map((p) => p.text).join(' ')}`,
+      );
       assert.equal(atItsScore.score, full.score);
     }
     if (compareParts(query, c, organization, 30) === undefined) skipped++;
@@ -65,7 +121,13 @@ test('the comparison bound is never below the score of the full comparison', () 
 
 test('a candidate sharing one common part with the query is skipped; a close one is not', () => {
   // Weights as on the real lists: Mohammad, Ali and Hassan common, Rezaei and Tehrani rare.
-  const listWeights = new Map([['mohammad', 3.5], ['ali', 3.2], ['hassan', 3.4], ['rezaei', 9.1], ['tehrani', 8.7]]);
+  const listWeights = new Map([
+    ['mohammad', 3.5],
+    ['ali', 3.2],
+    ['hassan', 3.4],
+    ['rezaei', 9.1],
+    ['tehrani', 8.7],
+  ]);
   const weightOf = (t: string): number | undefined => listWeights.get(t);
   const query = new QueryParts(scored('Mohammad Rezaei Tehrani', true, weightOf), weightOf, MAX_IDF);
   assert.equal(compareParts(query, scored('Mohammad Ali Hassan', true, weightOf), false, 30), undefined);
@@ -87,7 +149,10 @@ test('farApart never rules out a pair Jaro-Winkler puts at 0.9 or more or the ed
     let out = w;
     for (let k = Math.floor(next() * 4); k > 0; k--) {
       const at = Math.floor(next() * out.length);
-      out = next() < 0.5 ? out.slice(0, at) + out.slice(at + 1) : out.slice(0, at) + letters[Math.floor(next() * letters.length)] + out.slice(at);
+      out =
+        next() < 0.5
+          ? out.slice(0, at) + out.slice(at + 1)
+          : out.slice(0, at) + letters[Math.floor(next() * letters.length)] + out.slice(at);
     }
     return out || w;
   };

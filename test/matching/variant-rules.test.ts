@@ -9,7 +9,10 @@ import { phoneticKey, spellingFold } from '../../src/matching/similarity.js';
 
 const texts = (name: string, person?: boolean): string[] => normalizeName(name, person).parts.map((p) => p.text);
 /** The parts that take part in a comparison (legal forms do not). */
-const content = (name: string, person?: boolean): string[] => normalizeName(name, person).parts.filter((p) => p.kind !== 'legal').map((p) => p.text);
+const content = (name: string, person?: boolean): string[] =>
+  normalizeName(name, person)
+    .parts.filter((p) => p.kind !== 'legal')
+    .map((p) => p.text);
 
 function person(id: string, name: string): ListRecord {
   return { ...emptyRecord('un_csl', id, 'person', name) };
@@ -24,7 +27,9 @@ function filler(): ListRecord[] {
   const given = ['Mohammad', 'Ali', 'Abdul', 'Jean'];
   const family = ['Rahimi', 'Karimi', 'Nouri', 'Sadeghi'];
   let i = 0;
-  for (const g of given) for (const f of family) for (let k = 0; k < 40; k++) out.push(person(`f${i++}`, `${g} ${f}${String.fromCharCode(97 + (k % 26))}${k}`));
+  for (const g of given)
+    for (const f of family)
+      for (let k = 0; k < 40; k++) out.push(person(`f${i++}`, `${g} ${f}${String.fromCharCode(97 + (k % 26))}${k}`));
   for (let k = 0; k < 200; k++) out.push(org(`c${k}`, `Trading${k} Company`));
   return out;
 }
@@ -45,7 +50,9 @@ const listed = [
 ];
 const idx = MatchingIndex.build([...listed, ...filler()]);
 const found = (query: string, id: string): number => {
-  const m = idx.screen({ name: query }, { floor: 0, maxMatches: 50 }).matches.find((x) => x.entity.id.endsWith(`:${id}`));
+  const m = idx
+    .screen({ name: query }, { floor: 0, maxMatches: 50 })
+    .matches.find((x) => x.entity.id.endsWith(`:${id}`));
   return m?.matchScore ?? 0;
 };
 
@@ -75,12 +82,18 @@ test('a doubled consonant before a digraph, and x as ks', () => {
 test('a letter standing alone after a part joins it (an apostrophe written as a space), an initial before one does not', () => {
   assert.ok(idx.scorePair('Sa d Muhammad Hasan', "SA'D, Muhammad Hasan", 'person') >= 80);
   assert.ok(idx.scorePair('Ko Ch o l Chae', "KO, Ch'o'l-Chae", 'person') >= MEDIUM_BOUNDARY);
-  assert.ok(idx.scorePair('D Jamel Akkacha', 'DJAMEL Akkacha', 'person') < idx.scorePair('Djamel Akkacha', 'DJAMEL Akkacha', 'person') - 10);
+  assert.ok(
+    idx.scorePair('D Jamel Akkacha', 'DJAMEL Akkacha', 'person') <
+      idx.scorePair('Djamel Akkacha', 'DJAMEL Akkacha', 'person') - 10,
+  );
 });
 
 test('a "bin" left out is not a swap of own and father\'s names; a true swap still is', () => {
   assert.ok(found('AL-AZHAR KHALIFA BEN AHMED ROUINE', 'r1') >= MEDIUM_BOUNDARY);
-  assert.ok(idx.scorePair('Salman bin Muhammad Rouine', 'Muhammad bin Salman Rouine', 'person') < idx.scorePair('Muhammad bin Salman Rouine', 'Muhammad bin Salman Rouine', 'person') / 2);
+  assert.ok(
+    idx.scorePair('Salman bin Muhammad Rouine', 'Muhammad bin Salman Rouine', 'person') <
+      idx.scorePair('Muhammad bin Salman Rouine', 'Muhammad bin Salman Rouine', 'person') / 2,
+  );
 });
 
 test('a given name glued to a patronymic is split like any glued pair', () => {
@@ -109,7 +122,10 @@ test('multi-word legal forms with a slip, missing spaces, or their words out of 
   assert.deepEqual(content('JONIT STOCK COMPANY AVRORA', false), ['avrora']);
   assert.deepEqual(content('LIMITED LIABILITY PARTERSHIP DA GROUP', false), ['da', 'group']);
   assert.deepEqual(content('OBSHCHESTVO Sogranichennoi OTVETSTVENNOSTYU FAM', false), ['fam']);
-  assert.deepEqual(content('OBSHCHESTVO S OGRANICHENNOI OTVETSTVENNOSTYUkorporatsiya AIPI', false), ['korporatsiya', 'aipi']);
+  assert.deepEqual(content('OBSHCHESTVO S OGRANICHENNOI OTVETSTVENNOSTYUkorporatsiya AIPI', false), [
+    'korporatsiya',
+    'aipi',
+  ]);
   assert.deepEqual(content('RPPlimited LIABILITY COMPANY', false), ['rpp']);
   assert.deepEqual(content('WEST SIBERIAN BANKpublic JOINT STOCK COMPANY', false), ['west', 'siberian', 'bank']);
   assert.deepEqual(content('LIABILITY COMPANY STEK LIMITED', false), ['stek']);
@@ -122,17 +138,30 @@ test('multi-word legal forms with a slip, missing spaces, or their words out of 
   assert.deepEqual(content('Open Society Foundation', false), ['open', 'society', 'foundation']);
   assert.deepEqual(content('S 7 Engineering LLC', false), ['s', '7', 'engineering']);
   assert.deepEqual(content('Stock, John', true), ['stock', 'john']);
-  assert.equal(found('LIABILITY COMPANY STEKLOMASH LIMITED', 'o1'), found('LIMITED LIABILITY COMPANY STEKLOMASH', 'o1'));
-  assert.equal(found('JOINT STOCK COMPANY POLYUSTRANS PUBLIC', 'o2'), found('PUBLIC JOINT STOCK COMPANY POLYUSTRANS', 'o2'));
-  assert.equal(found('S OGRANICHENNOI OTVETSTVENNOSTYU PERITONIKA OBSHCHESTVO', 'o3'), found('OBSHCHESTVO S OGRANICHENNOI OTVETSTVENNOSTYU PERITONIKA', 'o3'));
-  assert.ok(found('PUBLIC JONIT STOCK COMPANY POLYUSTRANS', 'o2') >= found('PUBLIC JOINT STOCK COMPANY POLYUSTRANS', 'o2') - 1);
+  assert.equal(
+    found('LIABILITY COMPANY STEKLOMASH LIMITED', 'o1'),
+    found('LIMITED LIABILITY COMPANY STEKLOMASH', 'o1'),
+  );
+  assert.equal(
+    found('JOINT STOCK COMPANY POLYUSTRANS PUBLIC', 'o2'),
+    found('PUBLIC JOINT STOCK COMPANY POLYUSTRANS', 'o2'),
+  );
+  assert.equal(
+    found('S OGRANICHENNOI OTVETSTVENNOSTYU PERITONIKA OBSHCHESTVO', 'o3'),
+    found('OBSHCHESTVO S OGRANICHENNOI OTVETSTVENNOSTYU PERITONIKA', 'o3'),
+  );
+  assert.ok(
+    found('PUBLIC JONIT STOCK COMPANY POLYUSTRANS', 'o2') >= found('PUBLIC JOINT STOCK COMPANY POLYUSTRANS', 'o2') - 1,
+  );
 });
 
-test('a typo\'s many rare phonetic neighbours do not crowd out its one right partner among the candidates', () => {
+test("a typo's many rare phonetic neighbours do not crowd out its one right partner among the candidates", () => {
   // 150 listed words with the consonants of "Faysial" (F-S-L), each in one record, so each is rarer than
   // Faysal, which 20 records carry: ranked by their own rarity they filled every candidate place.
   const rare: ListRecord[] = [];
-  for (const f of ['f', 'v', 'w']) for (const a of 'aeiou') for (const s of ['s', 'z']) for (const b of 'aeiou') rare.push(person(`r${rare.length}`, `${f}${a}${s}${b}l`));
+  for (const f of ['f', 'v', 'w'])
+    for (const a of 'aeiou')
+      for (const s of ['s', 'z']) for (const b of 'aeiou') rare.push(person(`r${rare.length}`, `${f}${a}${s}${b}l`));
   const common = Array.from({ length: 20 }, (_, k) => person(`c${k}`, `Faysal Trading${String.fromCharCode(97 + k)}`));
   const list = MatchingIndex.build([person('t1', 'Abu Faysal'), ...rare, ...common, ...filler()]);
   // (The weights of a list this small keep the score itself low; what matters is that it is found, first.)
@@ -140,12 +169,20 @@ test('a typo\'s many rare phonetic neighbours do not crowd out its one right par
 });
 
 test('a known name that only resembles the listed one, with listed names missing besides, is another person', () => {
-  const list = MatchingIndex.build([person('m1', 'QUINTANA NAVARRO, Maria Teresa'), person('m2', 'Martina GOMEZ'), person('m3', 'Larry PAGE'), ...filler()]);
+  const list = MatchingIndex.build([
+    person('m1', 'QUINTANA NAVARRO, Maria Teresa'),
+    person('m2', 'Martina GOMEZ'),
+    person('m3', 'Larry PAGE'),
+    ...filler(),
+  ]);
   const pair = (q: string, l: string): number => list.scorePair(q, l, 'person');
   // Martina is a name the lists know: Martina Navarro is not Maria Teresa Quintana Navarro
   assert.ok(pair('Martina Navarro', 'QUINTANA NAVARRO, Maria Teresa') < MEDIUM_BOUNDARY - 20);
   // a slip makes a part the lists do not know, and the middle names left out cost what they did
-  assert.ok(pair('Martna Navarro', 'QUINTANA NAVARRO, Maria Teresa') > pair('Martina Navarro', 'QUINTANA NAVARRO, Maria Teresa') + 15);
+  assert.ok(
+    pair('Martna Navarro', 'QUINTANA NAVARRO, Maria Teresa') >
+      pair('Martina Navarro', 'QUINTANA NAVARRO, Maria Teresa') + 15,
+  );
   assert.ok(pair('Maria Navarro', 'QUINTANA NAVARRO, Maria Teresa') >= MEDIUM_BOUNDARY);
   // with nothing left over, a near-miss name is still put to the analyst (Harry / Larry Page)
   assert.ok(pair('Harry Page', 'Larry PAGE') >= MEDIUM_BOUNDARY);
@@ -162,7 +199,13 @@ test('a Russian name in the German or French romanization is read in the English
   assert.deepEqual(texts('Michael Schumacher', true), ['michael', 'schumacher']);
   assert.deepEqual(texts('Jose Maria Lopez', true), ['jose', 'maria', 'lopez']);
   assert.deepEqual(texts('Michel Poutine', true), ['michel', 'poutine']);
-  assert.deepEqual(texts('CREDIT BANK OF MOSCOW PUBLIC JOINT STOCK COMPANY'), ['credit', 'bank', 'of', 'moscow', '@pjsc']);
+  assert.deepEqual(texts('CREDIT BANK OF MOSCOW PUBLIC JOINT STOCK COMPANY'), [
+    'credit',
+    'bank',
+    'of',
+    'moscow',
+    '@pjsc',
+  ]);
   // й after e written j (Sergej / Sergey), as after i and y
   assert.equal(spellingFold('sergej'), spellingFold('sergey'));
   assert.equal(phoneticKey('aleksej'), phoneticKey('alexey'));
@@ -188,7 +231,8 @@ test('a legal form of three words or more with a slip in each word but one', () 
 
 test('the Arabic article written onto its word with a stray letter where the hyphen was', () => {
   const list = MatchingIndex.build([person('a1', "AL-MATAR, 'Abdu Tahir"), ...filler()]);
-  const score = (q: string): number => list.screen({ name: q }, { floor: 0 }).matches.find((m) => m.entity.id === 'un_csl:a1')?.matchScore ?? 0;
+  const score = (q: string): number =>
+    list.screen({ name: q }, { floor: 0 }).matches.find((m) => m.entity.id === 'un_csl:a1')?.matchScore ?? 0;
   assert.equal(score("ALkMATAR 'Abdu Tahir"), score("AL-MATAR 'Abdu Tahir"));
   // a word that only begins like the article is left alone
   assert.deepEqual(texts('Alexander', true), ['alexander']);
@@ -207,7 +251,10 @@ test('Arabic script: parts joined in Latin are found by their consonant skeleton
   const pairs = MatchingIndex.build([person('a2', 'Abdulrahman KHALAF'), ...filler()]);
   assert.ok(pairs.scorePair('عبد الرحمن خلف', 'Abdulrahman KHALAF', 'person') >= MEDIUM_BOUNDARY);
   // Only from a script without short vowels: in Latin the joined parts must agree letter for letter or by spelling.
-  assert.ok(pairs.scorePair('Abd Ul Rhmn Khalaf', 'Abdulrahman KHALAF', 'person') < pairs.scorePair('عبد الرحمن خلف', 'Abdulrahman KHALAF', 'person'));
+  assert.ok(
+    pairs.scorePair('Abd Ul Rhmn Khalaf', 'Abdulrahman KHALAF', 'person') <
+      pairs.scorePair('عبد الرحمن خلف', 'Abdulrahman KHALAF', 'person'),
+  );
 });
 
 test('scripts without a table of their own are read through any-ascii, a run of letters at a time', () => {
@@ -231,10 +278,24 @@ test('Pinyin read from Chinese characters matches syllable for syllable: another
 test('an abbreviated legal form with a slip at an end of a name is a legal form, unless the lists hold the word as a name part or it may be an acronym', () => {
   // OO is a Burmese name part, held by many listed names (more than a slip of a form ever is).
   const burmese = ['Mya Tun OO', 'Tin OO', 'Aung Min OO', 'Kyaw OO'].map((n, k) => person(`m${k}`, n));
-  const pairs = MatchingIndex.build([org('s1', 'SOLINVEST LTD'), org('s2', 'LLC KRAFTTEK'), org('s3', 'PJSC POLYMETAL'), ...burmese, ...filler()]);
-  for (const [query, name] of [['SOLINVEST LD', 'SOLINVEST LTD'], ['SOLINVEST LzTD', 'SOLINVEST LTD'], ['LnLC KRAFTTEK', 'LLC KRAFTTEK'], ['PSJC POLYMETAL', 'PJSC POLYMETAL']] as const) {
+  const pairs = MatchingIndex.build([
+    org('s1', 'SOLINVEST LTD'),
+    org('s2', 'LLC KRAFTTEK'),
+    org('s3', 'PJSC POLYMETAL'),
+    ...burmese,
+    ...filler(),
+  ]);
+  for (const [query, name] of [
+    ['SOLINVEST LD', 'SOLINVEST LTD'],
+    ['SOLINVEST LzTD', 'SOLINVEST LTD'],
+    ['LnLC KRAFTTEK', 'LLC KRAFTTEK'],
+    ['PSJC POLYMETAL', 'PJSC POLYMETAL'],
+  ] as const) {
     assert.ok(pairs.scorePair(query, name, 'organization') >= MEDIUM_BOUNDARY, query);
-    assert.ok(pairs.screen({ name: query }).matches.some((m) => m.entity.name === name), query);
+    assert.ok(
+      pairs.screen({ name: query }).matches.some((m) => m.entity.name === name),
+      query,
+    );
   }
   assert.equal(legalSlip('lztd', false), '@ltd');
   assert.equal(legalSlip('ld', false), '@ltd');

@@ -31,16 +31,25 @@ test('explanation summaries use the right article for every kind of listed name'
     ...emptyRecord('uk_csl', `k${i}`, 'person', `Primary Name${i}`),
     aliases: [{ name: `Zorbek Quillanov${i}`, kind, quality: 'strong' as const }],
   }));
-  records.push({ ...emptyRecord('us_ofac', 'w1', 'person', 'Other Person'), aliases: [{ name: 'Zorbek Quillanovw', kind: 'aka', quality: 'weak' }] });
+  records.push({
+    ...emptyRecord('us_ofac', 'w1', 'person', 'Other Person'),
+    aliases: [{ name: 'Zorbek Quillanovw', kind: 'aka', quality: 'weak' }],
+  });
   const idx = MatchingIndex.build(records);
-  const summary = (name: string, id: string): string => idx.screen({ name }, { floor: 0, maxMatches: 20 }).matches.find((m) => m.entity.id === id)!.explanation.summary;
+  const summary = (name: string, id: string): string =>
+    idx.screen({ name }, { floor: 0, maxMatches: 20 }).matches.find((m) => m.entity.id === id)!.explanation.summary;
   assert.match(summary('Zorbek Quillanov0', 'uk_csl:k0'), /^Matched an alias "/);
   assert.match(summary('Zorbek Quillanov1', 'uk_csl:k1'), /^Matched an fka name "/);
   assert.match(summary('Zorbek Quillanov2', 'uk_csl:k2'), /^Matched an nka name "/);
   assert.match(summary('Zorbek Quillanov3', 'uk_csl:k3'), /^Matched a variation name "/);
   assert.match(summary('Zorbek Quillanovw', 'us_ofac:w1'), /^Matched a weak alias "/);
-  const typed = idx.screen({ name: 'Zorbek Quillanov3', entityType: 'organization' }, { floor: 0 }).matches.find((m) => m.entity.id === 'uk_csl:k3')!;
-  assert.match(typed.explanation.corroboration.entityType!.detail, /^query is an organization, listed entry is a person$/);
+  const typed = idx
+    .screen({ name: 'Zorbek Quillanov3', entityType: 'organization' }, { floor: 0 })
+    .matches.find((m) => m.entity.id === 'uk_csl:k3')!;
+  assert.match(
+    typed.explanation.corroboration.entityType!.detail,
+    /^query is an organization, listed entry is a person$/,
+  );
 });
 
 test('a score scaled for a single matched part says so, not that the parts are common', () => {

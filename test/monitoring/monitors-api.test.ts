@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { updateOrganization } from '../../src/tenants/tenants-service.js';
 import { monitoringFor } from '../../src/monitoring/monitoring.js';
-import { ENGINES, type SeededOrg, type TestApp, activateRecords, sampleRecords, seedOrg, startTestApp } from '../helpers/harness.js';
+import {
+  ENGINES,
+  type SeededOrg,
+  type TestApp,
+  activateRecords,
+  sampleRecords,
+  seedOrg,
+  startTestApp,
+} from '../helpers/harness.js';
 
 for (const { engine, skip } of ENGINES) {
   describe(`monitors API (${engine})`, { skip }, () => {
@@ -12,7 +20,12 @@ for (const { engine, skip } of ENGINES) {
     const screenOf = async (who: SeededOrg, body: Record<string, unknown>) => {
       const res = await t.request('POST', '/v1/screen', { key: who.key, body });
       assert.equal(res.status, 200, res.text);
-      return res.body.data as { screeningId: string; isMonitored: boolean; riskScore: number; entityName: string | null };
+      return res.body.data as {
+        screeningId: string;
+        isMonitored: boolean;
+        riskScore: number;
+        entityName: string | null;
+      };
     };
 
     before(async () => {
@@ -51,7 +64,10 @@ for (const { engine, skip } of ENGINES) {
 
     it('answers 409 CONFLICT for the same search, also from another screening of it', async () => {
       const first = await screenOf(org, { name: 'Zarya Shipping LLC', entityType: 'business' });
-      const created = await t.request('POST', '/v1/monitors', { key: org.key, body: { screeningId: first.screeningId, riskThreshold: 70 } });
+      const created = await t.request('POST', '/v1/monitors', {
+        key: org.key,
+        body: { screeningId: first.screeningId, riskThreshold: 70 },
+      });
       assert.equal(created.status, 201, created.text);
       assert.equal(created.body.data.riskThreshold, 70);
       const second = await screenOf(org, { name: 'ZARYA  shipping llc', entityType: 'organization' });
@@ -59,24 +75,40 @@ for (const { engine, skip } of ENGINES) {
       assert.equal(res.status, 409);
       assert.equal(res.body.error.code, 'CONFLICT');
       // A different filter is a different search.
-      const withCountry = await screenOf(org, { name: 'Zarya Shipping LLC', entityType: 'organization', country: 'RU' });
-      const ok = await t.request('POST', '/v1/monitors', { key: org.key, body: { screeningId: withCountry.screeningId } });
+      const withCountry = await screenOf(org, {
+        name: 'Zarya Shipping LLC',
+        entityType: 'organization',
+        country: 'RU',
+      });
+      const ok = await t.request('POST', '/v1/monitors', {
+        key: org.key,
+        body: { screeningId: withCountry.screeningId },
+      });
       assert.equal(ok.status, 201, ok.text);
     });
 
-    it('answers 404 for an unknown screening and for another organization\'s screening', async () => {
-      const unknown = await t.request('POST', '/v1/monitors', { key: org.key, body: { screeningId: 'scr_doesnotexist' } });
+    it("answers 404 for an unknown screening and for another organization's screening", async () => {
+      const unknown = await t.request('POST', '/v1/monitors', {
+        key: org.key,
+        body: { screeningId: 'scr_doesnotexist' },
+      });
       assert.equal(unknown.status, 404);
       assert.equal(unknown.body.error.code, 'NOT_FOUND');
       const theirs = await screenOf(other, { name: 'Blue Horizon Trading' });
-      const foreign = await t.request('POST', '/v1/monitors', { key: org.key, body: { screeningId: theirs.screeningId } });
+      const foreign = await t.request('POST', '/v1/monitors', {
+        key: org.key,
+        body: { screeningId: theirs.screeningId },
+      });
       assert.equal(foreign.status, 404);
     });
 
     it('rejects riskThreshold outside 0..100 or not a number with VALIDATION_ERROR naming it', async () => {
       const s = await screenOf(org, { name: 'Somebody Clean' });
       for (const riskThreshold of [-1, 100.5, 'high', null]) {
-        const res = await t.request('POST', '/v1/monitors', { key: org.key, body: { screeningId: s.screeningId, riskThreshold } });
+        const res = await t.request('POST', '/v1/monitors', {
+          key: org.key,
+          body: { screeningId: s.screeningId, riskThreshold },
+        });
         assert.equal(res.status, 400, `${JSON.stringify(riskThreshold)}: ${res.text}`);
         assert.equal(res.body.error.code, 'VALIDATION_ERROR');
         assert.match(res.body.error.message, /riskThreshold/);
@@ -87,13 +119,16 @@ for (const { engine, skip } of ENGINES) {
       for (const riskThreshold of [0, 100]) {
         const name = `Edge Case ${riskThreshold}`;
         const edge = await screenOf(org, { name });
-        const res = await t.request('POST', '/v1/monitors', { key: org.key, body: { screeningId: edge.screeningId, riskThreshold } });
+        const res = await t.request('POST', '/v1/monitors', {
+          key: org.key,
+          body: { screeningId: edge.screeningId, riskThreshold },
+        });
         assert.equal(res.status, 201, res.text);
         assert.equal(res.body.data.riskThreshold, riskThreshold);
       }
     });
 
-    it('lists monitors newest first with pagination, only the organization\'s own', async () => {
+    it("lists monitors newest first with pagination, only the organization's own", async () => {
       const page1 = await t.request('GET', '/v1/monitors?page=1&pageSize=2', { key: org.key });
       assert.equal(page1.status, 200, page1.text);
       const total = page1.body.meta.pagination.total;
@@ -101,11 +136,26 @@ for (const { engine, skip } of ENGINES) {
       assert.equal(all.body.data.length, total);
       assert.equal(page1.body.data.length, Math.min(2, total));
       assert.equal(page1.body.meta.pagination.totalPages, Math.ceil(total / 2));
-      assert.deepEqual(page1.body.data.map((m: { id: string }) => m.id), all.body.data.slice(0, 2).map((m: { id: string }) => m.id));
+      assert.deepEqual(
+        page1.body.data.map((m: { id: string }) => m.id),
+        all.body.data.slice(0, 2).map((m: { id: string }) => m.id),
+      );
       const created = all.body.data.map((m: { createdAt: string }) => m.createdAt);
       assert.deepEqual(created, [...created].sort().reverse());
       const item = all.body.data.at(-1);
-      for (const field of ['id', 'screeningId', 'query', 'entityName', 'isActive', 'riskThreshold', 'lastRiskScore', 'lastRiskLevel', 'lastSources', 'lastScreenedAt', 'createdAt']) {
+      for (const field of [
+        'id',
+        'screeningId',
+        'query',
+        'entityName',
+        'isActive',
+        'riskThreshold',
+        'lastRiskScore',
+        'lastRiskLevel',
+        'lastSources',
+        'lastScreenedAt',
+        'createdAt',
+      ]) {
         assert.ok(field in item, `list item has ${field}`);
       }
       const theirs = await t.request('GET', '/v1/monitors', { key: other.key });

@@ -5,7 +5,16 @@ import { alertReasons, listLabels } from '../../src/monitoring/alert-rules.js';
 import { monitoringFor } from '../../src/monitoring/monitoring.js';
 import { SOURCE_LABELS } from '../../src/lists/model.js';
 import { updateOrganization } from '../../src/tenants/tenants-service.js';
-import { ENGINES, type SeededOrg, type TestApp, activateRecords, person, sampleRecords, seedOrg, startTestApp } from '../helpers/harness.js';
+import {
+  ENGINES,
+  type SeededOrg,
+  type TestApp,
+  activateRecords,
+  person,
+  sampleRecords,
+  seedOrg,
+  startTestApp,
+} from '../helpers/harness.js';
 
 describe('alert rules', () => {
   const s = (riskScore: number, riskLevel: string, sources: string[] = []) => ({ riskScore, riskLevel, sources });
@@ -22,11 +31,17 @@ describe('alert rules', () => {
     assert.deepEqual(alertReasons(s(44, 'low'), s(10, 'low'), 45), []);
   });
   it('alerts when a source is added, not when one drops out alone', () => {
-    assert.deepEqual(alertReasons(s(90, 'high', ['us_ofac']), s(90, 'high', ['us_ofac', 'un_csl']), 55), ['source_added']);
+    assert.deepEqual(alertReasons(s(90, 'high', ['us_ofac']), s(90, 'high', ['us_ofac', 'un_csl']), 55), [
+      'source_added',
+    ]);
     assert.deepEqual(alertReasons(s(90, 'high', ['us_ofac', 'un_csl']), s(90, 'high', ['us_ofac']), 55), []);
   });
   it('gives every reason that applies, and list labels for sources', () => {
-    assert.deepEqual(alertReasons(s(0, 'low'), s(95, 'high', ['un_csl']), 55), ['risk_level_changed', 'threshold_crossed', 'source_added']);
+    assert.deepEqual(alertReasons(s(0, 'low'), s(95, 'high', ['un_csl']), 55), [
+      'risk_level_changed',
+      'threshold_crossed',
+      'source_added',
+    ]);
     assert.deepEqual(listLabels(['un_csl', 'xx']), [SOURCE_LABELS.un_csl, 'xx']);
   });
 });
@@ -37,7 +52,11 @@ for (const { engine, skip } of ENGINES) {
     let org: SeededOrg;
     let idle: SeededOrg;
     const base = sampleRecords();
-    const designated = person('us_ofac', '2001', 'SIDOROV, Ivan Petrovich', { birthDates: [{ date: '1970-02-03' }], nationalities: ['RU'], programs: ['RUSSIA-EO14024'] });
+    const designated = person('us_ofac', '2001', 'SIDOROV, Ivan Petrovich', {
+      birthDates: [{ date: '1970-02-03' }],
+      nationalities: ['RU'],
+      programs: ['RUSSIA-EO14024'],
+    });
 
     const monitorFor = async (who: SeededOrg, name: string, riskThreshold?: number) => {
       const s = await t.request('POST', '/v1/screen', { key: who.key, body: { name, birthDate: '1970-02-03' } });
@@ -50,12 +69,22 @@ for (const { engine, skip } of ENGINES) {
       return { screening: s.body.data, monitor: m.body.data };
     };
     const alertsOf = (orgId: string) =>
-      t.ctx.database.db.selectFrom('alerts').selectAll().where('org_id', '=', orgId).orderBy('created_at').orderBy('id').execute();
+      t.ctx.database.db
+        .selectFrom('alerts')
+        .selectAll()
+        .where('org_id', '=', orgId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
     const rescreen = () => monitoringFor(t.ctx).rescreener.runUntilIdle();
 
     before(async () => {
       t = await startTestApp(engine);
-      org = await seedOrg(t.ctx, { tier: 'starter', webhookUrl: 'http://127.0.0.1:9/hooks', webhookSecret: 'a-secret-of-16-chars' });
+      org = await seedOrg(t.ctx, {
+        tier: 'starter',
+        webhookUrl: 'http://127.0.0.1:9/hooks',
+        webhookSecret: 'a-secret-of-16-chars',
+      });
       idle = await seedOrg(t.ctx, { tier: 'starter' });
       await activateRecords(t.ctx, 'us_ofac', base.us_ofac);
       await activateRecords(t.ctx, 'un_csl', base.un_csl);
@@ -84,7 +113,11 @@ for (const { engine, skip } of ENGINES) {
       assert.deepEqual(JSON.parse(a.new_sources), ['us_ofac']);
       assert.deepEqual(JSON.parse(a.reasons), ['risk_level_changed', 'threshold_crossed', 'source_added']);
       assert.equal(a.resolved_at, null);
-      const deliveries = await t.ctx.database.db.selectFrom('webhook_deliveries').selectAll().where('alert_id', '=', a.id).execute();
+      const deliveries = await t.ctx.database.db
+        .selectFrom('webhook_deliveries')
+        .selectAll()
+        .where('alert_id', '=', a.id)
+        .execute();
       assert.equal(deliveries.length, 1);
       const payload = JSON.parse(deliveries[0]!.payload);
       assert.equal(payload.event, 'alert.created');
@@ -96,7 +129,11 @@ for (const { engine, skip } of ENGINES) {
       // The other organization has no webhook URL: an alert, no delivery.
       const theirs = await alertsOf(idle.orgId);
       assert.equal(theirs.length, 1);
-      const none = await t.ctx.database.db.selectFrom('webhook_deliveries').select('id').where('org_id', '=', idle.orgId).execute();
+      const none = await t.ctx.database.db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('org_id', '=', idle.orgId)
+        .execute();
       assert.equal(none.length, 0);
       // The monitor's state moved on: a second pass raises nothing new.
       const listed = await t.request('GET', '/v1/monitors', { key: org.key });
@@ -111,7 +148,11 @@ for (const { engine, skip } of ENGINES) {
       const { monitor } = await monitorFor(org, 'Zarya Shipping');
       await t.request('DELETE', `/v1/monitors/${monitor.id}`, { key: org.key });
       const seen = new Set((await alertsOf(org.orgId)).map((a) => a.id));
-      await activateRecords(t.ctx, 'us_ofac', base.us_ofac.filter((r) => r.id !== '1002'));
+      await activateRecords(
+        t.ctx,
+        'us_ofac',
+        base.us_ofac.filter((r) => r.id !== '1002'),
+      );
       await rescreen();
       const down = (await alertsOf(org.orgId)).filter((a) => !seen.has(a.id));
       assert.equal(down.length, 1, 'only the Sidorov monitor alerts');
@@ -136,13 +177,32 @@ for (const { engine, skip } of ENGINES) {
     it('rescreens at least daily even when no list changes', async () => {
       const clock = t.clock as ManualClock;
       const db = t.ctx.database.db;
-      const stamp = async () => (await db.selectFrom('monitors').select(['last_screened_at']).where('org_id', '=', org.orgId).where('removed_at', 'is', null).execute()).map((r) => r.last_screened_at);
+      const stamp = async () =>
+        (
+          await db
+            .selectFrom('monitors')
+            .select(['last_screened_at'])
+            .where('org_id', '=', org.orgId)
+            .where('removed_at', 'is', null)
+            .execute()
+        ).map((r) => r.last_screened_at);
       const first = await rescreen();
       assert.equal(first?.rescreened ?? 0, 0, 'nothing due');
       clock.advance(24 * 60 * 60 * 1000 + 1000);
       const report = await rescreen();
       const count = (await stamp()).length;
-      assert.equal(report?.rescreened, count + (await db.selectFrom('monitors').select('id').where('org_id', '!=', org.orgId).where('removed_at', 'is', null).execute()).length);
+      assert.equal(
+        report?.rescreened,
+        count +
+          (
+            await db
+              .selectFrom('monitors')
+              .select('id')
+              .where('org_id', '!=', org.orgId)
+              .where('removed_at', 'is', null)
+              .execute()
+          ).length,
+      );
       assert.ok((await stamp()).every((s) => s === clock.now().toISOString()));
       assert.equal(report?.alerts, 0);
     });

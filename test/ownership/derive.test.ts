@@ -7,7 +7,12 @@ import { deriveBlocked, loadOwnershipDir, type OwnershipData } from '../../src/o
 const FIXTURES = path.resolve(process.cwd(), 'test/fixtures/ownership');
 
 /** A us_ofac record carrying an LEI the way list adapters write it ("Legal Entity Number"). */
-function listed(id: string, name: string, lei: string | undefined, programs: string[] = ['RUSSIA-EO14024']): ListRecord {
+function listed(
+  id: string,
+  name: string,
+  lei: string | undefined,
+  programs: string[] = ['RUSSIA-EO14024'],
+): ListRecord {
   const r = emptyRecord('us_ofac', id, lei ? 'organization' : 'person', name);
   if (lei) r.identifiers.push({ type: 'lei', value: lei, label: 'Legal Entity Number' });
   r.programs = programs;
@@ -24,7 +29,9 @@ function byId(records: ListRecord[]): Map<string, ListRecord> {
 
 test('one owner at exactly 50% blocks; 49.99% does not', async () => {
   const ownership = await load('threshold');
-  const derived = byId(deriveBlocked({ listed: [listed('101', 'LISTED HOLDING LTD', '5493THRLISTED0000044')], ownership }));
+  const derived = byId(
+    deriveBlocked({ listed: [listed('101', 'LISTED HOLDING LTD', '5493THRLISTED0000044')], ownership }),
+  );
   const fifty = derived.get('5493THRFIFTY00000059');
   assert.ok(fifty, '50% stake must block');
   assert.equal(derived.has('5493THRBELOW00000044'), false, '49.99% must not block');
@@ -32,7 +39,10 @@ test('one owner at exactly 50% blocks; 49.99% does not', async () => {
   assert.equal(fifty.source, 'us_ofac_50');
   assert.equal(fifty.entityType, 'organization');
   assert.equal(fifty.name, 'Fifty Percent Trading LLC');
-  assert.deepEqual(fifty.aliases.map((a) => [a.name, a.kind]), [['Fifty Trading FZE', 'fka']]);
+  assert.deepEqual(
+    fifty.aliases.map((a) => [a.name, a.kind]),
+    [['Fifty Trading FZE', 'fka']],
+  );
   assert.deepEqual(fifty.identifiers, [{ type: 'lei', value: '5493THRFIFTY00000059' }]);
   assert.deepEqual(fifty.addresses, [{ country: 'AE' }]);
   assert.deepEqual(fifty.programs, ['RUSSIA-EO14024']);
@@ -40,7 +50,10 @@ test('one owner at exactly 50% blocks; 49.99% does not', async () => {
   assert.equal(fifty.derivation?.percentage, 50);
   assert.equal(fifty.derivation?.ownerEntityId, 'us_ofac:101');
   assert.equal(fifty.derivation?.ownerName, 'LISTED HOLDING LTD');
-  assert.deepEqual(fifty.derivation?.chain.map((l) => l.lei), ['5493THRLISTED0000044', '5493THRFIFTY00000059']);
+  assert.deepEqual(
+    fifty.derivation?.chain.map((l) => l.lei),
+    ['5493THRLISTED0000044', '5493THRFIFTY00000059'],
+  );
   assert.deepEqual(fifty.derivation?.contributors, [
     { ownerName: 'LISTED HOLDING LTD', percentage: 50, ownerEntityId: 'us_ofac:101', ownerLei: '5493THRLISTED0000044' },
   ]);
@@ -86,8 +99,14 @@ test('two blocked owners at 30% and 25% block in aggregate; sums are exact', asy
 
 test('a chain of three levels, each >= 50%, read from golden-copy JSON', async () => {
   const ownership = await load('chain-json');
-  const derived = byId(deriveBlocked({ listed: [listed('301', 'LISTED CHAIN TOP OJSC', '5493CHNLISTED0000094')], ownership }));
-  assert.deepEqual([...derived.keys()].sort(), ['5493CHNONE0000000089', '5493CHNTHREE00000034', '5493CHNTWO0000000048']);
+  const derived = byId(
+    deriveBlocked({ listed: [listed('301', 'LISTED CHAIN TOP OJSC', '5493CHNLISTED0000094')], ownership }),
+  );
+  assert.deepEqual([...derived.keys()].sort(), [
+    '5493CHNONE0000000089',
+    '5493CHNTHREE00000034',
+    '5493CHNTWO0000000048',
+  ]);
   const bottom = derived.get('5493CHNTHREE00000034')!;
   assert.deepEqual(bottom.derivation?.chain, [
     { lei: '5493CHNLISTED0000094', name: 'LISTED CHAIN TOP OJSC' },
@@ -97,39 +116,50 @@ test('a chain of three levels, each >= 50%, read from golden-copy JSON', async (
   ]);
   assert.equal(bottom.derivation?.ownerEntityId, 'us_ofac:301');
   assert.equal(bottom.derivation?.percentage, 75);
-  assert.deepEqual(bottom.derivation?.contributors.map((c) => c.ownerLei), ['5493CHNTWO0000000048']);
+  assert.deepEqual(
+    bottom.derivation?.contributors.map((c) => c.ownerLei),
+    ['5493CHNTWO0000000048'],
+  );
   assert.equal(bottom.derivation?.contributors[0]?.ownerEntityId, undefined, 'a derived owner has no list entry');
-  assert.deepEqual(derived.get('5493CHNONE0000000089')?.aliases.map((a) => [a.name, a.kind]), [['Chain One Holdings', 'aka']]);
-  assert.match(bottom.reason ?? '', /Chain Level One Ltd \(60%\) -> Chain Level Two BV \(50%\) -> Chain Level Three LLC \(75%\)/);
+  assert.deepEqual(
+    derived.get('5493CHNONE0000000089')?.aliases.map((a) => [a.name, a.kind]),
+    [['Chain One Holdings', 'aka']],
+  );
+  assert.match(
+    bottom.reason ?? '',
+    /Chain Level One Ltd \(60%\) -> Chain Level Two BV \(50%\) -> Chain Level Three LLC \(75%\)/,
+  );
 });
 
 test('a blocked parent at 60% of a subsidiary that owns 50% of another blocks both', async () => {
   const ownership = await load('subsidiary');
-  const derived = byId(deriveBlocked({ listed: [listed('401', 'LISTED PARENT GROUP PJSC', '5493SUBLISTED0000097')], ownership }));
+  const derived = byId(
+    deriveBlocked({ listed: [listed('401', 'LISTED PARENT GROUP PJSC', '5493SUBLISTED0000097')], ownership }),
+  );
   assert.equal(derived.get('5493SUBMIDDLE0000050')?.derivation?.percentage, 60);
   const bottom = derived.get('5493SUBBOTTOM0000041');
   assert.ok(bottom);
   assert.equal(bottom.derivation?.percentage, 50);
-  assert.deepEqual(bottom.derivation?.chain.map((l) => l.lei), [
-    '5493SUBLISTED0000097',
-    '5493SUBMIDDLE0000050',
-    '5493SUBBOTTOM0000041',
-  ]);
+  assert.deepEqual(
+    bottom.derivation?.chain.map((l) => l.lei),
+    ['5493SUBLISTED0000097', '5493SUBMIDDLE0000050', '5493SUBBOTTOM0000041'],
+  );
   assert.equal(bottom.derivation?.ownerName, 'LISTED PARENT GROUP PJSC');
   assert.deepEqual(bottom.programs, ['RUSSIA-EO14024']);
 });
 
 test('cycles terminate; a cycle without a blocked owner stays unblocked', async () => {
   const ownership = await load('cycle');
-  const derived = byId(deriveBlocked({ listed: [listed('501', 'LISTED CYCLE OWNER JSC', '5493CYCLISTED0000093')], ownership }));
+  const derived = byId(
+    deriveBlocked({ listed: [listed('501', 'LISTED CYCLE OWNER JSC', '5493CYCLISTED0000093')], ownership }),
+  );
   assert.deepEqual([...derived.keys()].sort(), ['5493CYCPEE0000000043', '5493CYCQUE0000000063']);
   // Pee is held 50% by the listed owner and 40% by Que, which is blocked through Pee.
   assert.equal(derived.get('5493CYCPEE0000000043')?.derivation?.percentage, 90);
-  assert.deepEqual(derived.get('5493CYCQUE0000000063')?.derivation?.chain.map((l) => l.lei), [
-    '5493CYCLISTED0000093',
-    '5493CYCPEE0000000043',
-    '5493CYCQUE0000000063',
-  ]);
+  assert.deepEqual(
+    derived.get('5493CYCQUE0000000063')?.derivation?.chain.map((l) => l.lei),
+    ['5493CYCLISTED0000093', '5493CYCPEE0000000043', '5493CYCQUE0000000063'],
+  );
   assert.equal(derived.has('5493CYCXRAY000000088'), false);
   assert.equal(derived.has('5493CYCYANK000000030'), false);
 });
@@ -137,14 +167,20 @@ test('cycles terminate; a cycle without a blocked owner stays unblocked', async 
 test('stakes of unblocked owners and relationships without a direct percentage never count', async () => {
   const ownership = await load('not-counted');
   assert.deepEqual(ownership.counts.byKind, { stake: 3, no_percentage: 1, indirect: 1, not_ownership: 1, inactive: 1 });
-  const derived = deriveBlocked({ listed: [listed('601', 'LISTED SANCTIONED BANK', '5493NCLISTED00000091', ['IRAN'])], ownership });
+  const derived = deriveBlocked({
+    listed: [listed('601', 'LISTED SANCTIONED BANK', '5493NCLISTED00000091', ['IRAN'])],
+    ownership,
+  });
   // Mixed: 20% listed + 40% unlisted; Free's subsidiary is 100% unlisted; consolidation without a
   // percentage, an ultimate parent, an ended relationship and fund management are not stakes.
   assert.deepEqual(derived, []);
   // Listing the unlisted partner turns its stakes on.
   const both = byId(
     deriveBlocked({
-      listed: [listed('601', 'LISTED SANCTIONED BANK', '5493NCLISTED00000091', ['IRAN']), listed('602', 'UNLISTED PARTNER AG', '5493NCFREE0000000033', ['SDGT'])],
+      listed: [
+        listed('601', 'LISTED SANCTIONED BANK', '5493NCLISTED00000091', ['IRAN']),
+        listed('602', 'UNLISTED PARTNER AG', '5493NCFREE0000000033', ['SDGT']),
+      ],
       ownership,
     }),
   );
@@ -162,7 +198,10 @@ test('an entity that is itself listed is not re-emitted', async () => {
     ],
     ownership,
   });
-  assert.deepEqual(derived.map((r) => r.id), ['5493SUBBOTTOM0000041']);
+  assert.deepEqual(
+    derived.map((r) => r.id),
+    ['5493SUBBOTTOM0000041'],
+  );
   // The listed subsidiary is the nearest listed owner on the chain.
   assert.equal(derived[0]?.derivation?.ownerEntityId, 'us_ofac:402');
 });
@@ -173,7 +212,10 @@ test('a later relationship record replaces an earlier one instead of adding to i
   const stakes = [...ownership.stakes];
   assert.equal(stakes.length, 1);
   assert.equal(stakes[0]?.percentage, 40);
-  assert.deepEqual(deriveBlocked({ listed: [listed('701', 'LISTED SELLER CORP', '5493UPDLISTED0000012')], ownership }), []);
+  assert.deepEqual(
+    deriveBlocked({ listed: [listed('701', 'LISTED SELLER CORP', '5493UPDLISTED0000012')], ownership }),
+    [],
+  );
 });
 
 test('CSV stakes: owner_entity_id names a list entry directly (a person without LEI)', async () => {

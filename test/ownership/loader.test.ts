@@ -29,7 +29,11 @@ test('real GLEIF golden-copy XML and JSON samples parse in full', { skip: absent
   }
   for (const name of ['rr-data.xml', 'rr-updates-data2.xml']) {
     assert.equal(byFile.get(`gleif_golden_copy/${name}`)?.format, 'gleif-rr-cdf-xml');
-    assert.equal(byFile.get(`gleif_golden_copy/${name}`)?.records, count(raw(name), /<rr:RelationshipRecord[\s>]/g), name);
+    assert.equal(
+      byFile.get(`gleif_golden_copy/${name}`)?.records,
+      count(raw(name), /<rr:RelationshipRecord[\s>]/g),
+      name,
+    );
   }
   const jsonName = '20240505-0000-gleif-goldencopy-lei2-intra-day.json';
   const json = byFile.get(`gleif_golden_copy/${jsonName}`);
@@ -56,7 +60,9 @@ test('real GLEIF golden-copy XML and JSON samples parse in full', { skip: absent
       relationships.add(`${start}>${end}>${type}`);
       if (type === 'IS_DIRECTLY_CONSOLIDATED_BY' && /<rr:QuantifierUnits>PERCENTAGE</.test(block)) quantified++;
     }
-    for (const m of text.matchAll(/"startNode":\{"id":"(\w+)","type":"LEI"\},"endNode":\{"id":"(\w+)","type":"LEI"\},"type":"([\w-]+)"/g)) {
+    for (const m of text.matchAll(
+      /"startNode":\{"id":"(\w+)","type":"LEI"\},"endNode":\{"id":"(\w+)","type":"LEI"\},"type":"([\w-]+)"/g,
+    )) {
       relationships.add(`${m[1]}>${m[2]}>${m[3]}`);
     }
   }
@@ -72,7 +78,9 @@ test('real GLEIF golden-copy XML and JSON samples parse in full', { skip: absent
   assert.equal(data.entities.get('001GPB6A9XPE8XJICC14')?.country, 'US');
   assert.equal(data.entities.get('097900BID10000147476')?.name, 'ALFA REY s.r.o.');
   assert.equal(data.entities.get('254900LNRYNOQ9YPU758')?.name, 'Amazon Digital UK Limited');
-  const fundManaged = [...data.stakes].find((s) => s.ownedLei === '001GPB6A9XPE8XJICC14' && s.type === 'IS_FUND-MANAGED_BY');
+  const fundManaged = [...data.stakes].find(
+    (s) => s.ownedLei === '001GPB6A9XPE8XJICC14' && s.type === 'IS_FUND-MANAGED_BY',
+  );
   assert.equal(fundManaged?.ownerLei, '5493001Z012YSB2A0K51', 'EndNode is the parent');
   assert.equal(fundManaged?.kind, 'not_ownership');
 });
@@ -89,7 +97,10 @@ test('a missing directory is an error; a malformed file names itself', async () 
   await assert.rejects(loadOwnershipDir(path.resolve(process.cwd(), 'test/fixtures/ownership/none')), /not found/);
   const dir = mkdtempSync(path.join(tmpdir(), 'ownership-'));
   try {
-    writeFileSync(path.join(dir, 'broken.xml'), '<rr:RelationshipData xmlns:rr="x"><rr:RelationshipRecords><rr:Oops></rr:RelationshipData>');
+    writeFileSync(
+      path.join(dir, 'broken.xml'),
+      '<rr:RelationshipData xmlns:rr="x"><rr:RelationshipRecords><rr:Oops></rr:RelationshipData>',
+    );
     await assert.rejects(loadOwnershipDir(dir), /^Error: broken\.xml: /);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -97,7 +108,11 @@ test('a missing directory is an error; a malformed file names itself', async () 
 });
 
 test('the JSON splitter yields records across any chunk boundary', () => {
-  const doc = JSON.stringify({ meta: { a: '}{' }, records: [{ LEI: { $: 'A"]' } }, { LEI: { $: 'B' }, n: [1, { x: 2 }] }], tail: [{ skip: 1 }] });
+  const doc = JSON.stringify({
+    meta: { a: '}{' },
+    records: [{ LEI: { $: 'A"]' } }, { LEI: { $: 'B' }, n: [1, { x: 2 }] }],
+    tail: [{ skip: 1 }],
+  });
   const expected = [
     ['meta', { a: '}{' }],
     ['records', { LEI: { $: 'A"]' } }],

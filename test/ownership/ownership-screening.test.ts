@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { syncDerived } from '../../src/ownership/ownership-sync.js';
-import { ENGINES, type SeededOrg, type TestApp, activateRecords, organization, seedOrg, startTestApp } from '../helpers/harness.js';
+import {
+  ENGINES,
+  type SeededOrg,
+  type TestApp,
+  activateRecords,
+  organization,
+  seedOrg,
+  startTestApp,
+} from '../helpers/harness.js';
 
 const FIXTURES = resolve(process.cwd(), 'test/fixtures/ownership');
 
@@ -21,7 +29,10 @@ for (const { engine, skip } of ENGINES) {
         listedOwner('201', 'LISTED ALPHA BANK', '5493AGGLISTA00000083', ['RUSSIA-EO14024']),
         listedOwner('202', 'LISTED BETA ENERGY', '5493AGGLISTB00000002', ['UKRAINE-EO13662']),
         // A non-SDN (consolidated) entry is not blocked: its stakes must not count.
-        { ...listedOwner('203', 'LISTED GAMMA METALS', '5493AGGLISTC00000018', ['SSI']), list: 'Consolidated (non-SDN)' },
+        {
+          ...listedOwner('203', 'LISTED GAMMA METALS', '5493AGGLISTC00000018', ['SSI']),
+          list: 'Consolidated (non-SDN)',
+        },
       ]);
     });
     after(async () => t?.close());
@@ -32,7 +43,10 @@ for (const { engine, skip } of ENGINES) {
       await t.ctx.runtime.refresh();
       assert.ok(t.ctx.runtime.current()?.sources.includes('us_ofac_50'));
 
-      const res = await t.request('POST', '/v1/screen', { key: org.key, body: { name: 'Joint Venture Target LLC', entityType: 'business' } });
+      const res = await t.request('POST', '/v1/screen', {
+        key: org.key,
+        body: { name: 'Joint Venture Target LLC', entityType: 'business' },
+      });
       assert.equal(res.status, 200, res.text);
       const data = res.body.data;
       assert.equal(data.riskLevel, 'high');
@@ -61,7 +75,10 @@ for (const { engine, skip } of ENGINES) {
       // "Three Owners Holding" is held 16.63% + 17.5% by SDN owners and 15.87% by the non-SDN one: 34.13% blocked.
       const res = await t.request('POST', '/v1/screen', { key: org.key, body: { name: 'Three Owners Holding Ltd' } });
       assert.equal(res.status, 200);
-      assert.equal(res.body.data.matchDetails.some((m: { dataset: string }) => m.dataset === 'us_ofac_50'), false);
+      assert.equal(
+        res.body.data.matchDetails.some((m: { dataset: string }) => m.dataset === 'us_ofac_50'),
+        false,
+      );
     });
 
     it('records an unchanged re-derivation without a new version', async () => {

@@ -20,12 +20,18 @@ test('a pool answers exactly what the same index answers on this thread', async 
     const inline = MatchingIndex.build(records);
     for (const name of queries) {
       for (const options of [{}, { groupByCluster: true }, { floor: 0, maxMatches: 3 }]) {
-        assert.deepEqual(await screener.screen({ name }, options), summarizeOutcome(inline.screen({ name }, options)), `${name} ${JSON.stringify(options)}`);
+        assert.deepEqual(
+          await screener.screen({ name }, options),
+          summarizeOutcome(inline.screen({ name }, options)),
+          `${name} ${JSON.stringify(options)}`,
+        );
       }
     }
     // Concurrent screenings spread over both threads and each gets its own answer.
     const answers = await Promise.all(queries.flatMap((name) => [name, name]).map((name) => screener.screen({ name })));
-    answers.forEach((answer, i) => assert.deepEqual(answer, summarizeOutcome(inline.screen({ name: queries[Math.floor(i / 2)]! }))));
+    answers.forEach((answer, i) =>
+      assert.deepEqual(answer, summarizeOutcome(inline.screen({ name: queries[Math.floor(i / 2)]! }))),
+    );
   } finally {
     await pool.close();
   }
@@ -37,9 +43,14 @@ test('screenings started together travel as one batch and each gets its own answ
     const screener = await pool.load(records);
     const inline = MatchingIndex.build(records);
     // Enough work that the matching thread answers the batch in several messages.
-    const jobs = Array.from({ length: 600 }, (_, i) => ({ name: queries[i % queries.length]!, options: i % 3 === 0 ? { groupByCluster: true } : i % 3 === 1 ? { floor: 0, maxMatches: 2 } : {} }));
+    const jobs = Array.from({ length: 600 }, (_, i) => ({
+      name: queries[i % queries.length]!,
+      options: i % 3 === 0 ? { groupByCluster: true } : i % 3 === 1 ? { floor: 0, maxMatches: 2 } : {},
+    }));
     const answers = await Promise.all(jobs.map((j) => screener.screen({ name: j.name }, j.options)));
-    answers.forEach((answer, i) => assert.deepEqual(answer, summarizeOutcome(inline.screen({ name: jobs[i]!.name }, jobs[i]!.options)), `job ${i}`));
+    answers.forEach((answer, i) =>
+      assert.deepEqual(answer, summarizeOutcome(inline.screen({ name: jobs[i]!.name }, jobs[i]!.options)), `job ${i}`),
+    );
   } finally {
     await pool.close();
   }

@@ -4,7 +4,14 @@ import { ManualClock } from '../../src/infra/clock.js';
 import { type DatabaseHandle, ensureSchema, openDatabase } from '../../src/infra/database.js';
 import { migrateToLatest } from '../../src/infra/migrations.js';
 import { ApiKeyChecker, type KeyCheck } from '../../src/tenants/auth.js';
-import { addUser, createApiKey, createOrganization, removeUser, revokeApiKey, updateOrganization } from '../../src/tenants/tenants-service.js';
+import {
+  addUser,
+  createApiKey,
+  createOrganization,
+  removeUser,
+  revokeApiKey,
+  updateOrganization,
+} from '../../src/tenants/tenants-service.js';
 import { ENGINES, type TestEnv, testEnv } from '../helpers/harness.js';
 
 function code(check: KeyCheck): string {
@@ -44,14 +51,19 @@ for (const { engine, skip } of ENGINES) {
       await env?.cleanup();
     });
 
-    it(engine === 'sqlite' ? 'answers a known key from memory until something changes' : 'reads the key from the database on every check', async () => {
-      const key = await createApiKey(viaCli(), { org: 'acme', email: 'ana@acme.test' });
-      const reads = checker.reads;
-      for (let i = 0; i < 5; i++) assert.equal(code(await checker.check(key.key)), 'ok starter');
-      assert.equal(checker.reads - reads, engine === 'sqlite' ? 1 : 5);
-      assert.equal(code(await checker.check('sk_unknown')), 'INVALID_API_KEY');
-      assert.equal(code(await checker.check(undefined)), 'UNAUTHORIZED');
-    });
+    it(
+      engine === 'sqlite'
+        ? 'answers a known key from memory until something changes'
+        : 'reads the key from the database on every check',
+      async () => {
+        const key = await createApiKey(viaCli(), { org: 'acme', email: 'ana@acme.test' });
+        const reads = checker.reads;
+        for (let i = 0; i < 5; i++) assert.equal(code(await checker.check(key.key)), 'ok starter');
+        assert.equal(checker.reads - reads, engine === 'sqlite' ? 1 : 5);
+        assert.equal(code(await checker.check('sk_unknown')), 'INVALID_API_KEY');
+        assert.equal(code(await checker.check(undefined)), 'UNAUTHORIZED');
+      },
+    );
 
     it('a key revoked by another connection is refused on the next check', async () => {
       const key = await createApiKey(viaCli(), { org: 'acme', email: 'ana@acme.test' });
@@ -68,7 +80,7 @@ for (const { engine, skip } of ENGINES) {
       assert.equal(code(await checker.check(key.key)), 'INVALID_API_KEY');
     });
 
-    it("a tier changed by another connection applies on the next check, and so does the change back", async () => {
+    it('a tier changed by another connection applies on the next check, and so does the change back', async () => {
       const key = await createApiKey(viaCli(), { org: 'acme', email: 'ana@acme.test' });
       assert.equal(code(await checker.check(key.key)), 'ok starter');
       await updateOrganization(viaCli(), { org: 'acme', tier: 'free', quota: 5 });
@@ -89,7 +101,11 @@ for (const { engine, skip } of ENGINES) {
     });
 
     it('expiry is judged against the clock on every check, with nothing written', async () => {
-      const key = await createApiKey(viaCli(), { org: 'acme', email: 'ana@acme.test', expiresAt: '2026-01-15T13:00:00.000Z' });
+      const key = await createApiKey(viaCli(), {
+        org: 'acme',
+        email: 'ana@acme.test',
+        expiresAt: '2026-01-15T13:00:00.000Z',
+      });
       assert.equal(code(await checker.check(key.key)), 'ok starter');
       clock.set('2026-01-15T12:59:59.999Z');
       assert.equal(code(await checker.check(key.key)), 'ok starter');

@@ -7,12 +7,25 @@ import { monitoringFor } from '../../src/monitoring/monitoring.js';
 import { enqueueDelivery } from '../../src/webhooks/delivery-store.js';
 import { serializeEvent } from '../../src/webhooks/payload.js';
 import { resumeWebhook, sendTestWebhook } from '../../src/webhooks/webhooks-service.js';
-import { ENGINES, type SeededOrg, type TestApp, activateRecords, person, sampleRecords, seedOrg, startTestApp } from '../helpers/harness.js';
+import {
+  ENGINES,
+  type SeededOrg,
+  type TestApp,
+  activateRecords,
+  person,
+  sampleRecords,
+  seedOrg,
+  startTestApp,
+} from '../helpers/harness.js';
 import { type Receiver, startReceiver } from './receiver.js';
 
 const SECRET = 'whsec-test-0123456789';
 const DELAYS = [50, 100, 200, 400, 800];
-const ENV = { WEBHOOK_RETRY_DELAYS: DELAYS.map((d) => `${d}ms`).join(','), WEBHOOK_TIMEOUT: '300ms', WEBHOOK_POLL_INTERVAL: '100ms' };
+const ENV = {
+  WEBHOOK_RETRY_DELAYS: DELAYS.map((d) => `${d}ms`).join(','),
+  WEBHOOK_TIMEOUT: '300ms',
+  WEBHOOK_POLL_INTERVAL: '100ms',
+};
 
 /** Runs the command line in-process and returns what it printed. */
 async function cli(t: TestApp, args: string[]): Promise<{ code: number; out: string }> {
@@ -50,26 +63,62 @@ for (const { engine, skip } of ENGINES) {
       const ids: string[] = [];
       for (let i = 0; i < n; i++) {
         const now = app.clock.now();
-        const payload = serializeEvent('alert.created', now.toISOString(), { id: org.orgId, slug: org.slug, name: `Org ${org.slug}` }, {
-          id: `alt_fixture${i}`, monitorId: 'mon_fixture', entityId: 'us_ofac:1', entityName: 'X', oldRiskScore: 0, newRiskScore: 90,
-          oldRiskLevel: 'low', newRiskLevel: 'high', oldSources: [], newSources: ['us_ofac'], oldLists: [], newLists: ['US'], reasons: ['source_added'],
-          timestamp: now.toISOString(), resolvedAt: null,
-        });
-        ids.push(await enqueueDelivery(app.ctx.database.db, { orgId: org.orgId, alertId: null, event: 'alert.created', payload, isTest: false, now }));
+        const payload = serializeEvent(
+          'alert.created',
+          now.toISOString(),
+          { id: org.orgId, slug: org.slug, name: `Org ${org.slug}` },
+          {
+            id: `alt_fixture${i}`,
+            monitorId: 'mon_fixture',
+            entityId: 'us_ofac:1',
+            entityName: 'X',
+            oldRiskScore: 0,
+            newRiskScore: 90,
+            oldRiskLevel: 'low',
+            newRiskLevel: 'high',
+            oldSources: [],
+            newSources: ['us_ofac'],
+            oldLists: [],
+            newLists: ['US'],
+            reasons: ['source_added'],
+            timestamp: now.toISOString(),
+            resolvedAt: null,
+          },
+        );
+        ids.push(
+          await enqueueDelivery(app.ctx.database.db, {
+            orgId: org.orgId,
+            alertId: null,
+            event: 'alert.created',
+            payload,
+            isTest: false,
+            now,
+          }),
+        );
       }
       return ids;
     };
-    const delivery = (app: TestApp, id: string) => app.ctx.database.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const delivery = (app: TestApp, id: string) =>
+      app.ctx.database.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
     it('sends a signed alert.created after a list change designates a monitored party, and alert.resolved from the command line', async () => {
       const { app, receiver, org, clock, monitoring } = await setup();
       const base = sampleRecords();
       await activateRecords(app.ctx, 'us_ofac', base.us_ofac);
       monitoring.start();
-      const s = await app.request('POST', '/v1/screen', { key: org.key, body: { name: 'Ivan Petrovich Sidorov', birthDate: '1970-02-03' } });
-      const m = await app.request('POST', '/v1/monitors', { key: org.key, body: { screeningId: s.body.data.screeningId } });
+      const s = await app.request('POST', '/v1/screen', {
+        key: org.key,
+        body: { name: 'Ivan Petrovich Sidorov', birthDate: '1970-02-03' },
+      });
+      const m = await app.request('POST', '/v1/monitors', {
+        key: org.key,
+        body: { screeningId: s.body.data.screeningId },
+      });
       assert.equal(m.status, 201);
-      await activateRecords(app.ctx, 'us_ofac', [...base.us_ofac, person('us_ofac', '2001', 'SIDOROV, Ivan Petrovich', { birthDates: [{ date: '1970-02-03' }] })]);
+      await activateRecords(app.ctx, 'us_ofac', [
+        ...base.us_ofac,
+        person('us_ofac', '2001', 'SIDOROV, Ivan Petrovich', { birthDates: [{ date: '1970-02-03' }] }),
+      ]);
       const [got] = await receiver.waitFor(1);
       assert.ok(got);
       assert.equal(got.signatureValid, true, 'signature verified by @octokit/webhooks-methods');
@@ -93,7 +142,16 @@ for (const { engine, skip } of ENGINES) {
       assert.equal(alerts[0].id, got.json.alert.id);
       // The command line runs on the system clock; move the test clock past it so the worker finds the delivery due.
       clock.set(new Date(Date.now() + 60_000));
-      const resolved = await cli(app, ['alerts', 'resolve', alerts[0].id, '--user', org.email, '--note', 'false positive: other person', '--json']);
+      const resolved = await cli(app, [
+        'alerts',
+        'resolve',
+        alerts[0].id,
+        '--user',
+        org.email,
+        '--note',
+        'false positive: other person',
+        '--json',
+      ]);
       assert.equal(resolved.code, 0, resolved.out);
       monitoring.worker.kick();
       const [, second] = await receiver.waitFor(2);
@@ -127,11 +185,23 @@ for (const { engine, skip } of ENGINES) {
       const row = await delivery(app, id!);
       assert.equal(row.state, 'delivered');
       assert.equal(row.attempts, 3);
-      const attempts = await app.ctx.database.db.selectFrom('webhook_attempts').selectAll().where('delivery_id', '=', id!).orderBy('attempt').execute();
-      assert.deepEqual(attempts.map((a) => a.status), [500, 500, 204]);
+      const attempts = await app.ctx.database.db
+        .selectFrom('webhook_attempts')
+        .selectAll()
+        .where('delivery_id', '=', id!)
+        .orderBy('attempt')
+        .execute();
+      assert.deepEqual(
+        attempts.map((a) => a.status),
+        [500, 500, 204],
+      );
       const gaps = attempts.slice(1).map((a, i) => Date.parse(a.started_at) - Date.parse(attempts[i]!.started_at));
       assert.deepEqual(gaps, [DELAYS[0], DELAYS[1]]);
-      const orgRow = await app.ctx.database.db.selectFrom('organizations').selectAll().where('id', '=', org.orgId).executeTakeFirstOrThrow();
+      const orgRow = await app.ctx.database.db
+        .selectFrom('organizations')
+        .selectAll()
+        .where('id', '=', org.orgId)
+        .executeTakeFirstOrThrow();
       assert.equal(orgRow.webhook_failures, 0, 'a success ends the run of failures');
     });
 
@@ -158,7 +228,11 @@ for (const { engine, skip } of ENGINES) {
         clock.advance(1000);
       }
       assert.equal(receiver.received.length, 10);
-      const paused = await app.ctx.database.db.selectFrom('organizations').selectAll().where('id', '=', org.orgId).executeTakeFirstOrThrow();
+      const paused = await app.ctx.database.db
+        .selectFrom('organizations')
+        .selectAll()
+        .where('id', '=', org.orgId)
+        .executeTakeFirstOrThrow();
       assert.ok(paused.webhook_paused_at, 'paused');
       assert.equal(paused.webhook_failures, 10);
       const status = JSON.parse((await cli(app, ['webhooks', 'status', '--org', org.slug, '--json'])).out);
@@ -208,7 +282,10 @@ for (const { engine, skip } of ENGINES) {
       const failed = await cli(app, ['webhooks', 'test', '--org', org.slug, '--json']);
       assert.equal(JSON.parse(failed.out).delivered, false);
       receiver.reply = () => ({ status: 200 });
-      const ok = await sendTestWebhook({ database: app.ctx.database, clock: app.clock, config: app.ctx.config.webhooks, nodeId: 'test' }, org.slug);
+      const ok = await sendTestWebhook(
+        { database: app.ctx.database, clock: app.clock, config: app.ctx.config.webhooks, nodeId: 'test' },
+        org.slug,
+      );
       assert.equal(ok.delivered, true);
       assert.equal(receiver.received.length, 2);
       for (const r of receiver.received) {
@@ -216,11 +293,15 @@ for (const { engine, skip } of ENGINES) {
         assert.equal(r.signatureValid, true);
         assert.equal(r.event, 'alert.created');
       }
-      const orgRow = await app.ctx.database.db.selectFrom('organizations').selectAll().where('id', '=', org.orgId).executeTakeFirstOrThrow();
+      const orgRow = await app.ctx.database.db
+        .selectFrom('organizations')
+        .selectAll()
+        .where('id', '=', org.orgId)
+        .executeTakeFirstOrThrow();
       assert.equal(orgRow.webhook_failures, 0);
     });
 
-    it('never shows or sends one organization\'s alerts to another', async () => {
+    it("never shows or sends one organization's alerts to another", async () => {
       const { app, receiver, org, monitoring } = await setup();
       const otherSecret = 'other-secret-0123456789';
       const otherReceiver = await startReceiver(otherSecret);
@@ -229,8 +310,15 @@ for (const { engine, skip } of ENGINES) {
       const base = sampleRecords();
       await activateRecords(app.ctx, 'us_ofac', base.us_ofac);
       for (const who of [org, other]) {
-        const s = await app.request('POST', '/v1/screen', { key: who.key, body: { name: who === org ? 'Ivan Sidorov' : 'Petra Novak' } });
-        assert.equal((await app.request('POST', '/v1/monitors', { key: who.key, body: { screeningId: s.body.data.screeningId } })).status, 201);
+        const s = await app.request('POST', '/v1/screen', {
+          key: who.key,
+          body: { name: who === org ? 'Ivan Sidorov' : 'Petra Novak' },
+        });
+        assert.equal(
+          (await app.request('POST', '/v1/monitors', { key: who.key, body: { screeningId: s.body.data.screeningId } }))
+            .status,
+          201,
+        );
       }
       await activateRecords(app.ctx, 'us_ofac', [...base.us_ofac, person('us_ofac', '2001', 'SIDOROV, Ivan')]);
       await monitoring.rescreener.runUntilIdle();

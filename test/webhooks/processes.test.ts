@@ -9,7 +9,15 @@ import { createInterface } from 'node:readline';
 import { afterEach, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createContext } from '../../src/start/context.js';
-import { ENGINES, type SeededOrg, activateRecords, person, sampleRecords, seedOrg, testEnv } from '../helpers/harness.js';
+import {
+  ENGINES,
+  type SeededOrg,
+  activateRecords,
+  person,
+  sampleRecords,
+  seedOrg,
+  testEnv,
+} from '../helpers/harness.js';
 import { type Receiver, startReceiver } from './receiver.js';
 
 const SECRET = 'process-secret-0123456789';
@@ -135,36 +143,53 @@ for (const { engine, skip } of ENGINES) {
         if (d.state === 'delivered') break;
         await new Promise((r) => setTimeout(r, 100));
       }
-      assert.equal((await ctx.database.db.selectFrom('webhook_deliveries').select('state').executeTakeFirstOrThrow()).state, 'delivered');
+      assert.equal(
+        (await ctx.database.db.selectFrom('webhook_deliveries').select('state').executeTakeFirstOrThrow()).state,
+        'delivered',
+      );
       const alerts = await ctx.database.db.selectFrom('alerts').select('id').execute();
       assert.equal(alerts.length, 1, 'the restarted server did not raise the alert again');
     });
 
-    it('two servers on one PostgreSQL database raise each alert once and never attempt a delivery twice at once', { skip: engine !== 'postgres' ? 'needs PostgreSQL (several nodes)' : false }, async () => {
-      const receiver = await startReceiver(SECRET, () => ({ status: 200, delayMs: 300 }));
-      receivers.push(receiver);
-      const { env, ctx } = await prepare();
-      const org = await seedOrg(ctx, { webhookUrl: receiver.url, webhookSecret: SECRET });
-      const base = sampleRecords();
-      await activateRecords(ctx, 'us_ofac', base.us_ofac);
-      // Started one after the other: two processes migrating one fresh schema at once race in Kysely's
-      // migration lock (reported to the lead); the nodes then run side by side.
-      const nodes = [await startServerProcess(env.env), await startServerProcess(env.env)];
-      for (const n of nodes) children.push(n.proc);
-      const names = ['Anna Kowalczyk', 'Boris Lebedev', 'Carla Mendes', 'Dmitri Orlov', 'Elena Vasquez', 'Farid Haddad'];
-      for (const [i, name] of names.entries()) await monitorVia(nodes[i % 2]!, org, name);
-      await activateRecords(ctx, 'us_ofac', [...base.us_ofac, ...names.map((n, i) => person('us_ofac', `30${i}`, n))]);
-      await receiver.waitFor(names.length, 20_000);
-      // Give a duplicate the chance to show up.
-      await new Promise((r) => setTimeout(r, 1000));
-      assert.equal(receiver.maxConcurrentPerDelivery, 1);
-      assert.equal(receiver.received.length, names.length, 'each delivery sent exactly once');
-      assert.equal(new Set(receiver.received.map((r) => r.deliveryId)).size, names.length);
-      assert.ok(receiver.received.every((r) => r.signatureValid));
-      const alerts = await ctx.database.db.selectFrom('alerts').select('id').execute();
-      assert.equal(alerts.length, names.length, 'each alert raised once by one of the two nodes');
-      const claimedBy = await ctx.database.db.selectFrom('webhook_attempts').select('delivery_id').execute();
-      assert.equal(claimedBy.length, names.length);
-    });
+    it(
+      'two servers on one PostgreSQL database raise each alert once and never attempt a delivery twice at once',
+      { skip: engine !== 'postgres' ? 'needs PostgreSQL (several nodes)' : false },
+      async () => {
+        const receiver = await startReceiver(SECRET, () => ({ status: 200, delayMs: 300 }));
+        receivers.push(receiver);
+        const { env, ctx } = await prepare();
+        const org = await seedOrg(ctx, { webhookUrl: receiver.url, webhookSecret: SECRET });
+        const base = sampleRecords();
+        await activateRecords(ctx, 'us_ofac', base.us_ofac);
+        // Started one after the other: two processes migrating one fresh schema at once race in Kysely's
+        // migration lock (reported to the lead); the nodes then run side by side.
+        const nodes = [await startServerProcess(env.env), await startServerProcess(env.env)];
+        for (const n of nodes) children.push(n.proc);
+        const names = [
+          'Anna Kowalczyk',
+          'Boris Lebedev',
+          'Carla Mendes',
+          'Dmitri Orlov',
+          'Elena Vasquez',
+          'Farid Haddad',
+        ];
+        for (const [i, name] of names.entries()) await monitorVia(nodes[i % 2]!, org, name);
+        await activateRecords(ctx, 'us_ofac', [
+          ...base.us_ofac,
+          ...names.map((n, i) => person('us_ofac', `30${i}`, n)),
+        ]);
+        await receiver.waitFor(names.length, 20_000);
+        // Give a duplicate the chance to show up.
+        await new Promise((r) => setTimeout(r, 1000));
+        assert.equal(receiver.maxConcurrentPerDelivery, 1);
+        assert.equal(receiver.received.length, names.length, 'each delivery sent exactly once');
+        assert.equal(new Set(receiver.received.map((r) => r.deliveryId)).size, names.length);
+        assert.ok(receiver.received.every((r) => r.signatureValid));
+        const alerts = await ctx.database.db.selectFrom('alerts').select('id').execute();
+        assert.equal(alerts.length, names.length, 'each alert raised once by one of the two nodes');
+        const claimedBy = await ctx.database.db.selectFrom('webhook_attempts').select('delivery_id').execute();
+        assert.equal(claimedBy.length, names.length);
+      },
+    );
   });
 }

@@ -38,7 +38,10 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(secret: string, reply: (r: Received, index: number) => Reply = () => ({ status: 200 })): Promise<Receiver> {
+export async function startReceiver(
+  secret: string,
+  reply: (r: Received, index: number) => Reply = () => ({ status: 200 }),
+): Promise<Receiver> {
   const received: Received[] = [];
   const waiters: { n: number; resolve: () => void }[] = [];
   const sockets = new Set<import('node:net').Socket>();
@@ -51,7 +54,10 @@ export async function startReceiver(secret: string, reply: (r: Received, index: 
     async waitFor(n, timeoutMs = 10_000) {
       if (received.length >= n) return received;
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`receiver: expected ${n} requests, got ${received.length}`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`receiver: expected ${n} requests, got ${received.length}`)),
+          timeoutMs,
+        );
         waiters.push({
           n,
           resolve: () => {

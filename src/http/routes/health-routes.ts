@@ -63,7 +63,10 @@ export function healthRoutes(deps: HealthDeps): FastifyPluginAsync {
           security: [],
           response: {
             200: HealthSchema,
-            429: { ...Type.Ref(ErrorEnvelope), description: 'RATE_LIMITED: too many requests from this address to the public routes.' },
+            429: {
+              ...Type.Ref(ErrorEnvelope),
+              description: 'RATE_LIMITED: too many requests from this address to the public routes.',
+            },
             503: HealthSchema,
           },
         },
@@ -74,7 +77,13 @@ export function healthRoutes(deps: HealthDeps): FastifyPluginAsync {
         const status = !database ? 'down' : !lists.ready || lists.sources.some((s) => s.stale) ? 'degraded' : 'ok';
         return reply.status(database ? 200 : 503).send({
           success: database,
-          data: { status, database, listsReady: lists.ready, uptimeSeconds: Math.round(process.uptime()), sources: lists.sources },
+          data: {
+            status,
+            database,
+            listsReady: lists.ready,
+            uptimeSeconds: Math.round(process.uptime()),
+            sources: lists.sources,
+          },
         });
       },
     );

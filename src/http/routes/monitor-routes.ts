@@ -68,7 +68,10 @@ export function monitorRoutes(deps: MonitorRouteDeps): FastifyPluginAsync {
           summary: "List the organization's monitors",
           security: [{ apiKey: [] }],
           querystring: ListMonitorsQuery,
-          response: responses({ 200: listEnvelope(Type.Ref(MonitorItem), 'One page of monitors, newest first.') }, COMMON_ERRORS),
+          response: responses(
+            { 200: listEnvelope(Type.Ref(MonitorItem), 'One page of monitors, newest first.') },
+            COMMON_ERRORS,
+          ),
         },
       },
       async (request) => {
@@ -76,7 +79,11 @@ export function monitorRoutes(deps: MonitorRouteDeps): FastifyPluginAsync {
         const page = q.page ?? 1;
         const pageSize = q.pageSize ?? 20;
         const { items, total } = await deps.api.list(callerOf(request), { page, pageSize });
-        return { success: true, data: items, meta: { pagination: { page, pageSize, total, totalPages: Math.ceil(total / pageSize) } } };
+        return {
+          success: true,
+          data: items,
+          meta: { pagination: { page, pageSize, total, totalPages: Math.ceil(total / pageSize) } },
+        };
       },
     );
 

@@ -32,7 +32,11 @@ export function screeningRoutes(deps: ScreeningRouteDeps): FastifyPluginAsync {
             'Screens a name (with optional entity type, country and birth date) against every loaded list and stores the screening. One unit of the monthly quota per new execution; a replay with the same Idempotency-Key within 24 hours returns the stored response with `Idempotency-Replayed: true` and costs nothing.',
           security: [{ apiKey: [] }],
           headers: Type.Object({
-            'idempotency-key': Type.Optional(Type.String({ description: 'At most 255 characters; scoped to the organization; replay window 24 hours.' })),
+            'idempotency-key': Type.Optional(
+              Type.String({
+                description: 'At most 255 characters; scoped to the organization; replay window 24 hours.',
+              }),
+            ),
           }),
           body: ScreenRequest,
           response: responses(
@@ -66,7 +70,10 @@ export function screeningRoutes(deps: ScreeningRouteDeps): FastifyPluginAsync {
           summary: "List the organization's screenings",
           security: [{ apiKey: [] }],
           querystring: ListScreeningsQuery,
-          response: responses({ 200: listEnvelope(Type.Ref(ScreeningSummary), 'One page of screenings, newest first.') }, COMMON_ERRORS),
+          response: responses(
+            { 200: listEnvelope(Type.Ref(ScreeningSummary), 'One page of screenings, newest first.') },
+            COMMON_ERRORS,
+          ),
         },
       },
       async (request) => {
@@ -81,7 +88,11 @@ export function screeningRoutes(deps: ScreeningRouteDeps): FastifyPluginAsync {
           ...(q.dateTo !== undefined ? { dateTo: q.dateTo } : {}),
           ...(q.search !== undefined ? { search: q.search } : {}),
         });
-        return { success: true, data: items, meta: { pagination: { page, pageSize, total, totalPages: Math.ceil(total / pageSize) } } };
+        return {
+          success: true,
+          data: items,
+          meta: { pagination: { page, pageSize, total, totalPages: Math.ceil(total / pageSize) } },
+        };
       },
     );
 
@@ -92,7 +103,8 @@ export function screeningRoutes(deps: ScreeningRouteDeps): FastifyPluginAsync {
           tags: ['screening'],
           operationId: 'getScreening',
           summary: 'Fetch a stored screening',
-          description: 'The full record: match explanations, derived-match provenance, the sources and list versions it ran against.',
+          description:
+            'The full record: match explanations, derived-match provenance, the sources and list versions it ran against.',
           security: [{ apiKey: [] }],
           params: IdParams,
           response: responses(
@@ -101,7 +113,10 @@ export function screeningRoutes(deps: ScreeningRouteDeps): FastifyPluginAsync {
           ),
         },
       },
-      async (request) => ({ success: true, data: await getScreening(deps.context, callerOf(request), request.params.id) }),
+      async (request) => ({
+        success: true,
+        data: await getScreening(deps.context, callerOf(request), request.params.id),
+      }),
     );
   };
 }

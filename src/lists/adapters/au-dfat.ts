@@ -52,7 +52,8 @@ function nameKind(value: string): { primary: boolean; kind: NameKind; original: 
   const v = value.toLowerCase().replace(/\s+/g, ' ').trim();
   if (v.startsWith('primary')) return { primary: true, kind: 'variation', original: false };
   if (v.startsWith('original')) return { primary: false, kind: 'aka', original: true };
-  if (v.startsWith('formerly') || v.startsWith('previously') || v === 'fka') return { primary: false, kind: 'fka', original: false };
+  if (v.startsWith('formerly') || v.startsWith('previously') || v === 'fka')
+    return { primary: false, kind: 'fka', original: false };
   return { primary: false, kind: 'aka', original: false };
 }
 
@@ -64,9 +65,7 @@ function labelled(info: string, label: string): string[] {
   // The last item runs on into the next sentence of free text ("... Omar. A close associate ...").
   const last = items.length - 1;
   if (last >= 0) items[last] = items[last]!.split(/\.\s+(?=[A-Z][a-z])/)[0]!;
-  return items
-    .map((s) => clean(s.replace(/\.$/, '')))
-    .filter((s): s is string => !!s);
+  return items.map((s) => clean(s.replace(/\.$/, ''))).filter((s): s is string => !!s);
 }
 
 function controlDate(value: CellValue | undefined): string | undefined {
@@ -106,9 +105,10 @@ export const auDfatAdapter: SourceAdapter = {
       if (!col) {
         const headers = row.cells.map((c) => cellText(c).toLowerCase());
         if (headers.includes(COLUMNS.reference) && headers.includes(COLUMNS.name)) {
-          col = Object.fromEntries(
-            Object.entries(COLUMNS).map(([k, h]) => [k, headers.indexOf(h)]),
-          ) as Record<keyof typeof COLUMNS, number>;
+          col = Object.fromEntries(Object.entries(COLUMNS).map(([k, h]) => [k, headers.indexOf(h)])) as Record<
+            keyof typeof COLUMNS,
+            number
+          >;
           sheet = row.sheetName;
         }
         continue;
@@ -164,7 +164,8 @@ export const auDfatAdapter: SourceAdapter = {
       const control = controlDate(col.control >= 0 ? row.cells[col.control] : null);
       if (control && (!published || control > published)) published = control;
     }
-    if (!col) throw new Error(`${path.basename(file)}: no header row with "Reference" and "Name of Individual or Entity"`);
+    if (!col)
+      throw new Error(`${path.basename(file)}: no header row with "Reference" and "Name of Individual or Entity"`);
     const records = [...groups.values()].map((g) => {
       if (!g.hasPrimary) warnings.push(`reference ${g.record.id}: no row marked Primary Name; used the first name`);
       return finishRecord(g.record);

@@ -42,7 +42,7 @@ function countryOf(node: XmlNode | undefined): { iso?: string; name?: string } {
   if (!c) return {};
   const name = clean(c.text);
   const iso = clean(c.attrs['iso-code']) ?? countryCode(name);
-  return { iso: iso ? countryCode(iso) ?? iso : undefined, name };
+  return { iso: iso ? (countryCode(iso) ?? iso) : undefined, name };
 }
 
 /** Whole name from name-parts in their order; titles are kept apart. */
@@ -57,7 +57,12 @@ function nameParts(name: XmlNode): { parts: { type: string; value: string; varia
       titles.push(value);
       continue;
     }
-    parts.push({ order: Number(p.attrs.order ?? parts.length + 1), type, value, variants: kids(p, 'spelling-variant') });
+    parts.push({
+      order: Number(p.attrs.order ?? parts.length + 1),
+      type,
+      value,
+      variants: kids(p, 'spelling-variant'),
+    });
   }
   parts.sort((a, b) => a.order - b.order);
   return { parts, titles };
@@ -82,7 +87,12 @@ function listingDate(target: XmlNode): string | undefined {
   return dates[0]?.slice(0, 10);
 }
 
-function buildTarget(target: XmlNode, programs: Map<string, string>, refs: PlaceRef[], warnings: string[]): ListRecord | undefined {
+function buildTarget(
+  target: XmlNode,
+  programs: Map<string, string>,
+  refs: PlaceRef[],
+  warnings: string[],
+): ListRecord | undefined {
   const id = target.attrs.ssid;
   const node = kid(target, 'individual') ?? kid(target, 'entity') ?? kid(target, 'object');
   if (!id || !node) {
@@ -95,7 +105,9 @@ function buildTarget(target: XmlNode, programs: Map<string, string>, refs: Place
     const t = (node.attrs['object-type'] ?? '').toLowerCase();
     entityType = t === 'aircraft' ? 'aircraft' : t === 'vessel' ? 'vessel' : 'organization';
   }
-  const identities = kids(node, 'identity').sort((a, b) => Number(b.attrs.main === 'true') - Number(a.attrs.main === 'true'));
+  const identities = kids(node, 'identity').sort(
+    (a, b) => Number(b.attrs.main === 'true') - Number(a.attrs.main === 'true'),
+  );
   const main = identities[0];
   const mainNames = kids(main, 'name');
   const primaryNode = mainNames.find((n) => n.attrs['name-type'] === 'primary-name') ?? mainNames[0];
@@ -147,7 +159,12 @@ function buildTarget(target: XmlNode, programs: Map<string, string>, refs: Place
     for (const a of kids(identity, 'address')) {
       const poBox = kidText(a, 'p-o-box');
       const details = joinParts(
-        [kidText(a, 'c-o') && `c/o ${kidText(a, 'c-o')}`, kidText(a, 'address-details'), poBox && `P.O. Box ${poBox}`, kidText(a, 'zip-code')],
+        [
+          kidText(a, 'c-o') && `c/o ${kidText(a, 'c-o')}`,
+          kidText(a, 'address-details'),
+          poBox && `P.O. Box ${poBox}`,
+          kidText(a, 'zip-code'),
+        ],
         ', ',
       );
       const inlineCountry = countryOf(a);
@@ -174,7 +191,7 @@ function buildTarget(target: XmlNode, programs: Map<string, string>, refs: Place
       addIdentifier(record, {
         type: type.includes('passport') ? 'passport' : /identity|id-card|national/.test(type) ? 'national_id' : 'other',
         value: kidText(doc, 'number') ?? '',
-        country: country ? countryCode(country) ?? country : undefined,
+        country: country ? (countryCode(country) ?? country) : undefined,
         label: type || undefined,
         note,
       });
@@ -193,12 +210,18 @@ function buildTarget(target: XmlNode, programs: Map<string, string>, refs: Place
     if (imo) addIdentifier(record, { type: 'imo', value: imo });
   }
   if (remarks.length) record.remarks = remarks.join('\n');
-  for (const s of kids(target, 'sanctions-set-id')) pushUnique(record.programs, programs.get(clean(s.text) ?? '') ?? clean(s.text));
+  for (const s of kids(target, 'sanctions-set-id'))
+    pushUnique(record.programs, programs.get(clean(s.text) ?? '') ?? clean(s.text));
   for (const f of kids(target, 'foreign-identifier')) {
     const v = clean(f.text);
     if (!v) continue;
     // UN-listed targets carry the UN reference (e.g. "QDi.004"); others an internal number.
-    addIdentifier(record, /^[A-Z]{2,3}[a-z]?\.\d+$/.test(v) ? { type: 'un_ref', value: v } : { type: 'other', value: v, label: 'foreign identifier' });
+    addIdentifier(
+      record,
+      /^[A-Z]{2,3}[a-z]?\.\d+$/.test(v)
+        ? { type: 'un_ref', value: v }
+        : { type: 'other', value: v, label: 'foreign identifier' },
+    );
   }
   addIdentifier(record, { type: 'other', value: id, label: 'SECO ssid' });
   const listed = listingDate(target);
@@ -230,7 +253,8 @@ export const chSecoAdapter: SourceAdapter = {
     let delisted = 0;
     await streamXmlRecords(file, {
       onRoot(name, attrs) {
-        if (name !== 'swiss-sanctions-list') throw new Error(`${path.basename(file)}: root <${name}> is not a <swiss-sanctions-list>`);
+        if (name !== 'swiss-sanctions-list')
+          throw new Error(`${path.basename(file)}: root <${name}> is not a <swiss-sanctions-list>`);
         listType = attrs['list-type'] ?? '';
         publishedAt = clean(attrs.date)?.slice(0, 10);
       },
@@ -265,7 +289,10 @@ export const chSecoAdapter: SourceAdapter = {
         continue;
       }
       if (ref.kind === 'birth') {
-        pushUnique(ref.record.birthPlaces, joinParts([place.location, place.area, place.countryName], ', ') || undefined);
+        pushUnique(
+          ref.record.birthPlaces,
+          joinParts([place.location, place.area, place.countryName], ', ') || undefined,
+        );
       } else {
         const address: Address = {};
         const text = joinParts([ref.details, place.location, place.area], ', ');
@@ -277,15 +304,21 @@ export const chSecoAdapter: SourceAdapter = {
       }
     }
     if (listType && listType !== 'whole-list') {
-      warnings.push(`list-type "${listType}": this file holds only changes, not the whole list; do not use it as a full version`);
+      warnings.push(
+        `list-type "${listType}": this file holds only changes, not the whole list; do not use it as a full version`,
+      );
     }
     if (delisted) warnings.push(`${delisted} de-listed targets skipped`);
-    if (records.length === 0 && listType === 'whole-list') throw new Error(`ch_seco: ${path.basename(file)} holds no listed targets`);
+    if (records.length === 0 && listType === 'whole-list')
+      throw new Error(`ch_seco: ${path.basename(file)} holds no listed targets`);
     return {
       source: 'ch_seco',
       publishedAt,
       files: [path.basename(file)],
-      format: listType === 'whole-list' ? 'SECO swiss-sanctions-list XML (whole list)' : `SECO swiss-sanctions-list XML (${listType || 'unknown list-type'})`,
+      format:
+        listType === 'whole-list'
+          ? 'SECO swiss-sanctions-list XML (whole list)'
+          : `SECO swiss-sanctions-list XML (${listType || 'unknown list-type'})`,
       records: records.map(finishRecord),
       warnings,
     };

@@ -128,7 +128,10 @@ function buildRecord(e: EuEntity): ListRecord | undefined {
   for (const c of e.citizenships) pushUnique(record.citizenships, country(c) ?? countryDescription(c));
 
   for (const a of e.addresses) {
-    const text = joinParts([a.street, clean(a.poBox) ? `PO Box ${clean(a.poBox)}` : undefined, a.zipCode, a.city, a.place, a.region], ', ');
+    const text = joinParts(
+      [a.street, clean(a.poBox) ? `PO Box ${clean(a.poBox)}` : undefined, a.zipCode, a.city, a.place, a.region],
+      ', ',
+    );
     const address: ListRecord['addresses'][number] = {};
     if (text) address.text = text;
     if (clean(a.city)) address.city = clean(a.city)!;
@@ -164,7 +167,8 @@ function buildRecord(e: EuEntity): ListRecord | undefined {
   }
 
   addIdentifier(record, { type: 'eu_ref', value: e.attrs.euReferenceNumber ?? '' });
-  for (const un of (e.attrs.unitedNationId ?? '').split(/[;,]\s*/)) addIdentifier(record, { type: 'un_ref', value: un });
+  for (const un of (e.attrs.unitedNationId ?? '').split(/[;,]\s*/))
+    addIdentifier(record, { type: 'un_ref', value: un });
 
   const published: string[] = [];
   for (const r of e.regulations) {
@@ -254,7 +258,10 @@ function lowerFirst(s: string): string {
   return s.charAt(0).toLowerCase() + s.slice(1);
 }
 
-async function parseCsvFile(file: string, warnings: string[]): Promise<{ records: ListRecord[]; publishedAt?: string }> {
+async function parseCsvFile(
+  file: string,
+  warnings: string[],
+): Promise<{ records: ListRecord[]; publishedAt?: string }> {
   let header: string[] | undefined;
   let publishedAt: string | undefined;
   // Rows of one entity are contiguous in the export, but grouping by id does not rely on it.
@@ -346,7 +353,10 @@ export const euCslAdapter: SourceAdapter = {
   source: 'eu_csl',
   label: SOURCE_LABELS.eu_csl,
   publisherFiles: [
-    { fileName: 'xmlFullSanctionsList_1_1.xml', url: `${FSF_BASE}/xmlFullSanctionsList_1_1/content?token=${FSF_TOKEN}` },
+    {
+      fileName: 'xmlFullSanctionsList_1_1.xml',
+      url: `${FSF_BASE}/xmlFullSanctionsList_1_1/content?token=${FSF_TOKEN}`,
+    },
     {
       fileName: 'csvFullSanctionsList_1_1.csv',
       url: `${FSF_BASE}/csvFullSanctionsList_1_1/content?token=${FSF_TOKEN}`,

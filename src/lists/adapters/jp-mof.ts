@@ -25,7 +25,8 @@ import {
 } from './parse-util.js';
 import type { CellValue } from './parse-util.js';
 
-const LIST_PAGE = 'https://www.mof.go.jp/policy/international_policy/gaitame_kawase/gaitame/economic_sanctions/list.html';
+const LIST_PAGE =
+  'https://www.mof.go.jp/policy/international_policy/gaitame_kawase/gaitame/economic_sanctions/list.html';
 
 type Field =
   | 'date'
@@ -72,29 +73,146 @@ function fieldOf(header: string): Field | undefined {
 
 /** Japanese country names as MOF writes them in 国籍 (nationality), which often has no English. */
 const JA_COUNTRIES: [string, string][] = Object.entries({
-  朝鮮民主主義人民共和国: 'KP', 北朝鮮: 'KP', 大韓民国: 'KR', 韓国: 'KR', 南スーダン: 'SS', 中央アフリカ: 'CF',
-  コンゴ民主共和国: 'CD', コンゴ共和国: 'CG', アフガニスタン: 'AF', イラク: 'IQ', イラン: 'IR', ロシア: 'RU',
-  ベラルーシ: 'BY', シリア: 'SY', パキスタン: 'PK', サウジアラビア: 'SA', エジプト: 'EG', ヨルダン: 'JO',
-  リビア: 'LY', ソマリア: 'SO', イエメン: 'YE', マリ: 'ML', ハイチ: 'HT', ウクライナ: 'UA', クウェート: 'KW',
-  カタール: 'QA', レバノン: 'LB', チュニジア: 'TN', アルジェリア: 'DZ', モロッコ: 'MA', インドネシア: 'ID',
-  フィリピン: 'PH', マレーシア: 'MY', 中国: 'CN', トルコ: 'TR', ドイツ: 'DE', フランス: 'FR', 英国: 'GB',
-  イギリス: 'GB', 米国: 'US', アメリカ: 'US', オーストラリア: 'AU', カナダ: 'CA', ケニア: 'KE', エリトリア: 'ER',
-  エチオピア: 'ET', ナイジェリア: 'NG', バーレーン: 'BH', アラブ首長国連邦: 'AE', オマーン: 'OM', イスラエル: 'IL',
-  パレスチナ: 'PS', ボスニア: 'BA', セルビア: 'RS', モンテネグロ: 'ME', クロアチア: 'HR', ジョージア: 'GE',
-  グルジア: 'GE', アゼルバイジャン: 'AZ', アルメニア: 'AM', カザフスタン: 'KZ', ウズベキスタン: 'UZ',
-  タジキスタン: 'TJ', キルギス: 'KG', トルクメニスタン: 'TM', インド: 'IN', バングラデシュ: 'BD',
-  ミャンマー: 'MM', ベトナム: 'VN', 日本: 'JP', スイス: 'CH', オランダ: 'NL', ベルギー: 'BE', イタリア: 'IT',
-  スペイン: 'ES', ブルガリア: 'BG', キプロス: 'CY', ギリシャ: 'GR', ラトビア: 'LV', リトアニア: 'LT',
-  エストニア: 'EE', モルドバ: 'MD', ベネズエラ: 'VE', ニカラグア: 'NI', キューバ: 'CU', ジンバブエ: 'ZW',
-  ルワンダ: 'RW', ウガンダ: 'UG', ブルンジ: 'BI', チャド: 'TD', ニジェール: 'NE', ブルキナファソ: 'BF',
-  セネガル: 'SN', モーリタニア: 'MR', リベリア: 'LR', シエラレオネ: 'SL', コートジボワール: 'CI',
-  タンザニア: 'TZ', 南アフリカ: 'ZA', ジブチ: 'DJ', アンゴラ: 'AO', カメルーン: 'CM', ガーナ: 'GH',
-  トリニダード・トバゴ: 'TT', シンガポール: 'SG', タイ: 'TH', カンボジア: 'KH', ラオス: 'LA', モンゴル: 'MN',
-  台湾: 'TW', 香港: 'HK', スウェーデン: 'SE', ノルウェー: 'NO', フィンランド: 'FI', デンマーク: 'DK',
-  ポーランド: 'PL', チェコ: 'CZ', スロバキア: 'SK', ハンガリー: 'HU', ルーマニア: 'RO', オーストリア: 'AT',
-  アイルランド: 'IE', ポルトガル: 'PT', ブラジル: 'BR', アルゼンチン: 'AR', メキシコ: 'MX', コロンビア: 'CO',
-  スリランカ: 'LK', ネパール: 'NP', コモロ: 'KM', マルタ: 'MT', アルバニア: 'AL', 北マケドニア: 'MK',
-  コソボ: 'XK', スーダン: 'SD', ギニア: 'GN', ガンビア: 'GM', ベナン: 'BJ', トーゴ: 'TG', ソ連: 'SU',
+  朝鮮民主主義人民共和国: 'KP',
+  北朝鮮: 'KP',
+  大韓民国: 'KR',
+  韓国: 'KR',
+  南スーダン: 'SS',
+  中央アフリカ: 'CF',
+  コンゴ民主共和国: 'CD',
+  コンゴ共和国: 'CG',
+  アフガニスタン: 'AF',
+  イラク: 'IQ',
+  イラン: 'IR',
+  ロシア: 'RU',
+  ベラルーシ: 'BY',
+  シリア: 'SY',
+  パキスタン: 'PK',
+  サウジアラビア: 'SA',
+  エジプト: 'EG',
+  ヨルダン: 'JO',
+  リビア: 'LY',
+  ソマリア: 'SO',
+  イエメン: 'YE',
+  マリ: 'ML',
+  ハイチ: 'HT',
+  ウクライナ: 'UA',
+  クウェート: 'KW',
+  カタール: 'QA',
+  レバノン: 'LB',
+  チュニジア: 'TN',
+  アルジェリア: 'DZ',
+  モロッコ: 'MA',
+  インドネシア: 'ID',
+  フィリピン: 'PH',
+  マレーシア: 'MY',
+  中国: 'CN',
+  トルコ: 'TR',
+  ドイツ: 'DE',
+  フランス: 'FR',
+  英国: 'GB',
+  イギリス: 'GB',
+  米国: 'US',
+  アメリカ: 'US',
+  オーストラリア: 'AU',
+  カナダ: 'CA',
+  ケニア: 'KE',
+  エリトリア: 'ER',
+  エチオピア: 'ET',
+  ナイジェリア: 'NG',
+  バーレーン: 'BH',
+  アラブ首長国連邦: 'AE',
+  オマーン: 'OM',
+  イスラエル: 'IL',
+  パレスチナ: 'PS',
+  ボスニア: 'BA',
+  セルビア: 'RS',
+  モンテネグロ: 'ME',
+  クロアチア: 'HR',
+  ジョージア: 'GE',
+  グルジア: 'GE',
+  アゼルバイジャン: 'AZ',
+  アルメニア: 'AM',
+  カザフスタン: 'KZ',
+  ウズベキスタン: 'UZ',
+  タジキスタン: 'TJ',
+  キルギス: 'KG',
+  トルクメニスタン: 'TM',
+  インド: 'IN',
+  バングラデシュ: 'BD',
+  ミャンマー: 'MM',
+  ベトナム: 'VN',
+  日本: 'JP',
+  スイス: 'CH',
+  オランダ: 'NL',
+  ベルギー: 'BE',
+  イタリア: 'IT',
+  スペイン: 'ES',
+  ブルガリア: 'BG',
+  キプロス: 'CY',
+  ギリシャ: 'GR',
+  ラトビア: 'LV',
+  リトアニア: 'LT',
+  エストニア: 'EE',
+  モルドバ: 'MD',
+  ベネズエラ: 'VE',
+  ニカラグア: 'NI',
+  キューバ: 'CU',
+  ジンバブエ: 'ZW',
+  ルワンダ: 'RW',
+  ウガンダ: 'UG',
+  ブルンジ: 'BI',
+  チャド: 'TD',
+  ニジェール: 'NE',
+  ブルキナファソ: 'BF',
+  セネガル: 'SN',
+  モーリタニア: 'MR',
+  リベリア: 'LR',
+  シエラレオネ: 'SL',
+  コートジボワール: 'CI',
+  タンザニア: 'TZ',
+  南アフリカ: 'ZA',
+  ジブチ: 'DJ',
+  アンゴラ: 'AO',
+  カメルーン: 'CM',
+  ガーナ: 'GH',
+  トリニダード・トバゴ: 'TT',
+  シンガポール: 'SG',
+  タイ: 'TH',
+  カンボジア: 'KH',
+  ラオス: 'LA',
+  モンゴル: 'MN',
+  台湾: 'TW',
+  香港: 'HK',
+  スウェーデン: 'SE',
+  ノルウェー: 'NO',
+  フィンランド: 'FI',
+  デンマーク: 'DK',
+  ポーランド: 'PL',
+  チェコ: 'CZ',
+  スロバキア: 'SK',
+  ハンガリー: 'HU',
+  ルーマニア: 'RO',
+  オーストリア: 'AT',
+  アイルランド: 'IE',
+  ポルトガル: 'PT',
+  ブラジル: 'BR',
+  アルゼンチン: 'AR',
+  メキシコ: 'MX',
+  コロンビア: 'CO',
+  スリランカ: 'LK',
+  ネパール: 'NP',
+  コモロ: 'KM',
+  マルタ: 'MT',
+  アルバニア: 'AL',
+  北マケドニア: 'MK',
+  コソボ: 'XK',
+  スーダン: 'SD',
+  ギニア: 'GN',
+  ガンビア: 'GM',
+  ベナン: 'BJ',
+  トーゴ: 'TG',
+  ソ連: 'SU',
 }).sort((a, b) => b[0].length - a[0].length);
 
 const LATIN = /[A-Za-z]/;
@@ -119,7 +237,9 @@ function splitNames(text: string): string[] {
   const out: string[] = [];
   for (const line of lines(text)) {
     // "Mullah(ムラー)": a gloss in the other script is a name of its own.
-    const unglossed = line.replace(/\(([^()]*)\)/g, (whole, inner: string) => (/^[a-z]$/i.test(inner) || /^\d+$/.test(inner) ? whole : `、${inner}、`));
+    const unglossed = line.replace(/\(([^()]*)\)/g, (whole, inner: string) =>
+      /^[a-z]$/i.test(inner) || /^\d+$/.test(inner) ? whole : `、${inner}、`,
+    );
     for (const item of splitEnumerated(unglossed)) {
       const seps = JAPANESE.test(item) ? /\s*[、；;]\s*/ : /\s*[;；,、]\s*/;
       for (const n of item.split(seps)) {
@@ -143,7 +263,10 @@ interface SheetState {
   columns: Map<number, Field>;
 }
 
-function rowFields(state: SheetState, cells: CellValue[]): { text: Partial<Record<Field, string>>; dobCell?: CellValue } {
+function rowFields(
+  state: SheetState,
+  cells: CellValue[],
+): { text: Partial<Record<Field, string>>; dobCell?: CellValue } {
   const text: Partial<Record<Field, string>> = {};
   let dobCell: CellValue | undefined;
   for (const [i, field] of state.columns) {
@@ -157,7 +280,12 @@ function rowFields(state: SheetState, cells: CellValue[]): { text: Partial<Recor
   return { text, dobCell };
 }
 
-function applyRow(r: ListRecord, f: Partial<Record<Field, string>>, dobCell: CellValue | undefined, combinedDobPlace: boolean): void {
+function applyRow(
+  r: ListRecord,
+  f: Partial<Record<Field, string>>,
+  dobCell: CellValue | undefined,
+  combinedDobPlace: boolean,
+): void {
   const addNames = (t: string | undefined, quality: NameQuality, kind: NameKind): void => {
     if (!t) return;
     for (const n of splitNames(t)) addAlias(r, n, quality, kind, scriptOf(n));
@@ -176,12 +304,16 @@ function applyRow(r: ListRecord, f: Partial<Record<Field, string>>, dobCell: Cel
     for (const l of lines(f.position)) for (const p of splitEnumerated(l)) pushUnique(r.positions, clean(p));
   }
   if (dobCell !== undefined) {
-    const dates = typeof dobCell === 'string' && combinedDobPlace ? parseDateCell(dobCell.split(/出生地|Place of birth/i)[0] ?? '') : parseDateCell(dobCell);
+    const dates =
+      typeof dobCell === 'string' && combinedDobPlace
+        ? parseDateCell(dobCell.split(/出生地|Place of birth/i)[0] ?? '')
+        : parseDateCell(dobCell);
     addDates(r, dates);
   }
   if (f.pob) {
     const latin = lines(f.pob).filter((l) => LATIN.test(l) && !JAPANESE.test(l));
-    for (const l of latin.length ? latin : lines(f.pob)) for (const p of splitEnumerated(l)) pushUnique(r.birthPlaces, clean(p));
+    for (const l of latin.length ? latin : lines(f.pob))
+      for (const p of splitEnumerated(l)) pushUnique(r.birthPlaces, clean(p));
   }
   if (f.nationality) {
     const resolved: string[] = [];
@@ -335,7 +467,8 @@ export const jpMofAdapter: SourceAdapter = {
       current = r;
       applyRow(r, text, dobCell, combinedDobPlace);
     }
-    if (records.size === 0) throw new Error(`jp_mof: ${path.basename(file)} has no sheet with a 告示日付 header and listings`);
+    if (records.size === 0)
+      throw new Error(`jp_mof: ${path.basename(file)} has no sheet with a 告示日付 header and listings`);
     if (deleted) warnings.push(`${deleted} deleted (削除) entries skipped`);
     if (skippedSheets.size) warnings.push(`sheets without listings skipped: ${[...skippedSheets].join(', ')}`);
     return {

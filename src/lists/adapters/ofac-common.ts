@@ -200,8 +200,18 @@ export async function* readCsvRows(
 // Dates
 
 const MONTHS: Record<string, string> = {
-  jan: '01', feb: '02', mar: '03', apr: '04', may: '05', jun: '06',
-  jul: '07', aug: '08', sep: '09', oct: '10', nov: '11', dec: '12',
+  jan: '01',
+  feb: '02',
+  mar: '03',
+  apr: '04',
+  may: '05',
+  jun: '06',
+  jul: '07',
+  aug: '08',
+  sep: '09',
+  oct: '10',
+  nov: '11',
+  dec: '12',
 };
 
 function pad2(n: string | number): string {
@@ -210,7 +220,8 @@ function pad2(n: string | number): string {
 
 /** Every year of a range as approximate partial dates (the model's rule for "1955 to 1958"). */
 export function yearRange(from: number, to: number): PartialDate[] {
-  if (!(from > 0) || !(to >= from) || to - from > 30) return from > 0 ? [{ date: String(from), approximate: true }] : [];
+  if (!(from > 0) || !(to >= from) || to - from > 30)
+    return from > 0 ? [{ date: String(from), approximate: true }] : [];
   const out: PartialDate[] = [];
   for (let y = from; y <= to; y++) out.push({ date: String(y), approximate: true });
   return out;
@@ -295,7 +306,7 @@ const EXTRA_COUNTRIES: Record<string, string> = {
   yugoslavia: 'YU',
   'sint maarten': 'SX',
   curacao: 'CW',
-  'curaçao': 'CW',
+  curaçao: 'CW',
 };
 
 /** ISO2 for a country as these publishers write it, or undefined. */

@@ -250,7 +250,8 @@ async function entryStream(file: string, entry: ZipEntry): Promise<NodeJS.Readab
   } finally {
     await fh.close();
   }
-  if (local.length < 30 || local.readUInt32LE(0) !== 0x04034b50) throw new Error(`bad ZIP local header for ${entry.name}`);
+  if (local.length < 30 || local.readUInt32LE(0) !== 0x04034b50)
+    throw new Error(`bad ZIP local header for ${entry.name}`);
   const start = entry.offset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
   const raw = createReadStream(file, { start, end: Math.max(start, start + entry.compressedSize - 1) });
   if (entry.method === 0) return raw;
@@ -276,7 +277,8 @@ async function* saxChunks(file: string, entry: ZipEntry, handlers: SaxHandlers):
   parser.on('opentag', (tag) => {
     if (!handlers.open) return;
     const attrs: Record<string, string> = {};
-    for (const [k, v] of Object.entries(tag.attributes)) attrs[k] = typeof v === 'string' ? v : (v as { value: string }).value;
+    for (const [k, v] of Object.entries(tag.attributes))
+      attrs[k] = typeof v === 'string' ? v : (v as { value: string }).value;
     handlers.open(localName(tag.name), attrs);
   });
   if (handlers.close) parser.on('closetag', (tag) => handlers.close!(localName(tag.name)));
@@ -404,45 +406,49 @@ export async function* streamXlsxRows(file: string): AsyncGenerator<XlsxRow> {
       let phonetic = 0;
       const sheetName = sheet.name;
       const handlers: SaxHandlers = {
-          open(name, attrs) {
-            if (name === 'row') {
-              rowNumber = Number(attrs.r ?? rowNumber + 1);
-              cells = [];
-            } else if (name === 'c') {
-              cell = { col: attrs.r ? columnIndex(attrs.r) : cells.length, type: attrs.t ?? 'n', style: Number(attrs.s ?? 0) };
-              value = '';
-            } else if (name === 'v' || name === 't') inValue = true;
-            else if (name === 'rPh') phonetic++;
-          },
-          close(name) {
-            if (name === 'v' || name === 't') inValue = false;
-            else if (name === 'rPh') phonetic--;
-            else if (name === 'c' && cell) {
-              let v: CellValue = null;
-              if (value !== '') {
-                if (cell.type === 's') v = shared[Number(value)] ?? null;
-                else if (cell.type === 'inlineStr' || cell.type === 'str') v = value;
-                else if (cell.type === 'b') v = value === '1';
-                else if (cell.type === 'e') v = null;
-                else {
-                  const num = Number(value);
-                  v = Number.isFinite(num)
-                    ? dateStyles.has(cell.style)
-                      ? new Date(Math.round((num - 25569) * 86400000))
-                      : num
-                    : value;
-                }
+        open(name, attrs) {
+          if (name === 'row') {
+            rowNumber = Number(attrs.r ?? rowNumber + 1);
+            cells = [];
+          } else if (name === 'c') {
+            cell = {
+              col: attrs.r ? columnIndex(attrs.r) : cells.length,
+              type: attrs.t ?? 'n',
+              style: Number(attrs.s ?? 0),
+            };
+            value = '';
+          } else if (name === 'v' || name === 't') inValue = true;
+          else if (name === 'rPh') phonetic++;
+        },
+        close(name) {
+          if (name === 'v' || name === 't') inValue = false;
+          else if (name === 'rPh') phonetic--;
+          else if (name === 'c' && cell) {
+            let v: CellValue = null;
+            if (value !== '') {
+              if (cell.type === 's') v = shared[Number(value)] ?? null;
+              else if (cell.type === 'inlineStr' || cell.type === 'str') v = value;
+              else if (cell.type === 'b') v = value === '1';
+              else if (cell.type === 'e') v = null;
+              else {
+                const num = Number(value);
+                v = Number.isFinite(num)
+                  ? dateStyles.has(cell.style)
+                    ? new Date(Math.round((num - 25569) * 86400000))
+                    : num
+                  : value;
               }
-              while (cells.length < cell.col) cells.push(null);
-              cells[cell.col] = v;
-              cell = undefined;
-            } else if (name === 'row') {
-              if (cells.some((c) => c !== null && c !== '')) ready.push({ sheetName, rowNumber, cells });
             }
-          },
-          text(t) {
-            if (inValue && phonetic === 0 && cell) value += t;
-          },
+            while (cells.length < cell.col) cells.push(null);
+            cells[cell.col] = v;
+            cell = undefined;
+          } else if (name === 'row') {
+            if (cells.some((c) => c !== null && c !== '')) ready.push({ sheetName, rowNumber, cells });
+          }
+        },
+        text(t) {
+          if (inValue && phonetic === 0 && cell) value += t;
+        },
       };
       // Rows are handed over after each chunk, so memory holds one chunk's rows, not the sheet.
       for await (const _ of saxChunks(file, entry, handlers)) {
@@ -635,7 +641,19 @@ export function finishRecord(record: ListRecord): ListRecord {
 // Dates
 
 const MONTHS: Record<string, number> = {
-  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12,
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  sept: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
 };
 
 function pad(n: number): string {
@@ -705,7 +723,11 @@ const APPROX = /approx|circa|\bca\.|\babout\b|\baround\b|\bbetween\b|頃|ごろ|
 /** Years in a range, marked approximate (ranges wider than 30 years keep only their ends). */
 function expandRange(from: number, to: number): PartialDate[] {
   if (to < from) [from, to] = [to, from];
-  if (to - from > 30) return [{ date: String(from), approximate: true }, { date: String(to), approximate: true }];
+  if (to - from > 30)
+    return [
+      { date: String(from), approximate: true },
+      { date: String(to), approximate: true },
+    ];
   const out: PartialDate[] = [];
   for (let y = from; y <= to; y++) if (validYmd(y)) out.push({ date: String(y), approximate: true });
   return out;
@@ -779,35 +801,193 @@ export function firstFullDate(text: string | undefined): string | undefined {
 
 /** Nationality adjectives the publishers write instead of country names. */
 const DEMONYMS: Record<string, string> = {
-  afghan: 'AF', albanian: 'AL', algerian: 'DZ', american: 'US', angolan: 'AO', argentine: 'AR', argentinian: 'AR',
-  armenian: 'AM', australian: 'AU', austrian: 'AT', azerbaijani: 'AZ', bahraini: 'BH', bangladeshi: 'BD',
-  belarusian: 'BY', belarussian: 'BY', belgian: 'BE', bosnian: 'BA', brazilian: 'BR', british: 'GB', bulgarian: 'BG',
-  burmese: 'MM', burundian: 'BI', cambodian: 'KH', cameroonian: 'CM', canadian: 'CA', 'central african': 'CF',
-  chadian: 'TD', chilean: 'CL', chinese: 'CN', colombian: 'CO', comoran: 'KM', comorian: 'KM', congolese: 'CD',
-  croatian: 'HR', cuban: 'CU', cypriot: 'CY', czech: 'CZ', danish: 'DK', djiboutian: 'DJ', dutch: 'NL',
-  ecuadorian: 'EC', egyptian: 'EG', emirati: 'AE', eritrean: 'ER', estonian: 'EE', ethiopian: 'ET', filipino: 'PH',
-  finnish: 'FI', french: 'FR', gambian: 'GM', georgian: 'GE', german: 'DE', ghanaian: 'GH', greek: 'GR',
-  guinean: 'GN', haitian: 'HT', hungarian: 'HU', indian: 'IN', indonesian: 'ID', iranian: 'IR', iraqi: 'IQ',
-  irish: 'IE', israeli: 'IL', italian: 'IT', ivorian: 'CI', jamaican: 'JM', japanese: 'JP', jordanian: 'JO',
-  kazakh: 'KZ', kazakhstani: 'KZ', kenyan: 'KE', korean: 'KR', 'north korean': 'KP', kosovar: 'XK', kuwaiti: 'KW',
-  kyrgyz: 'KG', lao: 'LA', laotian: 'LA', latvian: 'LV', lebanese: 'LB', liberian: 'LR', libyan: 'LY',
-  lithuanian: 'LT', macedonian: 'MK', malaysian: 'MY', malian: 'ML', maldivian: 'MV', maltese: 'MT',
-  mauritanian: 'MR', mexican: 'MX', moldovan: 'MD', mongolian: 'MN', montenegrin: 'ME', moroccan: 'MA',
-  mozambican: 'MZ', myanmar: 'MM', namibian: 'NA', nepalese: 'NP', nepali: 'NP', nicaraguan: 'NI', nigerian: 'NG',
-  nigerien: 'NE', norwegian: 'NO', omani: 'OM', pakistani: 'PK', palestinian: 'PS', panamanian: 'PA',
-  peruvian: 'PE', polish: 'PL', portuguese: 'PT', qatari: 'QA', romanian: 'RO', russian: 'RU', rwandan: 'RW',
-  saudi: 'SA', 'saudi arabian': 'SA', senegalese: 'SN', serbian: 'RS', 'sierra leonean': 'SL', singaporean: 'SG',
-  slovak: 'SK', slovenian: 'SI', somali: 'SO', 'south african': 'ZA', 'south sudanese': 'SS', spanish: 'ES',
-  'sri lankan': 'LK', sudanese: 'SD', swedish: 'SE', swiss: 'CH', syrian: 'SY', taiwanese: 'TW', tajik: 'TJ',
-  tajikistani: 'TJ', tanzanian: 'TZ', thai: 'TH', trinidadian: 'TT', tunisian: 'TN', turkish: 'TR',
-  turkmen: 'TM', ugandan: 'UG', ukrainian: 'UA', uruguayan: 'UY', uzbek: 'UZ', uzbekistani: 'UZ',
-  venezuelan: 'VE', vietnamese: 'VN', yemeni: 'YE', yemenite: 'YE', zambian: 'ZM', zimbabwean: 'ZW',
-  bahamian: 'BS', barbadian: 'BB', belizean: 'BZ', beninese: 'BJ', bhutanese: 'BT', bolivian: 'BO',
-  botswanan: 'BW', bruneian: 'BN', 'burkinabe': 'BF', 'cape verdean': 'CV', 'costa rican': 'CR', dominican: 'DO',
-  'equatorial guinean': 'GQ', fijian: 'FJ', gabonese: 'GA', guatemalan: 'GT', guyanese: 'GY', honduran: 'HN',
-  icelandic: 'IS', luxembourgish: 'LU', malagasy: 'MG', malawian: 'MW', mauritian: 'MU', 'new zealander': 'NZ',
-  paraguayan: 'PY', salvadoran: 'SV', seychellois: 'SC', surinamese: 'SR', togolese: 'TG', tongan: 'TO',
-  'dprk': 'KP', 'soviet': 'SU', yugoslav: 'YU', cypriote: 'CY', 'sahrawi': 'EH', 'kirghiz': 'KG',
+  afghan: 'AF',
+  albanian: 'AL',
+  algerian: 'DZ',
+  american: 'US',
+  angolan: 'AO',
+  argentine: 'AR',
+  argentinian: 'AR',
+  armenian: 'AM',
+  australian: 'AU',
+  austrian: 'AT',
+  azerbaijani: 'AZ',
+  bahraini: 'BH',
+  bangladeshi: 'BD',
+  belarusian: 'BY',
+  belarussian: 'BY',
+  belgian: 'BE',
+  bosnian: 'BA',
+  brazilian: 'BR',
+  british: 'GB',
+  bulgarian: 'BG',
+  burmese: 'MM',
+  burundian: 'BI',
+  cambodian: 'KH',
+  cameroonian: 'CM',
+  canadian: 'CA',
+  'central african': 'CF',
+  chadian: 'TD',
+  chilean: 'CL',
+  chinese: 'CN',
+  colombian: 'CO',
+  comoran: 'KM',
+  comorian: 'KM',
+  congolese: 'CD',
+  croatian: 'HR',
+  cuban: 'CU',
+  cypriot: 'CY',
+  czech: 'CZ',
+  danish: 'DK',
+  djiboutian: 'DJ',
+  dutch: 'NL',
+  ecuadorian: 'EC',
+  egyptian: 'EG',
+  emirati: 'AE',
+  eritrean: 'ER',
+  estonian: 'EE',
+  ethiopian: 'ET',
+  filipino: 'PH',
+  finnish: 'FI',
+  french: 'FR',
+  gambian: 'GM',
+  georgian: 'GE',
+  german: 'DE',
+  ghanaian: 'GH',
+  greek: 'GR',
+  guinean: 'GN',
+  haitian: 'HT',
+  hungarian: 'HU',
+  indian: 'IN',
+  indonesian: 'ID',
+  iranian: 'IR',
+  iraqi: 'IQ',
+  irish: 'IE',
+  israeli: 'IL',
+  italian: 'IT',
+  ivorian: 'CI',
+  jamaican: 'JM',
+  japanese: 'JP',
+  jordanian: 'JO',
+  kazakh: 'KZ',
+  kazakhstani: 'KZ',
+  kenyan: 'KE',
+  korean: 'KR',
+  'north korean': 'KP',
+  kosovar: 'XK',
+  kuwaiti: 'KW',
+  kyrgyz: 'KG',
+  lao: 'LA',
+  laotian: 'LA',
+  latvian: 'LV',
+  lebanese: 'LB',
+  liberian: 'LR',
+  libyan: 'LY',
+  lithuanian: 'LT',
+  macedonian: 'MK',
+  malaysian: 'MY',
+  malian: 'ML',
+  maldivian: 'MV',
+  maltese: 'MT',
+  mauritanian: 'MR',
+  mexican: 'MX',
+  moldovan: 'MD',
+  mongolian: 'MN',
+  montenegrin: 'ME',
+  moroccan: 'MA',
+  mozambican: 'MZ',
+  myanmar: 'MM',
+  namibian: 'NA',
+  nepalese: 'NP',
+  nepali: 'NP',
+  nicaraguan: 'NI',
+  nigerian: 'NG',
+  nigerien: 'NE',
+  norwegian: 'NO',
+  omani: 'OM',
+  pakistani: 'PK',
+  palestinian: 'PS',
+  panamanian: 'PA',
+  peruvian: 'PE',
+  polish: 'PL',
+  portuguese: 'PT',
+  qatari: 'QA',
+  romanian: 'RO',
+  russian: 'RU',
+  rwandan: 'RW',
+  saudi: 'SA',
+  'saudi arabian': 'SA',
+  senegalese: 'SN',
+  serbian: 'RS',
+  'sierra leonean': 'SL',
+  singaporean: 'SG',
+  slovak: 'SK',
+  slovenian: 'SI',
+  somali: 'SO',
+  'south african': 'ZA',
+  'south sudanese': 'SS',
+  spanish: 'ES',
+  'sri lankan': 'LK',
+  sudanese: 'SD',
+  swedish: 'SE',
+  swiss: 'CH',
+  syrian: 'SY',
+  taiwanese: 'TW',
+  tajik: 'TJ',
+  tajikistani: 'TJ',
+  tanzanian: 'TZ',
+  thai: 'TH',
+  trinidadian: 'TT',
+  tunisian: 'TN',
+  turkish: 'TR',
+  turkmen: 'TM',
+  ugandan: 'UG',
+  ukrainian: 'UA',
+  uruguayan: 'UY',
+  uzbek: 'UZ',
+  uzbekistani: 'UZ',
+  venezuelan: 'VE',
+  vietnamese: 'VN',
+  yemeni: 'YE',
+  yemenite: 'YE',
+  zambian: 'ZM',
+  zimbabwean: 'ZW',
+  bahamian: 'BS',
+  barbadian: 'BB',
+  belizean: 'BZ',
+  beninese: 'BJ',
+  bhutanese: 'BT',
+  bolivian: 'BO',
+  botswanan: 'BW',
+  bruneian: 'BN',
+  burkinabe: 'BF',
+  'cape verdean': 'CV',
+  'costa rican': 'CR',
+  dominican: 'DO',
+  'equatorial guinean': 'GQ',
+  fijian: 'FJ',
+  gabonese: 'GA',
+  guatemalan: 'GT',
+  guyanese: 'GY',
+  honduran: 'HN',
+  icelandic: 'IS',
+  luxembourgish: 'LU',
+  malagasy: 'MG',
+  malawian: 'MW',
+  mauritian: 'MU',
+  'new zealander': 'NZ',
+  paraguayan: 'PY',
+  salvadoran: 'SV',
+  seychellois: 'SC',
+  surinamese: 'SR',
+  togolese: 'TG',
+  tongan: 'TO',
+  dprk: 'KP',
+  soviet: 'SU',
+  yugoslav: 'YU',
+  cypriote: 'CY',
+  sahrawi: 'EH',
+  kirghiz: 'KG',
 };
 
 /** ISO2 for a country name, code or nationality adjective; undefined when unknown. */
@@ -858,7 +1038,8 @@ export function mergeRecords(into: ListRecord, other: ListRecord): ListRecord {
   }
   for (const i of other.identifiers) addIdentifier(into, i);
   for (const p of other.programs) pushUnique(into.programs, p);
-  if (other.listingDate && (!into.listingDate || other.listingDate < into.listingDate)) into.listingDate = other.listingDate;
+  if (other.listingDate && (!into.listingDate || other.listingDate < into.listingDate))
+    into.listingDate = other.listingDate;
   into.gender ??= other.gender;
   into.sourceUrl ??= other.sourceUrl;
   if (other.titles?.length) into.titles = [...new Set([...(into.titles ?? []), ...other.titles])];

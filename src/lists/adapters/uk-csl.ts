@@ -53,7 +53,8 @@ function imoValue(text: string): string | undefined {
 function unRefs(text: string | undefined): string[] {
   if (!text) return [];
   const out: string[] = [];
-  const re = /UN\s*Ref(?:erence)?(?:\s*(?:No\.?|Number))?\s*[:.]?\s*([A-Z]{2,3}[a-z]?\.\d{2,4}|[A-Z]{2}\.[A-Z]\.\d+\.\d+)/gi;
+  const re =
+    /UN\s*Ref(?:erence)?(?:\s*(?:No\.?|Number))?\s*[:.]?\s*([A-Z]{2,3}[a-z]?\.\d{2,4}|[A-Z]{2}\.[A-Z]\.\d+\.\d+)/gi;
   let m: RegExpExecArray | null;
   while ((m = re.exec(text))) pushUnique(out, m[1]);
   return out;
@@ -87,12 +88,13 @@ function fcdoRecord(d: XmlNode, warnings: string[]): ListRecord | undefined {
   record.listingDate = parseDmy(kidText(d, 'DateDesignated'));
   if (!record.listingDate) delete record.listingDate;
   addIdentifier(record, { type: 'uk_ref', value: id });
-  for (const un of (kidText(d, 'UNReferenceNumber') ?? '').split(/[\s,;|]+/)) addIdentifier(record, { type: 'un_ref', value: un });
+  for (const un of (kidText(d, 'UNReferenceNumber') ?? '').split(/[\s,;|]+/))
+    addIdentifier(record, { type: 'un_ref', value: un });
   addIdentifier(record, { type: 'other', value: kidText(d, 'OFSIGroupID') ?? '', label: 'OFSI Group ID' });
 
   for (const a of kids(kid(d, 'Addresses'), 'Address')) {
-    const lines = ['AddressLine1', 'AddressLine2', 'AddressLine3', 'AddressLine4', 'AddressLine5', 'AddressLine6'].map((k) =>
-      kidText(a, k),
+    const lines = ['AddressLine1', 'AddressLine2', 'AddressLine3', 'AddressLine4', 'AddressLine5', 'AddressLine6'].map(
+      (k) => kidText(a, k),
     );
     const text = joinParts([...lines, kidText(a, 'AddressPostalCode')], ', ');
     const countryName = kidText(a, 'AddressCountry');
@@ -108,8 +110,10 @@ function fcdoRecord(d: XmlNode, warnings: string[]): ListRecord | undefined {
 
   const ind = kid(kid(d, 'IndividualDetails'), 'Individual');
   if (ind) {
-    for (const dob of texts(kid(ind, 'DOBs'), 'DOB')) addDates(record, parseDmy(dob) ? [{ date: parseDmy(dob)! }] : parseDateText(dob));
-    for (const n of texts(kid(ind, 'Nationalities'), 'Nationality')) for (const c of countryList(n)) pushUnique(record.nationalities, c);
+    for (const dob of texts(kid(ind, 'DOBs'), 'DOB'))
+      addDates(record, parseDmy(dob) ? [{ date: parseDmy(dob)! }] : parseDateText(dob));
+    for (const n of texts(kid(ind, 'Nationalities'), 'Nationality'))
+      for (const c of countryList(n)) pushUnique(record.nationalities, c);
     const gender = texts(kid(ind, 'Genders'), 'Gender')[0]?.toLowerCase();
     if (gender === 'male' || gender === 'female') record.gender = gender;
     const positions = texts(kid(ind, 'Positions'), 'Position');
@@ -123,7 +127,10 @@ function fcdoRecord(d: XmlNode, warnings: string[]): ListRecord | undefined {
       addIdentifier(record, { type: 'national_id', value: kidText(p, 'NationalIdentifierNumber') ?? '', note });
     }
     for (const loc of kids(kid(ind, 'BirthDetails'), 'Location')) {
-      pushUnique(record.birthPlaces, joinParts([kidText(loc, 'TownOfBirth'), kidText(loc, 'CountryOfBirth')], ', ') || undefined);
+      pushUnique(
+        record.birthPlaces,
+        joinParts([kidText(loc, 'TownOfBirth'), kidText(loc, 'CountryOfBirth')], ', ') || undefined,
+      );
     }
   }
   const ent = kid(kid(d, 'EntityDetails'), 'Entity');
@@ -131,7 +138,8 @@ function fcdoRecord(d: XmlNode, warnings: string[]): ListRecord | undefined {
     addIdentifier(record, { type: 'registration', value: reg });
   }
   const ship = kid(kid(d, 'ShipDetails'), 'Ship');
-  for (const imo of texts(kid(ship, 'IMONumbers'), 'IMONumber')) addIdentifier(record, { type: 'imo', value: imoValue(imo) ?? imo });
+  for (const imo of texts(kid(ship, 'IMONumbers'), 'IMONumber'))
+    addIdentifier(record, { type: 'imo', value: imoValue(imo) ?? imo });
   const remarks = [kidText(d, 'OtherInformation'), kidText(d, 'UKStatementofReasons')].filter((x): x is string => !!x);
   if (remarks.length) record.remarks = remarks.join('\n');
   return finishRecord(record);
@@ -142,7 +150,8 @@ async function parseFcdo(file: string, warnings: string[]): Promise<{ records: L
   let publishedAt: string | undefined;
   await streamXmlRecords(file, {
     onRoot(name) {
-      if (name !== 'Designations') throw new Error(`${path.basename(file)}: root <${name}> is not an FCDO <Designations> list`);
+      if (name !== 'Designations')
+        throw new Error(`${path.basename(file)}: root <${name}> is not an FCDO <Designations> list`);
     },
     onChild(node) {
       if (node.name === 'DateGenerated') publishedAt = parseDmy(node.text);
@@ -171,7 +180,12 @@ interface Group {
 }
 
 /** Scripts OFSI names by language or loosely; the characters themselves decide where possible. */
-const SCRIPT_FIX: Record<string, string> = { chinese: 'Han', persian: 'Arabic', russian: 'Cyrillic', cryillic: 'Cyrillic' };
+const SCRIPT_FIX: Record<string, string> = {
+  chinese: 'Han',
+  persian: 'Arabic',
+  russian: 'Cyrillic',
+  cryillic: 'Cyrillic',
+};
 
 function addConListRow(groups: Map<string, Group>, get: Row, warnings: string[], rowLabel: string): void {
   const groupId = get('Group ID');
@@ -182,7 +196,13 @@ function addConListRow(groups: Map<string, Group>, get: Row, warnings: string[],
   }
   const aliasType = (get('Alias Type') ?? '').toLowerCase();
   const isPrimary = aliasType === 'primary name' || aliasType === 'prime alias';
-  const kind: NameKind = aliasType.includes('variation') ? 'variation' : aliasType === 'fka' ? 'fka' : isPrimary ? 'variation' : 'aka';
+  const kind: NameKind = aliasType.includes('variation')
+    ? 'variation'
+    : aliasType === 'fka'
+      ? 'fka'
+      : isPrimary
+        ? 'variation'
+        : 'aka';
   const quality = qualityOf(get('Alias Quality'));
   let g = groups.get(groupId);
   if (!g) {
@@ -208,7 +228,13 @@ function addConListRow(groups: Map<string, Group>, get: Row, warnings: string[],
   const nonLatin = get('Name Non-Latin Script');
   if (nonLatin) {
     const declared = get('Non-Latin Script Type');
-    addAlias(r, nonLatin, 'strong', 'aka', scriptOf(nonLatin) ?? SCRIPT_FIX[(declared ?? '').toLowerCase()] ?? declared);
+    addAlias(
+      r,
+      nonLatin,
+      'strong',
+      'aka',
+      scriptOf(nonLatin) ?? SCRIPT_FIX[(declared ?? '').toLowerCase()] ?? declared,
+    );
   }
   const title = get('Title');
   if (title) {
@@ -216,7 +242,9 @@ function addConListRow(groups: Map<string, Group>, get: Row, warnings: string[],
     for (const t of splitEnumerated(title)) pushUnique(r.titles, clean(t));
   }
   const dob = get('DOB');
-  if (dob) for (const part of splitEnumerated(dob)) addDates(r, parseDmy(part) ? [{ date: parseDmy(part)! }] : parseDateText(part));
+  if (dob)
+    for (const part of splitEnumerated(dob))
+      addDates(r, parseDmy(part) ? [{ date: parseDmy(part)! }] : parseDateText(part));
   const towns = splitEnumerated(get('Town of Birth') ?? '');
   const countriesOfBirth = splitEnumerated(get('Country of Birth') ?? '');
   const n = Math.max(towns.length, countriesOfBirth.length);
@@ -233,7 +261,9 @@ function addConListRow(groups: Map<string, Group>, get: Row, warnings: string[],
   } else if (passportDetails) {
     // The 29-column layout has only free text: "Passport No: 592667 (Qatari passport issued ...)".
     for (const p of splitEnumerated(passportDetails)) {
-      const num = /(?:no\.?|number|#)\s*:?\s*([A-Z0-9][A-Z0-9-]{3,})/i.exec(p)?.[1] ?? /\b([A-Z]{0,3}\d{5,}[A-Z0-9]*)\b/.exec(p)?.[1];
+      const num =
+        /(?:no\.?|number|#)\s*:?\s*([A-Z0-9][A-Z0-9-]{3,})/i.exec(p)?.[1] ??
+        /\b([A-Z]{0,3}\d{5,}[A-Z0-9]*)\b/.exec(p)?.[1];
       if (num) addIdentifier(r, { type: 'passport', value: num, note: p });
     }
   }
@@ -333,7 +363,10 @@ async function detectEncoding(file: string): Promise<'utf8' | 'windows-1252'> {
   }
 }
 
-async function parseConListCsv(file: string, warnings: string[]): Promise<{ records: ListRecord[]; publishedAt?: string; layout: string }> {
+async function parseConListCsv(
+  file: string,
+  warnings: string[],
+): Promise<{ records: ListRecord[]; publishedAt?: string; layout: string }> {
   const encoding = await detectEncoding(file);
   const groups = new Map<string, Group>();
   let header: HeaderMap | undefined;
@@ -353,10 +386,17 @@ async function parseConListCsv(file: string, warnings: string[]): Promise<{ reco
     addConListRow(groups, header.getter(cells), warnings, `line ${line}`);
   }
   if (!header) throw new Error(`${path.basename(file)}: no ConList header (Name 6 ... Group ID) found`);
-  return { records: finishConList(groups), publishedAt, layout: `${columns}-column ${encoding === 'utf8' ? 'UTF-8' : 'Windows-1252'}` };
+  return {
+    records: finishConList(groups),
+    publishedAt,
+    layout: `${columns}-column ${encoding === 'utf8' ? 'UTF-8' : 'Windows-1252'}`,
+  };
 }
 
-async function parseConListXlsx(file: string, warnings: string[]): Promise<{ records: ListRecord[]; publishedAt?: string }> {
+async function parseConListXlsx(
+  file: string,
+  warnings: string[],
+): Promise<{ records: ListRecord[]; publishedAt?: string }> {
   const groups = new Map<string, Group>();
   let header: HeaderMap | undefined;
   let headerSheet = '';
@@ -402,7 +442,8 @@ export const ukCslAdapter: SourceAdapter = {
     const xlsx = pick(await findFiles(dir, /\.xlsx$/), /^conlist\.xlsx$/i);
     const chosen = xml ?? csv ?? xlsx;
     if (!chosen) throw new Error(`uk_csl: no FCDO XML, ConList.csv or ConList.xlsx in ${dir}`);
-    for (const other of [xml, csv, xlsx]) if (other && other !== chosen) warnings.push(`ignored ${path.basename(other)} (lower preference)`);
+    for (const other of [xml, csv, xlsx])
+      if (other && other !== chosen) warnings.push(`ignored ${path.basename(other)} (lower preference)`);
     let result: { records: ListRecord[]; publishedAt?: string };
     let format: string;
     if (chosen === xml) {
@@ -417,6 +458,13 @@ export const ukCslAdapter: SourceAdapter = {
       format = 'OFSI ConList XLSX';
     }
     if (result.records.length === 0) throw new Error(`uk_csl: ${path.basename(chosen)} holds no designations`);
-    return { source: 'uk_csl', publishedAt: result.publishedAt, files: [path.basename(chosen)], format, records: result.records, warnings };
+    return {
+      source: 'uk_csl',
+      publishedAt: result.publishedAt,
+      files: [path.basename(chosen)],
+      format,
+      records: result.records,
+      warnings,
+    };
   },
 };

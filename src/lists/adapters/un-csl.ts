@@ -3,7 +3,14 @@
  * Each INDIVIDUAL / ENTITY is captured on its own while the file streams through saxes.
  */
 import path from 'node:path';
-import { emptyRecord, type Address, type Identifier, type ListRecord, type ParsedList, type SourceAdapter } from '../model.js';
+import {
+  emptyRecord,
+  type Address,
+  type Identifier,
+  type ListRecord,
+  type ParsedList,
+  type SourceAdapter,
+} from '../model.js';
 import {
   addAlias,
   addIdentifier,
@@ -35,7 +42,12 @@ function values(node: XmlNode, name: string): string[] {
 }
 
 function joinParts(...parts: (string | undefined)[]): string | undefined {
-  return clean(parts.map((p) => clean(p)).filter(Boolean).join(', '));
+  return clean(
+    parts
+      .map((p) => clean(p))
+      .filter(Boolean)
+      .join(', '),
+  );
 }
 
 function birthDates(record: ListRecord, dob: XmlNode): void {

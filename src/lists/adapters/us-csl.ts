@@ -4,7 +4,14 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { emptyRecord, type Address, type EntityType, type ListRecord, type ParsedList, type SourceAdapter } from '../model.js';
+import {
+  emptyRecord,
+  type Address,
+  type EntityType,
+  type ListRecord,
+  type ParsedList,
+  type SourceAdapter,
+} from '../model.js';
 import {
   addAlias,
   addIdentifier,
@@ -71,7 +78,10 @@ function countryOrName(raw: string): string {
 
 /** "19 Luysi Chalovskoy St., Borisov, 222512, BY": the last part is the ISO2 country. */
 function csvAddress(raw: string): Address | undefined {
-  const parts = raw.split(',').map((p) => p.trim()).filter(Boolean);
+  const parts = raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (parts.length === 0) return undefined;
   const address: Address = {};
   const last = parts[parts.length - 1]!;
@@ -101,13 +111,17 @@ function csvId(raw: string): CslEntry['ids'][number] | undefined {
 function fromCsvRow(row: Record<string, string>): CslEntry {
   const entry: CslEntry = {
     programs: splitMulti(row.programs),
-    addresses: splitMulti(row.addresses).map(csvAddress).filter((a): a is Address => !!a),
+    addresses: splitMulti(row.addresses)
+      .map(csvAddress)
+      .filter((a): a is Address => !!a),
     altNames: splitMulti(row.alt_names).map((n) => n.replace(/^and\s+/i, '')),
     citizenships: splitMulti(row.citizenships),
     datesOfBirth: splitMulti(row.dates_of_birth),
     nationalities: splitMulti(row.nationalities),
     placesOfBirth: splitMulti(row.places_of_birth),
-    ids: splitMulti(row.ids).map(csvId).filter((i): i is CslEntry['ids'][number] => !!i),
+    ids: splitMulti(row.ids)
+      .map(csvId)
+      .filter((i): i is CslEntry['ids'][number] => !!i),
   };
   const set = <K extends keyof CslEntry>(key: K, value: string | undefined): void => {
     const v = clean(value);
@@ -127,7 +141,8 @@ function fromCsvRow(row: Record<string, string>): CslEntry {
   return entry;
 }
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' || typeof v === 'number' ? clean(String(v)) : undefined);
+const str = (v: unknown): string | undefined =>
+  typeof v === 'string' || typeof v === 'number' ? clean(String(v)) : undefined;
 const strList = (v: unknown): string[] =>
   Array.isArray(v) ? v.map(str).filter((s): s is string => !!s) : typeof v === 'string' ? splitMulti(v) : [];
 
@@ -267,7 +282,8 @@ async function parseCsv(file: string, warnings: string[]): Promise<ListRecord[]>
     if (!header) {
       header = row.map((h) => h.trim());
       const missing = ['_id', 'source', 'name', 'alt_names', 'ids'].filter((c) => !header!.includes(c));
-      if (missing.length) throw new Error(`${path.basename(file)}: not a CSL CSV (missing columns ${missing.join(', ')})`);
+      if (missing.length)
+        throw new Error(`${path.basename(file)}: not a CSL CSV (missing columns ${missing.join(', ')})`);
       continue;
     }
     const byName: Record<string, string> = {};

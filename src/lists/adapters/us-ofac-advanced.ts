@@ -103,7 +103,9 @@ export async function parseOfacAdvancedXml(
     if (country.name) info.countryName = country.name;
     for (const part of children(node, 'LocationPart')) {
       const values = children(part, 'LocationPartValue');
-      const value = (values.find((v) => v.attrs.Primary === 'true') ?? values[0])?.children.find((c) => c.name === 'Value')?.text;
+      const value = (values.find((v) => v.attrs.Primary === 'true') ?? values[0])?.children.find(
+        (c) => c.name === 'Value',
+      )?.text;
       const type = refText('LocPartType', part.attrs.LocPartTypeID) ?? 'Unknown';
       if (value) info.parts.push({ type: type.toUpperCase(), value });
     }
@@ -122,7 +124,8 @@ export async function parseOfacAdvancedXml(
       const label = (refText('IDRegDocDateType', date.attrs.IDRegDocDateTypeID) ?? 'date').toLowerCase();
       const period = child(date, 'DatePeriod');
       const value = period ? datePeriodToDates(period)[0]?.date : undefined;
-      if (value) doc.notes.push(`${label.includes('expir') ? 'expires' : label.includes('issue') ? 'issued' : label} ${value}`);
+      if (value)
+        doc.notes.push(`${label.includes('expir') ? 'expires' : label.includes('issue') ? 'issued' : label} ${value}`);
     }
     const authority = childText(node, 'IssuingAuthority');
     if (authority) doc.notes.push(`issued by ${authority}`);
@@ -172,7 +175,13 @@ export async function parseOfacAdvancedXml(
     }
     const type = partyType(profile);
     const person = type === 'person';
-    const names: { name: string; primary: boolean; quality: 'strong' | 'weak'; kind: 'aka' | 'fka' | 'nka'; script?: string }[] = [];
+    const names: {
+      name: string;
+      primary: boolean;
+      quality: 'strong' | 'weak';
+      kind: 'aka' | 'fka' | 'nka';
+      script?: string;
+    }[] = [];
     const identityIds: string[] = [];
     for (const identity of children(profile, 'Identity')) {
       if (identity.attrs.ID) identityIds.push(identity.attrs.ID);
@@ -240,7 +249,10 @@ export async function parseOfacAdvancedXml(
         if (ft === 'birthdate') {
           if (period) pushDates(record.birthDates, datePeriodToDates(period));
         } else if (ft === 'place of birth') {
-          addUnique(record.birthPlaces, detail ?? (loc && clean([...loc.parts.map((p) => p.value), loc.countryName].join(', '))));
+          addUnique(
+            record.birthPlaces,
+            detail ?? (loc && clean([...loc.parts.map((p) => p.value), loc.countryName].join(', '))),
+          );
         } else if (ft === 'nationality country' || ft === 'nationality of registration' || ft.endsWith('vessel flag')) {
           if (ft.startsWith('former')) continue;
           addUnique(record.nationalities, locationCountry(loc, detail));
@@ -276,7 +288,9 @@ export async function parseOfacAdvancedXml(
   function onEntry(entry: XmlNode): void {
     const record = records.get(entry.attrs.ProfileID ?? '');
     if (!record) {
-      warnings.push(`${base}: SanctionsEntry ${entry.attrs.ID ?? '?'} for unknown profile ${entry.attrs.ProfileID ?? '?'}`);
+      warnings.push(
+        `${base}: SanctionsEntry ${entry.attrs.ID ?? '?'} for unknown profile ${entry.attrs.ProfileID ?? '?'}`,
+      );
       return;
     }
     for (const measure of children(entry, 'SanctionsMeasure')) {
@@ -342,7 +356,8 @@ export async function parseOfacAdvancedXml(
       }
     },
   });
-  for (const identityId of docsByIdentity.keys()) warnings.push(`${base}: ID document for unknown identity ${identityId}`);
+  for (const identityId of docsByIdentity.keys())
+    warnings.push(`${base}: ID document for unknown identity ${identityId}`);
   const list = [...records.values()];
   return publishedAt ? { records: list, publishedAt } : { records: list };
 }

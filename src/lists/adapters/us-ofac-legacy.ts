@@ -86,7 +86,8 @@ export async function parseOfacLegacyCsv(files: LegacyFiles, warnings: string[])
     const id = clean(row[0]);
     if (!id || id === '\x1a') continue;
     if (!/^\d+$/.test(id) || row.length < 12) {
-      if (line === 1 && records.size === 0) throw new Error(`${base}: not an OFAC legacy CSV (first row: ${row.join(',').slice(0, 80)})`);
+      if (line === 1 && records.size === 0)
+        throw new Error(`${base}: not an OFAC legacy CSV (first row: ${row.join(',').slice(0, 80)})`);
       warnings.push(`${base} row ${line}: unreadable row skipped`);
       continue;
     }
@@ -120,7 +121,8 @@ export async function parseOfacLegacyCsv(files: LegacyFiles, warnings: string[])
       const record = records.get(clean(row[0]) ?? '');
       const name = clean(row[3]);
       if (!record || !name) {
-        if (clean(row[0]) && /^\d+$/.test(clean(row[0])!)) warnings.push(`${path.basename(files.alt)}: alias of unknown ent_num ${row[0]}`);
+        if (clean(row[0]) && /^\d+$/.test(clean(row[0])!))
+          warnings.push(`${path.basename(files.alt)}: alias of unknown ent_num ${row[0]}`);
         continue;
       }
       const type = (clean(row[2]) ?? 'aka').toLowerCase();
@@ -132,7 +134,8 @@ export async function parseOfacLegacyCsv(files: LegacyFiles, warnings: string[])
     for await (const row of readCsvRows(files.add, { encoding: CSV_ENCODING })) {
       const record = records.get(clean(row[0]) ?? '');
       if (!record) {
-        if (clean(row[0]) && /^\d+$/.test(clean(row[0])!)) warnings.push(`${path.basename(files.add)}: address of unknown ent_num ${row[0]}`);
+        if (clean(row[0]) && /^\d+$/.test(clean(row[0])!))
+          warnings.push(`${path.basename(files.add)}: address of unknown ent_num ${row[0]}`);
         continue;
       }
       const street = clean(row[2]);

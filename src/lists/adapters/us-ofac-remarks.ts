@@ -31,7 +31,9 @@ export function identifierTypeForLabel(label: string): IdentifierType {
   // Telegraph codes for Chinese names, not documents.
   if (/chinese commercial code/.test(l)) return 'other';
   if (/driver|electoral|credencial/.test(l)) return 'national_id';
-  if (/tax|fiscal|v\.a\.t|\bvat\b|r\.?f\.?c\b|\bnit\b|\brif\b|\bruc\b|c\.u\.i\.t|\bfein\b|\brtn\b|\binn\b|\bkpp\b/.test(l)) {
+  if (
+    /tax|fiscal|v\.a\.t|\bvat\b|r\.?f\.?c\b|\bnit\b|\brif\b|\bruc\b|c\.u\.i\.t|\bfein\b|\brtn\b|\binn\b|\bkpp\b/.test(l)
+  ) {
     return 'tax_id';
   }
   if (
@@ -139,7 +141,8 @@ function escapeRegex(text: string): string {
 
 const ID_LABEL_RE = new RegExp(`^(${ID_LABELS.map(escapeRegex).join('|')}):?\\s+(.+)$`, 'i');
 /** Unknown labels shaped like a document number label: "Something Number 123", "Foo ID No. 4". */
-const GENERIC_ID_RE = /^([A-Z][\w.'’/&-]*(?: [\w.'’/&()-]+){0,6}? (?:No\.?|Number|ID|#|Code))\s+([A-Za-z0-9][^\s]*(?: [^\s(]+)*)(.*)$/;
+const GENERIC_ID_RE =
+  /^([A-Z][\w.'’/&-]*(?: [\w.'’/&()-]+){0,6}? (?:No\.?|Number|ID|#|Code))\s+([A-Za-z0-9][^\s]*(?: [^\s(]+)*)(.*)$/;
 
 /**
  * Splits remarks into clauses at "; ". An alias in quotes may itself hold "; ", so a clause that
@@ -151,7 +154,12 @@ export function splitRemarks(remarks: string): string[] {
   for (let i = 0; i < raw.length; i++) {
     let clause = raw[i]!;
     if (/^(?:alt\.\s+)?[afn]\.k\.a\.,?\s+'/i.test(clause)) {
-      while (!/'\.?\s*$/.test(clause) && i + 1 < raw.length && /'\.?\s*$/.test(raw[i + 1] ?? '') && !/^(?:alt\.\s+)?[afn]\.k\.a\./i.test(raw[i + 1] ?? '')) {
+      while (
+        !/'\.?\s*$/.test(clause) &&
+        i + 1 < raw.length &&
+        /'\.?\s*$/.test(raw[i + 1] ?? '') &&
+        !/^(?:alt\.\s+)?[afn]\.k\.a\./i.test(raw[i + 1] ?? '')
+      ) {
         clause += `; ${raw[++i]}`;
       }
     }

@@ -111,7 +111,7 @@ export async function parseOfacDir(dir: string): Promise<ParsedList> {
   const result: ParsedList = {
     source: 'us_ofac',
     files: parts.flatMap((p) => p.files),
-    format: parts.map((p) => `${p.format} (${p === sdn ? 'SDN' : 'consolidated non-SDN'})`).join(' + ') ,
+    format: parts.map((p) => `${p.format} (${p === sdn ? 'SDN' : 'consolidated non-SDN'})`).join(' + '),
     records: [...byId.values()],
     warnings,
   };
