@@ -2,12 +2,15 @@
  * Matching performance: index build time, resident memory with all lists loaded, and per-query
  * latency (p50/p99, one core, warm) over a mix of listed, perturbed and clean names.
  *   node --import tsx bench/matching.ts        or        node dist/bench/matching.js
+ * Options: --lists-json=<file> (records saved earlier, a JSON array of ListRecord, instead of parsing
+ * the lists); --digest (no timing: print the outcome digest of the query mix, see outcomeDigest, to
+ * check that a change of the engine's code left every answer as it was).
  */
 import { readFile } from 'node:fs/promises';
 import type { ListRecord } from '../src/lists/model.js';
 import { MatchingIndex } from '../src/matching/index.js';
 import { loadAllLists } from './quality.js';
-import { queryMix } from './query-mix.js';
+import { printDigest, queryMix } from './query-mix.js';
 
 function mib(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
@@ -25,6 +28,11 @@ async function main(): Promise<void> {
   else records = [...(await loadAllLists()).values()].flat();
   if (records.length === 0) {
     console.log('No lists could be loaded from ../shared/data/lists; nothing to measure.');
+    return;
+  }
+  if (process.argv.includes('--digest')) {
+    const idx = MatchingIndex.build(records);
+    printDigest(idx, queryMix(records));
     return;
   }
   (globalThis as { gc?: () => void }).gc?.();

@@ -5,7 +5,11 @@
  * Options: --quick (10,000 of the 50,000 negatives, 300 perturbations a kind); --seed=N (another draw of
  * perturbations, to see how much the figures move with the names drawn); --only=perturbations;
  * --extra (ten more kinds of perturbation, labelled "extra:", that the seven do not make).
+ * At the end it prints two digests: SHA-256 over every row's outcome (scores, risk, confidence, top
+ * match) of the sets that ran, and the outcome digest of the performance benchmarks' query mix (see
+ * outcomeDigest). A change of the engine's code that claims "same outcomes" must leave both unchanged.
  */
+import { createHash, type Hash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -13,7 +17,7 @@ import { parse } from 'csv-parse/sync';
 import { toCountryCode } from '../src/lists/countries.js';
 import type { EntityType, ListRecord, OfficialSourceId, SourceAdapter } from '../src/lists/model.js';
 import { MatchingIndex, MEDIUM_BOUNDARY, HIGH_BOUNDARY } from '../src/matching/index.js';
-import { rng } from './query-mix.js';
+import { printDigest, queryMix, rng } from './query-mix.js';
 
 const DATA = path.resolve(process.cwd(), '../shared/data');
 const MATCHING = path.join(DATA, 'matching');
@@ -87,7 +91,7 @@ function schemaType(schema: string): EntityType {
   return 'organization';
 }
 
-function nameBench(idx: MatchingIndex, rows: Record<string, string>[]): void {
+function nameBench(idx: MatchingIndex, rows: Record<string, string>[], digest: Hash): void {
   let agree = 0,
     tp = 0,
     fn = 0,
@@ -96,6 +100,7 @@ function nameBench(idx: MatchingIndex, rows: Record<string, string>[]): void {
   const misses: string[] = [];
   for (const r of rows) {
     const s = idx.scorePair(r.name1 ?? '', r.name2 ?? '', schemaType(r.schema ?? ''));
+    digest.update(`pair ${s}\n`);
     const said = s >= MEDIUM_BOUNDARY;
     const truth = r.is_match === 'true';
     if (said === truth) agree++;
@@ -654,8 +659,15 @@ export async function main(): Promise<void> {
   );
 
   const onlyArg = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
-  const section = (name: 'pairs' | 'positives' | 'negatives' | 'perturbations'): boolean =>
+  const section = (name: 'pairs' | 'positives' | 'negatives' | 'perturbations' | 'mix'): boolean =>
     onlyArg === undefined || onlyArg === name;
+  // Every row's outcome, in the order the sets run.
+  const digest = createHash('sha256');
+  let digested = 0;
+  const row = (line: string): void => {
+    digest.update(line + '\n');
+    digested++;
+  };
 
   const nbFile = path.join(MATCHING, 'opensanctions_nomenklatura/name_bench_cases.csv');
   if (section('pairs') && existsSync(nbFile)) {
@@ -663,15 +675,19 @@ export async function main(): Promise<void> {
     console.log(
       `nomenklatura name_bench_cases.csv (${rows.length} judged pairs, match = score >= ${MEDIUM_BOUNDARY}, part weights from the loaded lists):`,
     );
-    nameBench(idx, rows);
+    nameBench(idx, rows, digest);
+    digested += rows.length;
   }
 
   const ebFile = path.join(MATCHING, 'opensanctions_nomenklatura/entity_bench_checks.yml');
   if (section('pairs') && existsSync(ebFile)) {
     const checks = parseChecks(await readFile(ebFile, 'utf8'));
     let agree = 0;
-    for (const c of checks)
-      if (idx.scorePair(c.query, c.candidate, schemaType(c.schema)) >= MEDIUM_BOUNDARY === c.match) agree++;
+    for (const c of checks) {
+      const s = idx.scorePair(c.query, c.candidate, schemaType(c.schema));
+      row(`check ${s}`);
+      if (s >= MEDIUM_BOUNDARY === c.match) agree++;
+    }
     console.log(
       `nomenklatura entity_bench_checks.yml (${checks.length} checks, names only):\n  agreement ${pct(agree, checks.length)}`,
     );
@@ -686,7 +702,9 @@ export async function main(): Promise<void> {
     let hit = 0;
     const missed: string[] = [];
     for (const v of variants) {
-      if (idx.scorePair(v, 'Vladimir Vladimirovich PUTIN', 'person') >= MEDIUM_BOUNDARY) hit++;
+      const s = idx.scorePair(v, 'Vladimir Vladimirovich PUTIN', 'person');
+      row(`putin ${s}`);
+      if (s >= MEDIUM_BOUNDARY) hit++;
       else missed.push(v);
     }
     console.log(
@@ -702,6 +720,7 @@ export async function main(): Promise<void> {
     for (const l of lines) {
       const [a, b] = l.split(',');
       const s = idx.scorePair(a ?? '', b ?? '', 'person');
+      row(`script ${s}`);
       if (s >= MEDIUM_BOUNDARY) hit++;
       else missed.push(`${a}/${b} ${s}`);
     }
@@ -730,6 +749,7 @@ export async function main(): Promise<void> {
         { maxMatches: 50 },
       );
       const best = Math.max(0, ...o.matches.filter((m) => m.dataset === 'un_csl').map((m) => m.matchScore));
+      row(`positive ${best} ${o.riskScore} ${o.confidence} ${o.matches[0]?.entity.id ?? '-'}`);
       if (best >= MEDIUM_BOUNDARY) med++;
       else if (missed.length < 40) missed.push(`${r.full_name} ${r.date_of_birth} ${r.nationality} -> ${best}`);
       if (best >= HIGH_BOUNDARY) high++;
@@ -771,6 +791,9 @@ export async function main(): Promise<void> {
       }
       if (o.riskScore >= HIGH_BOUNDARY) high++;
       const bare = idx.screen({ name: r.full_name ?? '' });
+      row(
+        `negative ${o.riskScore} ${o.confidence} ${o.matches[0]?.entity.id ?? '-'} ${bare.riskScore} ${bare.confidence} ${bare.matches[0]?.entity.id ?? '-'}`,
+      );
       if (bare.riskScore >= MEDIUM_BOUNDARY) medNoCorr++;
       if (bare.riskScore >= HIGH_BOUNDARY) highNoCorr++;
     }
@@ -800,6 +823,7 @@ export async function main(): Promise<void> {
       const o = idx.screen({ name: p.query }, { maxMatches: 50 });
       const want = `${p.record.source}:${p.record.id}`;
       const m = o.matches.find((x) => x.entity.id === want);
+      row(`perturbed ${m?.matchScore ?? '-'} ${o.riskScore} ${o.confidence} ${o.matches[0]?.entity.id ?? '-'}`);
       const k = byKind.get(p.kind) ?? { n: 0, med: 0, high: 0, missed: [] };
       k.n++;
       if (m && m.matchScore >= MEDIUM_BOUNDARY) k.med++;
@@ -813,6 +837,8 @@ export async function main(): Promise<void> {
       if (process.argv.includes('--verbose')) console.log('      missed: ' + k.missed.join(' | '));
     }
   }
+  console.log(`\noutcome digest of the ${digested} rows above: ${digest.digest('hex')}`);
+  if (section('mix')) printDigest(idx, queryMix(all));
 }
 
 function groupBySource(records: ListRecord[]): Map<OfficialSourceId, ListRecord[]> {
