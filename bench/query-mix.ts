@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import type { ListRecord } from '../src/lists/model.js';
+import { SOURCE_LABELS, type ListRecord } from '../src/lists/model.js';
 import { type MatchingIndex, summarizeOutcome } from '../src/matching/index.js';
 import type { ScreenSummary } from '../src/matching/outcome.js';
 import type { MatchOptions, MatchQuery } from '../src/matching/types.js';
@@ -87,7 +87,10 @@ export function outcomeDigest(screen: Screen, queries: string[]): { plain: strin
 /** Print the outcome digest of the query mix against `idx`, each outcome as the service stores and sends it. */
 export function printDigest(idx: MatchingIndex, queries: string[]): void {
   const t0 = performance.now();
-  const d = outcomeDigest((query, options) => summarizeOutcome(idx.screen(query, options)), queries);
+  const d = outcomeDigest(
+    (query, options) => summarizeOutcome(idx.screen(query, options), (s) => SOURCE_LABELS[s]),
+    queries,
+  );
   console.log(`outcome digest of the ${queries.length}-query mix (${((performance.now() - t0) / 1000).toFixed(1)} s):`);
   console.log(`  names alone         ${d.plain}`);
   console.log(`  grouped by cluster  ${d.grouped}`);

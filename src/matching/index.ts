@@ -1,13 +1,14 @@
-export {
-  MatchingIndex,
-  riskLevelFor,
-  HIGH_BOUNDARY,
-  MEDIUM_BOUNDARY,
-  DEFAULT_FLOOR,
-  DEFAULT_MAX_MATCHES,
-} from './matching-index.js';
+export { MatchingIndex } from './matching-index.js';
+export { riskLevelFor, HIGH_BOUNDARY, MEDIUM_BOUNDARY, DEFAULT_FLOOR, DEFAULT_MAX_MATCHES } from './levels.js';
 export { jaro, jaroWinkler, levenshtein, phoneticKey } from './similarity.js';
 export { normalizeName, foldText, type NamePart, type PartKind } from './normalize.js';
 export { transliterate } from './transliterate.js';
 export type * from './types.js';
-export { summarizeOutcome, type ScreenSummary } from './outcome.js';
+export {
+  summarizeOutcome,
+  labelMatch,
+  type ScreenSummary,
+  type SourceLabel,
+  type LabelledMatch,
+  type LabelledListing,
+} from './outcome.js';

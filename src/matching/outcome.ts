@@ -1,4 +1,14 @@
-import type { RiskLevel, ScreenOutcome } from './types.js';
+import type { SourceId } from '../lists/model.js';
+import type { Listing, Match, RiskLevel, ScreenOutcome } from './types.js';
+
+/** The display label of a source: the caller's to give (the engine knows source ids only). */
+export type SourceLabel = (source: SourceId) => string;
+
+/** A listing as the API sends it: its source's label after its source id. */
+export type LabelledListing = Listing & { datasetLabel: string };
+
+/** A match as the API sends it: its source's label after its source id, and its listings labelled too. */
+export type LabelledMatch = Omit<Match, 'listings'> & { datasetLabel: string; listings?: LabelledListing[] };
 
 /**
  * A screening outcome as the service stores and sends it: the figures, the top match, the sources
@@ -14,11 +24,15 @@ export interface ScreenSummary {
   /** Sources with at least one reported match (with groupByCluster, every listing's source). */
   matchedSources: string[];
   matchCount: number;
-  /** `matches` of the outcome, as JSON. */
+  /** `matches` of the outcome, labelled, as JSON. */
   matchesJson: string;
 }
 
-export function summarizeOutcome(outcome: ScreenOutcome): ScreenSummary {
+/**
+ * The outcome as the API sends it, with each match's and listing's source labelled by `label` (the
+ * label follows the source id, as the API has always written it).
+ */
+export function summarizeOutcome(outcome: ScreenOutcome, label: SourceLabel): ScreenSummary {
   const top = outcome.matches[0];
   return {
     riskScore: outcome.riskScore,
@@ -30,6 +44,18 @@ export function summarizeOutcome(outcome: ScreenOutcome): ScreenSummary {
       ...new Set(outcome.matches.flatMap((m) => (m.listings ? m.listings.map((l) => l.dataset) : [m.dataset]))),
     ],
     matchCount: outcome.matches.length,
-    matchesJson: JSON.stringify(outcome.matches),
+    matchesJson: JSON.stringify(outcome.matches.map((m) => labelMatch(m, label))),
   };
+}
+
+export function labelMatch(m: Match, label: SourceLabel): LabelledMatch {
+  // Assigned after the label, the match's keys keep their order (dataset first, the listings before
+  // clusterId): the JSON reads as it always has.
+  const out = Object.assign({ dataset: m.dataset, datasetLabel: label(m.dataset) }, m) as LabelledMatch;
+  if (m.listings) out.listings = m.listings.map((l) => labelListing(l, label));
+  return out;
+}
+
+function labelListing(l: Listing, label: SourceLabel): LabelledListing {
+  return Object.assign({ dataset: l.dataset, datasetLabel: label(l.dataset) }, l);
 }

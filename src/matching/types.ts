@@ -61,9 +61,9 @@ export interface Explanation {
   summary: string;
 }
 
+/** One row of a party's cluster (with groupByCluster). */
 export interface Listing {
   dataset: SourceId;
-  datasetLabel: string;
   entityId: string;
   name: string;
   programs: string[];
@@ -81,9 +81,12 @@ export interface MatchedEntity {
   derivation?: Derivation;
 }
 
+/**
+ * One reported match. The engine names lists by source id only; display labels (`datasetLabel` of the
+ * API) are the caller's to add (see summarizeOutcome).
+ */
 export interface Match {
   dataset: SourceId;
-  datasetLabel: string;
   matchScore: number;
   entity: MatchedEntity;
   explanation: Explanation;

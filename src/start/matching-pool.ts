@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import type { ListRecord } from '../lists/model.js';
-import { MatchingIndex, type ScreenSummary, summarizeOutcome } from '../matching/index.js';
+import { SOURCE_LABELS, type ListRecord } from '../lists/model.js';
+import { MatchingIndex, type ScreenSummary, type SourceLabel, summarizeOutcome } from '../matching/index.js';
 import type { MatchOptions, MatchQuery } from '../matching/types.js';
 import type { Screener } from '../screening/screening-service.js';
 
@@ -30,11 +30,14 @@ export type WorkerRequest =
 export type WorkerReply =
   { type: 'screened'; results: ScreenResult[] } | { type: 'loaded'; generation: number; error?: string };
 
+/** The lists' display labels (`datasetLabel`), added to the engine's matches, which name sources by id only. */
+export const sourceLabel: SourceLabel = (source) => SOURCE_LABELS[source];
+
 /** A screener over an index built in this thread (the command line, and MATCH_THREADS=0). */
 export function inlineScreener(records: ListRecord[]): Promise<Screener> {
   return MatchingIndex.buildAsync(records).then((index) => ({
     screen: (query: MatchQuery, options?: MatchOptions) =>
-      Promise.resolve(summarizeOutcome(index.screen(query, options))),
+      Promise.resolve(summarizeOutcome(index.screen(query, options), sourceLabel)),
   }));
 }
 

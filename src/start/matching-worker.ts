@@ -6,7 +6,13 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { MatchingIndex, summarizeOutcome } from '../matching/index.js';
-import type { ScreenJob, ScreenResult, WorkerReply, WorkerRequest } from './matching-pool.js';
+import {
+  sourceLabel,
+  type ScreenJob,
+  type ScreenResult,
+  type WorkerReply,
+  type WorkerRequest,
+} from './matching-pool.js';
 
 const port = parentPort;
 if (!port) throw new Error('matching-worker must run as a worker thread');
@@ -21,7 +27,7 @@ function screenOne(job: ScreenJob): ScreenResult {
   const index = indexes.get(job.generation);
   if (!index) return { id: job.id, error: `list generation ${job.generation} is not loaded in this thread` };
   try {
-    return { id: job.id, outcome: summarizeOutcome(index.screen(job.query, job.options)) };
+    return { id: job.id, outcome: summarizeOutcome(index.screen(job.query, job.options), sourceLabel) };
   } catch (error) {
     return { id: job.id, error: error instanceof Error ? error.message : String(error) };
   }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Worker } from 'node:worker_threads';
 import { MatchingIndex, summarizeOutcome } from '../../src/matching/index.js';
-import { MatchingPool } from '../../src/start/matching-pool.js';
+import { MatchingPool, sourceLabel } from '../../src/start/matching-pool.js';
 import { organization, person, sampleRecords } from '../helpers/harness.js';
 
 const records = [...sampleRecords().us_ofac, ...sampleRecords().un_csl];
@@ -22,7 +22,7 @@ test('a pool answers exactly what the same index answers on this thread', async 
       for (const options of [{}, { groupByCluster: true }, { floor: 0, maxMatches: 3 }]) {
         assert.deepEqual(
           await screener.screen({ name }, options),
-          summarizeOutcome(inline.screen({ name }, options)),
+          summarizeOutcome(inline.screen({ name }, options), sourceLabel),
           `${name} ${JSON.stringify(options)}`,
         );
       }
@@ -30,7 +30,7 @@ test('a pool answers exactly what the same index answers on this thread', async 
     // Concurrent screenings spread over both threads and each gets its own answer.
     const answers = await Promise.all(queries.flatMap((name) => [name, name]).map((name) => screener.screen({ name })));
     answers.forEach((answer, i) =>
-      assert.deepEqual(answer, summarizeOutcome(inline.screen({ name: queries[Math.floor(i / 2)]! }))),
+      assert.deepEqual(answer, summarizeOutcome(inline.screen({ name: queries[Math.floor(i / 2)]! }), sourceLabel)),
     );
   } finally {
     await pool.close();
@@ -49,7 +49,11 @@ test('screenings started together travel as one batch and each gets its own answ
     }));
     const answers = await Promise.all(jobs.map((j) => screener.screen({ name: j.name }, j.options)));
     answers.forEach((answer, i) =>
-      assert.deepEqual(answer, summarizeOutcome(inline.screen({ name: jobs[i]!.name }, jobs[i]!.options)), `job ${i}`),
+      assert.deepEqual(
+        answer,
+        summarizeOutcome(inline.screen({ name: jobs[i]!.name }, jobs[i]!.options), sourceLabel),
+        `job ${i}`,
+      ),
     );
   } finally {
     await pool.close();

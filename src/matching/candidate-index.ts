@@ -1,0 +1,504 @@
+/**
+ * Candidate generation: every name of every record split into parts, a vocabulary of parts with
+ * their weights, posting lists, a spelling-fold index, a phonetic-key index and the one-edit
+ * neighbourhood (edit-neighbours.ts). A query reaches listed names through them, exactly and by the
+ * fuzzy ways (same spelling fold, one slip, same consonant skeleton), and the names are ranked by
+ * the weight of the query parts they share, so that only a bounded number is compared in full.
+ */
+import type { ListRecord, NameKind, NameQuality } from '../lists/model.js';
+import { isCommonName } from './common-names.js';
+import { EditNeighbours } from './edit-neighbours.js';
+import type { ScoredPart } from './name-compare.js';
+import { normalizeName, type NamePart } from './normalize.js';
+import { phoneticKey, spellingFold } from './similarity.js';
+
+/** Weight cap (nats) of a name part common in the population (common-names.ts): about 1 record in 60. */
+const COMMON_NAME_IDF = 3.5;
+/** Listed names carrying a part above which its fuzzy neighbourhood is not searched. */
+const COMMON_POSTINGS = 1500;
+/** Weight of a number part in candidate ranking, as a share of the rarest word's. */
+const NUMBER_WEIGHT = 0.8;
+const DIGIT = /\d/;
+/**
+ * Share of a listed part's weight beyond the information of the fuzzy way that reached it (see
+ * channelIdf) that still counts in ranking candidates: among a typo's neighbours the rarer one is
+ * still the better lead, but none is worth more than the ambiguity of the way allows.
+ */
+const CHANNEL_EXCESS = 0.3;
+/**
+ * What a visit by each fuzzy way counts, as a share of an exact one: the same spelling fold is
+ * nearly the same name, a shared skeleton a little less sure, one slip least (it also reaches other
+ * names that differ by a letter).
+ */
+const FOLD_VISIT = 0.95;
+const SKELETON_VISIT = 0.9;
+const SLIP_VISIT = 0.85;
+/** A fuzzy way reaching more listed parts than this says too little to follow. */
+const MAX_REACHED = 400;
+/** A shared skeleton counts only between parts whose lengths differ by this much at most. */
+const SKELETON_LENGTH_SLACK = 2;
+/** Candidates fully scored per query. */
+const CANDIDATES = 50;
+/** Names ranked under this share of the best name's rank are not candidates. */
+const RANK_CUT = 0.34;
+/** Share of a name's weight the query does not cover that lowers its rank (prefer names the query covers). */
+const UNCOVERED_WEIGHT = 0.25;
+/** Smoothing of the IDF so that tiny indexes (tests, one-record pair checks) get sane weights. */
+const IDF_PRIOR = 1000;
+/** Spelling folds and phonetic keys remembered while building (bounded, then computed again). */
+const BUILD_CACHE = 200_000;
+
+export interface NameEntry {
+  record: number;
+  name: string;
+  kind: NameKind;
+  quality: NameQuality;
+  parts: ScoredPart[];
+  /** Sum of word weights, to prefer candidates whose weight the query covers. */
+  weight: number;
+  /** The record is not a person (names are compared as organizations'). */
+  organization: boolean;
+}
+
+export interface RankedName {
+  name: number;
+  rank: number;
+  /** Order in which the name was first reached, the tie-break. */
+  seq: number;
+}
+
+interface Probe {
+  text: string;
+  pk: string;
+  fold?: string;
+  idf: number;
+  fuzzy: boolean;
+}
+
+function push(map: Map<string, number[]>, key: string, v: number): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [v]);
+  else if (list[list.length - 1] !== v) list.push(v);
+}
+
+function isWordLike(p: { kind: NamePart['kind'] }): boolean {
+  return p.kind === 'word' || p.kind === 'patronymic';
+}
+
+export class CandidateIndex {
+  readonly names: NameEntry[] = [];
+  /** The weight of the rarest part: the number of records, smoothed (see IDF_PRIOR). */
+  readonly maxIdf: number;
+  private readonly records: number;
+  private readonly vocab = new Map<string, number>();
+  private readonly vocabTokens: string[] = [];
+  /** Names per vocabulary entry while building; packed into postStart/postIds when the build ends. */
+  private postings: number[][] = [];
+  private postStart: Uint32Array = new Uint32Array(1);
+  private postIds: Int32Array = new Int32Array(0);
+  private readonly vocabIdf: number[] = [];
+  private readonly vocabLen: number[] = [];
+  private readonly byPhonetic = new Map<string, number[]>();
+  private readonly byFold = new Map<string, number[]>();
+  private neighbours: EditNeighbours | undefined;
+  /** Records whose names hold each word or patronymic (document frequency). */
+  private readonly df = new Map<string, number>();
+  /** Listed parts by kind, transliteration and text, while building (see interned()). */
+  private parts = new Map<string, ScoredPart>();
+  private readonly pkCache = new Map<string, string>();
+  private readonly foldCache = new Map<string, string>();
+  // Scratch buffers reused by every query (queries are synchronous).
+  /**
+   * Per name, side by side in one buffer of 16 bytes a name (one cache line per visit, for thousands
+   * of names a query): the rank accumulated by the current query (acc[4 * name], float32), the last
+   * probe that reached the name (stamp[4 * name + 1]) and the name's weight (nameWeight[2 * name + 1],
+   * the sum of its word weights, to prefer candidates whose weight the query covers).
+   */
+  private acc: Float32Array = new Float32Array(0);
+  private stamp: Int32Array = new Int32Array(0);
+  private nameWeight: Float64Array = new Float64Array(0);
+  /** The last probe that visited each vocabulary entry's names. */
+  private vocabStamp: Int32Array = new Int32Array(0);
+  /** The names the current query reached, in the order it reached them. */
+  private touched: Int32Array = new Int32Array(0);
+  /** The candidate heap of the current query: rank, order reached, name. */
+  private readonly hRank = new Float64Array(CANDIDATES);
+  private readonly hSeq = new Int32Array(CANDIDATES);
+  private readonly hId = new Int32Array(CANDIDATES);
+  /** The vocabulary entries one fuzzy way of a probe reaches (at most MAX_REACHED). */
+  private readonly reachable = new Int32Array(MAX_REACHED);
+  private stampCounter = 0;
+
+  private constructor(records: number) {
+    this.records = records;
+    this.maxIdf = Math.log((records + IDF_PRIOR) / 1);
+  }
+
+  /**
+   * The build as a generator that yields every `step` items (see MatchingIndex.buildAsync). Returns
+   * the index and every record's normalized primary name, which clustering links on.
+   */
+  static *build(
+    records: ListRecord[],
+    step: number,
+  ): Generator<void, { index: CandidateIndex; primaryParts: (NamePart[] | undefined)[] }, void> {
+    const idx = new CandidateIndex(records.length);
+    const normalized: { record: number; name: string; kind: NameKind; quality: NameQuality; parts: NamePart[] }[] = [];
+    const primaryParts: (NamePart[] | undefined)[] = [];
+    for (let r = 0; r < records.length; r++) {
+      const rec = records[r]!;
+      const person = rec.entityType === 'person';
+      const seen = new Set<string>();
+      const first = normalized.length;
+      const add = (name: string, kind: NameKind, quality: NameQuality): void => {
+        const n = normalizeName(name, person);
+        if (kind === 'primary') primaryParts.push(n.parts);
+        if (n.parts.length === 0 || seen.has(n.key)) return;
+        seen.add(n.key);
+        normalized.push({ record: r, name, kind, quality, parts: n.parts });
+      };
+      add(rec.name, 'primary', 'strong');
+      for (const a of rec.aliases) add(a.name, a.kind, a.quality);
+      // Document frequency per record, not per alias, so that a name repeated in ten aliases of
+      // one entry does not look common.
+      const tokens = new Set<string>();
+      for (let i = first; i < normalized.length; i++) {
+        for (const p of normalized[i]!.parts) if (isWordLike(p)) tokens.add(p.text);
+      }
+      for (const t of tokens) idx.df.set(t, (idx.df.get(t) ?? 0) + 1);
+      if (r % step === 0) yield;
+    }
+    for (let k = 0; k < normalized.length; k++) {
+      const n = normalized[k]!;
+      const parts = n.parts.map((p) => idx.interned(p));
+      let weight = 0;
+      for (const p of parts) if (p.kind === 'word') weight += p.idf;
+      const id = idx.names.length;
+      idx.names.push({
+        record: n.record,
+        name: n.name,
+        kind: n.kind,
+        quality: n.quality,
+        parts,
+        weight,
+        organization: records[n.record]!.entityType !== 'person',
+      });
+      const words = parts.filter(isWordLike);
+      for (const p of words) idx.post(p.text, p.idf, id);
+      for (let i = 0; i + 1 < words.length; i++) {
+        const j = words[i]!.text + words[i + 1]!.text;
+        idx.post(j, Math.max(words[i]!.idf, words[i + 1]!.idf), id);
+      }
+      // Numbers tell apart the members of a numbered series ("FU YUAN YU 7629" among hundreds).
+      for (const p of parts) if (p.kind === 'number') idx.post(p.text, idx.maxIdf * NUMBER_WEIGHT, id);
+      if (k % (step * 4) === 0) yield;
+    }
+    normalized.length = 0;
+    idx.parts.clear();
+    const tokens = idx.vocabTokens;
+    for (let v = 0; v < tokens.length; v++) {
+      const token = tokens[v]!;
+      if (DIGIT.test(token)) continue;
+      const pk = idx.pk(token);
+      if (pk.length >= 2) push(idx.byPhonetic, pk, v);
+      if (token.length >= 3) {
+        const f = idx.fold(token);
+        if (f !== token) push(idx.byFold, f, v);
+      }
+      if (v % (step * 8) === 0) yield;
+    }
+    idx.pkCache.clear();
+    idx.foldCache.clear();
+    idx.neighbours = yield* EditNeighbours.build(tokens, step * 8);
+    yield;
+    idx.packPostings();
+    const slots = new ArrayBuffer(16 * idx.names.length);
+    idx.acc = new Float32Array(slots);
+    idx.stamp = new Int32Array(slots);
+    idx.nameWeight = new Float64Array(slots);
+    for (let i = 0; i < idx.names.length; i++) idx.nameWeight[2 * i + 1] = idx.names[i]!.weight;
+    idx.touched = new Int32Array(idx.names.length);
+    idx.vocabStamp = new Int32Array(idx.vocabTokens.length);
+    return { index: idx, primaryParts };
+  }
+
+  /** Records whose names hold the word or patronymic `t`; undefined when none does. */
+  documentFrequency(t: string): number | undefined {
+    return this.df.get(t);
+  }
+
+  /** A listed name holds the word or patronymic `t`. */
+  hasWord(t: string): boolean {
+    return this.df.has(t);
+  }
+
+  /** `t` is in the vocabulary: a listed word, patronymic or number, or two listed words side by side. */
+  hasToken(t: string): boolean {
+    return this.vocab.has(t);
+  }
+
+  /** A listed word has the spelling fold `f` (and is written otherwise). */
+  hasFold(f: string): boolean {
+    return this.byFold.has(f);
+  }
+
+  /** Listed tokens that may be one edit from `t` (see EditNeighbours.of), not yet checked. */
+  *oneEditTokens(t: string): Generator<string, void, void> {
+    for (const v of this.neighbours!.of(t)) yield this.vocabTokens[v]!;
+  }
+
+  fold(text: string): string {
+    let f = this.foldCache.get(text);
+    if (f === undefined) {
+      f = spellingFold(text);
+      if (this.foldCache.size < BUILD_CACHE) this.foldCache.set(text, f);
+    }
+    return f;
+  }
+
+  private pk(text: string): string {
+    let k = this.pkCache.get(text);
+    if (k === undefined) {
+      k = phoneticKey(text);
+      if (this.pkCache.size < BUILD_CACHE) this.pkCache.set(text, k);
+    }
+    return k;
+  }
+
+  /**
+   * The lists' weight (IDF, nats) of a word, capped for names common in the population; undefined
+   * for a word no listed name holds and no population table knows.
+   */
+  idfOf = (text: string): number | undefined => {
+    const df = this.df.get(text);
+    const common = isCommonName(text);
+    if (df === undefined) return common ? COMMON_NAME_IDF : undefined;
+    const idf = Math.log((this.records + IDF_PRIOR) / (df + 1));
+    return common && idf > COMMON_NAME_IDF ? COMMON_NAME_IDF : idf;
+  };
+
+  /**
+   * The one shared ScoredPart of a listed part: names share their parts' objects, which keeps the
+   * index small and lets a query remember how it compared with a part (QueryParts.similarity).
+   */
+  private interned(p: NamePart): ScoredPart {
+    const key = `${p.kind}|${p.translit ?? ''}|${p.text}`;
+    let part = this.parts.get(key);
+    if (part === undefined) {
+      part = this.scored(p.text, p.kind, p.translit);
+      this.parts.set(key, part);
+    }
+    return part;
+  }
+
+  /** A part with the lists' weight, phonetic key and spelling fold. */
+  scored(text: string, kind: NamePart['kind'], translit?: NamePart['translit']): ScoredPart {
+    const word = kind === 'word' || kind === 'patronymic';
+    const idf = word ? (this.idfOf(text) ?? this.maxIdf) : 0;
+    const p: ScoredPart = { text, kind, pk: word ? this.pk(text) : '', idf };
+    if (translit) p.translit = translit;
+    if (word) p.fold = this.fold(text);
+    return p;
+  }
+
+  private post(token: string, idf: number, nameId: number): void {
+    let v = this.vocab.get(token);
+    if (v === undefined) {
+      v = this.postings.length;
+      this.vocab.set(token, v);
+      this.postings.push([]);
+      this.vocabTokens.push(token);
+      this.vocabIdf.push(idf);
+      this.vocabLen.push(token.length);
+    }
+    const list = this.postings[v]!;
+    if (list[list.length - 1] !== nameId) list.push(nameId);
+  }
+
+  /** One flat array of name ids, vocabulary entry after entry: compact, and read in order by queries. */
+  private packPostings(): void {
+    const start = new Uint32Array(this.postings.length + 1);
+    for (let v = 0; v < this.postings.length; v++) start[v + 1] = start[v]! + this.postings[v]!.length;
+    const ids = new Int32Array(start[this.postings.length]!);
+    for (let v = 0; v < this.postings.length; v++) ids.set(this.postings[v]!, start[v]!);
+    this.postStart = start;
+    this.postIds = ids;
+    this.postings = [];
+  }
+
+  private postingCount(v: number): number {
+    return this.postStart[v + 1]! - this.postStart[v]!;
+  }
+
+  /** Candidate names for the query parts, best first. */
+  candidates(q: ScoredPart[]): RankedName[] {
+    const touched = this.touched;
+    let reached = 0;
+    const acc = this.acc;
+    const stamp = this.stamp;
+    const nameWeight = this.nameWeight;
+    const words = q.filter(isWordLike);
+    const probes: Probe[] = words.map((p) => ({
+      text: p.text,
+      pk: p.pk,
+      fold: p.fold,
+      idf: p.idf,
+      fuzzy: true,
+    }));
+    for (const p of q)
+      if (p.kind === 'number') probes.push({ text: p.text, pk: '', idf: this.maxIdf * NUMBER_WEIGHT, fuzzy: false });
+    for (let i = 0; i + 1 < words.length; i++) {
+      // Joined query parts are looked up exactly only: the fuzzy neighbourhood of every pair costs too much.
+      probes.push({
+        text: words[i]!.text + words[i + 1]!.text,
+        pk: '',
+        idf: Math.max(words[i]!.idf, words[i + 1]!.idf),
+        fuzzy: false,
+      });
+    }
+    const postStart = this.postStart;
+    const postIds = this.postIds;
+    const reachable = this.reachable;
+    const vocabStamp = this.vocabStamp;
+    for (const probe of probes) {
+      const s = ++this.stampCounter;
+      // A visit weighs the listed part's weight, at most the probe's; through a fuzzy way of reaching
+      // parts, what the part weighs beyond the information of all the parts that way reaches together
+      // (see channelIdf) counts for little.
+      let channel = Infinity;
+      const visit = (v: number, quality: number): void => {
+        // A part reached again by another way of the same probe (one slip and the same skeleton)
+        // reaches the same names, which count once per probe: nothing to do.
+        if (vocabStamp[v] === s) return;
+        vocabStamp[v] = s;
+        let x = this.vocabIdf[v]!;
+        if (x > channel) x = channel + CHANNEL_EXCESS * (x - channel);
+        const w = (x < probe.idf ? x : probe.idf) * quality;
+        const end = postStart[v + 1]!;
+        for (let k = postStart[v]!; k < end; k++) {
+          const id = postIds[k]!;
+          const at = 4 * id;
+          if (stamp[at + 1] === s) continue;
+          stamp[at + 1] = s;
+          const a = acc[at]!;
+          if (a === 0) touched[reached++] = id;
+          acc[at] = a + w;
+        }
+      };
+      const exact = this.vocab.get(probe.text);
+      if (exact !== undefined) visit(exact, 1);
+      if (!probe.fuzzy) continue;
+      // A part carried by very many listed names (Mohamed, Ali) brings its spelling variants'
+      // thousands of names too, for little evidence: only its exact and same-spelling forms are used.
+      const common = exact !== undefined && this.postingCount(exact) > COMMON_POSTINGS;
+      if (probe.fold !== undefined) {
+        let f = this.byFold.get(probe.fold);
+        if (f && f.length > MAX_REACHED) f = undefined;
+        const same = probe.fold !== probe.text ? this.vocab.get(probe.fold) : undefined;
+        channel = this.channelIdf(f ?? [], f?.length ?? 0, same);
+        if (f) for (const v of f) visit(v, FOLD_VISIT);
+        if (same !== undefined) visit(same, FOLD_VISIT);
+      }
+      if (common) continue;
+      // One slip before a shared skeleton: a name reached both ways is visited once, by the first,
+      // and one slip is the closer relation.
+      if (probe.text.length >= 4) {
+        const hits = this.neighbours!.of(probe.text);
+        if (hits.size <= MAX_REACHED) {
+          let n = 0;
+          for (const v of hits) reachable[n++] = v;
+          channel = this.channelIdf(reachable, n);
+          for (let k = 0; k < n; k++) visit(reachable[k]!, SLIP_VISIT);
+        }
+      }
+      if (probe.pk.length >= 2) {
+        const ph = this.byPhonetic.get(probe.pk);
+        const len = probe.text.length;
+        // Same skeleton and a similar length: spelling variants, not every word with those consonants.
+        if (ph && ph.length <= MAX_REACHED) {
+          let n = 0;
+          for (const v of ph) if (Math.abs(this.vocabLen[v]! - len) <= SKELETON_LENGTH_SLACK) reachable[n++] = v;
+          channel = this.channelIdf(reachable, n);
+          for (let k = 0; k < n; k++) visit(reachable[k]!, SKELETON_VISIT);
+        }
+      }
+    }
+    let best = 0;
+    for (let k = 0; k < reached; k++) {
+      const a = acc[4 * touched[k]!]!;
+      if (a > best) best = a;
+    }
+    const cut = best * RANK_CUT;
+    // The best CANDIDATES names by rank, kept in a min-heap (the weakest on top); on equal ranks the
+    // name touched first wins, as a stable sort would have it.
+    const { hRank, hSeq, hId } = this;
+    let size = 0;
+    const weaker = (i: number, j: number): boolean =>
+      hRank[i]! < hRank[j]! || (hRank[i] === hRank[j] && hSeq[i]! > hSeq[j]!);
+    const swap = (i: number, j: number): void => {
+      const r = hRank[i]!,
+        q = hSeq[i]!,
+        d = hId[i]!;
+      hRank[i] = hRank[j]!;
+      hSeq[i] = hSeq[j]!;
+      hId[i] = hId[j]!;
+      hRank[j] = r;
+      hSeq[j] = q;
+      hId[j] = d;
+    };
+    const down = (i: number): void => {
+      for (;;) {
+        const l = 2 * i + 1,
+          r = l + 1;
+        let m = i;
+        if (l < size && weaker(l, m)) m = l;
+        if (r < size && weaker(r, m)) m = r;
+        if (m === i) return;
+        swap(i, m);
+        i = m;
+      }
+    };
+    for (let seq = 0; seq < reached; seq++) {
+      const id = touched[seq]!;
+      const a = acc[4 * id]!;
+      acc[4 * id] = 0;
+      stamp[4 * id + 1] = 0;
+      if (a < cut) continue;
+      const extra = nameWeight[2 * id + 1]! - a;
+      const rank = a - UNCOVERED_WEIGHT * (extra > 0 ? extra : 0);
+      if (size < CANDIDATES) {
+        let i = size++;
+        hRank[i] = rank;
+        hSeq[i] = seq;
+        hId[i] = id;
+        while (i > 0) {
+          const p = (i - 1) >> 1;
+          if (!weaker(i, p)) break;
+          swap(i, p);
+          i = p;
+        }
+      } else if (rank > hRank[0]!) {
+        hRank[0] = rank;
+        hSeq[0] = seq;
+        hId[0] = id;
+        down(0);
+      }
+    }
+    const out: RankedName[] = [];
+    for (let i = 0; i < size; i++) out.push({ name: hId[i]!, rank: hRank[i]!, seq: hSeq[i]! });
+    out.sort((x, y) => y.rank - x.rank || x.seq - y.seq);
+    return out;
+  }
+
+  /**
+   * The information (nats) of reaching any of `n` listed parts: -log of the sum of their shares of
+   * the records. A fuzzy way of reaching parts (a phonetic skeleton, one slip) that reaches dozens of
+   * them tells as little as a common part does, however rare each one is: without this a typo's
+   * many rare neighbours outweighed its one right, common partner (Faysial: Fazeli over Faysal).
+   */
+  private channelIdf(members: ArrayLike<number>, n: number, extra?: number): number {
+    let p = extra === undefined ? 0 : Math.exp(-this.vocabIdf[extra]!);
+    for (let k = 0; k < n; k++) p += Math.exp(-this.vocabIdf[members[k]!]!);
+    return p > 0 ? Math.max(0, -Math.log(p)) : this.maxIdf;
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * From the scored rows of one screening to its answer: the order of the matches, the risk score
+ * (the riskiest party's best row, raised for the further lists that carry the party) and the
+ * confidence that the top match is the same party (lowered when another party scores close to it).
+ * Pure functions over the rows' scores and their parties (clusters.ts) and lists.
+ */
+import type { SourceId } from '../lists/model.js';
+import { MEDIUM_BOUNDARY, clamp, round1 } from './levels.js';
+
+/**
+ * The raise for each further independent list carrying the same party, and its cap: DECISIONS.md
+ * raises the risk "when several independent lists agree", a little, so that two lists agreeing on a
+ * name never turn a review into a certainty by themselves (at most two further lists count).
+ */
+export const FURTHER_LIST_RAISE = 3;
+export const MAX_LIST_RAISE = 6;
+/**
+ * A row of another list under the very same name, which clustering could not link for want of a
+ * shared identifier or date, is taken for the same party when the name is at least this distinctive.
+ */
+export const SAME_NAME_DISTINCTIVENESS = 0.95;
+
+/*
+ * Confidence that the top match is the same party (DECISIONS.md "Scores and levels": high when birth
+ * date or country corroborate and the runner-up is far behind, low for a bare common name):
+ *   NAME_CONFIDENCE x the name score x (COMMON_NAME_BASE + (1 - COMMON_NAME_BASE) x distinctiveness):
+ *   common name parts count twice, once in the name score and once here, so a bare "Mohammad Ali"
+ *   starts low;
+ *   + LIST_CONFIDENCE for each further independent list carrying the same party, at most MAX_LIST_CONFIDENCE;
+ *   and, without any corroborating field, no more than NAME_ALONE_CONFIDENCE: a name alone never makes it certain;
+ *   + CORROBORATION_CONFIDENCE x the corroborating points (birth date +10, country +4...), at most
+ *   MAX_CORROBORATION_CONFIDENCE;
+ *   - the contradicting points;
+ *   - the runner-up penalty when the best other party is close (an ambiguous name).
+ * An exact distinctive full name on six lists with no other field: 85; with birth date and country
+ * agreeing: 100; a bare common name sharing its score with other parties: about 30.
+ */
+export const NAME_CONFIDENCE = 0.85;
+export const COMMON_NAME_BASE = 0.5;
+export const LIST_CONFIDENCE = 5;
+export const MAX_LIST_CONFIDENCE = 15;
+export const NAME_ALONE_CONFIDENCE = 85;
+export const CORROBORATION_CONFIDENCE = 2;
+export const MAX_CORROBORATION_CONFIDENCE = 20;
+/** [the best other party within this many points, confidence taken away], closest first. */
+export const RUNNER_UP_PENALTIES: readonly (readonly [number, number])[] = [
+  [3, 15],
+  [10, 8],
+  [20, 3],
+];
+
+/** What ranking needs of one scored row. */
+export interface RowScore {
+  /** The match score, 0..100. */
+  score: number;
+  /** The name score of the row's best name, before corroboration. */
+  nameScore: number;
+  distinctiveness: number;
+  corroborated: number;
+  contradicted: number;
+  /** The party: rows on several lists linked by clusters.ts share it. */
+  cluster: number;
+  source: SourceId;
+  /** The matched listed name's parts, sorted (the same name on another list has the same key). */
+  nameKey: string;
+}
+
+export interface Ranking<T> {
+  /** The rows, top match first. */
+  rows: T[];
+  riskScore: number;
+  confidence: number;
+}
+
+/** The raise for a party carried by `lists` lists (at least one). */
+export function listRaise(lists: number): number {
+  return Math.min(MAX_LIST_RAISE, FURTHER_LIST_RAISE * (lists - 1));
+}
+
+/** Confidence taken away when the best other party scores `gap` points under the top match. */
+export function runnerUpPenalty(gap: number): number {
+  for (const [within, penalty] of RUNNER_UP_PENALTIES) if (gap < within) return penalty;
+  return 0;
+}
+
+/** See the formula above; `lists`: the independent lists carrying the top party. */
+export function confidenceOf(top: RowScore, lists: number, runnerUp: RowScore | undefined): number {
+  let confidence = Math.min(
+    NAME_ALONE_CONFIDENCE,
+    top.nameScore * NAME_CONFIDENCE * (COMMON_NAME_BASE + (1 - COMMON_NAME_BASE) * top.distinctiveness) +
+      Math.min(MAX_LIST_CONFIDENCE, LIST_CONFIDENCE * (lists - 1)),
+  );
+  confidence += Math.min(MAX_CORROBORATION_CONFIDENCE, top.corroborated * CORROBORATION_CONFIDENCE) - top.contradicted;
+  if (runnerUp) confidence -= runnerUpPenalty(top.score - runnerUp.score);
+  return round1(clamp(confidence, 0, 100));
+}
+
+/**
+ * Order the rows (at least one) and work out the risk and confidence. Equal scores: the row whose
+ * birth date, country... agree first (a row that lists no birth date cannot confirm one, and must
+ * not stand before one that does), then the fewer contradictions, then the party more lists carry,
+ * then the closer name. The risk is that of the riskiest party: its best row, raised for the further
+ * lists carrying it; a party whose rows several lists carry (and whose birth date agrees) can so
+ * outweigh one row a little above it that no other list confirms, and its best row then leads.
+ */
+export function rankRows<T extends RowScore>(scored: T[]): Ranking<T> {
+  // Lists carrying each party at medium or above: several independent lists agreeing on the same
+  // party raise the risk.
+  const listsOf = new Map<number, Set<SourceId>>();
+  for (const s of scored) {
+    if (s.score < MEDIUM_BOUNDARY) continue;
+    let set = listsOf.get(s.cluster);
+    if (!set) listsOf.set(s.cluster, (set = new Set()));
+    set.add(s.source);
+  }
+  const lists = (s: T): number => listsOf.get(s.cluster)?.size ?? 0;
+  scored.sort(
+    (a, b) =>
+      b.score - a.score ||
+      b.corroborated - a.corroborated ||
+      a.contradicted - b.contradicted ||
+      lists(b) - lists(a) ||
+      b.nameScore - a.nameScore,
+  );
+  const raised = (s: T): number => s.score + listRaise(Math.max(1, lists(s)));
+  let top = scored[0]!;
+  const parties = new Set<number>();
+  for (const s of scored) {
+    if (parties.has(s.cluster)) continue;
+    parties.add(s.cluster);
+    if (raised(s) > raised(top)) top = s;
+  }
+  if (top !== scored[0]) {
+    scored.splice(scored.indexOf(top), 1);
+    scored.unshift(top);
+  }
+  const agreeing = new Set<SourceId>(listsOf.get(top.cluster));
+  if (agreeing.size === 0) agreeing.add(top.source);
+  const riskScore = round1(clamp(top.score + listRaise(agreeing.size), 0, 100));
+  // The runner-up is the best other party. A row of another list under the very same distinctive
+  // name, which clustering could not link, is not one.
+  const sameParty = (s: T): boolean =>
+    s.cluster === top.cluster ||
+    (top.distinctiveness >= SAME_NAME_DISTINCTIVENESS &&
+      s.nameKey === top.nameKey &&
+      s.source !== top.source &&
+      s.contradicted === 0);
+  const runnerUp = scored.find((s) => !sameParty(s));
+  for (const s of scored) if (s.score >= MEDIUM_BOUNDARY && sameParty(s)) agreeing.add(s.source);
+  return { rows: scored, riskScore, confidence: confidenceOf(top, agreeing.size, runnerUp) };
+}
