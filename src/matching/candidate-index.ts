@@ -8,7 +8,7 @@
 import type { ListRecord, NameKind, NameQuality } from '../lists/model.js';
 import { isCommonName } from './common-names.js';
 import { EditNeighbours } from './edit-neighbours.js';
-import type { ScoredPart } from './name-compare.js';
+import type { ScoredPart } from './part-similarity.js';
 import { normalizeName, type NamePart } from './normalize.js';
 import { phoneticKey, spellingFold } from './similarity.js';
 

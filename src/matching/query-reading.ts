@@ -5,7 +5,7 @@
  */
 import type { EntityType } from '../lists/model.js';
 import type { CandidateIndex } from './candidate-index.js';
-import type { ScoredPart } from './name-compare.js';
+import type { ScoredPart } from './part-similarity.js';
 import {
   isHonorific,
   isLegalWord,

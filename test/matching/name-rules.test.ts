@@ -5,7 +5,7 @@ import { MatchingIndex, MEDIUM_BOUNDARY } from '../../src/matching/index.js';
 import { normalizeName } from '../../src/matching/normalize.js';
 import { phoneticKey, spellingFold } from '../../src/matching/similarity.js';
 import { wadeGiles, wadeGilesSpells, wadeGilesSpellsSyllable } from '../../src/matching/wade-giles.js';
-import { type ScoredPart, partSimilarity } from '../../src/matching/name-compare.js';
+import { type ScoredPart, partSimilarity } from '../../src/matching/part-similarity.js';
 
 const texts = (name: string, person?: boolean): string[] => normalizeName(name, person).parts.map((p) => p.text);
 

@@ -1,0 +1,228 @@
+/**
+ * Pairs that are not one part for one part: two to four adjacent parts of one name read as one part
+ * of the other, joined ("abdul rahman" / "abdulrahman", Abd al-Aziz / Abdelaziz, Chin-ping / Jinping),
+ * and initials written together or an organization's acronym standing for several parts ("JC" /
+ * Jean-Claude, "PLA" / People's Liberation Army). compareParts adds them to the one-to-one pairs.
+ */
+import type { Pair } from './name-compare.js';
+import type { ScoredPart } from './part-similarity.js';
+import { phoneticKey, spellingFold } from './similarity.js';
+import { wadeGilesSpells } from './wade-giles.js';
+
+const VOWEL = /[aeiouy]/;
+/** Acronym letters of an organization's name skip these connectors ("Islamic State of Iraq and the Levant", ISIL). */
+const ACRONYM_SKIP = new Set([
+  'of',
+  'and',
+  'the',
+  'for',
+  'de',
+  'des',
+  'du',
+  'la',
+  'le',
+  'del',
+  'y',
+  'e',
+  'et',
+  'und',
+  'fur',
+]);
+
+/**
+ * A part that is the first letters of two or more consecutive parts of the other name. For a
+ * person: two or three consonants, initials written without dots or spaces ("JC" Juncker, "JF"
+ * Kennedy), worth what an initial is. For an organization: an acronym of two to six letters,
+ * connectors skipped ("PLA", "ISIL"); three letters or more count as a spelling of the name.
+ */
+export function abbreviationPairs(
+  a: ScoredPart[],
+  ac: number[],
+  b: ScoredPart[],
+  bc: number[],
+  organization: boolean,
+  out: Pair[],
+  swapped: boolean,
+): void {
+  for (const i of ac) {
+    const part = a[i]!;
+    const t = part.text;
+    if (part.kind !== 'word' || part.translit !== undefined || t.length < 2) continue;
+    if (organization ? t.length > 6 : t.length > 3 || VOWEL.test(t)) continue;
+    for (let k = 0; k < bc.length; k++) {
+      let at = 0;
+      let words = 0;
+      for (let x = k; x < bc.length; x++) {
+        const other = b[bc[x]!]!;
+        if (organization && words > 0 && ACRONYM_SKIP.has(other.text)) continue;
+        if ((other.kind !== 'word' && other.kind !== 'patronymic') || other.text.length < 2 || other.text[0] !== t[at])
+          break;
+        at++;
+        words++;
+        if (at === t.length) {
+          if (words >= 2) {
+            const s = organization && t.length >= 3 ? 0.9 : 0.75;
+            const j = bc[k]!,
+              j2 = bc[x]!;
+            out.push(
+              swapped
+                ? { qi: j, qj: j2, ci: i, cj: i, s, how: 'initial' }
+                : { qi: i, qj: i, ci: j, cj: j2, s, how: 'initial' },
+            );
+          }
+          break;
+        }
+      }
+    }
+  }
+}
+
+function syllables(a: ScoredPart[], ac: number[], k: number, len: number): string[] {
+  const out: string[] = [];
+  for (let x = k; x < k + len; x++) out.push(a[ac[x]!]!.text);
+  return out;
+}
+
+const ARTICLES = new Set(['al', 'el', 'ul', 'ol']);
+const ARTICLE_VOWEL = /[aeuo]/;
+const ARTICLE_END = /[aeuo]l$/;
+
+/** Two to four adjacent content parts of one name read as one joined part ("abdul rahman" / "abdulrahman"). */
+export interface JoinRun {
+  /** Position of the run's first part among the name's content parts, and its length in parts. */
+  start: number;
+  len: number;
+  /** First and last part index. */
+  i: number;
+  i2: number;
+  text: string;
+  /**
+   * Where the Arabic article sits in the joined text, its vowel is written a, e, u or o at will
+   * (Abd al-Aziz, Abdel Aziz, Abdul Aziz, Abdol Aziz, Abdelaziz): a separate article, or one
+   * written onto the end of the part before ("Abdel Rahman" / "Abdulrahman"). -1: none.
+   */
+  article: number;
+  fold?: string;
+  pk?: string;
+}
+
+/**
+ * The joinable runs of a name's content parts, in order (first part, then length). A run may not
+ * begin with an initial ("J Smith" is not "Jsmith"), but a letter standing alone after a part joins
+ * it: an apostrophe or a hyphen written as a space (Sa d / Sa'd, Ch o l / Ch'o'l, Kwang I l). `fits` (a joined length) may leave out runs that nothing on the other
+ * side could match, before their text is built: comparisons build the listed side's runs per
+ * candidate name.
+ */
+export function joinRuns(a: ScoredPart[], ac: number[], fits?: (joinedLength: number) => boolean): JoinRun[] {
+  const runs: JoinRun[] = [];
+  for (let k = 0; k + 1 < ac.length; k++)
+    for (let len = 2; len <= 4 && k + len <= ac.length; len++) {
+      if (fits) {
+        let joinedLength = 0;
+        for (let x = k; x < k + len; x++) joinedLength += a[ac[x]!]!.text.length;
+        if (!fits(joinedLength)) continue;
+      }
+      let text = '';
+      let hasInitial = false;
+      let article = -1;
+      for (let x = k; x < k + len; x++) {
+        const part = a[ac[x]!]!;
+        if (part.kind === 'initial' && x === k) hasInitial = true;
+        if (x > k && part.kind === 'particle' && ARTICLES.has(part.text)) article = text.length;
+        else if (x < k + len - 1 && part.kind === 'word' && part.text.length >= 4 && ARTICLE_END.test(part.text))
+          article = text.length + part.text.length - 2;
+        text += part.text;
+      }
+      if (!hasInitial) runs.push({ start: k, len, i: ac[k]!, i2: ac[k + len - 1]!, text, article });
+    }
+  return runs;
+}
+
+/** Bit n set: the name has a word (or patronymic) of n letters (31 and more share the top bit). */
+export function wordLengths(parts: ScoredPart[], content: number[]): number {
+  let mask = 0;
+  for (const j of content) {
+    const p = parts[j]!;
+    if (p.kind === 'word' || p.kind === 'patronymic') mask |= 1 << Math.min(p.text.length, 31);
+  }
+  return mask;
+}
+
+/** A word of the other name within two letters of a joined length, by its wordLengths() mask. */
+export function lengthFits(mask: number, joinedLength: number): boolean {
+  if (joinedLength + 2 >= 31 && mask & (1 << 31)) return true;
+  const lo = Math.max(0, joinedLength - 2);
+  const hi = Math.min(31, joinedLength + 2);
+  return (mask & (((hi >= 31 ? 0 : 1 << (hi + 1)) - (1 << lo)) | 0)) !== 0;
+}
+
+export function joinPairs(
+  runs: JoinRun[],
+  a: ScoredPart[],
+  ac: number[],
+  b: ScoredPart[],
+  bc: number[],
+  out: Pair[],
+  swapped: boolean,
+): void {
+  for (const run of runs) {
+    const { text, article, len, i, i2 } = run;
+    for (const j of bc) {
+      const other = b[j]!;
+      if (
+        (other.kind !== 'word' && other.kind !== 'patronymic') ||
+        other.text.length < text.length - 2 ||
+        other.text.length > text.length + 2
+      )
+        continue;
+      if (other.text.charCodeAt(0) !== text.charCodeAt(0)) {
+        // A hyphenated Wade-Giles given name against the Pinyin one word (Chin-ping / Jinping, Tse-tung / Zedong).
+        if (len <= 3 && wadeGilesSpells(syllables(a, ac, run.start, len), other.text))
+          out.push(
+            swapped
+              ? { qi: j, qj: j, ci: i, cj: i2, s: 0.93, how: 'joined' }
+              : { qi: i, qj: i2, ci: j, cj: j, s: 0.93, how: 'joined' },
+          );
+        continue;
+      }
+      // Only the same letters, or the same name in another spelling: a joined pair with a slip in it
+      // (Jongsun / Jong Un) is too often another name.
+      let same = text === other.text || (other.fold !== undefined && (run.fold ??= foldJoined(text)) === other.fold);
+      if (
+        !same &&
+        article >= 0 &&
+        other.text.length === text.length &&
+        other.text[article + 1] === 'l' &&
+        ARTICLE_VOWEL.test(other.text[article]!)
+      ) {
+        const t = text.slice(0, article) + other.text[article] + text.slice(article + 1);
+        same = t === other.text || (other.fold !== undefined && foldJoined(t) === other.fold);
+      }
+      if (!same && len <= 3 && wadeGilesSpells(syllables(a, ac, run.start, len), other.text)) same = true;
+      // From a script that writes no short vowels the consonant skeleton is the evidence, joined as
+      // for one part (عبد الله, abd al lh / Abdullah).
+      const skeleton =
+        !same &&
+        (a[i]!.translit === 'abjad' || other.translit === 'abjad') &&
+        (run.pk ??= phoneticKey(text)) === other.pk;
+      if (!same && !skeleton) continue;
+      const s = text === other.text ? 0.97 : skeleton ? 0.9 : 0.93;
+      out.push(
+        swapped ? { qi: j, qj: j, ci: i, cj: i2, s, how: 'joined' } : { qi: i, qj: i2, ci: j, cj: j, s, how: 'joined' },
+      );
+    }
+  }
+}
+
+const joinedFolds = new Map<string, string>();
+
+/** spellingFold of a joined text; the same joined names come back query after query, so folds are kept (bounded). */
+function foldJoined(text: string): string {
+  let f = joinedFolds.get(text);
+  if (f === undefined) {
+    if (joinedFolds.size >= 100_000) joinedFolds.clear();
+    f = spellingFold(text);
+    joinedFolds.set(text, f);
+  }
+  return f;
+}

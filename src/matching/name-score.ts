@@ -1,0 +1,333 @@
+/**
+ * The name score: how much of both names an alignment covers, weighted by what each part tells
+ * (its weight on the lists, its kind), with the rules that tell another person from the same one
+ * (a different father's name, own and father's names swapped, a country in a company's name). And
+ * its bound (scoreBound), worked out from the candidate pairs before any alignment.
+ */
+import { toCountryCode } from '../lists/countries.js';
+import type { NameComparison, Pair, QueryParts } from './name-compare.js';
+import type { ScoredPart } from './part-similarity.js';
+
+/*
+ * Weights of the name score. A part's weight is its information on the lists (IDF, nats) for words;
+ * the other kinds weigh what they tell of identity.
+ */
+/** A patronymic tells little beside the given name it derives from (thousands of Ivanovichs). */
+const PATRONYMIC_WEIGHT = 0.35;
+/** Particles (al, bin, van, de) are connectors: they weigh almost nothing. */
+const PARTICLE_WEIGHT = 0.4;
+/** An initial narrows a name down by a letter: more than a particle, less than any word. */
+const INITIAL_WEIGHT = 1.2;
+/** What a matched patronymic and a matched initial add to the information (see scoring.ts distinctiveness). */
+const PATRONYMIC_INFORMATION = 0.5;
+const INITIAL_INFORMATION = 0.5;
+/** Costs of an unpartnered part when judging a conflict (see conflictWeight). */
+const INITIAL_CONFLICT = 2.5;
+const PARTICLE_CONFLICT = 0.2;
+/** Even a common part (Abdul, Mohammad) replaced by another is a different father or tribe: it costs at least this. */
+const MIN_WORD_CONFLICT = 5;
+/**
+ * A query part the lists know keeps at least this share of its own weight when matched to a listed
+ * part that weighs less (a common query name matched to a rare spelling does not become rare).
+ */
+const KNOWN_WEIGHT_SHARE = 0.8;
+/** Parts present on both sides but different: evidence of another person, four times a missing part. */
+const CONFLICT_COST = 4;
+/** Parts only the query has; a one-word listed name found inside a longer query explains little of it. */
+const EXTRA_QUERY_COST = 0.6;
+const EXTRA_QUERY_COST_ONE_WORD = 1.2;
+/** Parts only the listed name has: two are middle names (cheap), three or more a different, longer name. */
+const MIDDLE_NAMES = 2;
+const EXTRA_LISTED_COST = 0.3;
+const EXTRA_LISTED_COST_LONGER = 0.5;
+/** The coverage is raised to this power: a name half covered scores about a third, not a half. */
+const COVERAGE_EXPONENT = 1.5;
+/** Own and father's names swapped ("Salman bin Muhammad" / "Muhammad bin Salman"): the son, not the man. */
+const ROLES_SWAPPED_FACTOR = 0.45;
+/** A country on one side only of an organization's name: another branch or subsidiary. */
+const BRANCH_FACTOR = 0.6;
+
+const FILIATION = new Set(['bin', 'ibn', 'ben', 'bint', 'binti', 'ould', 'walad']);
+
+/** Role of each part in an Arabic filiation chain: 1 = own name (before the first "bin"), 2 = father's name (right after a "bin"). */
+function roles(parts: ScoredPart[]): Int8Array | undefined {
+  const out = new Int8Array(parts.length);
+  let first = -1;
+  for (let i = 0; i < parts.length; i++)
+    if (parts[i]!.kind === 'particle' && FILIATION.has(parts[i]!.text)) {
+      first = i;
+      break;
+    }
+  if (first <= 0) return undefined;
+  for (let i = first - 1; i >= 0; i--)
+    if (parts[i]!.kind === 'word') {
+      out[i] = 1;
+      break;
+    }
+  for (let i = first; i < parts.length; i++) {
+    if (!(parts[i]!.kind === 'particle' && FILIATION.has(parts[i]!.text))) continue;
+    for (let k = i + 1; k < parts.length; k++)
+      if (parts[k]!.kind === 'word') {
+        out[k] = 2;
+        break;
+      }
+  }
+  return out;
+}
+
+/**
+ * Both roles swapped: the query's own name is the listed father's name and the query's father's name
+ * the listed own name. One part in another role alone is no swap: a "bin" left out of the query
+ * ("Al-Azhar Khalifa ben Ahmed" / "Al-Azhar ben Khalifa ben Ahmed") moves the first "bin" along.
+ */
+function rolesSwapped(q: ScoredPart[], c: ScoredPart[], qPartner: Int32Array): boolean {
+  const rq = roles(q);
+  if (!rq) return false;
+  const rc = roles(c);
+  if (!rc) return false;
+  let ownAsFather = false;
+  let fatherAsOwn = false;
+  for (let i = 0; i < q.length; i++) {
+    const j = qPartner[i]!;
+    if (j < 0) continue;
+    if (rq[i] === 1 && rc[j] === 2) ownAsFather = true;
+    else if (rq[i] === 2 && rc[j] === 1) fatherAsOwn = true;
+  }
+  return ownAsFather && fatherAsOwn;
+}
+
+const countryWords = new Map<string, boolean>();
+function isCountryWord(t: string): boolean {
+  let v = countryWords.get(t);
+  if (v === undefined) {
+    v = t.length >= 4 && toCountryCode(t) !== undefined;
+    if (countryWords.size >= 100_000) countryWords.clear();
+    countryWords.set(t, v);
+  }
+  return v;
+}
+
+/** Weight of an unpartnered part when judging a conflict: a different patronymic or initial is a different person. */
+export function conflictWeight(p: ScoredPart, w: number): number {
+  if (p.kind === 'patronymic') return p.idf;
+  if (p.kind === 'initial') return INITIAL_CONFLICT;
+  if (p.kind === 'particle') return PARTICLE_CONFLICT;
+  return Math.max(w, MIN_WORD_CONFLICT);
+}
+
+/** The weight of a part by its kind: a word's is its information on the lists. */
+export function kindWeight(p: ScoredPart): number {
+  switch (p.kind) {
+    case 'word':
+      return p.idf;
+    case 'patronymic':
+      return p.idf * PATRONYMIC_WEIGHT;
+    case 'particle':
+      return PARTICLE_WEIGHT;
+    case 'initial':
+      return INITIAL_WEIGHT;
+    default:
+      return 0;
+  }
+}
+
+/** A part similarity below this is a doubtful pair (see partSimilarity's calibration). */
+const DOUBTFUL = 0.9;
+/** Cost of a listed part left over when the alignment holds a doubtful pair of known names (see scoreAlignment). */
+const DOUBTFUL_EXTRA_COST = 1.2;
+
+let partnerScratch = new Float64Array(16);
+
+/**
+ * The most a comparison can score, from its candidate pairs alone: every query part some pair
+ * covers counted as matched in full with the largest weight it can take, every other one as
+ * unmatched. scoreAlignment's score is at most cov^1.5 (the other rules only lower it) with cov at
+ * most matched weight / (matched weight + 0.6 x unmatched query weight), since similarities are at
+ * most 1 and conflicts and unpartnered query parts cost 0.6 (EXTRA_QUERY_COST) or more each. Most candidates of a query
+ * share one common part with it and nothing else; this tells them apart before the alignment.
+ */
+export function scoreBound(query: QueryParts, c: ScoredPart[], cc: number[], pairs: Pair[]): number {
+  const q = query.parts;
+  const qc = query.content;
+  // One word against one word scores the part similarity itself.
+  if (qc.length === 1 && cc.length === 1) return 1;
+  if (partnerScratch.length < q.length) partnerScratch = new Float64Array(q.length);
+  // The largest listed weight each query part could stand for; -1: no pair covers it.
+  const partner = partnerScratch;
+  partner.fill(-1, 0, q.length);
+  for (const p of pairs) {
+    let cIdf = 0;
+    for (let x = p.ci; x <= p.cj; x++) cIdf += c[x]!.idf;
+    for (let x = p.qi; x <= p.qj; x++) if (cIdf > partner[x]!) partner[x] = cIdf;
+  }
+  let matched = 0;
+  let unmatched = 0;
+  for (const i of qc) {
+    const part = q[i]!;
+    const known = query.known[i];
+    if (partner[i]! >= 0) {
+      // A known word weighs at most its own weight; an unknown one takes its partner's.
+      matched += part.kind === 'word' ? (known ?? partner[i]!) : kindWeight(part);
+      continue;
+    }
+    // A repeat of a part that may be matched may cost nothing (see compareParts).
+    let repeat = false;
+    for (const k of qc) if (partner[k]! >= 0 && q[k]!.text === part.text) repeat = true;
+    if (repeat) continue;
+    unmatched += conflictWeight(part, part.kind === 'word' ? (known ?? query.maxIdf) : kindWeight(part));
+  }
+  if (matched <= 0) return 0;
+  return Math.pow(matched / (matched + EXTRA_QUERY_COST * unmatched), COVERAGE_EXPONENT);
+}
+
+/** Doubtful part similarities count much less than near-certain ones. */
+function eff(s: number): number {
+  return s * s * s;
+}
+
+/** An alignment as compareParts found it; the arrays are its per-comparison scratch, indexed by part. */
+export interface Alignment {
+  query: QueryParts;
+  listed: ScoredPart[];
+  /** The listed name's content parts (indexes) and numbers. */
+  listedContent: number[];
+  listedNumbers: string[];
+  /** The listed party is not a person. */
+  organization: boolean;
+  /** The pairs taken, in the order they were taken. */
+  chosen: Pair[];
+  qUsed: Uint8Array;
+  cUsed: Uint8Array;
+  /** Similarity of each query part's pair, and the listed weight it stands for. */
+  qSim: Float64Array;
+  qPartnerIdf: Float64Array;
+  /** The listed part a query part is paired with one to one, -1 otherwise. */
+  qPartner: Int32Array;
+}
+
+/** The name score of an alignment, with what an explanation reports of it. */
+export function scoreAlignment(a: Alignment): NameComparison {
+  const {
+    query,
+    listed: c,
+    listedContent: cc,
+    listedNumbers: cNum,
+    organization,
+    chosen,
+    qUsed,
+    cUsed,
+    qSim,
+    qPartnerIdf,
+    qPartner,
+  } = a;
+  const q = query.parts;
+  const qc = query.content;
+  const qNum = query.numbers;
+  let mq = 0,
+    matchedW = 0,
+    info = 0,
+    uq = 0;
+  // ...unless the listed name has a part of its own in that place (Abdul Kabir Abdul Jan / Abdul Kabir Mohammad Jan).
+  let listedLeft = false;
+  for (const j of cc) if (!cUsed[j] && c[j]!.kind === 'word') listedLeft = true;
+  const unmatchedQuery: string[] = [];
+  const matchedElsewhere = (text: string): boolean => {
+    for (const i of qc) if (qUsed[i] && q[i]!.text === text) return true;
+    return false;
+  };
+  for (const i of qc) {
+    const part = q[i]!;
+    // A query part unknown to the lists takes the weight of its partner (a typo is not a rare name);
+    // unknown and unpartnered, it weighs as much as the rarest name part.
+    let w: number;
+    if (part.kind === 'word') {
+      const known = query.known[i];
+      w = known ?? (qUsed[i] ? qPartnerIdf[i]! : query.maxIdf);
+      if (known !== undefined && qUsed[i] && qPartnerIdf[i]! > 0)
+        w = Math.min(w, Math.max(qPartnerIdf[i]!, w * KNOWN_WEIGHT_SHARE));
+    } else w = kindWeight(part);
+    if (qUsed[i]) {
+      matchedW += w;
+      mq += w * eff(qSim[i]!);
+      if (part.kind === 'word' || part.kind === 'patronymic')
+        info += (part.kind === 'patronymic' ? PATRONYMIC_INFORMATION : 1) * w * qSim[i]!;
+      else if (part.kind === 'initial') info += INITIAL_INFORMATION;
+    } else {
+      // A part repeated in the query ("Shoigu Shoigu Sergey") adds nothing once matched.
+      if (!listedLeft && matchedElsewhere(part.text)) continue;
+      uq += conflictWeight(part, w);
+      unmatchedQuery.push(part.text);
+    }
+  }
+  let uc = 0,
+    ucLight = 0;
+  const unmatchedListed: string[] = [];
+  for (const j of cc) {
+    const part = c[j]!;
+    if (cUsed[j]) continue;
+    uc += conflictWeight(part, part.idf);
+    ucLight += kindWeight(part);
+    unmatchedListed.push(part.text);
+  }
+  // Parts present on both sides but different (a swapped surname, another father's name) are
+  // evidence of another person; parts only the listed name has (middle names, a grandfather's
+  // name, a tribal name) cost little; parts only the query has cost more.
+  const conflict = Math.min(uq, uc);
+  const extraQ = uq - conflict;
+  const extraC = Math.max(0, ucLight - conflict);
+  // A one-word listed name ("Troy", "Benson") found inside a longer query explains little of it.
+  let listedWords = 0;
+  for (const j of cc) if (c[j]!.kind === 'word' || c[j]!.kind === 'patronymic') listedWords++;
+  const extraQCost = listedWords <= 1 ? EXTRA_QUERY_COST_ONE_WORD : EXTRA_QUERY_COST;
+  // Two listed parts missing are middle names; three or more are a different, longer name.
+  // (Particles, de, van, bin, ibn, are connectors, not names: they are not counted.)
+  let missingNames = 0;
+  for (const j of cc) if (!cUsed[j] && c[j]!.kind !== 'particle') missingNames++;
+  // ...unless the names also align only doubtfully: a query part the lists know as a name of its own
+  // taken for a listed one it merely resembles (Martina / Maria, Amparo / Alvaro) and listed names
+  // missing besides are a different person who shares a surname, not one whose middle names were left out.
+  let doubtful = false;
+  for (const p of chosen)
+    if (p.how === 'fuzzy' && p.s < DOUBTFUL && p.qi === p.qj && query.known[p.qi] !== undefined) doubtful = true;
+  const extraCCost = doubtful
+    ? DOUBTFUL_EXTRA_COST
+    : missingNames <= MIDDLE_NAMES
+      ? EXTRA_LISTED_COST
+      : EXTRA_LISTED_COST_LONGER;
+  const denom = matchedW + CONFLICT_COST * conflict + extraQCost * extraQ + extraCCost * extraC;
+  const cov = denom > 0 ? mq / denom : 0;
+  let score = Math.pow(cov, COVERAGE_EXPONENT);
+  // One word against one word ("Stellaris" / "Stellantis"): the part similarity is the whole
+  // evidence, not a share of a longer name diluted by the coverage formula.
+  if (qc.length === 1 && cc.length === 1 && qUsed[qc[0]!] && unmatchedListed.length === 0)
+    score = Math.max(score, qSim[qc[0]!]! * qSim[qc[0]!]!);
+  // "Salman bin Muhammad" is the son of "Muhammad bin Salman": the same parts in swapped roles.
+  if (rolesSwapped(q, c, qPartner)) score *= ROLES_SWAPPED_FACTOR;
+  // A country on one side only of an organization's name is another branch or subsidiary
+  // ("Banco Santander" / "Banco Santander Mexico").
+  if (organization && (unmatchedQuery.some(isCountryWord) || unmatchedListed.some(isCountryWord)))
+    score *= BRANCH_FACTOR;
+  // Only particles or initials aligned: no real match.
+  let substantive = false;
+  for (let i = 0; i < q.length; i++)
+    if (qUsed[i] && (q[i]!.kind === 'word' || q[i]!.kind === 'patronymic')) substantive = true;
+  if (!substantive) score = 0;
+  let numberConflict = false;
+  if (qNum.length > 0 || cNum.length > 0) {
+    const cs = new Set(cNum);
+    const qs = new Set(qNum);
+    for (const n of qNum) if (!cs.has(n)) numberConflict = true;
+    for (const n of cNum) if (!qs.has(n)) numberConflict = true;
+  }
+  return {
+    score,
+    information: info,
+    aligned: chosen,
+    query: q,
+    listed: c,
+    unmatchedQuery,
+    unmatchedListed,
+    numberConflict,
+    contentParts: qc.length,
+  };
+}

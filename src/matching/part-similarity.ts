@@ -1,0 +1,197 @@
+/**
+ * Similarity of two name parts, calibrated for names: the same part, one slip, a spelling variant
+ * across romanizations, a shared consonant skeleton, a nickname or the same given name in another
+ * language, a Wade-Giles syllable against its Pinyin. 0 when the two should not be aligned at all.
+ */
+import { sameGivenName } from './name-variants.js';
+import type { AlignedPart } from './types.js';
+import type { PartKind, Translit } from './normalize.js';
+import { isTransposition, jaroWinkler, levenshtein } from './similarity.js';
+import { wadeGilesSpellsSyllable } from './wade-giles.js';
+
+export interface ScoredPart {
+  text: string;
+  kind: PartKind;
+  pk: string;
+  /** Informativeness weight (IDF-like, natural log). */
+  idf: number;
+  translit?: Translit;
+  /** spellingFold() of the text, for words. */
+  fold?: string;
+}
+
+/**
+ * Similarity of two name parts, 0 when they should not be aligned at all. Values are calibrated
+ * so that 1 = same, ~0.95 = one slip in a long part, ~0.9 = a spelling variant, below 0.85 = doubtful.
+ */
+export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { s: number; how: AlignedPart['how'] } {
+  if (a.text === b.text) return { s: 1, how: 'exact' };
+  const la = a.text.length;
+  const lb = b.text.length;
+  if (la === 1 || lb === 1) {
+    // An initial stands for a part with that first letter; two different initials never align.
+    if (!strict && a.text[0] === b.text[0] && (a.kind === 'initial' || b.kind === 'initial'))
+      return { s: 0.75, how: 'initial' };
+    return { s: 0, how: 'fuzzy' };
+  }
+  // A hypocorism or the same given name in another language (Bill / William, Juan / John).
+  if (!strict && sameGivenName(a.text, b.text)) return { s: 0.9, how: 'nickname' };
+  // One Mandarin syllable in Wade-Giles and in Pinyin (Hsi / Xi).
+  if (
+    !strict &&
+    la <= 6 &&
+    lb <= 6 &&
+    (wadeGilesSpellsSyllable(a.text, b.text) || wadeGilesSpellsSyllable(b.text, a.text))
+  )
+    return { s: 0.93, how: 'phonetic' };
+  // Numbers agree exactly or not at all; so do parts holding characters no table transliterated,
+  // and Pinyin read from Chinese characters: a syllable that differs is another character (Jinxing
+  // is not Jinping), as Chinese given names are made of a few hundred common syllables.
+  if (OPAQUE.test(a.text) || OPAQUE.test(b.text) || a.translit === 'han' || b.translit === 'han')
+    return { s: 0, how: 'fuzzy' };
+  const minLen = Math.min(la, lb);
+  // Cheap rejection: lengths far apart and different skeletons never reach the threshold.
+  if (a.pk !== b.pk && (la > lb + 3 || lb > la + 3)) return { s: 0, how: 'fuzzy' };
+  // Most pairs a query meets are different names: unless the skeletons or spellings agree, letters
+  // in common tell beforehand that neither Jaro-Winkler nor the edit distance can come close.
+  if (a.pk !== b.pk && (a.fold === undefined || a.fold !== b.fold) && farApart(a.text, b.text))
+    return { s: 0, how: 'fuzzy' };
+  const jw = jaroWinkler(a.text, b.text);
+  const sameFirst = a.text.charCodeAt(0) === b.text.charCodeAt(0);
+  let s = 0;
+  let how: AlignedPart['how'] = 'fuzzy';
+  if (jw >= 0.9 && minLen >= 4) s = jw - 0.03;
+  // Parts of clearly different lengths (Ronaldinho / Ronaldo) are at best doubtful.
+  if (Math.abs(la - lb) > 2) s = Math.min(s, 0.82);
+  else {
+    let d = levenshtein(a.text, b.text, 2);
+    // Two neighbouring letters swapped is one slip, not two (Zhagn / Zhang).
+    if (d === 2 && la === lb && isTransposition(a.text, b.text)) d = 1;
+    if (d === 1 && la === lb && minLen >= 5 && vowelForVowel(a.text, b.text)) {
+      // One vowel written for another, inside the word or at its start: the commonest difference
+      // between romanizations of one name (Osama / Usama, Laden / Ladin, Ebrahim / Ibrahim), whose
+      // source script leaves short vowels unwritten or spells them otherwise. (At the end it is
+      // often an inflection, Antonio / Antonia.)
+      s = Math.max(s, 0.95);
+      how = 'phonetic';
+    } else if (d === 1) {
+      // A different first letter is more often another name (Hernandez/Fernandez) than a slip.
+      if (minLen >= 6) s = Math.max(s, sameFirst ? 0.95 : 0.86);
+      else if (minLen >= 4) s = Math.max(s, sameFirst ? 0.9 : 0.8);
+      else if (minLen >= 3 && sameFirst) s = Math.max(s, 0.82);
+    } else if (d === 2) {
+      // Two edits in a long part are as often another name (Abdurrahim / Abdurrahman) as a variant.
+      s = minLen >= 7 && sameFirst ? 0.86 : minLen >= 5 && sameFirst ? 0.82 : Math.min(s, 0.82);
+    } else if (d > 2) s = Math.min(s, 0.82);
+  }
+  if (!strict && minLen >= 4 && la === lb && isReversed(a.text, b.text)) return { s: 0.9, how: 'fuzzy' };
+  if (
+    !strict &&
+    s < 0.95 &&
+    a.fold !== undefined &&
+    a.fold === b.fold &&
+    a.fold.length >= 2 &&
+    minLen >= 2 &&
+    Math.max(la, lb) >= 3
+  ) {
+    // One name in two romanizations (see spellingFold).
+    return { s: 0.95, how: 'phonetic' };
+  }
+  const abjad = a.translit === 'abjad' || b.translit === 'abjad';
+  if (!strict && a.pk === b.pk && (a.pk.length >= 2 || (a.pk.length === 1 && (Math.max(la, lb) <= 3 || abjad)))) {
+    // Same consonant skeleton: a spelling variant when the strings agree otherwise too. From a
+    // script that writes no short vowels the skeleton alone is the evidence; from other scripts
+    // (vowels written, consonant classes guessed) a little less string agreement is asked.
+    const floor = abjad
+      ? 0
+      : a.translit !== undefined || b.translit !== undefined
+        ? 0.75
+        : Math.max(la, lb) >= 6
+          ? 0.8
+          : 0.85;
+    if (jw >= floor || Math.max(la, lb) <= 3) {
+      const ps = abjad ? 0.9 : 0.86 + 0.3 * (jw - floor);
+      if (ps > s) {
+        s = ps;
+        how = 'phonetic';
+      }
+    }
+  }
+  // A different first letter is rarely a slip in a short part (Anna / Banna) and not often in a long one.
+  if (!sameFirst && how === 'fuzzy' && s > 0) s = minLen < 4 ? 0 : Math.min(s, 0.86);
+  // Another inflection of one stem is another name: Antonio/Antonia, Martin/Martina, Ivanov/Ivanova.
+  // Kept alignable, but as a doubtful pair. (A final -s is left alone: Baltic languages add it to
+  // every foreign name, Putins / Putin.)
+  if (!strict && minLen >= 4 && s > 0.8 && inflected(a.text, b.text)) s = 0.8;
+  if (s < 0.8) return { s: 0, how };
+  return { s: Math.min(s, 0.99), how };
+}
+
+const OPAQUE = /[^a-z]/;
+const letterCounts = new Int32Array(128);
+
+/**
+ * True when two words of Latin letters share too few letters for Jaro-Winkler to reach 0.9 or the
+ * edit distance to be 2 or less. With c letters in common (as multisets), Jaro is at most
+ * (c/la + c/lb + 1) / 3 and Jaro-Winkler at most 0.6 Jaro + 0.4, so 0.9 needs c/la + c/lb >= 1.5;
+ * and the edit distance is at least max(la, lb) - c.
+ */
+export function farApart(a: string, b: string): boolean {
+  const la = a.length;
+  const lb = b.length;
+  for (let i = 0; i < la; i++) letterCounts[a.charCodeAt(i)]!++;
+  let common = 0;
+  for (let i = 0; i < lb; i++) {
+    const k = b.charCodeAt(i);
+    if (letterCounts[k]! > 0) {
+      letterCounts[k]!--;
+      common++;
+    }
+  }
+  for (let i = 0; i < la; i++) letterCounts[a.charCodeAt(i)] = 0;
+  return common / la + common / lb < 1.5 - 1e-9 && Math.max(la, lb) - common > 2;
+}
+/**
+ * The vowels romanizations of one name swap: o/u and e/i (Arabic and Persian write the short
+ * vowels u and i, or none; Turkish, French and English spellings render them o and e). Others,
+ * a/i or e/o, more often make another name (Shane / Shine, Leene / Leone).
+ */
+const SAME_VOWEL = new Set(['ou', 'uo', 'ei', 'ie']);
+
+const SYLLABLES = /[aeiou]+[^aeiou]+[aeiou]/;
+
+/**
+ * Same length, one position differs, both letters there vowels, not the last letter, and words of
+ * two syllables or more: in a one-syllable part (Chinese, Korean: Zhong / Zhang) the vowel makes
+ * another syllable.
+ */
+function vowelForVowel(a: string, b: string): boolean {
+  let at = -1;
+  for (let i = 0; i < a.length; i++) {
+    if (a.charCodeAt(i) === b.charCodeAt(i)) continue;
+    if (at >= 0) return false;
+    at = i;
+  }
+  return at >= 0 && at < a.length - 1 && SAME_VOWEL.has(a[at]! + b[at]!) && SYLLABLES.test(a) && SYLLABLES.test(b);
+}
+
+/** `a` is `b` read backwards (by code points). */
+function isReversed(a: string, b: string): boolean {
+  const n = b.length;
+  if (a.length !== n) return false;
+  for (let i = 0; i < n; i++) {
+    const code = b.charCodeAt(i);
+    // Surrogate pairs must stay pairs when reversed: leave those to the general path.
+    if (code >= 0xd800 && code <= 0xdfff) return a === [...b].reverse().join('');
+    if (a.charCodeAt(n - 1 - i) !== code) return false;
+  }
+  return true;
+}
+
+const VOWEL_END = /[aeo]$/;
+
+function inflected(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  if (long.length === short.length + 1 && long.startsWith(short)) return long.endsWith('a');
+  return long.length === short.length && VOWEL_END.test(a) && VOWEL_END.test(b) && a.slice(0, -1) === b.slice(0, -1);
+}
