@@ -6,15 +6,9 @@
 import type { EntityType } from '../lists/model.js';
 import type { CandidateIndex } from './candidate-index.js';
 import type { ScoredPart } from './part-similarity.js';
-import {
-  isHonorific,
-  isLegalWord,
-  isParticle,
-  isPatronymicForm,
-  legalSlip,
-  normalizeName,
-  type NamePart,
-} from './normalize.js';
+import { isLegalWord, legalSlip } from './legal-forms.js';
+import { isHonorific, isParticle, isPatronymicForm } from './name-structure.js';
+import { normalizeName, type NamePart } from './normalize.js';
 import { levenshtein, withinOneSlip } from './similarity.js';
 
 /** A word the lists hold more often than this is a name part, never read as a legal form with a slip. */

@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { emptyRecord, type ListRecord } from '../../src/lists/model.js';
 import { MatchingIndex, MEDIUM_BOUNDARY } from '../../src/matching/index.js';
-import { legalSlip, normalizeName } from '../../src/matching/normalize.js';
+import { legalSlip } from '../../src/matching/legal-forms.js';
+import { normalizeName } from '../../src/matching/normalize.js';
 import { phoneticKey, spellingFold } from '../../src/matching/similarity.js';
 
 const texts = (name: string, person?: boolean): string[] => normalizeName(name, person).parts.map((p) => p.text);
