@@ -1,19 +1,42 @@
 /**
- * What the fields beside the name do to a match: birth date, country, entity type.
- * Effects are points added to or taken from the 0..100 match score.
+ * What the fields beside the name do to a match: birth date, country, entity type. Effects are
+ * points added to or taken from the 0..100 match score (scoring.ts corroborate), each with the
+ * sentence an explanation gives for it. A new field (an identifier, say) gets its effect here.
  */
 import { toCountryCode } from '../lists/countries.js';
 import type { EntityType, ListRecord } from '../lists/model.js';
 import type { CorroborationEffect } from './types.js';
 import { withArticle } from './wording.js';
 
+/**
+ * A birth date that agrees is the strongest evidence beside the name (DECISIONS.md: high when birth
+ * date or country corroborate): the same day lifts a medium name match (70) to high; the same month
+ * or only the year (which many listings give alone) a little.
+ */
 export const BIRTH_EXACT = 10;
 export const BIRTH_MONTH = 5;
 export const BIRTH_YEAR = 3;
+/**
+ * A listed birth date that contradicts the query's is evidence of another person: it takes even an
+ * exact name (100) below high. Less when the listing marks a date approximate or a listed year is
+ * within one of the query's (listings of one person disagree by a year often enough).
+ */
 export const BIRTH_CONTRADICTS = -25;
 export const BIRTH_CONTRADICTS_APPROX = -15;
+/**
+ * Country (nationality, citizenship, address) agrees: weak evidence, shared by millions; a country
+ * that is not among the listed ones says more (a listing gives every country it knows).
+ */
 export const COUNTRY_AGREES = 4;
 export const COUNTRY_CONTRADICTS = -8;
+/**
+ * The query's entity type is not the listed one: a person is never an organization or a vessel, so
+ * that conflict costs most; the other types against one another less (a shipping company and its
+ * vessels often share a name, and lists do not always type them alike). A type that agrees adds
+ * nothing: it says little the name did not.
+ */
+export const TYPE_CONTRADICTS_PERSON = -35;
+export const TYPE_CONTRADICTS = -20;
 
 export function birthDateEffect(query: string | undefined, record: ListRecord): CorroborationEffect | undefined {
   if (!query || record.birthDates.length === 0) return undefined;
@@ -82,7 +105,7 @@ export function entityTypeEffect(query: EntityType | undefined, listed: EntityTy
     return { effect: 0, detail: `both are ${listed === 'organization' ? 'organizations' : listed + 's'}` };
   const personConflict = query === 'person' || listed === 'person';
   return {
-    effect: personConflict ? -35 : -20,
+    effect: personConflict ? TYPE_CONTRADICTS_PERSON : TYPE_CONTRADICTS,
     detail: `query is ${withArticle(query)}, listed entry is ${withArticle(listed)}`,
   };
 }
