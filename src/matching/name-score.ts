@@ -170,7 +170,7 @@ export function scoreBound(query: QueryParts, c: ScoredPart[], cc: number[], pai
       matched += part.kind === 'word' ? (known ?? partner[i]!) : kindWeight(part);
       continue;
     }
-    // A repeat of a part that may be matched may cost nothing (see compareParts).
+    // A repeat of a part that may be matched may cost nothing (see scoreAlignment).
     let repeat = false;
     for (const k of qc) if (partner[k]! >= 0 && q[k]!.text === part.text) repeat = true;
     if (repeat) continue;
