@@ -9,8 +9,8 @@ import { MEDIUM_BOUNDARY, clamp, round1 } from './levels.js';
 
 /**
  * The raise for each further independent list carrying the same party, and its cap: DECISIONS.md
- * raises the risk "when several independent lists agree", a little, so that two lists agreeing on a
- * name never turn a review into a certainty by themselves (at most two further lists count).
+ * raises the risk "when several independent lists agree"; a little, so that lists agreeing confirm a
+ * close name but cannot lift a doubtful one (under 74) to high: two further lists count at most.
  */
 export const FURTHER_LIST_RAISE = 3;
 export const MAX_LIST_RAISE = 6;
