@@ -42,6 +42,20 @@ export function listEnvelope<T extends TSchema>(item: T, description: string) {
   );
 }
 
+/** The page a list request asks for: api-v1.md section 8 defaults (page 1, 20 items). */
+export function requestedPage(query: { page?: number; pageSize?: number }): { page: number; pageSize: number } {
+  return { page: query.page ?? 1, pageSize: query.pageSize ?? 20 };
+}
+
+/** A list response: one page of items and the pagination of api-v1.md 2.1. */
+export function pageEnvelope<T>(items: T[], total: number, page: { page: number; pageSize: number }) {
+  return {
+    success: true as const,
+    data: items,
+    meta: { pagination: { ...page, total, totalPages: Math.ceil(total / page.pageSize) } },
+  };
+}
+
 const integerHeader = (description: string) => ({ schema: { type: 'integer' }, description });
 
 /** Headers on every response (api-v1.md section 8). */

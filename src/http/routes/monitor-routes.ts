@@ -12,7 +12,15 @@ import {
 } from '../../monitoring/monitor-schemas.js';
 import { IdParams } from '../../screening/screening-schemas.js';
 import { contextOf } from '../pipeline.js';
-import { BODY_ERRORS, COMMON_ERRORS, envelope, listEnvelope, responses } from '../schemas.js';
+import {
+  BODY_ERRORS,
+  COMMON_ERRORS,
+  envelope,
+  listEnvelope,
+  pageEnvelope,
+  requestedPage,
+  responses,
+} from '../schemas.js';
 
 export interface MonitorRouteDeps {
   monitors: MonitorService;
@@ -65,18 +73,9 @@ export function monitorRoutes(deps: MonitorRouteDeps): FastifyPluginAsync {
         },
       },
       async (request) => {
-        const q = request.query as ListMonitorsQueryType;
-        const page = q.page ?? 1;
-        const pageSize = q.pageSize ?? 20;
-        const { items, total } = await deps.monitors.listMonitors({
-          ctx: contextOf(request),
-          input: { page, pageSize },
-        });
-        return {
-          success: true,
-          data: items,
-          meta: { pagination: { page, pageSize, total, totalPages: Math.ceil(total / pageSize) } },
-        };
+        const page = requestedPage(request.query as ListMonitorsQueryType);
+        const { items, total } = await deps.monitors.listMonitors({ ctx: contextOf(request), input: page });
+        return pageEnvelope(items, total, page);
       },
     );
 

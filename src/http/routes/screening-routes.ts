@@ -12,7 +12,15 @@ import {
 } from '../../screening/screening-schemas.js';
 import type { ScreeningService } from '../../screening/screening-service.js';
 import { contextOf } from '../pipeline.js';
-import { BODY_ERRORS, COMMON_ERRORS, envelope, listEnvelope, responses } from '../schemas.js';
+import {
+  BODY_ERRORS,
+  COMMON_ERRORS,
+  envelope,
+  listEnvelope,
+  pageEnvelope,
+  requestedPage,
+  responses,
+} from '../schemas.js';
 
 export interface ScreeningRouteDeps {
   screening: ScreeningService;
@@ -81,24 +89,18 @@ export function screeningRoutes(deps: ScreeningRouteDeps): FastifyPluginAsync {
       },
       async (request) => {
         const q = request.query as ListScreeningsQueryType;
-        const page = q.page ?? 1;
-        const pageSize = q.pageSize ?? 20;
+        const page = requestedPage(q);
         const { items, total } = await deps.screening.listScreenings({
           ctx: contextOf(request),
           input: {
-            page,
-            pageSize,
+            ...page,
             ...(q.riskLevel ? { riskLevel: q.riskLevel } : {}),
             ...(q.dateFrom !== undefined ? { dateFrom: q.dateFrom } : {}),
             ...(q.dateTo !== undefined ? { dateTo: q.dateTo } : {}),
             ...(q.search !== undefined ? { search: q.search } : {}),
           },
         });
-        return {
-          success: true,
-          data: items,
-          meta: { pagination: { page, pageSize, total, totalPages: Math.ceil(total / pageSize) } },
-        };
+        return pageEnvelope(items, total, page);
       },
     );
 
