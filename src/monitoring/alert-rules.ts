@@ -1,3 +1,6 @@
+/** DECISIONS.md ("Monitors"): the alert threshold when POST /monitors gives none. */
+export const DEFAULT_RISK_THRESHOLD = 55;
+
 /** The state of a monitored search that alerts compare: before and after a rescreen. */
 export interface MonitorState {
   riskScore: number;

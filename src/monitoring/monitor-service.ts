@@ -7,7 +7,8 @@ import type { CallerContext } from '../tenants/caller.js';
 import { TenantsStore } from '../tenants/tenants-store.js';
 import { type Tier, hasApiAccess } from '../tenants/tiers.js';
 import { type MonitorRow, MonitorStore } from './monitor-store.js';
-import { DEFAULT_RISK_THRESHOLD, type CreateMonitorBody } from './monitor-schemas.js';
+import { DEFAULT_RISK_THRESHOLD } from './alert-rules.js';
+import type { CreateMonitorBody } from './monitor-schemas.js';
 
 /** POST/GET/DELETE /monitors (api-v1.md 2.8, 3, 4.4-4.6; DECISIONS.md "Monitors"). */
 

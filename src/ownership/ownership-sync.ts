@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { OwnershipConfig } from '../infra/config.js';
 import type { Context } from '../infra/context.js';
 import { newId } from '../infra/ids.js';
 import { ListStore } from '../lists/list-store.js';
 import type { ListRecord } from '../lists/model.js';
-import type { DerivedSource, SyncOutcome } from '../lists/sync-service.js';
+import type { SyncOutcome } from '../lists/sync-service.js';
 import { deriveBlockedWithStats } from './derive.js';
 import { loadOwnershipDir } from './loader.js';
 
@@ -108,17 +107,5 @@ export async function syncDerived(ctx: Context, ownershipDir: string): Promise<S
     tookMs: elapsed(),
     message: null,
     format,
-  };
-}
-
-/** us_ofac_50 as the lists domain syncs it: after every us_ofac sync, from OWNERSHIP_DIR or the directory given. */
-export function ownershipSource(config: OwnershipConfig): DerivedSource {
-  return {
-    source: 'us_ofac_50',
-    follows: 'us_ofac',
-    async sync({ ctx, input }) {
-      const dir = input.inputDir ?? config.dir;
-      return dir === undefined ? undefined : syncDerived(ctx, dir);
-    },
   };
 }

@@ -3,12 +3,13 @@ import type { Config } from '../infra/config.js';
 import type { Context, Log } from '../infra/context.js';
 import type { DatabaseHandle } from '../infra/database.js';
 import type { ListRuntime } from '../lists/list-runtime.js';
-import { listSyncService, type ListSyncService } from '../lists/sync-service.js';
+import { listStatus } from '../lists/list-status.js';
+import type { ListSyncDeps, ListSyncService } from '../lists/sync-service.js';
 import { alertsService, type AlertsService } from '../monitoring/alerts-service.js';
 import { MonitorStore } from '../monitoring/monitor-store.js';
 import { monitorService, type MonitorService } from '../monitoring/monitor-service.js';
 import { Rescreener } from '../monitoring/rescreen-service.js';
-import { ownershipSource } from '../ownership/ownership-sync.js';
+import { ownershipSource } from '../ownership/derived-source.js';
 import type { Screener } from '../screening/screener.js';
 import { screeningService, type ScreeningService } from '../screening/screening-service.js';
 import { tenantsService, type TenantsService } from '../tenants/tenants-service.js';
@@ -51,6 +52,20 @@ export interface WiringHost {
   log?: Log;
 }
 
+/**
+ * The list sync, made on first use: its adapters and their parsers (exceljs among them) load only
+ * when a sync runs, so the command line's other commands start without them.
+ */
+function lazyListSync(deps: ListSyncDeps): ListSyncService {
+  let made: Promise<ListSyncService> | undefined;
+  const sync = () => (made ??= import('../lists/sync-service.js').then((m) => m.listSyncService(deps)));
+  return {
+    syncSource: async (call) => (await sync()).syncSource(call),
+    syncSources: async (call) => (await sync()).syncSources(call),
+    status: ({ ctx }) => listStatus(ctx, deps.config),
+  };
+}
+
 export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
   const { config, database, clock, runtime, nodeId, log } = host;
   const logged = log ? { log } : {};
@@ -67,7 +82,7 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     onDeliveries: () => deliveries.job.kick(),
     ...logged,
   });
-  const lists = listSyncService({ config: config.lists, derived: [ownershipSource(config.ownership)] });
+  const lists = lazyListSync({ config: config.lists, derived: [ownershipSource(config.ownership)] });
   const services: Services = {
     tenants: tenantsService({
       checkWebhookUrl: (url) => assertWebhookUrlAllowed(url, config.webhooks.allowPrivateAddresses),
