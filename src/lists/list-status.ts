@@ -56,4 +56,3 @@ export async function listStatus(ctx: Context, config: ListsConfig): Promise<Sou
     };
   });
 }
-

@@ -4,7 +4,6 @@ import { DEFAULT_RISK_THRESHOLD } from './alert-rules.js';
 
 /** Shapes of the monitoring endpoints (api-v1.md 2.8, 4.4-4.6; DECISIONS.md "Monitors"). */
 
-
 export const CreateMonitorRequest = Type.Object(
   {
     screeningId: Type.String({ description: 'Id of a stored screening of this organization.', maxLength: 100 }),
