@@ -17,7 +17,6 @@ import { ListStore } from '../src/lists/list-store.js';
 import { Rescreener } from '../src/monitoring/rescreen-service.js';
 import { searchKey } from '../src/screening/search-key.js';
 import { createContext } from '../src/start/context.js';
-import { createOrganization, updateOrganization } from '../src/tenants/tenants-service.js';
 import { rng } from './query-mix.js';
 
 const SYLLABLES = [
@@ -65,7 +64,7 @@ async function main(): Promise<void> {
     const now = ctx.clock.now().toISOString();
     await new ListStore(ctx.database.db).activate(
       {
-        id: newId('lv'),
+        id: newId('lv', ctx.clock.now()),
         source: 'un_csl',
         status: 'active',
         fetched_at: now,
@@ -86,12 +85,14 @@ async function main(): Promise<void> {
       `lists: UN consolidated list, ${parsed.records.length} records, index built in ${((performance.now() - t0) / 1000).toFixed(2)} s`,
     );
 
-    const admin = { db: ctx.database.db, clock: ctx.clock };
-    const org = await createOrganization(admin, { slug: 'bench', name: 'Bench', tier: 'enterprise' });
-    await updateOrganization(admin, {
-      org: 'bench',
-      webhookUrl: 'http://127.0.0.1:9/hooks',
-      webhookSecret: 'bench-secret-0123456789',
+    const { tenants } = ctx.services;
+    const org = await tenants.createOrganization({
+      ctx: ctx.operator,
+      input: { slug: 'bench', name: 'Bench', tier: 'enterprise' },
+    });
+    await tenants.updateOrganization({
+      ctx: ctx.operator,
+      input: { org: 'bench', webhookUrl: 'http://127.0.0.1:9/hooks', webhookSecret: 'bench-secret-0123456789' },
     });
 
     const rand = rng(11);
@@ -108,7 +109,7 @@ async function main(): Promise<void> {
               ).join(''),
             ).join(' ') + ` ${i}`;
       rows.push({
-        id: newId('mon'),
+        id: newId('mon', ctx.clock.now()),
         org_id: org.id,
         screening_id: `scr_bench${i}`,
         search_key: `${searchKey({ name })}#${i}`, // unique per monitor: a listed name is drawn many times

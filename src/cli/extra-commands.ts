@@ -1,13 +1,6 @@
 import type { Command } from 'commander';
-import { listAlerts, resolveAlert } from '../monitoring/alerts-service.js';
-import { resumeWebhook, sendTestWebhook, webhookStatus } from '../webhooks/webhooks-service.js';
-import type { AppContext } from '../start/context.js';
-import type { CliRuntime } from './main.js';
 import { parseWhole, printResult, table } from './output.js';
-
-function workerDeps(ctx: AppContext) {
-  return { database: ctx.database, clock: ctx.clock, config: ctx.config.webhooks, nodeId: ctx.nodeId };
-}
+import type { CliRuntime } from './runtime.js';
 
 /** `alerts` and `webhooks` commands (issue 6, parts 3 and 4). */
 export function registerExtraCommands(program: Command, runtime: CliRuntime): void {
@@ -21,14 +14,14 @@ export function registerExtraCommands(program: Command, runtime: CliRuntime): vo
     .option('--json', 'print one JSON document')
     .action(async (opts: { org: string; unresolved?: boolean; limit?: number }, command: Command) => {
       const list = await runtime.withContext((ctx) =>
-        listAlerts(
-          { db: ctx.database.db },
-          {
+        ctx.services.alerts.listAlerts({
+          ctx: ctx.operator,
+          input: {
             org: opts.org,
             ...(opts.unresolved ? { unresolved: true } : {}),
             ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
           },
-        ),
+        }),
       );
       printResult(runtime.output(command), list, () =>
         list.length === 0
@@ -57,10 +50,10 @@ export function registerExtraCommands(program: Command, runtime: CliRuntime): vo
     .option('--json', 'print one JSON document')
     .action(async (id: string, opts: { user: string; note?: string }, command: Command) => {
       const result = await runtime.withContext((ctx) =>
-        resolveAlert(
-          { db: ctx.database.db, clock: ctx.clock },
-          { id, user: opts.user, ...(opts.note !== undefined ? { note: opts.note } : {}) },
-        ),
+        ctx.services.alerts.resolveAlert({
+          ctx: ctx.operator,
+          input: { id, user: opts.user, ...(opts.note !== undefined ? { note: opts.note } : {}) },
+        }),
       );
       printResult(
         runtime.output(command),
@@ -80,7 +73,9 @@ export function registerExtraCommands(program: Command, runtime: CliRuntime): vo
     .requiredOption('--org <slug>', 'organization slug')
     .option('--json', 'print one JSON document')
     .action(async (opts: { org: string }, command: Command) => {
-      const result = await runtime.withContext((ctx) => sendTestWebhook(workerDeps(ctx), opts.org));
+      const result = await runtime.withContext((ctx) =>
+        ctx.services.webhooks.sendTest({ ctx: ctx.operator, input: opts }),
+      );
       printResult(runtime.output(command), result, () =>
         result.delivered
           ? `test delivery ${result.deliveryId} to ${result.url}: HTTP ${result.status}`
@@ -94,7 +89,9 @@ export function registerExtraCommands(program: Command, runtime: CliRuntime): vo
     .requiredOption('--org <slug>', 'organization slug')
     .option('--json', 'print one JSON document')
     .action(async (opts: { org: string }, command: Command) => {
-      const result = await runtime.withContext((ctx) => resumeWebhook(workerDeps(ctx), opts.org));
+      const result = await runtime.withContext((ctx) =>
+        ctx.services.webhooks.resume({ ctx: ctx.operator, input: opts }),
+      );
       printResult(
         runtime.output(command),
         result,
@@ -109,7 +106,7 @@ export function registerExtraCommands(program: Command, runtime: CliRuntime): vo
     .requiredOption('--org <slug>', 'organization slug')
     .option('--json', 'print one JSON document')
     .action(async (opts: { org: string }, command: Command) => {
-      const s = await runtime.withContext((ctx) => webhookStatus(workerDeps(ctx), opts.org));
+      const s = await runtime.withContext((ctx) => ctx.services.webhooks.status({ ctx: ctx.operator, input: opts }));
       printResult(runtime.output(command), s, () =>
         [
           `url: ${s.url ?? '(none)'}${s.secretSet ? '' : ' (no secret set)'}`,

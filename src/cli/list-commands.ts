@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { isOfficialSource, type OfficialSourceId, SOURCE_IDS } from '../lists/model.js';
 import type { SyncOutcome, SyncPhase } from '../lists/sync-service.js';
-import type { CliRuntime } from './main.js';
+import type { CliRuntime } from './runtime.js';
 import { printResult, table } from './output.js';
 
 const PHASE_STEP: Record<SyncPhase, number> = { download: 1, parse: 2, store: 3, done: 4 };
@@ -38,11 +38,7 @@ export function registerListCommands(program: Command, runtime: CliRuntime): voi
     .option('--json', 'print one JSON document')
     .action(async (opts: { from?: string; source?: OfficialSourceId[]; ownership?: string }, command: Command) => {
       const output = runtime.output(command);
-      // The parsers (exceljs among them) load only for this command: every other command starts faster.
-      const [{ syncSources }, { default: cliProgress }] = await Promise.all([
-        import('../lists/sync-service.js'),
-        import('cli-progress'),
-      ]);
+      const { default: cliProgress } = await import('cli-progress');
       const sources = opts.source ?? [...SOURCE_IDS];
       const showBars = !output.json && process.stdout.isTTY === true;
       const multibar = showBars
@@ -53,21 +49,16 @@ export function registerListCommands(program: Command, runtime: CliRuntime): voi
         : undefined;
       const bars = new Map(sources.map((s) => [s, multibar?.create(4, 0, { source: s.padEnd(8), phase: 'waiting' })]));
       const outcomes = await runtime.withContext((ctx) =>
-        syncSources(
-          {
-            db: ctx.database.db,
-            clock: ctx.clock,
-            lists: ctx.config.lists,
-            ownership: ctx.config.ownership,
+        ctx.services.lists.syncSources({
+          ctx: ctx.operator,
+          input: {
+            ...(opts.from ? { fromDir: resolve(opts.from) } : {}),
+            ...(opts.ownership ? { derivedInputDir: resolve(opts.ownership) } : {}),
+            sources,
             onProgress: (source, phase, detail) =>
               bars.get(source)?.update(PHASE_STEP[phase], { phase: detail ?? phase }),
           },
-          {
-            ...(opts.from ? { fromDir: resolve(opts.from) } : {}),
-            ...(opts.ownership ? { ownershipDir: resolve(opts.ownership) } : {}),
-            sources,
-          },
-        ),
+        }),
       );
       multibar?.stop();
       printResult(output, outcomes, () => summary(outcomes));
@@ -79,10 +70,7 @@ export function registerListCommands(program: Command, runtime: CliRuntime): voi
     .description('Show the version in force of every source and its freshness')
     .option('--json', 'print one JSON document')
     .action(async (_opts, command: Command) => {
-      const { listStatus } = await import('../lists/sync-service.js');
-      const status = await runtime.withContext((ctx) =>
-        listStatus({ db: ctx.database.db, clock: ctx.clock, lists: ctx.config.lists }),
-      );
+      const status = await runtime.withContext((ctx) => ctx.services.lists.status({ ctx: ctx.operator }));
       printResult(runtime.output(command), status, () =>
         table(
           ['source', 'records', 'version', 'published', 'fetched', 'stale', 'last error'],

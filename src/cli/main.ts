@@ -1,45 +1,20 @@
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
-import { type Config, ConfigError, loadConfig } from '../infra/config.js';
+import { ConfigError } from '../infra/config.js';
 import { AppError } from '../infra/errors.js';
-import type { AppContext } from '../start/context.js';
 import { registerTenantCommands } from './tenant-commands.js';
 import { registerListCommands } from './list-commands.js';
 import { registerExtraCommands } from './extra-commands.js';
-import { type Output, printResult } from './output.js';
+import { printResult } from './output.js';
+import { type CliOptions, makeRuntime } from './runtime.js';
 
 /**
  * `sanctions`: the admin command line. It reads the same configuration (environment) as the server.
  * Every command accepts --json and then prints exactly one JSON document.
  */
 
-export interface CliRuntime {
-  config: () => Config;
-  withContext<T>(fn: (ctx: AppContext) => Promise<T>): Promise<T>;
-  output: (command: Command) => Output;
-}
-
-function makeRuntime(env: NodeJS.ProcessEnv): CliRuntime {
-  let config: Config | undefined;
-  const getConfig = () => (config ??= loadConfig(env));
-  return {
-    config: getConfig,
-    async withContext(fn) {
-      // Loaded on use: the list runtime and matching engine are not needed to print usage.
-      const { createContext } = await import('../start/context.js');
-      const ctx = await createContext(getConfig(), { command: true });
-      try {
-        return await fn(ctx);
-      } finally {
-        await ctx.close();
-      }
-    },
-    output: (command) => ({ json: Boolean(command.optsWithGlobals().json) }),
-  };
-}
-
-export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
-  const runtime = makeRuntime(env);
+export function buildProgram(env: NodeJS.ProcessEnv = process.env, options: CliOptions = {}): Command {
+  const runtime = makeRuntime(env, options);
   const program = new Command('sanctions')
     .description('Sanctions screening service: server and administration')
     .showHelpAfterError(true)
@@ -98,8 +73,12 @@ function commandFor(program: Command, argv: string[]): Command | undefined {
 }
 
 /** Runs the command line; returns the exit code. */
-export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const program = buildProgram(env);
+export async function run(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  options: CliOptions = {},
+): Promise<number> {
+  const program = buildProgram(env, options);
   const wantsJson = argv.includes('--json');
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -1,17 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
-import {
-  addUser,
-  createApiKey,
-  createOrganization,
-  listApiKeys,
-  listOrganizations,
-  listUsers,
-  removeUser,
-  revokeApiKey,
-  updateOrganization,
-} from '../tenants/tenants-service.js';
 import { TIERS } from '../tenants/tiers.js';
-import type { CliRuntime } from './main.js';
+import type { CliRuntime } from './runtime.js';
 import { printResult, table } from './output.js';
 
 function whole(value: string): number {
@@ -38,10 +27,10 @@ export function registerTenantCommands(program: Command, runtime: CliRuntime): v
     .option('--json', 'print one JSON document')
     .action(async (opts: { slug: string; name: string; tier: string; quota?: number }, command: Command) => {
       const org = await runtime.withContext((ctx) =>
-        createOrganization(
-          { db: ctx.database.db, clock: ctx.clock },
-          { slug: opts.slug, name: opts.name, tier: opts.tier, quota: opts.quota ?? null },
-        ),
+        ctx.services.tenants.createOrganization({
+          ctx: ctx.operator,
+          input: { slug: opts.slug, name: opts.name, tier: opts.tier, quota: opts.quota ?? null },
+        }),
       );
       printResult(runtime.output(command), org, () => `created organization ${org.slug} (${org.id}), tier ${org.tier}`);
     });
@@ -70,11 +59,10 @@ export function registerTenantCommands(program: Command, runtime: CliRuntime): v
         },
         command: Command,
       ) => {
-        const org = await runtime.withContext(async (ctx) => {
-          const { checkWebhookUrlForSave } = await import('./webhook-url-check.js');
-          return updateOrganization(
-            { db: ctx.database.db, clock: ctx.clock, checkWebhookUrl: checkWebhookUrlForSave(ctx.config) },
-            {
+        const org = await runtime.withContext((ctx) =>
+          ctx.services.tenants.updateOrganization({
+            ctx: ctx.operator,
+            input: {
               org: opts.org,
               ...(opts.name !== undefined ? { name: opts.name } : {}),
               ...(opts.tier !== undefined ? { tier: opts.tier } : {}),
@@ -82,8 +70,8 @@ export function registerTenantCommands(program: Command, runtime: CliRuntime): v
               ...(opts.webhookUrl !== undefined ? { webhookUrl: opts.webhookUrl } : {}),
               ...(opts.webhookSecret !== undefined ? { webhookSecret: opts.webhookSecret } : {}),
             },
-          );
-        });
+          }),
+        );
         printResult(runtime.output(command), org, () => `updated organization ${org.slug}`);
       },
     );
@@ -93,7 +81,7 @@ export function registerTenantCommands(program: Command, runtime: CliRuntime): v
     .description('List organizations')
     .option('--json', 'print one JSON document')
     .action(async (_opts, command: Command) => {
-      const list = await runtime.withContext((ctx) => listOrganizations({ db: ctx.database.db, clock: ctx.clock }));
+      const list = await runtime.withContext((ctx) => ctx.services.tenants.listOrganizations({ ctx: ctx.operator }));
       printResult(runtime.output(command), list, () =>
         table(
           ['slug', 'id', 'name', 'tier', 'quota', 'webhook'],
@@ -117,7 +105,9 @@ export function registerTenantCommands(program: Command, runtime: CliRuntime): v
     .requiredOption('--email <email>', 'email address of the user')
     .option('--json', 'print one JSON document')
     .action(async (opts: { org: string; email: string }, command: Command) => {
-      const result = await runtime.withContext((ctx) => addUser({ db: ctx.database.db, clock: ctx.clock }, opts));
+      const result = await runtime.withContext((ctx) =>
+        ctx.services.tenants.addUser({ ctx: ctx.operator, input: opts }),
+      );
       printResult(runtime.output(command), result, () =>
         result.created
           ? `added ${result.email} to ${result.org}`
@@ -131,7 +121,9 @@ export function registerTenantCommands(program: Command, runtime: CliRuntime): v
     .requiredOption('--email <email>', 'email address of the user')
     .option('--json', 'print one JSON document')
     .action(async (opts: { org: string; email: string }, command: Command) => {
-      const result = await runtime.withContext((ctx) => removeUser({ db: ctx.database.db, clock: ctx.clock }, opts));
+      const result = await runtime.withContext((ctx) =>
+        ctx.services.tenants.removeUser({ ctx: ctx.operator, input: opts }),
+      );
       printResult(runtime.output(command), result, () => `removed ${result.email} from ${result.org}`);
     });
   users
@@ -140,7 +132,9 @@ export function registerTenantCommands(program: Command, runtime: CliRuntime): v
     .requiredOption('--org <slug>', 'organization slug')
     .option('--json', 'print one JSON document')
     .action(async (opts: { org: string }, command: Command) => {
-      const list = await runtime.withContext((ctx) => listUsers({ db: ctx.database.db, clock: ctx.clock }, opts.org));
+      const list = await runtime.withContext((ctx) =>
+        ctx.services.tenants.listUsers({ ctx: ctx.operator, input: opts }),
+      );
       printResult(runtime.output(command), list, () =>
         table(
           ['email', 'id', 'role', 'since'],
@@ -159,10 +153,14 @@ export function registerTenantCommands(program: Command, runtime: CliRuntime): v
     .option('--json', 'print one JSON document')
     .action(async (opts: { org: string; user: string; expiresAt?: string }, command: Command) => {
       const key = await runtime.withContext((ctx) =>
-        createApiKey(
-          { db: ctx.database.db, clock: ctx.clock },
-          { org: opts.org, email: opts.user, ...(opts.expiresAt !== undefined ? { expiresAt: opts.expiresAt } : {}) },
-        ),
+        ctx.services.tenants.createApiKey({
+          ctx: ctx.operator,
+          input: {
+            org: opts.org,
+            email: opts.user,
+            ...(opts.expiresAt !== undefined ? { expiresAt: opts.expiresAt } : {}),
+          },
+        }),
       );
       printResult(
         runtime.output(command),
@@ -177,7 +175,7 @@ export function registerTenantCommands(program: Command, runtime: CliRuntime): v
     .option('--json', 'print one JSON document')
     .action(async (opts: { id: string }, command: Command) => {
       const result = await runtime.withContext((ctx) =>
-        revokeApiKey({ db: ctx.database.db, clock: ctx.clock }, opts.id),
+        ctx.services.tenants.revokeApiKey({ ctx: ctx.operator, input: opts }),
       );
       printResult(runtime.output(command), result, () => `revoked ${result.id}`);
     });
@@ -187,7 +185,9 @@ export function registerTenantCommands(program: Command, runtime: CliRuntime): v
     .requiredOption('--org <slug>', 'organization slug')
     .option('--json', 'print one JSON document')
     .action(async (opts: { org: string }, command: Command) => {
-      const list = await runtime.withContext((ctx) => listApiKeys({ db: ctx.database.db, clock: ctx.clock }, opts.org));
+      const list = await runtime.withContext((ctx) =>
+        ctx.services.tenants.listApiKeys({ ctx: ctx.operator, input: opts }),
+      );
       printResult(runtime.output(command), list, () =>
         table(
           ['id', 'prefix', 'user', 'status', 'created', 'expires'],

@@ -4,12 +4,14 @@ import type { Clock } from '../infra/clock.js';
 import type { Db } from '../infra/database.js';
 import { AppError } from '../infra/errors.js';
 import type { RateLimitState, RateLimiter } from '../infra/rate-limiter.js';
-import { ApiKeyChecker, type Caller, assertAccess } from '../tenants/auth.js';
+import { ApiKeyChecker, assertAccess } from '../tenants/auth.js';
+import type { CallerContext } from '../tenants/caller.js';
 import { sendError } from './error-handler.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    caller?: Caller;
+    /** Set once the key is checked: what the route hands its service as `ctx`. */
+    ctx?: CallerContext;
     rateLimit?: RateLimitState;
   }
 }
@@ -93,7 +95,7 @@ export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void
     } catch (error) {
       return sendError(reply, error as AppError);
     }
-    request.caller = check.caller;
+    request.ctx = { db: deps.db, clock: deps.clock, caller: check.caller, requestId: request.id };
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
@@ -108,8 +110,8 @@ export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void
   });
 }
 
-/** The caller set by the pipeline; routes under /v1 always have one. */
-export function callerOf(request: FastifyRequest): Caller {
-  if (!request.caller) throw new AppError('UNAUTHORIZED', 'the x-api-key header is required');
-  return request.caller;
+/** The caller context set by the pipeline; routes under /v1 always have one. */
+export function contextOf(request: FastifyRequest): CallerContext {
+  if (!request.ctx) throw new AppError('UNAUTHORIZED', 'the x-api-key header is required');
+  return request.ctx;
 }

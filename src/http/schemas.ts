@@ -1,4 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
+import { ERROR_CODES } from '../infra/errors.js';
 
 /**
  * Shared pieces of the v1 contract: the envelope (api-v1.md 2.1), the error body (section 7) and the
@@ -6,26 +7,7 @@ import { type TSchema, Type } from '@sinclair/typebox';
  * generated from the same objects.
  */
 
-export const ErrorCodeSchema = Type.Union(
-  [
-    'UNAUTHORIZED',
-    'INVALID_API_KEY',
-    'FORBIDDEN',
-    'BAD_REQUEST',
-    'VALIDATION_ERROR',
-    'NOT_FOUND',
-    'METHOD_NOT_ALLOWED',
-    'CONFLICT',
-    'PAYLOAD_TOO_LARGE',
-    'UNSUPPORTED_MEDIA_TYPE',
-    'IDEMPOTENCY_KEY_MISMATCH',
-    'TIER_LIMIT_EXCEEDED',
-    'RATE_LIMITED',
-    'FEATURE_NOT_AVAILABLE',
-    'LISTS_NOT_READY',
-    'INTERNAL_ERROR',
-  ].map((code) => Type.Literal(code)),
-);
+export const ErrorCodeSchema = Type.Union(ERROR_CODES.map((code) => Type.Literal(code)));
 
 export const ErrorEnvelope = Type.Object(
   {
@@ -58,6 +40,20 @@ export function listEnvelope<T extends TSchema>(item: T, description: string) {
     { success: Type.Literal(true), data: Type.Array(item), meta: Type.Object({ pagination: Type.Ref(Pagination) }) },
     { description },
   );
+}
+
+/** The page a list request asks for: api-v1.md section 8 defaults (page 1, 20 items). */
+export function requestedPage(query: { page?: number; pageSize?: number }): { page: number; pageSize: number } {
+  return { page: query.page ?? 1, pageSize: query.pageSize ?? 20 };
+}
+
+/** A list response: one page of items and the pagination of api-v1.md 2.1. */
+export function pageEnvelope<T>(items: T[], total: number, page: { page: number; pageSize: number }) {
+  return {
+    success: true as const,
+    data: items,
+    meta: { pagination: { ...page, total, totalPages: Math.ceil(total / page.pageSize) } },
+  };
 }
 
 const integerHeader = (description: string) => ({ schema: { type: 'integer' }, description });

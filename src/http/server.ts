@@ -40,7 +40,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.loggerInstance
       ? { loggerInstance: deps.loggerInstance }
       : { logger: deps.logger ?? { level: deps.config.logLevel } }),
-    genReqId: () => newId('req'),
+    genReqId: () => newId('req', deps.clock.now()),
     bodyLimit: BODY_LIMIT,
     trustProxy: deps.config.http.trustProxy,
     return503OnClosing: true,

@@ -2,25 +2,8 @@
  * One error model for the whole service: services throw AppError, one HTTP handler turns it into the
  * envelope of api-v1.md 2.1. Codes and statuses follow api-v1.md section 7 and DECISIONS.md.
  */
-export type ErrorCode =
-  | 'UNAUTHORIZED'
-  | 'INVALID_API_KEY'
-  | 'FORBIDDEN'
-  | 'BAD_REQUEST'
-  | 'VALIDATION_ERROR'
-  | 'NOT_FOUND'
-  | 'METHOD_NOT_ALLOWED'
-  | 'CONFLICT'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'IDEMPOTENCY_KEY_MISMATCH'
-  | 'TIER_LIMIT_EXCEEDED'
-  | 'RATE_LIMITED'
-  | 'FEATURE_NOT_AVAILABLE'
-  | 'LISTS_NOT_READY'
-  | 'INTERNAL_ERROR';
-
-export const STATUS_OF: Record<ErrorCode, number> = {
+/** Every error code of the service with its HTTP status: the one list (the OpenAPI enum is made from it). */
+export const STATUS_OF = {
   UNAUTHORIZED: 401,
   INVALID_API_KEY: 401,
   FORBIDDEN: 403,
@@ -37,7 +20,11 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   FEATURE_NOT_AVAILABLE: 403,
   LISTS_NOT_READY: 503,
   INTERNAL_ERROR: 500,
-};
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof STATUS_OF;
+
+export const ERROR_CODES = Object.keys(STATUS_OF) as ErrorCode[];
 
 export class AppError extends Error {
   readonly code: ErrorCode;

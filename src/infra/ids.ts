@@ -16,10 +16,13 @@ function randomBytes10(): Buffer {
   return pool.subarray(poolOffset - 10, poolOffset);
 }
 
-/** A ULID-shaped identifier (48-bit millisecond time + 80 random bits) with a type prefix, e.g. `scr_01j9…`. */
-export function newId(prefix: string, now: number = Date.now()): string {
+/**
+ * A ULID-shaped identifier (48-bit millisecond time + 80 random bits) with a type prefix, e.g.
+ * `scr_01j9…`. The time is the caller's clock, so ids sort by the time their rows record.
+ */
+export function newId(prefix: string, at: Date): string {
   let time = '';
-  let t = now;
+  let t = at.getTime();
   for (let i = 0; i < 10; i++) {
     time = ALPHABET[t % 32] + time;
     t = Math.floor(t / 32);

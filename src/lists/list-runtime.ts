@@ -1,3 +1,4 @@
+import type { Clock } from '../infra/clock.js';
 import type { Db } from '../infra/database.js';
 import { ListStore, type ListVersionRow } from './list-store.js';
 import type { ListRecord, SourceId } from './model.js';
@@ -21,6 +22,7 @@ export interface ListSnapshot<I> {
 
 export interface ListRuntimeOptions<I> {
   db: Db;
+  clock: Clock;
   buildIndex: (records: ListRecord[]) => I | Promise<I>;
   onSwap?: (snapshot: ListSnapshot<I>, previous: ListSnapshot<I> | undefined) => void;
   log?: (message: string, detail?: Record<string, unknown>) => void;
@@ -65,7 +67,7 @@ export class ListRuntime<I> {
     const fingerprint = active.map((v) => v.id).join(',');
     if (active.length === 0 || fingerprint === this.snapshot?.fingerprint) return false;
 
-    const started = Date.now();
+    const started = performance.now();
     const records: ListRecord[] = [];
     const next = new Map<string, ListRecord[]>();
     for (const version of active) {
@@ -79,7 +81,7 @@ export class ListRuntime<I> {
       index,
       versions: active.map(toLoaded),
       sources: [...new Set(active.map((v) => v.source as SourceId))],
-      loadedAt: new Date(),
+      loadedAt: this.options.clock.now(),
       fingerprint,
     };
     this.cache.clear();
@@ -87,7 +89,7 @@ export class ListRuntime<I> {
     this.options.log?.('lists loaded', {
       versions: active.map((v) => `${v.source}:${v.id}`),
       records: records.length,
-      tookMs: Date.now() - started,
+      tookMs: Math.round(performance.now() - started),
     });
     this.options.onSwap?.(this.snapshot, previous);
     for (const listener of this.listeners) listener(this.snapshot, previous);

@@ -2,20 +2,19 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Clock } from '../infra/clock.js';
-import type { ListsConfig, OwnershipConfig } from '../infra/config.js';
-import { syncDerived } from '../ownership/ownership-sync.js';
-import type { Db } from '../infra/database.js';
+import type { ListsConfig } from '../infra/config.js';
+import type { Call, Context } from '../infra/context.js';
 import { newId } from '../infra/ids.js';
 import { ADAPTERS } from './adapters/index.js';
 import { downloadSource } from './fetch.js';
+import { type SourceStatus, listStatus } from './list-status.js';
 import { type ListVersionRow, ListStore } from './list-store.js';
-import { type OfficialSourceId, type ParsedList, SOURCE_IDS } from './model.js';
+import { type OfficialSourceId, type ParsedList, SOURCE_IDS, type SourceId } from './model.js';
 
 export type SyncStatus = 'updated' | 'unchanged' | 'rejected' | 'skipped';
 
 export interface SyncOutcome {
-  source: OfficialSourceId | 'us_ofac_50';
+  source: SourceId;
   status: SyncStatus;
   /** The version in force after the sync (the new one when updated). */
   version: string | null;
@@ -28,20 +27,32 @@ export interface SyncOutcome {
 
 export type SyncPhase = 'download' | 'parse' | 'store' | 'done';
 
-export interface SyncContext {
-  db: Db;
-  clock: Clock;
-  lists: ListsConfig;
-  ownership?: OwnershipConfig;
-  onProgress?: (source: OfficialSourceId, phase: SyncPhase, detail?: string) => void;
-}
+export type SyncProgress = (source: OfficialSourceId, phase: SyncPhase, detail?: string) => void;
 
 export interface SyncRequest {
   /** Read list files from this directory (one sub-folder per source) instead of downloading. */
   fromDir?: string;
   sources?: OfficialSourceId[];
-  /** Ownership data for the derived us_ofac_50 source (default: OWNERSHIP_DIR). */
-  ownershipDir?: string;
+  /** Input files of the derived sources (ownership data for us_ofac_50); default: their configured directory. */
+  derivedInputDir?: string;
+  onProgress?: SyncProgress;
+}
+
+/**
+ * A source derived from an official one (us_ofac_50, from ownership data under the OFAC 50 percent
+ * rule): synced after every sync of the source it follows. The lists domain knows it only by this
+ * shape; the ownership domain provides it and the composition root (start/) wires it in.
+ */
+export interface DerivedSource {
+  source: Exclude<SourceId, OfficialSourceId>;
+  follows: OfficialSourceId;
+  /** Undefined when it has nothing to derive from (no input directory configured or given). */
+  sync(call: Call<{ inputDir?: string }>): Promise<SyncOutcome | undefined>;
+}
+
+export interface ListSyncDeps {
+  config: ListsConfig;
+  derived?: DerivedSource[];
 }
 
 /** SHA-256 over the files that were read, in name order, so the same input always has the same digest. */
@@ -55,11 +66,12 @@ async function digestFiles(dir: string, files: string[]): Promise<string> {
 }
 
 async function sourceDir(
-  ctx: SyncContext,
+  ctx: Context,
+  config: ListsConfig,
   source: OfficialSourceId,
   request: SyncRequest,
 ): Promise<string | undefined> {
-  const offline = request.fromDir ?? ctx.lists.dir;
+  const offline = request.fromDir ?? config.dir;
   if (offline) {
     const dir = join(offline, source);
     if (!existsSync(dir) || !statSync(dir).isDirectory()) return undefined;
@@ -67,12 +79,12 @@ async function sourceDir(
     return entries.some((e) => e.isFile()) ? dir : undefined;
   }
   const stamp = ctx.clock.now().toISOString().replace(/[:.]/g, '-');
-  const dir = join(ctx.lists.downloadDir, source, stamp);
-  ctx.onProgress?.(source, 'download');
+  const dir = join(config.downloadDir, source, stamp);
+  request.onProgress?.(source, 'download');
   await downloadSource(source, ADAPTERS[source].publisherFiles, dir, {
-    timeoutMs: ctx.lists.httpTimeoutMs,
-    retries: ctx.lists.httpRetries,
-    overrides: ctx.lists.urlOverrides,
+    timeoutMs: config.httpTimeoutMs,
+    retries: config.httpRetries,
+    overrides: config.urlOverrides,
   });
   return dir;
 }
@@ -81,21 +93,20 @@ function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/**
- * Syncs one source: obtain the files, parse them in full, apply the sanity guard, and store a new
- * version when the input changed. A failed download, a file that does not parse, or one that yields
- * fewer than LIST_MIN_RECORD_RATIO (80%) of the current version's records is recorded as rejected; the
- * current version stays in force.
- */
-export async function syncSource(
-  ctx: SyncContext,
+/** One source's sync (listSyncService().syncSource says what it does). */
+async function syncOne(
+  ctx: Context,
+  config: ListsConfig,
   source: OfficialSourceId,
-  request: SyncRequest = {},
+  request: SyncRequest,
 ): Promise<SyncOutcome> {
-  const started = Date.now();
+  // Durations are measured on the monotonic timer; the clock gives the times that are recorded.
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
   const store = new ListStore(ctx.db);
   const current = await store.activeVersion(source);
-  const fetchedAt = ctx.clock.now().toISOString();
+  const now = ctx.clock.now();
+  const fetchedAt = now.toISOString();
   const base = {
     source,
     version: current?.id ?? null,
@@ -104,30 +115,30 @@ export async function syncSource(
   };
 
   const reject = async (reason: string, extra: Partial<ListVersionRow> = {}): Promise<SyncOutcome> => {
-    const tookMs = Date.now() - started;
-    await store.recordRejected(source, { id: newId('lv'), fetchedAt, reason, tookMs }, extra);
-    ctx.onProgress?.(source, 'done', 'rejected');
+    const tookMs = elapsed();
+    await store.recordRejected(source, { id: newId('lv', now), fetchedAt, reason, tookMs }, extra);
+    request.onProgress?.(source, 'done', 'rejected');
     return { ...base, status: 'rejected', tookMs, message: reason, format: extra.format ?? null };
   };
 
   let dir: string | undefined;
   try {
-    dir = await sourceDir(ctx, source, request);
+    dir = await sourceDir(ctx, config, source, request);
   } catch (error) {
     return reject(`download failed: ${message(error)}`);
   }
   if (!dir) {
-    ctx.onProgress?.(source, 'done', 'skipped');
+    request.onProgress?.(source, 'done', 'skipped');
     return {
       ...base,
       status: 'skipped',
-      tookMs: Date.now() - started,
+      tookMs: elapsed(),
       message: 'no files for this source in the directory',
       format: null,
     };
   }
 
-  ctx.onProgress?.(source, 'parse');
+  request.onProgress?.(source, 'parse');
   let parsed: ParsedList;
   try {
     parsed = await ADAPTERS[source].parse(dir);
@@ -138,16 +149,16 @@ export async function syncSource(
   const files = JSON.stringify(parsed.files);
   const count = parsed.records.length;
   if (count === 0) return reject('the file(s) yielded no records', { sha256, files, format: parsed.format });
-  if (current && count < current.record_count * ctx.lists.minRecordRatio) {
+  if (current && count < current.record_count * config.minRecordRatio) {
     return reject(
-      `sanity guard: ${count} records is fewer than ${Math.round(ctx.lists.minRecordRatio * 100)}% of the current version's ${current.record_count}`,
+      `sanity guard: ${count} records is fewer than ${Math.round(config.minRecordRatio * 100)}% of the current version's ${current.record_count}`,
       { sha256, files, format: parsed.format, record_count: count, published_at: parsed.publishedAt ?? null },
     );
   }
   if (current && current.sha256 === sha256) {
-    const tookMs = Date.now() - started;
+    const tookMs = elapsed();
     await store.recordAttempt({
-      id: newId('lv'),
+      id: newId('lv', now),
       source,
       status: 'unchanged',
       fetched_at: fetchedAt,
@@ -160,13 +171,13 @@ export async function syncSource(
       took_ms: tookMs,
       activated_at: null,
     });
-    ctx.onProgress?.(source, 'done', 'unchanged');
+    request.onProgress?.(source, 'done', 'unchanged');
     return { ...base, status: 'unchanged', tookMs, message: null, format: parsed.format };
   }
 
-  ctx.onProgress?.(source, 'store', `${count} records`);
-  const id = newId('lv');
-  const tookMs = Date.now() - started;
+  request.onProgress?.(source, 'store', `${count} records`);
+  const id = newId('lv', now);
+  const tookMs = elapsed();
   const warnings = parsed.warnings.length
     ? `${parsed.warnings.length} warning(s): ${parsed.warnings.slice(0, 5).join('; ')}`
     : null;
@@ -188,78 +199,53 @@ export async function syncSource(
     parsed.records,
   );
   await store.pruneRecords(3);
-  ctx.onProgress?.(source, 'done', 'updated');
+  request.onProgress?.(source, 'done', 'updated');
   return {
     source,
     status: 'updated',
     version: id,
     records: count,
     publishedAt: parsed.publishedAt ?? null,
-    tookMs: Date.now() - started,
+    tookMs: elapsed(),
     message: warnings,
     format: parsed.format,
   };
 }
 
-export async function syncSources(ctx: SyncContext, request: SyncRequest = {}): Promise<SyncOutcome[]> {
-  const sources = request.sources ?? [...SOURCE_IDS];
-  const out: SyncOutcome[] = [];
-  // One at a time: parsing is CPU-bound and memory is bounded per source.
-  for (const source of sources) out.push(await syncSource(ctx, source, request));
-  // The derived source follows the OFAC list and the ownership data.
-  const ownershipDir = request.ownershipDir ?? ctx.ownership?.dir;
-  if (ownershipDir && sources.includes('us_ofac')) out.push(await syncDerived(ctx, ownershipDir));
-  return out;
-}
+export type ListSyncService = ReturnType<typeof listSyncService>;
 
-export interface SourceStatus {
-  source: OfficialSourceId | 'us_ofac_50';
-  records: number;
-  version: string | null;
-  publishedAt: string | null;
-  fetchedAt: string | null;
-  lastAttemptAt: string | null;
-  lastAttemptStatus: string | null;
-  lastError: string | null;
-  stale: boolean;
-  format: string | null;
-}
+/** `lists sync` and `lists status`, the daily refresh and the start-up sync (start/list-jobs.ts). */
+export function listSyncService(deps: ListSyncDeps) {
+  return {
+    /**
+     * Syncs one source: obtain the files, parse them in full, apply the sanity guard, and store a new
+     * version when the input changed. A failed download, a file that does not parse, or one that yields
+     * fewer than LIST_MIN_RECORD_RATIO (80%) of the current version's records is recorded as rejected;
+     * the current version stays in force.
+     */
+    syncSource({ ctx, input }: Call<SyncRequest & { source: OfficialSourceId }>): Promise<SyncOutcome> {
+      return syncOne(ctx, deps.config, input.source, input);
+    },
 
-/** Per source: the version in force and its freshness. Stale: no good sync within LIST_STALE_AFTER, or the last attempt was rejected. */
-export async function listStatus(ctx: { db: Db; clock: Clock; lists: ListsConfig }): Promise<SourceStatus[]> {
-  const store = new ListStore(ctx.db);
-  const [active, attempts, good] = await Promise.all([
-    store.activeVersions(),
-    store.latestAttempts(),
-    store.lastGoodSync(),
-  ]);
-  const bySource = new Map(active.map((v) => [v.source, v]));
-  const now = ctx.clock.now().getTime();
-  // The derived source is reported once it has been attempted.
-  const sources: (OfficialSourceId | 'us_ofac_50')[] = [
-    ...SOURCE_IDS,
-    ...(attempts.has('us_ofac_50') ? ['us_ofac_50' as const] : []),
-  ];
-  return sources.map((source) => {
-    const version = bySource.get(source);
-    const attempt = attempts.get(source);
-    const lastGood = good.get(source);
-    const stale =
-      !version ||
-      !lastGood ||
-      now - new Date(lastGood).getTime() > ctx.lists.staleAfterMs ||
-      attempt?.status === 'rejected';
-    return {
-      source,
-      records: version?.record_count ?? 0,
-      version: version?.id ?? null,
-      publishedAt: version?.published_at ?? null,
-      fetchedAt: lastGood ?? null,
-      lastAttemptAt: attempt?.fetched_at ?? null,
-      lastAttemptStatus: attempt?.status ?? null,
-      lastError: attempt?.status === 'rejected' ? attempt.message : null,
-      stale,
-      format: version?.format ?? null,
-    };
-  });
+    /** Syncs the sources one at a time, then the derived sources that follow any of them. */
+    async syncSources({ ctx, input }: Call<SyncRequest>): Promise<SyncOutcome[]> {
+      const sources = input.sources ?? [...SOURCE_IDS];
+      const out: SyncOutcome[] = [];
+      // One at a time: parsing is CPU-bound and memory is bounded per source.
+      for (const source of sources) out.push(await syncOne(ctx, deps.config, source, input));
+      for (const derived of deps.derived ?? []) {
+        if (!sources.includes(derived.follows)) continue;
+        const outcome = await derived.sync({
+          ctx,
+          input: input.derivedInputDir !== undefined ? { inputDir: input.derivedInputDir } : {},
+        });
+        if (outcome) out.push(outcome);
+      }
+      return out;
+    },
+
+    status({ ctx }: Call): Promise<SourceStatus[]> {
+      return listStatus(ctx, deps.config);
+    },
+  };
 }

@@ -1,4 +1,5 @@
-import { SOURCE_LABELS, type SourceId } from '../lists/model.js';
+/** DECISIONS.md ("Monitors"): the alert threshold when POST /monitors gives none. */
+export const DEFAULT_RISK_THRESHOLD = 55;
 
 /** The state of a monitored search that alerts compare: before and after a rescreen. */
 export interface MonitorState {
@@ -23,9 +24,4 @@ export function alertReasons(before: MonitorState, after: MonitorState, threshol
   const old = new Set(before.sources);
   if (after.sources.some((s) => !old.has(s))) reasons.push('source_added');
   return reasons;
-}
-
-/** List labels for source ids; an unknown id is kept as is. */
-export function listLabels(sources: string[]): string[] {
-  return sources.map((s) => SOURCE_LABELS[s as SourceId] ?? s);
 }

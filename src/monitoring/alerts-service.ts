@@ -1,25 +1,27 @@
-import { parseStringArray } from '../infra/json.js';
-import type { Clock } from '../infra/clock.js';
-import type { Db } from '../infra/database.js';
-import type { AlertsTable } from '../infra/db-schema.js';
+import type { Call } from '../infra/context.js';
 import { AppError, notFound, validationError } from '../infra/errors.js';
-import { normalizeEmail } from '../tenants/tenants-service.js';
+import { parseStringArray } from '../infra/json.js';
+import { listLabels } from '../lists/labels.js';
+import { normalizeEmail, requireOrg } from '../tenants/tenants-service.js';
+import { TenantsStore } from '../tenants/tenants-store.js';
 import { enqueueDelivery } from '../webhooks/delivery-store.js';
 import { type AlertPayload, serializeEvent } from '../webhooks/payload.js';
-import { listLabels } from './alert-rules.js';
+import { type AlertRow, AlertStore } from './alert-store.js';
+import { MonitorStore } from './monitor-store.js';
 
 /** Alerts of an organization: listed and resolved from the command line (and later the console). */
 
 export interface AlertsDeps {
-  db: Db;
-  clock: Clock;
-  /** Called after an alert.resolved delivery was written. */
+  /** Called after an alert.resolved delivery was written, so the delivery job sends it at once. */
   onDeliveries?: () => void;
 }
 
+/** DECISIONS.md leaves the note's length open: long enough for a reason, short enough for a payload. */
+const MAX_NOTE_LENGTH = 2000;
+
 /** The alert object of api-v1.md 2.9 (plus oldLists/newLists, reasons and, once resolved, resolvedBy and note). */
 export function alertView(
-  row: AlertsTable,
+  row: AlertRow,
   extra: { riskThreshold?: number; query?: string; resolvedByEmail?: string | null } = {},
 ): AlertPayload {
   const oldSources = parseStringArray(row.old_sources);
@@ -47,98 +49,73 @@ export function alertView(
   };
 }
 
-async function orgBySlug(db: Db, slug: string) {
-  const org = await db.selectFrom('organizations').selectAll().where('slug', '=', slug).executeTakeFirst();
-  if (!org) throw notFound(`organization "${slug}"`);
-  return org;
-}
+export type AlertsService = ReturnType<typeof alertsService>;
 
-export async function listAlerts(
-  deps: Pick<AlertsDeps, 'db'>,
-  input: { org: string; unresolved?: boolean; limit?: number },
-) {
-  const org = await orgBySlug(deps.db, input.org);
-  let query = deps.db
-    .selectFrom('alerts as a')
-    .innerJoin('monitors as m', 'm.id', 'a.monitor_id')
-    .leftJoin('users as u', 'u.id', 'a.resolved_by')
-    .selectAll('a')
-    .select(['m.risk_threshold', 'm.query', 'u.email as resolved_email'])
-    .where('a.org_id', '=', org.id)
-    .orderBy('a.created_at', 'desc')
-    .orderBy('a.id', 'desc')
-    .limit(input.limit ?? 100);
-  if (input.unresolved) query = query.where('a.resolved_at', 'is', null);
-  const rows = await query.execute();
-  return rows.map((r) =>
-    alertView(r, { riskThreshold: r.risk_threshold, query: r.query, resolvedByEmail: r.resolved_email }),
-  );
-}
-
-/**
- * Resolves an alert for a member of its organization and, in the same transaction, writes the
- * alert.resolved delivery (DECISIONS.md: the alert object with resolvedAt set, plus resolvedBy and note).
- */
-export async function resolveAlert(deps: AlertsDeps, input: { id: string; user: string; note?: string }) {
-  const email = normalizeEmail(input.user);
-  const note = input.note?.trim() || null;
-  if (note !== null && note.length > 2000) throw validationError('note', 'must be at most 2000 characters');
-  const alert = await deps.db.selectFrom('alerts').selectAll().where('id', '=', input.id).executeTakeFirst();
-  if (!alert) throw notFound(`alert "${input.id}"`);
-  const member = await deps.db
-    .selectFrom('users as u')
-    .innerJoin('memberships as ms', 'ms.user_id', 'u.id')
-    .select(['u.id', 'u.email'])
-    .where('u.email', '=', email)
-    .where('ms.org_id', '=', alert.org_id)
-    .executeTakeFirst();
-  if (!member)
-    throw new AppError('FORBIDDEN', `${email} is not a member of the organization that owns alert "${input.id}"`);
-  if (alert.resolved_at)
-    throw new AppError('CONFLICT', `alert "${input.id}" was already resolved at ${alert.resolved_at}`);
-
-  const now = deps.clock.now();
-  const at = now.toISOString();
-  const result = await deps.db.transaction().execute(async (trx) => {
-    const updated = await trx
-      .updateTable('alerts')
-      .set({ resolved_at: at, resolved_by: member.id, note })
-      .where('id', '=', alert.id)
-      .where('resolved_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0)
-      throw new AppError('CONFLICT', `alert "${input.id}" was already resolved`);
-    const org = await trx
-      .selectFrom('organizations')
-      .selectAll()
-      .where('id', '=', alert.org_id)
-      .executeTakeFirstOrThrow();
-    const monitor = await trx
-      .selectFrom('monitors')
-      .select(['risk_threshold', 'query'])
-      .where('id', '=', alert.monitor_id)
-      .executeTakeFirst();
-    const view = alertView(
-      { ...alert, resolved_at: at, resolved_by: member.id, note },
-      {
-        ...(monitor ? { riskThreshold: monitor.risk_threshold, query: monitor.query } : {}),
-        resolvedByEmail: member.email,
-      },
-    );
-    let deliveryId: string | null = null;
-    if (org.webhook_url) {
-      const payload = serializeEvent('alert.resolved', at, org, view);
-      deliveryId = await enqueueDelivery(trx, {
-        orgId: org.id,
-        alertId: alert.id,
-        event: 'alert.resolved',
-        payload,
-        isTest: false,
-        now,
+export function alertsService(deps: AlertsDeps = {}) {
+  return {
+    async listAlerts({ ctx, input }: Call<{ org: string; unresolved?: boolean; limit?: number }>) {
+      const tenants = new TenantsStore(ctx.db);
+      const org = await requireOrg(tenants, input.org);
+      const rows = await new AlertStore(ctx.db).list(org.id, {
+        unresolved: input.unresolved ?? false,
+        limit: input.limit ?? 100,
       });
-    }
-    return { alert: view, deliveryId };
-  });
-  if (result.deliveryId) deps.onDeliveries?.();
-  return result;
+      const emails = await tenants.emailsOf([...new Set(rows.flatMap((r) => (r.resolved_by ? [r.resolved_by] : [])))]);
+      return rows.map((r) =>
+        alertView(r, {
+          riskThreshold: r.risk_threshold,
+          query: r.query,
+          resolvedByEmail: r.resolved_by ? (emails.get(r.resolved_by) ?? null) : null,
+        }),
+      );
+    },
+
+    /**
+     * Resolves an alert for a member of its organization and, in the same transaction, writes the
+     * alert.resolved delivery (DECISIONS.md: the alert object with resolvedAt set, plus resolvedBy and note).
+     */
+    async resolveAlert({ ctx, input }: Call<{ id: string; user: string; note?: string }>) {
+      const email = normalizeEmail(input.user);
+      const note = input.note?.trim() || null;
+      if (note !== null && note.length > MAX_NOTE_LENGTH)
+        throw validationError('note', `must be at most ${MAX_NOTE_LENGTH} characters`);
+      const alert = await new AlertStore(ctx.db).byId(input.id);
+      if (!alert) throw notFound(`alert "${input.id}"`);
+      const member = await new TenantsStore(ctx.db).memberByEmail(alert.org_id, email);
+      if (!member)
+        throw new AppError('FORBIDDEN', `${email} is not a member of the organization that owns alert "${input.id}"`);
+      if (alert.resolved_at)
+        throw new AppError('CONFLICT', `alert "${input.id}" was already resolved at ${alert.resolved_at}`);
+
+      const now = ctx.clock.now();
+      const at = now.toISOString();
+      const result = await ctx.db.transaction().execute(async (trx) => {
+        if (!(await new AlertStore(trx).resolve(alert.id, { at, by: member.id, note })))
+          throw new AppError('CONFLICT', `alert "${input.id}" was already resolved`);
+        const org = await new TenantsStore(trx).orgById(alert.org_id);
+        const monitor = await new MonitorStore(trx).byId(alert.monitor_id);
+        const view = alertView(
+          { ...alert, resolved_at: at, resolved_by: member.id, note },
+          {
+            ...(monitor ? { riskThreshold: monitor.risk_threshold, query: monitor.query } : {}),
+            resolvedByEmail: member.email,
+          },
+        );
+        let deliveryId: string | null = null;
+        if (org?.webhook_url) {
+          deliveryId = await enqueueDelivery(trx, {
+            orgId: org.id,
+            alertId: alert.id,
+            event: 'alert.resolved',
+            payload: serializeEvent('alert.resolved', at, org, view),
+            isTest: false,
+            now,
+          });
+        }
+        return { alert: view, deliveryId };
+      });
+      if (result.deliveryId) deps.onDeliveries?.();
+      return result;
+    },
+  };
 }

@@ -1,9 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PageQuery, RiskLevelSchema } from '../screening/screening-schemas.js';
+import { DEFAULT_RISK_THRESHOLD } from './alert-rules.js';
 
 /** Shapes of the monitoring endpoints (api-v1.md 2.8, 4.4-4.6; DECISIONS.md "Monitors"). */
-
-export const DEFAULT_RISK_THRESHOLD = 55;
 
 export const CreateMonitorRequest = Type.Object(
   {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { Clock } from '../infra/clock.js';
-import type { Db } from '../infra/database.js';
+import type { Context } from '../infra/context.js';
 import { newId } from '../infra/ids.js';
 import { ListStore } from '../lists/list-store.js';
 import type { ListRecord } from '../lists/model.js';
+import type { SyncOutcome } from '../lists/sync-service.js';
 import { deriveBlockedWithStats } from './derive.js';
 import { loadOwnershipDir } from './loader.js';
 
@@ -14,22 +14,14 @@ import { loadOwnershipDir } from './loader.js';
  * re-derived whenever the ownership files or the us_ofac version change.
  */
 
-export interface DerivedSyncOutcome {
-  source: 'us_ofac_50';
-  status: 'updated' | 'unchanged' | 'rejected' | 'skipped';
-  version: string | null;
-  records: number;
-  publishedAt: string | null;
-  tookMs: number;
-  message: string | null;
-  format: string | null;
-}
-
-export async function syncDerived(ctx: { db: Db; clock: Clock }, ownershipDir: string): Promise<DerivedSyncOutcome> {
-  const started = Date.now();
+export async function syncDerived(ctx: Context, ownershipDir: string): Promise<SyncOutcome> {
+  // Durations are measured on the monotonic timer; the clock gives the times that are recorded.
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
   const store = new ListStore(ctx.db);
   const current = await store.activeVersion('us_ofac_50');
-  const fetchedAt = ctx.clock.now().toISOString();
+  const now = ctx.clock.now();
+  const fetchedAt = now.toISOString();
   const base = {
     source: 'us_ofac_50' as const,
     version: current?.id ?? null,
@@ -41,15 +33,15 @@ export async function syncDerived(ctx: { db: Db; clock: Clock }, ownershipDir: s
     return {
       ...base,
       status: 'skipped',
-      tookMs: Date.now() - started,
+      tookMs: elapsed(),
       message: 'no us_ofac version in force to derive from',
       format: null,
     };
   }
 
-  const reject = async (reason: string): Promise<DerivedSyncOutcome> => {
-    const tookMs = Date.now() - started;
-    await store.recordRejected('us_ofac_50', { id: newId('lv'), fetchedAt, reason, tookMs });
+  const reject = async (reason: string): Promise<SyncOutcome> => {
+    const tookMs = elapsed();
+    await store.recordRejected('us_ofac_50', { id: newId('lv', now), fetchedAt, reason, tookMs });
     return { ...base, status: 'rejected', tookMs, message: reason, format: null };
   };
 
@@ -64,9 +56,9 @@ export async function syncDerived(ctx: { db: Db; clock: Clock }, ownershipDir: s
   const files = JSON.stringify(ownership.files.map((f) => f.file));
   const format = 'OFAC 50% rule over ' + [...new Set(ownership.files.map((f) => f.format))].join(', ');
   if (current && current.sha256 === sha256) {
-    const tookMs = Date.now() - started;
+    const tookMs = elapsed();
     await store.recordAttempt({
-      id: newId('lv'),
+      id: newId('lv', now),
       source: 'us_ofac_50',
       status: 'unchanged',
       fetched_at: fetchedAt,
@@ -84,7 +76,7 @@ export async function syncDerived(ctx: { db: Db; clock: Clock }, ownershipDir: s
 
   const listed = (await store.records(ofac.id)).filter((r: ListRecord) => r.list === undefined || r.list === 'SDN');
   const { records } = deriveBlockedWithStats({ listed, ownership });
-  const id = newId('lv');
+  const id = newId('lv', now);
   const publishedAt = ownership.asOf ?? null;
   // No sanity guard on record counts here: a derivation may legitimately shrink (a divestment) or be empty.
   await store.activate(
@@ -101,7 +93,7 @@ export async function syncDerived(ctx: { db: Db; clock: Clock }, ownershipDir: s
       message: ownership.warnings.length
         ? `${ownership.warnings.length} warning(s): ${ownership.warnings.slice(0, 3).join('; ')}`
         : null,
-      took_ms: Date.now() - started,
+      took_ms: elapsed(),
       activated_at: ctx.clock.now().toISOString(),
     },
     records,
@@ -112,7 +104,7 @@ export async function syncDerived(ctx: { db: Db; clock: Clock }, ownershipDir: s
     version: id,
     records: records.length,
     publishedAt,
-    tookMs: Date.now() - started,
+    tookMs: elapsed(),
     message: null,
     format,
   };

@@ -2,14 +2,19 @@ import { hostname } from 'node:os';
 import type { Clock } from '../infra/clock.js';
 import { systemClock } from '../infra/clock.js';
 import type { Config } from '../infra/config.js';
+import type { Context, Log } from '../infra/context.js';
 import { type DatabaseHandle, ensureSchema, openDatabase } from '../infra/database.js';
 import { newId } from '../infra/ids.js';
 import { migrateToLatest } from '../infra/migrations.js';
 import { ListRuntime } from '../lists/list-runtime.js';
+import type { Screener } from '../screening/screener.js';
 import { MatchingPool, inlineScreener } from './matching-pool.js';
-import type { Screener } from '../screening/screening-service.js';
+import { type Jobs, type Services, wire } from './services.js';
 
-/** The composition root: configuration, database, clock and the list runtime, shared by server and CLI. */
+/**
+ * The composition root: configuration, database, clock, the list runtime, and the domain services
+ * and jobs wired on them; shared by the server, the command line and the tests.
+ */
 export interface AppContext {
   config: Config;
   database: DatabaseHandle;
@@ -17,6 +22,10 @@ export interface AppContext {
   runtime: ListRuntime<Screener>;
   /** Identifies this process in leases and delivery claims. */
   nodeId: string;
+  services: Services;
+  jobs: Jobs;
+  /** The context of a call made by an operator (the command line) or a job: the database and the clock, no caller. */
+  operator: Context;
   close(): Promise<void>;
 }
 
@@ -27,35 +36,47 @@ export async function createContext(
     migrate?: boolean;
     /** A short-lived command: no background threads (matching or SQLite checkpoints). */
     command?: boolean;
-    log?: (message: string, detail?: Record<string, unknown>) => void;
+    log?: Log;
   } = {},
 ): Promise<AppContext> {
   await ensureSchema(config.database);
   const database = openDatabase(config.database, { backgroundCheckpoints: !options.command });
   if (options.migrate !== false) await migrateToLatest(database.db);
   const clock = options.clock ?? systemClock;
+  const log = options.log;
   const threads = options.command ? 0 : config.matching.threads;
-  const pool = threads > 0 ? new MatchingPool(threads, options.log ? { log: options.log } : {}) : undefined;
+  const pool =
+    threads > 0
+      ? new MatchingPool(threads, log ? { log: (message, detail) => log('warn', message, detail) } : {})
+      : undefined;
   const runtime = new ListRuntime<Screener>({
     db: database.db,
+    clock,
     // In matching threads, or on this thread in steps that yield to the event loop; either way a node
     // keeps answering against the current lists while the next index is built.
     buildIndex: (records) => (pool ? pool.load(records) : inlineScreener(records)),
     ...(pool
       ? {
-          onSwap: (_next: unknown, previous: { index: Screener } | undefined) =>
-            previous && pool.retire(previous.index),
+          onSwap: (_next: unknown, previous: { index: Screener } | undefined) => {
+            if (previous) void pool.retire(previous.index);
+          },
         }
       : {}),
-    ...(options.log ? { log: options.log } : {}),
+    ...(log ? { log: (message: string, detail?: Record<string, unknown>) => log('info', message, detail) } : {}),
   });
+  const nodeId = `${hostname()}:${process.pid}:${newId('node', clock.now()).slice(-10)}`;
+  const { services, jobs } = wire({ config, database, clock, runtime, nodeId, ...(log ? { log } : {}) });
   return {
     config,
     database,
     clock,
     runtime,
-    nodeId: `${hostname()}:${process.pid}:${newId('node').slice(5, 15)}`,
+    nodeId,
+    services,
+    jobs,
+    operator: { db: database.db, clock },
     async close() {
+      await jobs.stop();
       await pool?.close();
       await database.close();
     },

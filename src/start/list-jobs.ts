@@ -1,9 +1,13 @@
-import type { Logger } from 'pino';
+import type { Context, Log } from '../infra/context.js';
 import { withLease } from '../infra/job-lock.js';
-import { listStatus, syncSources } from '../lists/sync-service.js';
+import { PollingJob } from '../infra/polling-job.js';
+import type { ListRuntime } from '../lists/list-runtime.js';
 import { SOURCE_IDS, type OfficialSourceId } from '../lists/model.js';
-import type { AppContext } from './context.js';
+import type { ListSyncService } from '../lists/sync-service.js';
+import type { ListsConfig } from '../infra/config.js';
+import type { Screener } from '../screening/screener.js';
 
+/** One sync under the lease at most this long: a node that dies mid-sync frees it after this. */
 const SYNC_LEASE_MS = 60 * 60 * 1000;
 
 /** Milliseconds from `now` to the next HH:MM in UTC. */
@@ -14,103 +18,109 @@ export function msUntilDaily(now: Date, hhmm: string): number {
   return next.getTime() - now.getTime();
 }
 
-export interface ListJobs {
-  /** Sources being synced right now by this node. */
-  syncing: Set<string>;
-  stop(): void;
+export interface ListJobsDeps {
+  config: ListsConfig;
+  /** The context syncs run in (an operator's: no caller). */
+  ctx: Context;
+  nodeId: string;
+  runtime: ListRuntime<Screener>;
+  lists: ListSyncService;
+  log?: Log;
 }
 
 /**
- * Inside `sanctions serve`: poll the database for new versions (every node), sync at start-up the
- * sources with no good version, and refresh every source daily at LIST_SYNC_TIME. Syncs run under a
- * lease so one node of a deployment does them.
+ * The list work of `sanctions serve`, as one polling job: every LIST_RELOAD_INTERVAL it loads new
+ * versions from the database (every node); on its first round it syncs the sources that have no good
+ * version (LIST_SYNC_ON_START); and once the clock passes LIST_SYNC_TIME it refreshes every source,
+ * then waits for the next day. Syncs run under a lease so one node of a deployment does them; a
+ * node that finds the lease held skips that sync as done. The daily time is read from the injected
+ * clock, so a test moves the clock past it instead of waiting.
  */
-export function startListJobs(ctx: AppContext, log: Logger, afterSync?: () => Promise<void>): ListJobs {
-  const syncing = new Set<string>();
-  const timers: NodeJS.Timeout[] = [];
-  let stopped = false;
+export class ListJobs {
+  readonly job: PollingJob;
+  /** Sources being synced right now by this node (GET /health). */
+  readonly syncing = new Set<string>();
+  private startupDone = false;
+  private nextDaily: number | undefined;
 
-  const refresh = async () => {
-    try {
-      await ctx.runtime.refresh();
-    } catch (error) {
-      log.error({ err: error }, 'loading lists failed');
+  constructor(private readonly deps: ListJobsDeps) {
+    this.job = new PollingJob({
+      name: 'lists',
+      intervalMs: deps.config.reloadIntervalMs,
+      round: async () => {
+        await this.round();
+        return { more: false };
+      },
+      ...(deps.log ? { log: deps.log } : {}),
+    });
+  }
+
+  private async round(): Promise<void> {
+    await this.refresh();
+    const now = this.deps.ctx.clock.now();
+    this.nextDaily ??= now.getTime() + msUntilDaily(now, this.deps.config.syncTime);
+    if (!this.startupDone) {
+      this.startupDone = true;
+      if (this.deps.config.syncOnStart) {
+        const status = await this.deps.lists.status({ ctx: this.deps.ctx });
+        const missing = status.flatMap((s) =>
+          s.version === null && (SOURCE_IDS as readonly string[]).includes(s.source)
+            ? [s.source as OfficialSourceId]
+            : [],
+        );
+        await this.sync(missing, 'start-up: sources without a good version');
+      }
     }
-  };
+    if (now.getTime() >= this.nextDaily) {
+      this.nextDaily = now.getTime() + msUntilDaily(now, this.deps.config.syncTime);
+      await this.sync([...SOURCE_IDS], 'daily refresh');
+    }
+  }
 
-  const sync = async (sources: OfficialSourceId[], why: string) => {
-    if (sources.length === 0 || stopped) return;
-    const ran = await withLease(ctx.database.db, ctx.clock, 'lists-sync', ctx.nodeId, SYNC_LEASE_MS, async () => {
-      log.info({ sources, why }, 'list sync started');
-      const outcomes = await syncSources(
-        {
-          db: ctx.database.db,
-          clock: ctx.clock,
-          lists: ctx.config.lists,
-          ownership: ctx.config.ownership,
-          onProgress: (source, phase) => {
-            if (phase === 'done') syncing.delete(source);
-            else syncing.add(source);
+  private async refresh(): Promise<void> {
+    try {
+      await this.deps.runtime.refresh();
+    } catch (error) {
+      this.deps.log?.('error', 'loading lists failed', { err: String(error) });
+    }
+  }
+
+  private async sync(sources: OfficialSourceId[], why: string): Promise<void> {
+    if (sources.length === 0) return;
+    const { ctx, nodeId, log } = this.deps;
+    const ran = await withLease(ctx.db, ctx.clock, 'lists-sync', nodeId, SYNC_LEASE_MS, async () => {
+      log?.('info', 'list sync started', { sources, why });
+      // One source at a time, so that a stopping server ends after the source under way.
+      for (const source of sources) {
+        if (this.job.stopping) break;
+        const outcomes = await this.deps.lists.syncSources({
+          ctx,
+          input: {
+            sources: [source],
+            onProgress: (s, phase) => {
+              if (phase === 'done') this.syncing.delete(s);
+              else this.syncing.add(s);
+            },
           },
-        },
-        { sources },
-      );
-      for (const o of outcomes) {
-        const level = o.status === 'rejected' ? 'warn' : 'info';
-        log[level](
-          {
+        });
+        for (const o of outcomes) {
+          log?.(o.status === 'rejected' ? 'warn' : 'info', 'list sync', {
             source: o.source,
             status: o.status,
             records: o.records,
             version: o.version,
             tookMs: o.tookMs,
             message: o.message,
-          },
-          'list sync',
-        );
+          });
+        }
       }
-      return outcomes;
+      return true;
+    }).catch((error: unknown) => {
+      log?.('error', 'list sync failed', { why, err: String(error) });
+      return false;
     });
-    syncing.clear();
-    if (ran === undefined) log.info({ why }, 'list sync skipped: another node holds the lease');
-    await refresh();
-    if (afterSync) await afterSync();
-  };
-
-  const poll = setInterval(() => void refresh(), ctx.config.lists.reloadIntervalMs);
-  poll.unref();
-  timers.push(poll);
-
-  const scheduleDaily = () => {
-    if (stopped) return;
-    const timer = setTimeout(
-      async () => {
-        await sync([...SOURCE_IDS], 'daily refresh').catch((error) => log.error({ err: error }, 'daily sync failed'));
-        scheduleDaily();
-      },
-      msUntilDaily(ctx.clock.now(), ctx.config.lists.syncTime),
-    );
-    timer.unref();
-    timers.push(timer);
-  };
-  scheduleDaily();
-
-  if (ctx.config.lists.syncOnStart) {
-    void (async () => {
-      await refresh();
-      const status = await listStatus({ db: ctx.database.db, clock: ctx.clock, lists: ctx.config.lists });
-      const missing = status.flatMap((s) => (s.version === null && s.source !== 'us_ofac_50' ? [s.source] : []));
-      await sync(missing, 'start-up: sources without a good version');
-    })().catch((error) => log.error({ err: error }, 'start-up sync failed'));
-  } else {
-    void refresh();
+    this.syncing.clear();
+    if (ran === undefined) log?.('info', 'list sync skipped: another node holds the lease', { why });
+    await this.refresh();
   }
-
-  return {
-    syncing,
-    stop() {
-      stopped = true;
-      for (const t of timers) clearTimeout(t);
-    },
-  };
 }

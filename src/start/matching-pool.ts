@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { SOURCE_LABELS, type ListRecord } from '../lists/model.js';
 import { MatchingIndex, type ScreenSummary, type SourceLabel, summarizeOutcome } from '../matching/index.js';
 import type { MatchOptions, MatchQuery } from '../matching/types.js';
-import type { Screener } from '../screening/screening-service.js';
+import type { Screener } from '../screening/screener.js';
 
 export interface ScreenJob {
   id: number;
@@ -115,18 +115,24 @@ export class MatchingPool {
     return { generation, screen: (query, options) => this.screen(generation, query, options ?? {}) };
   }
 
-  /** The generation is no longer current: free it once its screenings are done (after a grace period). */
-  retire(screener: Screener): void {
+  /**
+   * The generation is no longer current: free it once its screenings are done (after a grace period).
+   * Resolves when it is retired (its last screening may still be running then).
+   */
+  retire(screener: Screener): Promise<void> {
     const generation = (screener as Partial<PooledScreener>).generation;
-    if (generation === undefined) return;
+    if (generation === undefined) return Promise.resolve();
     const entry = this.generations.get(generation);
-    if (!entry) return;
+    if (!entry) return Promise.resolve();
     // Someone may hold the snapshot between taking it and screening (a rescreen pass between batches).
-    const timer = setTimeout(() => {
-      entry.retired = true;
-      if (entry.inFlight === 0) this.drop(generation);
-    }, this.options.retireAfterMs ?? 60_000);
-    timer.unref();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        entry.retired = true;
+        if (entry.inFlight === 0) this.drop(generation);
+        resolve();
+      }, this.options.retireAfterMs ?? 60_000);
+      timer.unref();
+    });
   }
 
   async close(): Promise<void> {

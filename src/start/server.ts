@@ -3,16 +3,13 @@ import { type Logger, pino } from 'pino';
 import { pathToFileURL } from 'node:url';
 import { type Config, ConfigError, loadConfig } from '../infra/config.js';
 import type { Clock } from '../infra/clock.js';
+import type { Log } from '../infra/context.js';
 import { buildApp } from '../http/server.js';
-import { listStatus } from '../lists/sync-service.js';
-import { monitoringFor } from '../monitoring/monitoring.js';
 import { type AppContext, createContext } from './context.js';
-import { type ListJobs, startListJobs } from './list-jobs.js';
 
 export interface RunningServer {
   app: FastifyInstance;
   ctx: AppContext;
-  jobs?: ListJobs;
   url: string;
   stop(): Promise<void>;
 }
@@ -20,7 +17,7 @@ export interface RunningServer {
 /** Builds the HTTP app on an existing context (tests use this with a manual clock). */
 export async function buildServerApp(
   ctx: AppContext,
-  options: { jobs?: ListJobs; logger?: false; loggerInstance?: Logger } = {},
+  options: { logger?: false; loggerInstance?: Logger } = {},
 ): Promise<FastifyInstance> {
   const { config, database, clock } = ctx;
   return buildApp({
@@ -32,7 +29,7 @@ export async function buildServerApp(
     health: {
       db: database.db,
       lists: async () => {
-        const status = await listStatus({ db: database.db, clock, lists: config.lists });
+        const status = await ctx.services.lists.status({ ctx: ctx.operator });
         const loaded = new Set(ctx.runtime.current()?.versions.map((v) => v.version) ?? []);
         const now = clock.now().getTime();
         return {
@@ -46,16 +43,14 @@ export async function buildServerApp(
             ageSeconds: s.fetchedAt ? Math.round((now - new Date(s.fetchedAt).getTime()) / 1000) : null,
             stale: s.stale,
             loaded: s.version !== null && loaded.has(s.version),
-            syncing: options.jobs?.syncing.has(s.source) ?? false,
+            syncing: ctx.jobs.lists.syncing.has(s.source),
             lastError: s.lastError,
           })),
         };
       },
     },
-    screening: {
-      context: { db: database.db, clock, matching: config.matching, lists: () => ctx.runtime.current() },
-    },
-    monitors: { api: monitoringFor(ctx).api },
+    screening: { screening: ctx.services.screening },
+    monitors: { monitors: ctx.services.monitors },
   });
 }
 
@@ -64,22 +59,19 @@ export async function startServer(
   config: Config,
   options: { clock?: Clock; jobs?: boolean } = {},
 ): Promise<RunningServer> {
-  const ctx = await createContext(config, options.clock ? { clock: options.clock } : {});
-  const log = pino({ level: config.logLevel });
-  const jobs = options.jobs !== false ? startListJobs(ctx, log) : undefined;
-  const monitoring = options.jobs !== false ? monitoringFor(ctx) : undefined;
-  monitoring?.start((level, message, detail) => log[level](detail ?? {}, message));
-  const app = await buildServerApp(ctx, { ...(jobs ? { jobs } : {}), loggerInstance: log });
+  const logger = pino({ level: config.logLevel });
+  const log: Log = (level, message, detail) => logger[level](detail ?? {}, message);
+  const ctx = await createContext(config, { ...(options.clock ? { clock: options.clock } : {}), log });
+  if (options.jobs !== false) ctx.jobs.start();
+  const app = await buildServerApp(ctx, { loggerInstance: logger });
   const url = await app.listen({ host: config.http.host, port: config.http.port });
   app.log.info({ url, database: config.database.engine }, 'sanctions screening service listening');
   return {
     app,
     ctx,
-    ...(jobs ? { jobs } : {}),
     url,
     async stop() {
-      jobs?.stop();
-      await monitoring?.stop();
+      await ctx.jobs.stop();
       await app.close();
       await ctx.close();
     },

@@ -4,19 +4,8 @@ import { AppError } from '../infra/errors.js';
 import { type TableWatch, watchTables } from '../infra/table-watch.js';
 import { hashApiKey } from './api-keys.js';
 import { KEY_AUTH_TABLES, TenantsStore } from './tenants-store.js';
+import type { Caller } from './caller.js';
 import { type Tier, effectiveQuota, hasApiAccess } from './tiers.js';
-
-/** Who is calling: the organization that owns the data, the key and its user. */
-export interface Caller {
-  orgId: string;
-  orgSlug: string;
-  orgName: string;
-  tier: Tier;
-  /** Screenings a month; null is unlimited. */
-  quota: number | null;
-  keyId: string;
-  userId: string;
-}
 
 /** The key checks of api-v1.md section 5, in the order they can be told apart. */
 export type KeyCheck = { ok: true; caller: Caller; isMember: boolean } | { ok: false; error: AppError; keyId?: string };

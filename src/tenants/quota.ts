@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../infra/database.js';
 import { prepareQuery, preparedFor } from '../infra/prepared-query.js';
 import { AppError } from '../infra/errors.js';
-import type { Caller } from './auth.js';
+import type { Caller } from './caller.js';
 import { quotaMonth } from './tiers.js';
 
 /** Monthly screening quotas (DECISIONS.md): one unit per new POST /screen execution, per calendar month in UTC. */

@@ -1,9 +1,18 @@
 import type { Db } from '../infra/database.js';
-import type { ApiKeysTable, OrganizationsTable } from '../infra/db-schema.js';
+import type { ApiKeysTable, OrganizationsTable, UsersTable } from '../infra/db-schema.js';
 import { prepareQuery, preparedFor } from '../infra/prepared-query.js';
+
+/**
+ * The tenants tables: organizations (with their webhook settings and its pause state), users,
+ * memberships and API keys. No other module writes SQL against them; the webhooks domain reads and
+ * updates an organization's webhook columns through the methods at the end.
+ *
+ * Made on the database, or on a transaction when its writes must commit with others.
+ */
 
 export type OrganizationRow = OrganizationsTable;
 export type ApiKeyRow = ApiKeysTable;
+export type UserRow = UsersTable;
 
 export interface KeyAuthRow {
   key_id: string;
@@ -16,6 +25,12 @@ export interface KeyAuthRow {
   tier: string;
   monthly_quota: number | null;
   is_member: number;
+}
+
+/** Where an organization's events go and how they are signed. */
+export interface WebhookTarget {
+  webhook_url: string | null;
+  webhook_secret: string | null;
 }
 
 /** The tables `authByHash` reads: a cache of its rows watches them (auth.ts). */
@@ -69,13 +84,73 @@ export class TenantsStore {
     await this.db.updateTable('organizations').set(patch).where('id', '=', id).execute();
   }
 
-  userByEmail(email: string) {
+  userByEmail(email: string): Promise<UserRow | undefined> {
     return this.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+  }
+
+  /** Email addresses of users by id (alerts name who resolved them). */
+  async emailsOf(userIds: string[]): Promise<Map<string, string>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await this.db.selectFrom('users').select(['id', 'email']).where('id', 'in', userIds).execute();
+    return new Map(rows.map((r) => [r.id, r.email]));
+  }
+
+  async insertUser(row: UserRow): Promise<void> {
+    await this.db.insertInto('users').values(row).execute();
+  }
+
+  async isMember(orgId: string, userId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('memberships')
+      .select('user_id')
+      .where('org_id', '=', orgId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** The member of an organization with this email, if there is one. */
+  memberByEmail(orgId: string, email: string): Promise<{ id: string; email: string } | undefined> {
+    return this.db
+      .selectFrom('users as u')
+      .innerJoin('memberships as ms', 'ms.user_id', 'u.id')
+      .select(['u.id', 'u.email'])
+      .where('u.email', '=', email)
+      .where('ms.org_id', '=', orgId)
+      .executeTakeFirst();
+  }
+
+  async insertMembership(row: { org_id: string; user_id: string; role: string; created_at: string }): Promise<void> {
+    await this.db.insertInto('memberships').values(row).execute();
+  }
+
+  /** True when a membership was removed. */
+  async deleteMembership(orgId: string, userId: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('memberships')
+      .where('org_id', '=', orgId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  listMembers(orgId: string) {
+    return this.db
+      .selectFrom('memberships as m')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .select(['u.id', 'u.email', 'm.role', 'm.created_at'])
+      .where('m.org_id', '=', orgId)
+      .orderBy('m.created_at')
+      .execute();
   }
 
   /** The key, its organization and whether its owner is still a member, in one query. */
   authByHash(hash: string): Promise<KeyAuthRow | undefined> {
     return queries(this.db).authByHash.first({ hash });
+  }
+
+  async insertKey(row: ApiKeyRow): Promise<void> {
+    await this.db.insertInto('api_keys').values(row).execute();
   }
 
   listKeys(orgId: string) {
@@ -91,5 +166,54 @@ export class TenantsStore {
 
   keyById(id: string): Promise<ApiKeyRow | undefined> {
     return this.db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async revokeKey(id: string, at: string): Promise<void> {
+    await this.db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).execute();
+  }
+
+  // The organization's webhook state, for the webhooks domain.
+
+  webhookTarget(orgId: string): Promise<WebhookTarget | undefined> {
+    return this.db
+      .selectFrom('organizations')
+      .select(['webhook_url', 'webhook_secret'])
+      .where('id', '=', orgId)
+      .executeTakeFirst();
+  }
+
+  /** A delivery succeeded: the run of consecutive failures starts again from zero. */
+  async clearWebhookFailures(orgId: string): Promise<void> {
+    await this.db.updateTable('organizations').set({ webhook_failures: 0 }).where('id', '=', orgId).execute();
+  }
+
+  /**
+   * Counts one more failed attempt in a row and pauses the webhook when the run reaches
+   * `pauseAfter`; true when this call paused it.
+   */
+  async countWebhookFailure(orgId: string, pauseAfter: number, at: string): Promise<boolean> {
+    const org = await this.db
+      .updateTable('organizations')
+      .set((eb) => ({ webhook_failures: eb('webhook_failures', '+', 1) }))
+      .where('id', '=', orgId)
+      .returning(['webhook_failures', 'webhook_paused_at'])
+      .executeTakeFirst();
+    if (!org || org.webhook_paused_at !== null || org.webhook_failures < pauseAfter) return false;
+    const paused = await this.db
+      .updateTable('organizations')
+      .set({ webhook_paused_at: at })
+      .where('id', '=', orgId)
+      .where('webhook_paused_at', 'is', null)
+      .executeTakeFirst();
+    return Number(paused.numUpdatedRows) > 0;
+  }
+
+  /** Clears the pause and the run of failures. */
+  async resumeWebhook(orgId: string, at: string): Promise<void> {
+    await this.db
+      .updateTable('organizations')
+      .set({ webhook_paused_at: null, webhook_failures: 0, updated_at: at })
+      .where('id', '=', orgId)
+      .execute();
   }
 }

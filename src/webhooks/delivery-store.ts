@@ -11,16 +11,20 @@ import type { WebhookEvent } from './payload.js';
  *
  * States: pending (due at next_attempt_at; held while the organization's webhook is paused),
  * delivered, failed (retries exhausted, or no webhook URL any more).
+ *
+ * This module owns the webhook_deliveries and webhook_attempts tables. The claim statement reads the
+ * organization's pause state in the same statement, so that a paused webhook's rows are never claimed.
  */
 
 export type DeliveryRow = WebhookDeliveriesTable;
+export type DeliveryState = 'pending' | 'delivered' | 'failed';
 type Executor = Kysely<Database> | Transaction<Database>;
 
 export async function enqueueDelivery(
   db: Executor,
   input: { orgId: string; alertId: string | null; event: WebhookEvent; payload: string; isTest: boolean; now: Date },
 ): Promise<string> {
-  const id = newId('whd', input.now.getTime());
+  const id = newId('whd', input.now);
   await db
     .insertInto('webhook_deliveries')
     .values({
@@ -95,84 +99,81 @@ export interface AttemptOutcome {
   durationMs: number;
 }
 
-export interface AttemptRules {
-  retryDelaysMs: readonly number[];
-  pauseAfterFailures: number;
-}
-
 /**
- * Records one attempt: the attempt row, the delivery's next state (delivered, retry at the next step of
- * the schedule, or failed), and the organization's run of consecutive failures, which pauses its
- * webhook when it reaches the limit (api-v1.md 6.4). Test sends touch neither retries nor the run.
+ * Records one attempt, in the caller's transaction: the attempt row and the delivery's next state
+ * (delivered, retry at the next step of the schedule, or failed when the schedule is used up). Test
+ * sends are never retried. Returns the new state.
  */
 export async function recordAttempt(
-  db: Kysely<Database>,
+  trx: Executor,
   delivery: DeliveryRow,
   outcome: AttemptOutcome,
-  rules: AttemptRules,
+  retryDelaysMs: readonly number[],
   nodeId: string,
   now: Date,
-): Promise<{ state: string; paused: boolean }> {
+): Promise<DeliveryState> {
   const attempt = delivery.attempts + 1;
-  const isTest = delivery.is_test === 1;
-  let state: string;
+  let state: DeliveryState;
   let nextAttemptAt = delivery.next_attempt_at;
   if (outcome.ok) state = 'delivered';
-  else if (!isTest && attempt <= rules.retryDelaysMs.length) {
+  else if (delivery.is_test !== 1 && attempt <= retryDelaysMs.length) {
     state = 'pending';
-    nextAttemptAt = new Date(now.getTime() + (rules.retryDelaysMs[attempt - 1] as number)).toISOString();
+    nextAttemptAt = new Date(now.getTime() + (retryDelaysMs[attempt - 1] as number)).toISOString();
   } else state = 'failed';
 
-  return db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('webhook_attempts')
-      .values({
-        id: newId('wha', outcome.startedAt.getTime()),
-        delivery_id: delivery.id,
-        attempt,
-        started_at: outcome.startedAt.toISOString(),
-        duration_ms: outcome.durationMs,
-        status: outcome.status,
-        error: outcome.error,
-      })
-      .execute();
-    await trx
-      .updateTable('webhook_deliveries')
-      .set({
-        state,
-        attempts: attempt,
-        next_attempt_at: nextAttemptAt,
-        claimed_until: null,
-        claimed_by: null,
-        last_status: outcome.status,
-        last_error: outcome.error,
-        delivered_at: outcome.ok ? now.toISOString() : null,
-      })
-      .where('id', '=', delivery.id)
-      .where('claimed_by', '=', nodeId)
-      .execute();
-    if (isTest) return { state, paused: false };
-    if (outcome.ok) {
-      await trx.updateTable('organizations').set({ webhook_failures: 0 }).where('id', '=', delivery.org_id).execute();
-      return { state, paused: false };
-    }
-    const org = await trx
-      .updateTable('organizations')
-      .set((eb) => ({ webhook_failures: eb('webhook_failures', '+', 1) }))
-      .where('id', '=', delivery.org_id)
-      .returning(['webhook_failures', 'webhook_paused_at'])
-      .executeTakeFirst();
-    if (org && org.webhook_paused_at === null && org.webhook_failures >= rules.pauseAfterFailures) {
-      await trx
-        .updateTable('organizations')
-        .set({ webhook_paused_at: now.toISOString() })
-        .where('id', '=', delivery.org_id)
-        .where('webhook_paused_at', 'is', null)
-        .execute();
-      return { state, paused: true };
-    }
-    return { state, paused: false };
-  });
+  await trx
+    .insertInto('webhook_attempts')
+    .values({
+      id: newId('wha', outcome.startedAt),
+      delivery_id: delivery.id,
+      attempt,
+      started_at: outcome.startedAt.toISOString(),
+      duration_ms: outcome.durationMs,
+      status: outcome.status,
+      error: outcome.error,
+    })
+    .execute();
+  await trx
+    .updateTable('webhook_deliveries')
+    .set({
+      state,
+      attempts: attempt,
+      next_attempt_at: nextAttemptAt,
+      claimed_until: null,
+      claimed_by: null,
+      last_status: outcome.status,
+      last_error: outcome.error,
+      delivered_at: outcome.ok ? now.toISOString() : null,
+    })
+    .where('id', '=', delivery.id)
+    .where('claimed_by', '=', nodeId)
+    .execute();
+  return state;
+}
+
+/** Makes every held delivery of an organization due now (its webhook was resumed); returns how many. */
+export async function releaseHeldDeliveries(trx: Executor, orgId: string, now: Date): Promise<number> {
+  const result = await trx
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: now.toISOString() })
+    .where('org_id', '=', orgId)
+    .where('state', '=', 'pending')
+    .where('is_test', '=', 0)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** An organization's deliveries (test sends aside) by state. */
+export async function deliveryCounts(db: Executor, orgId: string): Promise<Record<DeliveryState, number>> {
+  const rows = await db
+    .selectFrom('webhook_deliveries')
+    .select(['state', (eb) => eb.fn.countAll().as('n')])
+    .where('org_id', '=', orgId)
+    .where('is_test', '=', 0)
+    .groupBy('state')
+    .execute();
+  const count = (state: DeliveryState) => Number(rows.find((r) => r.state === state)?.n ?? 0);
+  return { pending: count('pending'), delivered: count('delivered'), failed: count('failed') };
 }
 
 /** Marks a delivery failed without an attempt (the organization no longer has a webhook URL). */

@@ -1,6 +1,9 @@
 import type { Clock } from '../infra/clock.js';
 import type { WebhookConfig } from '../infra/config.js';
+import type { Log } from '../infra/context.js';
 import type { DatabaseHandle } from '../infra/database.js';
+import { PollingJob } from '../infra/polling-job.js';
+import { TenantsStore } from '../tenants/tenants-store.js';
 import { abandonDelivery, claimDueDeliveries, type DeliveryRow, recordAttempt } from './delivery-store.js';
 import { sendWebhook } from './sender.js';
 import { signPayload } from './signature.js';
@@ -10,7 +13,7 @@ export interface DeliveryWorkerDeps {
   clock: Clock;
   config: WebhookConfig;
   nodeId: string;
-  log?: (level: 'info' | 'warn' | 'error', message: string, detail?: Record<string, unknown>) => void;
+  log?: Log;
 }
 
 /** Deliveries sent at once by one node. */
@@ -24,18 +27,22 @@ export function claimLeaseMs(config: WebhookConfig): number {
   return config.timeoutMs * 2 + 1_000;
 }
 
-/** Sends one claimed delivery and records the outcome. */
-export async function attemptDelivery(
-  deps: DeliveryWorkerDeps,
-  delivery: DeliveryRow,
-): Promise<{ state: string; paused: boolean; status: number | null; error: string | null }> {
+export interface AttemptResult {
+  state: string;
+  paused: boolean;
+  status: number | null;
+  error: string | null;
+}
+
+/**
+ * Sends one claimed delivery and records the outcome: the attempt and the delivery's next state, and
+ * the organization's run of consecutive failures, which pauses its webhook when it reaches the limit
+ * (api-v1.md 6.4), in one transaction. Test sends touch neither retries nor the run.
+ */
+export async function attemptDelivery(deps: DeliveryWorkerDeps, delivery: DeliveryRow): Promise<AttemptResult> {
   const db = deps.database.db;
-  const org = await db
-    .selectFrom('organizations')
-    .select(['webhook_url', 'webhook_secret'])
-    .where('id', '=', delivery.org_id)
-    .executeTakeFirst();
-  if (!org?.webhook_url) {
+  const target = await new TenantsStore(db).webhookTarget(delivery.org_id);
+  if (!target?.webhook_url) {
     await abandonDelivery(db, delivery, deps.nodeId, 'the organization has no webhook URL');
     return { state: 'failed', paused: false, status: null, error: 'no webhook URL' };
   }
@@ -46,25 +53,39 @@ export async function attemptDelivery(
   };
   if (delivery.is_test === 1) headers['X-Service-Test'] = 'true';
   // Never send an unsigned event: a receiver could not tell it from a forgery.
-  const result = org.webhook_secret
+  const result = target.webhook_secret
     ? await sendWebhook({
-        url: org.webhook_url,
+        url: target.webhook_url,
         body: delivery.payload,
-        headers: { ...headers, 'X-Service-Signature': signPayload(org.webhook_secret, delivery.payload) },
+        headers: { ...headers, 'X-Service-Signature': signPayload(target.webhook_secret, delivery.payload) },
         timeoutMs: deps.config.timeoutMs,
         allowPrivateAddresses: deps.config.allowPrivateAddresses,
       })
     : { ok: false, status: null, error: 'the organization has no webhook secret', durationMs: 0 };
-  const recorded = await recordAttempt(
-    db,
-    delivery,
-    { ok: result.ok, status: result.status, error: result.error, startedAt, durationMs: result.durationMs },
-    { retryDelaysMs: deps.config.retryDelaysMs, pauseAfterFailures: deps.config.pauseAfterFailures },
-    deps.nodeId,
-    deps.clock.now(),
-  );
-  const level = result.ok ? 'info' : 'warn';
-  deps.log?.(level, 'webhook attempt', {
+  const now = deps.clock.now();
+  const outcome = {
+    ok: result.ok,
+    status: result.status,
+    error: result.error,
+    startedAt,
+    durationMs: result.durationMs,
+  };
+  const recorded = await db.transaction().execute(async (trx) => {
+    const state = await recordAttempt(trx, delivery, outcome, deps.config.retryDelaysMs, deps.nodeId, now);
+    if (delivery.is_test === 1) return { state, paused: false };
+    const tenants = new TenantsStore(trx);
+    if (result.ok) {
+      await tenants.clearWebhookFailures(delivery.org_id);
+      return { state, paused: false };
+    }
+    const paused = await tenants.countWebhookFailure(
+      delivery.org_id,
+      deps.config.pauseAfterFailures,
+      now.toISOString(),
+    );
+    return { state, paused };
+  });
+  deps.log?.(result.ok ? 'info' : 'warn', 'webhook attempt', {
     delivery: delivery.id,
     org: delivery.org_id,
     event: delivery.event,
@@ -78,62 +99,28 @@ export async function attemptDelivery(
 }
 
 /**
- * Polls the outbox and sends due deliveries. Every node runs one; claims keep them from sending one
- * delivery twice at once. `kick()` runs a round soon (after an event was written by this node).
+ * Sends due deliveries from the outbox. Every node runs one; claims keep two nodes from sending one
+ * delivery at once. `job` polls every WEBHOOK_POLL_INTERVAL and is kicked when this node writes an
+ * event; a round claims up to CONCURRENCY deliveries and another follows at once while rounds come
+ * back full. `runUntilIdle` on the job resolves with the number of attempts made.
  */
 export class DeliveryWorker {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<number> | undefined;
-  private again = false;
-  private stopped = false;
+  readonly job: PollingJob<number>;
 
-  constructor(private readonly deps: DeliveryWorkerDeps) {}
-
-  start(): void {
-    this.stopped = false;
-    this.timer = setInterval(() => this.kick(), this.deps.config.pollIntervalMs);
-    this.timer.unref();
-    this.kick();
+  constructor(private readonly deps: DeliveryWorkerDeps) {
+    this.job = new PollingJob<number>({
+      name: 'webhook deliveries',
+      intervalMs: deps.config.pollIntervalMs,
+      round: async () => {
+        const attempts = await this.runOnce();
+        return { more: attempts >= CONCURRENCY, report: attempts };
+      },
+      combine: (total, attempts) => (total ?? 0) + (attempts ?? 0),
+      ...(deps.log ? { log: deps.log } : {}),
+    });
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.running?.catch(() => undefined);
-  }
-
-  kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    void this.runUntilIdle().catch((error) =>
-      this.deps.log?.('error', 'webhook worker failed', { err: String(error) }),
-    );
-  }
-
-  /** Runs rounds until nothing is due; resolves with the number of attempts made. */
-  runUntilIdle(): Promise<number> {
-    if (this.running) return this.running.then(() => this.runUntilIdle());
-    this.running = (async () => {
-      let total = 0;
-      try {
-        for (;;) {
-          this.again = false;
-          const n = await this.runOnce();
-          total += n;
-          if ((n < CONCURRENCY && !this.again) || this.stopped) break;
-        }
-      } finally {
-        this.running = undefined;
-      }
-      return total;
-    })();
-    return this.running;
-  }
-
-  /** One round: claim up to CONCURRENCY due deliveries and attempt them all. */
+  /** One round: claim up to CONCURRENCY due deliveries and attempt them all; returns how many. */
   async runOnce(): Promise<number> {
     const claimed = await claimDueDeliveries(this.deps.database, {
       now: this.deps.clock.now(),
@@ -143,7 +130,7 @@ export class DeliveryWorker {
     });
     await Promise.all(
       claimed.map((d) =>
-        attemptDelivery(this.deps, d).catch((error) =>
+        attemptDelivery(this.deps, d).catch((error: unknown) =>
           this.deps.log?.('error', 'webhook attempt could not be recorded', { delivery: d.id, err: String(error) }),
         ),
       ),

@@ -16,7 +16,6 @@ import { ListStore } from '../../src/lists/list-store.js';
 import { type ListRecord, type SourceId, emptyRecord } from '../../src/lists/model.js';
 import { type AppContext, createContext } from '../../src/start/context.js';
 import { buildServerApp } from '../../src/start/server.js';
-import { addUser, createApiKey, createOrganization, updateOrganization } from '../../src/tenants/tenants-service.js';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -180,24 +179,25 @@ export async function seedOrg(
   ctx: AppContext,
   options: { slug?: string; tier?: string; quota?: number | null; webhookUrl?: string; webhookSecret?: string } = {},
 ): Promise<SeededOrg> {
-  const admin = { db: ctx.database.db, clock: ctx.clock };
+  const { tenants } = ctx.services;
   const slug = options.slug ?? `org-${randomBytes(3).toString('hex')}`;
-  const org = await createOrganization(admin, {
-    slug,
-    name: `Org ${slug}`,
-    tier: options.tier ?? 'professional',
-    quota: options.quota ?? null,
+  const org = await tenants.createOrganization({
+    ctx: ctx.operator,
+    input: { slug, name: `Org ${slug}`, tier: options.tier ?? 'professional', quota: options.quota ?? null },
   });
   if (options.webhookUrl || options.webhookSecret) {
-    await updateOrganization(admin, {
-      org: slug,
-      ...(options.webhookUrl ? { webhookUrl: options.webhookUrl } : {}),
-      ...(options.webhookSecret ? { webhookSecret: options.webhookSecret } : {}),
+    await tenants.updateOrganization({
+      ctx: ctx.operator,
+      input: {
+        org: slug,
+        ...(options.webhookUrl ? { webhookUrl: options.webhookUrl } : {}),
+        ...(options.webhookSecret ? { webhookSecret: options.webhookSecret } : {}),
+      },
     });
   }
   const email = `analyst@${slug}.test`;
-  await addUser(admin, { org: slug, email });
-  const key = await createApiKey(admin, { org: slug, email });
+  await tenants.addUser({ ctx: ctx.operator, input: { org: slug, email } });
+  const key = await tenants.createApiKey({ ctx: ctx.operator, input: { org: slug, email } });
   return { orgId: org.id, slug, key: key.key, keyId: key.id, email };
 }
 
@@ -215,7 +215,7 @@ export function organization(source: SourceId, id: string, name: string, extra: 
  * uses to activate), then reloads the node's lists. Returns the version id.
  */
 export async function activateRecords(ctx: AppContext, source: SourceId, records: ListRecord[]): Promise<string> {
-  const id = newId('lv');
+  const id = newId('lv', ctx.clock.now());
   const now = ctx.clock.now().toISOString();
   await new ListStore(ctx.database.db).activate(
     {

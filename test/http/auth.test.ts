@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ManualClock } from '../../src/infra/clock.js';
-import { createApiKey, removeUser, revokeApiKey } from '../../src/tenants/tenants-service.js';
 import { ENGINES, type SeededOrg, type TestApp, seedOrg, startTestApp } from '../helpers/harness.js';
 import { assertCommonHeaders, assertError, loadSampleLists } from '../helpers/http-assert.js';
 
@@ -11,7 +10,8 @@ for (const { engine, skip } of ENGINES) {
     let t: TestApp;
     let clock: ManualClock;
     let org: SeededOrg;
-    const admin = () => ({ db: t.ctx.database.db, clock: t.clock });
+    const admin = () => t.ctx.operator;
+    const tenants = () => t.ctx.services.tenants;
 
     before(async () => {
       clock = new ManualClock('2026-01-15T12:00:00.000Z');
@@ -42,9 +42,9 @@ for (const { engine, skip } of ENGINES) {
     });
 
     it('revoked key: 401 INVALID_API_KEY', async () => {
-      const key = await createApiKey(admin(), { org: org.slug, email: org.email });
+      const key = await tenants().createApiKey({ ctx: admin(), input: { org: org.slug, email: org.email } });
       assert.equal((await t.request('GET', '/v1/screenings', { key: key.key })).status, 200);
-      await revokeApiKey(admin(), key.id);
+      await tenants().revokeApiKey({ ctx: admin(), input: { id: key.id } });
       assertError(await t.request('GET', '/v1/screenings', { key: key.key }), 401, 'INVALID_API_KEY');
       // The other key of the same user is untouched.
       assert.equal((await t.request('GET', '/v1/screenings', { key: org.key })).status, 200);
@@ -52,7 +52,7 @@ for (const { engine, skip } of ENGINES) {
 
     it('expired key: 401 INVALID_API_KEY once the clock passes its expiry', async () => {
       const expiresAt = new Date(clock.now().getTime() + 60 * 60 * 1000).toISOString();
-      const key = await createApiKey(admin(), { org: org.slug, email: org.email, expiresAt });
+      const key = await tenants().createApiKey({ ctx: admin(), input: { org: org.slug, email: org.email, expiresAt } });
       assert.equal((await t.request('GET', '/v1/screenings', { key: key.key })).status, 200);
       clock.advance(60 * 60 * 1000 - 1000);
       assert.equal(
@@ -68,11 +68,11 @@ for (const { engine, skip } of ENGINES) {
 
     it("owner removed from the organization: 403 FORBIDDEN, and the organization's other keys keep working", async () => {
       const other = await seedOrg(t.ctx);
-      const { addUser } = await import('../../src/tenants/tenants-service.js');
-      await addUser(admin(), { org: other.slug, email: 'leaver@example.test' });
-      const leaverKey = await createApiKey(admin(), { org: other.slug, email: 'leaver@example.test' });
+      const leaver = { org: other.slug, email: 'leaver@example.test' };
+      await tenants().addUser({ ctx: admin(), input: leaver });
+      const leaverKey = await tenants().createApiKey({ ctx: admin(), input: leaver });
       assert.equal((await t.request('GET', '/v1/screenings', { key: leaverKey.key })).status, 200);
-      await removeUser(admin(), { org: other.slug, email: 'leaver@example.test' });
+      await tenants().removeUser({ ctx: admin(), input: leaver });
       assertError(await t.request('GET', '/v1/screenings', { key: leaverKey.key }), 403, 'FORBIDDEN');
       assertError(
         await t.request('POST', '/v1/screen', { key: leaverKey.key, body: { name: 'Rustam Karimov' } }),

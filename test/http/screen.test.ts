@@ -368,7 +368,7 @@ for (const { engine, skip } of ENGINES) {
         await db
           .insertInto('monitors')
           .values({
-            id: newId('mon'),
+            id: newId('mon', clock.now()),
             org_id: org.orgId,
             screening_id: row.id,
             search_key: row.search_key,

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/infra/config.js';
-import { listStatus, syncSource } from '../../src/lists/sync-service.js';
+import { listSyncService } from '../../src/lists/sync-service.js';
 import { GENEROUS_LIMITS } from '../helpers/http-assert.js';
 import { ENGINES, SHARED_DATA, type SeededOrg, type TestApp, seedOrg, startTestApp } from '../helpers/harness.js';
 
@@ -47,7 +47,9 @@ for (const { engine, skip } of ENGINES) {
     let t: TestApp;
     let publisher: Publisher;
     let org: SeededOrg;
-    let syncCtx: Parameters<typeof syncSource>[0];
+    let sync: ReturnType<typeof listSyncService>;
+    const syncSource = (source: 'un_csl' | 'jp_mof') => sync.syncSource({ ctx: t.ctx.operator, input: { source } });
+    const listStatus = () => sync.status({ ctx: t.ctx.operator });
 
     before(async () => {
       publisher = await startPublisher();
@@ -60,7 +62,7 @@ for (const { engine, skip } of ENGINES) {
         LIST_HTTP_TIMEOUT: '5s',
         LIST_URLS: `un_csl:consolidated.xml=${publisher.url}/un.xml jp_mof:shisantouketsu.xlsx=${publisher.url}/jp/list.html`,
       }).lists;
-      syncCtx = { db: t.ctx.database.db, clock: t.clock, lists };
+      sync = listSyncService({ config: lists });
     });
     after(async () => {
       await t?.close();
@@ -69,7 +71,7 @@ for (const { engine, skip } of ENGINES) {
 
     it('downloads, parses in full and puts a version in force', async () => {
       publisher.respond = () => ({ status: 200, body: readFileSync(UN_FILE) });
-      const outcome = await syncSource(syncCtx, 'un_csl');
+      const outcome = await syncSource('un_csl');
       assert.equal(outcome.status, 'updated', outcome.message ?? '');
       const independent = (readFileSync(UN_FILE, 'utf8').match(/<(INDIVIDUAL|ENTITY)>/g) ?? []).length;
       assert.equal(outcome.records, independent);
@@ -78,8 +80,8 @@ for (const { engine, skip } of ENGINES) {
     });
 
     it('records the same input again as unchanged, without a new version', async () => {
-      const before = (await listStatus({ ...syncCtx })).find((s) => s.source === 'un_csl');
-      const outcome = await syncSource(syncCtx, 'un_csl');
+      const before = (await listStatus()).find((s) => s.source === 'un_csl');
+      const outcome = await syncSource('un_csl');
       assert.equal(outcome.status, 'unchanged');
       assert.equal(outcome.version, before?.version);
     });
@@ -91,12 +93,12 @@ for (const { engine, skip } of ENGINES) {
       ['a file with far fewer records', { status: 200, body: unWithFewIndividuals(50) }, /sanity guard/],
     ] as const) {
       it(`rejects ${label} and keeps the current version in force`, async () => {
-        const before = (await listStatus(syncCtx)).find((s) => s.source === 'un_csl');
+        const before = (await listStatus()).find((s) => s.source === 'un_csl');
         publisher.respond = () => answer;
-        const outcome = await syncSource(syncCtx, 'un_csl');
+        const outcome = await syncSource('un_csl');
         assert.equal(outcome.status, 'rejected');
         assert.match(outcome.message ?? '', reason);
-        const after = (await listStatus(syncCtx)).find((s) => s.source === 'un_csl');
+        const after = (await listStatus()).find((s) => s.source === 'un_csl');
         assert.equal(after?.version, before?.version);
         assert.equal(after?.records, before?.records);
         assert.equal(after?.stale, true, 'a rejected sync reports the source stale');
@@ -125,7 +127,7 @@ for (const { engine, skip } of ENGINES) {
           seen.push({ version: un?.version, records: un?.records });
         }
       })();
-      const outcome = await syncSource(syncCtx, 'un_csl');
+      const outcome = await syncSource('un_csl');
       assert.equal(outcome.status, 'updated', outcome.message ?? '');
       await t.ctx.runtime.refresh();
       const res = await t.request('POST', '/v1/screen', { key: org.key, body: { name: 'Ri Won Ho' } });
@@ -158,7 +160,7 @@ for (const { engine, skip } of ENGINES) {
             : path.endsWith('shisantouketsu20260305.xlsx')
               ? { status: 200, body: readFileSync(JP_FILE), type: 'application/octet-stream' }
               : { status: 404, body: 'not here' };
-        const outcome = await syncSource(syncCtx, 'jp_mof');
+        const outcome = await syncSource('jp_mof');
         assert.equal(outcome.status, 'updated', outcome.message ?? '');
         assert.ok(publisher.hits.includes('/jp/files/shisantouketsu20260305.xlsx'));
         assert.ok(!publisher.hits.some((h) => h.includes('20260101')));

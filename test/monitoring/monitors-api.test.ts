@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { updateOrganization } from '../../src/tenants/tenants-service.js';
-import { monitoringFor } from '../../src/monitoring/monitoring.js';
 import {
   ENGINES,
   type SeededOrg,
@@ -182,18 +180,22 @@ for (const { engine, skip } of ENGINES) {
     });
 
     it('marks monitors inactive while the organization is below Starter and active again when restored', async () => {
-      const admin = { db: t.ctx.database.db, clock: t.ctx.clock };
-      const api = monitoringFor(t.ctx).api;
-      const caller = { orgId: org.orgId };
-      const before = await api.list(caller as never, { page: 1, pageSize: 100 });
+      const { monitors, tenants } = t.ctx.services;
+      // The console's view of the monitors: the service called directly, as the API refuses a free tier.
+      const list = () =>
+        monitors.listMonitors({
+          ctx: { ...t.ctx.operator, caller: { orgId: org.orgId } as never },
+          input: { page: 1, pageSize: 100 },
+        });
+      const before = await list();
       assert.ok(before.items.length > 0 && before.items.every((m) => m.isActive === true));
-      await updateOrganization(admin, { org: org.slug, tier: 'free' });
+      await tenants.updateOrganization({ ctx: t.ctx.operator, input: { org: org.slug, tier: 'free' } });
       const denied = await t.request('GET', '/v1/monitors', { key: org.key });
       assert.equal(denied.status, 403);
-      const during = await api.list(caller as never, { page: 1, pageSize: 100 });
+      const during = await list();
       assert.equal(during.items.length, before.items.length);
       assert.ok(during.items.every((m) => m.isActive === false));
-      await updateOrganization(admin, { org: org.slug, tier: 'starter' });
+      await tenants.updateOrganization({ ctx: t.ctx.operator, input: { org: org.slug, tier: 'starter' } });
       const restored = await t.request('GET', '/v1/monitors?pageSize=100', { key: org.key });
       assert.equal(restored.status, 200);
       assert.ok(restored.body.data.every((m: { isActive: boolean }) => m.isActive === true));

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ManualClock } from '../../src/infra/clock.js';
-import { alertReasons, listLabels } from '../../src/monitoring/alert-rules.js';
-import { monitoringFor } from '../../src/monitoring/monitoring.js';
+import { listLabels } from '../../src/lists/labels.js';
+import { alertReasons } from '../../src/monitoring/alert-rules.js';
 import { SOURCE_LABELS } from '../../src/lists/model.js';
-import { updateOrganization } from '../../src/tenants/tenants-service.js';
 import {
   ENGINES,
   type SeededOrg,
@@ -76,7 +75,7 @@ for (const { engine, skip } of ENGINES) {
         .orderBy('created_at')
         .orderBy('id')
         .execute();
-    const rescreen = () => monitoringFor(t.ctx).rescreener.runUntilIdle();
+    const rescreen = () => t.ctx.jobs.rescreen.job.runUntilIdle();
 
     before(async () => {
       t = await startTestApp(engine);
@@ -163,13 +162,14 @@ for (const { engine, skip } of ENGINES) {
     });
 
     it('skips monitors of an organization below Starter, and catches up once it is restored', async () => {
-      const admin = { db: t.ctx.database.db, clock: t.ctx.clock };
-      await updateOrganization(admin, { org: idle.slug, tier: 'free' });
+      const setTier = (tier: string) =>
+        t.ctx.services.tenants.updateOrganization({ ctx: t.ctx.operator, input: { org: idle.slug, tier } });
+      await setTier('free');
       const before = (await alertsOf(idle.orgId)).length;
       await activateRecords(t.ctx, 'us_ofac', [...base.us_ofac, designated]);
       await rescreen();
       assert.equal((await alertsOf(idle.orgId)).length, before, 'no alert while inactive');
-      await updateOrganization(admin, { org: idle.slug, tier: 'starter' });
+      await setTier('starter');
       await rescreen();
       assert.equal((await alertsOf(idle.orgId)).length, before + 1, 'rescreened once restored');
     });

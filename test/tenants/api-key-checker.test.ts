@@ -4,14 +4,7 @@ import { ManualClock } from '../../src/infra/clock.js';
 import { type DatabaseHandle, ensureSchema, openDatabase } from '../../src/infra/database.js';
 import { migrateToLatest } from '../../src/infra/migrations.js';
 import { ApiKeyChecker, type KeyCheck } from '../../src/tenants/auth.js';
-import {
-  addUser,
-  createApiKey,
-  createOrganization,
-  removeUser,
-  revokeApiKey,
-  updateOrganization,
-} from '../../src/tenants/tenants-service.js';
+import { tenantsService } from '../../src/tenants/tenants-service.js';
 import { ENGINES, type TestEnv, testEnv } from '../helpers/harness.js';
 
 function code(check: KeyCheck): string {
@@ -32,6 +25,7 @@ for (const { engine, skip } of ENGINES) {
     let checker: ApiKeyChecker;
     const viaServer = () => ({ db: server.db, clock });
     const viaCli = () => ({ db: cli.db, clock });
+    const tenants = tenantsService();
 
     before(async () => {
       env = testEnv(engine);
@@ -41,9 +35,9 @@ for (const { engine, skip } of ENGINES) {
       cli = openDatabase(env.config.database);
       clock = new ManualClock('2026-01-15T12:00:00.000Z');
       checker = new ApiKeyChecker(server.db, clock);
-      await createOrganization(viaCli(), { slug: 'acme', name: 'Acme', tier: 'starter' });
-      await addUser(viaCli(), { org: 'acme', email: 'ana@acme.test' });
-      await addUser(viaCli(), { org: 'acme', email: 'bo@acme.test' });
+      await tenants.createOrganization({ ctx: viaCli(), input: { slug: 'acme', name: 'Acme', tier: 'starter' } });
+      await tenants.addUser({ ctx: viaCli(), input: { org: 'acme', email: 'ana@acme.test' } });
+      await tenants.addUser({ ctx: viaCli(), input: { org: 'acme', email: 'bo@acme.test' } });
     });
     after(async () => {
       await cli?.close();
@@ -56,7 +50,7 @@ for (const { engine, skip } of ENGINES) {
         ? 'answers a known key from memory until something changes'
         : 'reads the key from the database on every check',
       async () => {
-        const key = await createApiKey(viaCli(), { org: 'acme', email: 'ana@acme.test' });
+        const key = await tenants.createApiKey({ ctx: viaCli(), input: { org: 'acme', email: 'ana@acme.test' } });
         const reads = checker.reads;
         for (let i = 0; i < 5; i++) assert.equal(code(await checker.check(key.key)), 'ok starter');
         assert.equal(checker.reads - reads, engine === 'sqlite' ? 1 : 5);
@@ -66,45 +60,48 @@ for (const { engine, skip } of ENGINES) {
     );
 
     it('a key revoked by another connection is refused on the next check', async () => {
-      const key = await createApiKey(viaCli(), { org: 'acme', email: 'ana@acme.test' });
+      const key = await tenants.createApiKey({ ctx: viaCli(), input: { org: 'acme', email: 'ana@acme.test' } });
       assert.equal(code(await checker.check(key.key)), 'ok starter');
       assert.equal(code(await checker.check(key.key)), 'ok starter');
-      await revokeApiKey(viaCli(), key.id);
+      await tenants.revokeApiKey({ ctx: viaCli(), input: { id: key.id } });
       assert.equal(code(await checker.check(key.key)), 'INVALID_API_KEY');
     });
 
     it('a key revoked through the same connection is refused on the next check', async () => {
-      const key = await createApiKey(viaServer(), { org: 'acme', email: 'ana@acme.test' });
+      const key = await tenants.createApiKey({ ctx: viaServer(), input: { org: 'acme', email: 'ana@acme.test' } });
       assert.equal(code(await checker.check(key.key)), 'ok starter');
-      await revokeApiKey(viaServer(), key.id);
+      await tenants.revokeApiKey({ ctx: viaServer(), input: { id: key.id } });
       assert.equal(code(await checker.check(key.key)), 'INVALID_API_KEY');
     });
 
     it('a tier changed by another connection applies on the next check, and so does the change back', async () => {
-      const key = await createApiKey(viaCli(), { org: 'acme', email: 'ana@acme.test' });
+      const key = await tenants.createApiKey({ ctx: viaCli(), input: { org: 'acme', email: 'ana@acme.test' } });
       assert.equal(code(await checker.check(key.key)), 'ok starter');
-      await updateOrganization(viaCli(), { org: 'acme', tier: 'free', quota: 5 });
+      await tenants.updateOrganization({ ctx: viaCli(), input: { org: 'acme', tier: 'free', quota: 5 } });
       const free = await checker.check(key.key);
       assert.equal(code(free), 'ok free');
       assert.equal(free.ok && free.caller.quota, 5);
-      await updateOrganization(viaServer(), { org: 'acme', tier: 'starter', quota: null });
+      await tenants.updateOrganization({ ctx: viaServer(), input: { org: 'acme', tier: 'starter', quota: null } });
       const starter = await checker.check(key.key);
       assert.equal(code(starter), 'ok starter');
       assert.equal(starter.ok && starter.caller.quota, 1000);
     });
 
     it('an owner removed by another connection is no longer a member on the next check', async () => {
-      const key = await createApiKey(viaCli(), { org: 'acme', email: 'bo@acme.test' });
+      const key = await tenants.createApiKey({ ctx: viaCli(), input: { org: 'acme', email: 'bo@acme.test' } });
       assert.equal(code(await checker.check(key.key)), 'ok starter');
-      await removeUser(viaCli(), { org: 'acme', email: 'bo@acme.test' });
+      await tenants.removeUser({ ctx: viaCli(), input: { org: 'acme', email: 'bo@acme.test' } });
       assert.equal(code(await checker.check(key.key)), 'not a member');
     });
 
     it('expiry is judged against the clock on every check, with nothing written', async () => {
-      const key = await createApiKey(viaCli(), {
-        org: 'acme',
-        email: 'ana@acme.test',
-        expiresAt: '2026-01-15T13:00:00.000Z',
+      const key = await tenants.createApiKey({
+        ctx: viaCli(),
+        input: {
+          org: 'acme',
+          email: 'ana@acme.test',
+          expiresAt: '2026-01-15T13:00:00.000Z',
+        },
       });
       assert.equal(code(await checker.check(key.key)), 'ok starter');
       clock.set('2026-01-15T12:59:59.999Z');

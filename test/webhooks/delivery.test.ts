@@ -2,11 +2,8 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import type { ManualClock } from '../../src/infra/clock.js';
 import { run } from '../../src/cli/main.js';
-import { resolveAlert } from '../../src/monitoring/alerts-service.js';
-import { monitoringFor } from '../../src/monitoring/monitoring.js';
 import { enqueueDelivery } from '../../src/webhooks/delivery-store.js';
 import { serializeEvent } from '../../src/webhooks/payload.js';
-import { resumeWebhook, sendTestWebhook } from '../../src/webhooks/webhooks-service.js';
 import {
   ENGINES,
   type SeededOrg,
@@ -33,7 +30,7 @@ async function cli(t: TestApp, args: string[]): Promise<{ code: number; out: str
   const log = console.log;
   console.log = (...a: unknown[]) => lines.push(a.join(' '));
   try {
-    const code = await run(args, t.env.env);
+    const code = await run(args, t.env.env, { clock: t.clock });
     return { code, out: lines.join('\n') };
   } finally {
     console.log = log;
@@ -45,7 +42,7 @@ for (const { engine, skip } of ENGINES) {
     let t: TestApp | undefined;
     const receivers: Receiver[] = [];
     afterEach(async () => {
-      await monitoringFor(t!.ctx).stop();
+      await t?.ctx.jobs.stop();
       for (const r of receivers.splice(0)) await r.close();
       await t?.close();
       t = undefined;
@@ -56,7 +53,7 @@ for (const { engine, skip } of ENGINES) {
       receivers.push(receiver);
       t = await startTestApp(engine, { env: ENV });
       const org = await seedOrg(t.ctx, { webhookUrl: receiver.url, webhookSecret: SECRET });
-      return { app: t, receiver, org, clock: t.clock as ManualClock, monitoring: monitoringFor(t.ctx) };
+      return { app: t, receiver, org, clock: t.clock as ManualClock, jobs: t.ctx.jobs };
     };
     /** A delivery written straight into the outbox, as the rescreen does. */
     const outbox = async (app: TestApp, org: SeededOrg, n = 1) => {
@@ -102,10 +99,10 @@ for (const { engine, skip } of ENGINES) {
       app.ctx.database.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
     it('sends a signed alert.created after a list change designates a monitored party, and alert.resolved from the command line', async () => {
-      const { app, receiver, org, clock, monitoring } = await setup();
+      const { app, receiver, org, jobs } = await setup();
       const base = sampleRecords();
       await activateRecords(app.ctx, 'us_ofac', base.us_ofac);
-      monitoring.start();
+      jobs.start();
       const s = await app.request('POST', '/v1/screen', {
         key: org.key,
         body: { name: 'Ivan Petrovich Sidorov', birthDate: '1970-02-03' },
@@ -140,8 +137,6 @@ for (const { engine, skip } of ENGINES) {
       const alerts = JSON.parse(listed.out);
       assert.equal(alerts.length, 1);
       assert.equal(alerts[0].id, got.json.alert.id);
-      // The command line runs on the system clock; move the test clock past it so the worker finds the delivery due.
-      clock.set(new Date(Date.now() + 60_000));
       const resolved = await cli(app, [
         'alerts',
         'resolve',
@@ -153,7 +148,7 @@ for (const { engine, skip } of ENGINES) {
         '--json',
       ]);
       assert.equal(resolved.code, 0, resolved.out);
-      monitoring.worker.kick();
+      jobs.deliveries.job.kick();
       const [, second] = await receiver.waitFor(2);
       assert.ok(second);
       assert.equal(second.signatureValid, true);
@@ -169,16 +164,16 @@ for (const { engine, skip } of ENGINES) {
     });
 
     it('retries a failing receiver on the scaled schedule with the same delivery id, until it recovers', async () => {
-      const { app, receiver, org, clock, monitoring } = await setup((_r, i) => ({ status: i < 2 ? 500 : 204 }));
+      const { app, receiver, org, clock, jobs } = await setup((_r, i) => ({ status: i < 2 ? 500 : 204 }));
       const [id] = await outbox(app, org);
-      assert.equal(await monitoring.worker.runOnce(), 1);
-      assert.equal(await monitoring.worker.runOnce(), 0, 'not due before the first delay');
+      assert.equal(await jobs.deliveries.runOnce(), 1);
+      assert.equal(await jobs.deliveries.runOnce(), 0, 'not due before the first delay');
       clock.advance(DELAYS[0]! - 1);
-      assert.equal(await monitoring.worker.runOnce(), 0);
+      assert.equal(await jobs.deliveries.runOnce(), 0);
       clock.advance(1);
-      assert.equal(await monitoring.worker.runOnce(), 1);
+      assert.equal(await jobs.deliveries.runOnce(), 1);
       clock.advance(DELAYS[1]!);
-      assert.equal(await monitoring.worker.runOnce(), 1);
+      assert.equal(await jobs.deliveries.runOnce(), 1);
       assert.equal(receiver.received.length, 3);
       assert.deepEqual(new Set(receiver.received.map((r) => r.deliveryId)), new Set([id]));
       assert.ok(receiver.received.every((r) => r.signatureValid && r.body === receiver.received[0]!.body));
@@ -206,10 +201,10 @@ for (const { engine, skip } of ENGINES) {
     });
 
     it('marks a delivery failed after the last retry', async () => {
-      const { app, receiver, org, clock, monitoring } = await setup(() => ({ status: 500 }));
+      const { app, receiver, org, clock, jobs } = await setup(() => ({ status: 500 }));
       const [id] = await outbox(app, org);
       for (let i = 0; i < 10; i++) {
-        await monitoring.worker.runOnce();
+        await jobs.deliveries.runOnce();
         clock.advance(1000);
       }
       assert.equal(receiver.received.length, DELAYS.length + 1);
@@ -221,10 +216,10 @@ for (const { engine, skip } of ENGINES) {
 
     it('pauses after 10 failed attempts in a row, holds deliveries, and delivers them after `webhooks resume`', async () => {
       let healthy = false;
-      const { app, receiver, org, clock, monitoring } = await setup(() => ({ status: healthy ? 200 : 503 }));
+      const { app, receiver, org, clock, jobs } = await setup(() => ({ status: healthy ? 200 : 503 }));
       const ids = await outbox(app, org, 2);
       for (let i = 0; i < 5; i++) {
-        await monitoring.worker.runOnce();
+        await jobs.deliveries.runOnce();
         clock.advance(1000);
       }
       assert.equal(receiver.received.length, 10);
@@ -240,15 +235,15 @@ for (const { engine, skip } of ENGINES) {
       // Events keep being stored while paused, and nothing is sent.
       const [held] = await outbox(app, org);
       for (let i = 0; i < 3; i++) {
-        assert.equal(await monitoring.worker.runOnce(), 0);
+        assert.equal(await jobs.deliveries.runOnce(), 0);
         clock.advance(10_000);
       }
       assert.equal(receiver.received.length, 10);
       healthy = true;
-      const resumed = await resumeWebhook({ database: app.ctx.database, clock }, org.slug);
+      const resumed = await app.ctx.services.webhooks.resume({ ctx: app.ctx.operator, input: { org: org.slug } });
       assert.equal(resumed.wasPaused, true);
       assert.equal(resumed.released, 3);
-      await monitoring.worker.runUntilIdle();
+      await jobs.deliveries.job.runUntilIdle();
       const delivered = receiver.received.slice(10);
       assert.deepEqual(new Set(delivered.map((r) => r.deliveryId)), new Set([...ids, held]));
       assert.ok(delivered.every((r) => r.signatureValid));
@@ -257,7 +252,7 @@ for (const { engine, skip } of ENGINES) {
 
     it('fails an attempt on a time-out, a redirect (not followed) and a 500', async () => {
       const replies = [{ delayMs: 2000 }, { status: 302, headers: { location: '/elsewhere' } }, { status: 500 }];
-      const { app, receiver, org, clock, monitoring } = await setup((_r, i) => replies[i] ?? { status: 200 });
+      const { app, receiver, org, clock, jobs } = await setup((_r, i) => replies[i] ?? { status: 200 });
       const [id] = await outbox(app, org);
       const expected: [number | null, RegExp][] = [
         [null, /no response within 300 ms/],
@@ -265,7 +260,7 @@ for (const { engine, skip } of ENGINES) {
         [500, /HTTP 500/],
       ];
       for (const [status, error] of expected) {
-        assert.equal(await monitoring.worker.runOnce(), 1);
+        assert.equal(await jobs.deliveries.runOnce(), 1);
         const row = await delivery(app, id!);
         assert.equal(row.state, 'pending');
         assert.equal(row.last_status, status);
@@ -273,7 +268,7 @@ for (const { engine, skip } of ENGINES) {
         clock.advance(1000);
       }
       assert.equal(receiver.received.length, 3, 'the redirect was not followed');
-      await monitoring.worker.runOnce();
+      await jobs.deliveries.runOnce();
       assert.equal((await delivery(app, id!)).state, 'delivered');
     });
 
@@ -282,10 +277,7 @@ for (const { engine, skip } of ENGINES) {
       const failed = await cli(app, ['webhooks', 'test', '--org', org.slug, '--json']);
       assert.equal(JSON.parse(failed.out).delivered, false);
       receiver.reply = () => ({ status: 200 });
-      const ok = await sendTestWebhook(
-        { database: app.ctx.database, clock: app.clock, config: app.ctx.config.webhooks, nodeId: 'test' },
-        org.slug,
-      );
+      const ok = await app.ctx.services.webhooks.sendTest({ ctx: app.ctx.operator, input: { org: org.slug } });
       assert.equal(ok.delivered, true);
       assert.equal(receiver.received.length, 2);
       for (const r of receiver.received) {
@@ -302,7 +294,7 @@ for (const { engine, skip } of ENGINES) {
     });
 
     it("never shows or sends one organization's alerts to another", async () => {
-      const { app, receiver, org, monitoring } = await setup();
+      const { app, receiver, org, jobs } = await setup();
       const otherSecret = 'other-secret-0123456789';
       const otherReceiver = await startReceiver(otherSecret);
       receivers.push(otherReceiver);
@@ -321,15 +313,15 @@ for (const { engine, skip } of ENGINES) {
         );
       }
       await activateRecords(app.ctx, 'us_ofac', [...base.us_ofac, person('us_ofac', '2001', 'SIDOROV, Ivan')]);
-      await monitoring.rescreener.runUntilIdle();
-      await monitoring.worker.runUntilIdle();
+      await jobs.rescreen.job.runUntilIdle();
+      await jobs.deliveries.job.runUntilIdle();
       assert.equal(receiver.received.length, 1);
       assert.equal(otherReceiver.received.length, 0, 'the other organization hears nothing of it');
       const theirs = JSON.parse((await cli(app, ['alerts', 'list', '--org', other.slug, '--json'])).out);
       assert.deepEqual(theirs, []);
       const alertId = receiver.received[0]!.json.alert.id as string;
       await assert.rejects(
-        resolveAlert({ db: app.ctx.database.db, clock: app.clock }, { id: alertId, user: other.email }),
+        app.ctx.services.alerts.resolveAlert({ ctx: app.ctx.operator, input: { id: alertId, user: other.email } }),
         (e: { code?: string }) => e.code === 'FORBIDDEN',
       );
       const monitors = await app.request('GET', '/v1/monitors', { key: other.key });

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/infra/config.js';
-import { checkWebhookUrlForSave } from '../../src/cli/webhook-url-check.js';
 import { sendWebhook } from '../../src/webhooks/sender.js';
 import { assertWebhookUrlAllowed, isForbiddenAddress } from '../../src/webhooks/ssrf.js';
 import { type Receiver, startReceiver } from './receiver.js';
@@ -57,10 +56,11 @@ describe('webhook SSRF rules', () => {
     }
     await assertWebhookUrlAllowed('https://93.184.215.14/hooks', false);
     await assertWebhookUrlAllowed('http://127.0.0.1:8080/x', true);
-    const strict = checkWebhookUrlForSave(loadConfig({ DATA_DIR: '/tmp/x' }));
-    await assert.rejects(strict('http://192.168.0.10/'));
-    const relaxed = checkWebhookUrlForSave(loadConfig({ DATA_DIR: '/tmp/x', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' }));
-    await relaxed('http://192.168.0.10/');
+    // WEBHOOK_ALLOW_PRIVATE_ADDRESSES is what start/services.ts hands the check when a URL is saved.
+    const strict = loadConfig({ DATA_DIR: '/tmp/x' }).webhooks.allowPrivateAddresses;
+    await assert.rejects(assertWebhookUrlAllowed('http://192.168.0.10/', strict));
+    const relaxed = loadConfig({ DATA_DIR: '/tmp/x', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' }).webhooks;
+    await assertWebhookUrlAllowed('http://192.168.0.10/', relaxed.allowPrivateAddresses);
   });
 
   it('checks the DNS answer when connecting: a host name resolving to loopback is refused, the receiver hears nothing', async () => {

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { Caller } from '../../tenants/auth.js';
+import type { MonitorService } from '../../monitoring/monitor-service.js';
 import {
-  type CreateMonitorBody,
   CreateMonitorRequest,
   type ListMonitorsQueryType,
   ListMonitorsQuery,
@@ -12,20 +11,19 @@ import {
   MonitorRemoved,
 } from '../../monitoring/monitor-schemas.js';
 import { IdParams } from '../../screening/screening-schemas.js';
-import { callerOf } from '../pipeline.js';
-import { BODY_ERRORS, COMMON_ERRORS, envelope, listEnvelope, responses } from '../schemas.js';
-
-export interface MonitorApi {
-  create(caller: Caller, body: CreateMonitorBody): Promise<Record<string, unknown>>;
-  list(
-    caller: Caller,
-    query: { page: number; pageSize: number },
-  ): Promise<{ items: Record<string, unknown>[]; total: number }>;
-  remove(caller: Caller, id: string): Promise<{ id: string; removed: true }>;
-}
+import { contextOf } from '../pipeline.js';
+import {
+  BODY_ERRORS,
+  COMMON_ERRORS,
+  envelope,
+  listEnvelope,
+  pageEnvelope,
+  requestedPage,
+  responses,
+} from '../schemas.js';
 
 export interface MonitorRouteDeps {
-  api: MonitorApi;
+  monitors: MonitorService;
 }
 
 export function monitorRoutes(deps: MonitorRouteDeps): FastifyPluginAsync {
@@ -54,7 +52,7 @@ export function monitorRoutes(deps: MonitorRouteDeps): FastifyPluginAsync {
         },
       },
       async (request, reply) => {
-        const data = await deps.api.create(callerOf(request), request.body);
+        const data = await deps.monitors.createMonitor({ ctx: contextOf(request), input: request.body });
         return reply.status(201).send({ success: true, data });
       },
     );
@@ -75,15 +73,9 @@ export function monitorRoutes(deps: MonitorRouteDeps): FastifyPluginAsync {
         },
       },
       async (request) => {
-        const q = request.query as ListMonitorsQueryType;
-        const page = q.page ?? 1;
-        const pageSize = q.pageSize ?? 20;
-        const { items, total } = await deps.api.list(callerOf(request), { page, pageSize });
-        return {
-          success: true,
-          data: items,
-          meta: { pagination: { page, pageSize, total, totalPages: Math.ceil(total / pageSize) } },
-        };
+        const page = requestedPage(request.query as ListMonitorsQueryType);
+        const { items, total } = await deps.monitors.listMonitors({ ctx: contextOf(request), input: page });
+        return pageEnvelope(items, total, page);
       },
     );
 
@@ -102,7 +94,10 @@ export function monitorRoutes(deps: MonitorRouteDeps): FastifyPluginAsync {
           ),
         },
       },
-      async (request) => ({ success: true, data: await deps.api.remove(callerOf(request), request.params.id) }),
+      async (request) => ({
+        success: true,
+        data: await deps.monitors.removeMonitor({ ctx: contextOf(request), input: { id: request.params.id } }),
+      }),
     );
   };
 }

@@ -10,12 +10,20 @@ import {
   ScreeningResult,
   ScreeningSummary,
 } from '../../screening/screening-schemas.js';
-import { type ScreeningContext, getScreening, listScreenings, screen } from '../../screening/screening-service.js';
-import { callerOf } from '../pipeline.js';
-import { BODY_ERRORS, COMMON_ERRORS, envelope, listEnvelope, responses } from '../schemas.js';
+import type { ScreeningService } from '../../screening/screening-service.js';
+import { contextOf } from '../pipeline.js';
+import {
+  BODY_ERRORS,
+  COMMON_ERRORS,
+  envelope,
+  listEnvelope,
+  pageEnvelope,
+  requestedPage,
+  responses,
+} from '../schemas.js';
 
 export interface ScreeningRouteDeps {
-  context: ScreeningContext;
+  screening: ScreeningService;
 }
 
 export function screeningRoutes(deps: ScreeningRouteDeps): FastifyPluginAsync {
@@ -54,7 +62,10 @@ export function screeningRoutes(deps: ScreeningRouteDeps): FastifyPluginAsync {
       async (request, reply) => {
         const header = request.headers['idempotency-key'];
         const key = Array.isArray(header) ? header[0] : header;
-        const result = await screen(deps.context, callerOf(request), request.body, key);
+        const result = await deps.screening.screen({
+          ctx: contextOf(request),
+          input: { body: request.body, idempotencyKey: key },
+        });
         if (result.replayed) reply.header('Idempotency-Replayed', 'true');
         // Already serialized (it has the ScreeningResult shape; the matches come from the matching thread as JSON).
         return reply.status(result.status).header('content-type', 'application/json; charset=utf-8').send(result.json);
@@ -78,21 +89,18 @@ export function screeningRoutes(deps: ScreeningRouteDeps): FastifyPluginAsync {
       },
       async (request) => {
         const q = request.query as ListScreeningsQueryType;
-        const page = q.page ?? 1;
-        const pageSize = q.pageSize ?? 20;
-        const { items, total } = await listScreenings(deps.context, callerOf(request), {
-          page,
-          pageSize,
-          ...(q.riskLevel ? { riskLevel: q.riskLevel } : {}),
-          ...(q.dateFrom !== undefined ? { dateFrom: q.dateFrom } : {}),
-          ...(q.dateTo !== undefined ? { dateTo: q.dateTo } : {}),
-          ...(q.search !== undefined ? { search: q.search } : {}),
+        const page = requestedPage(q);
+        const { items, total } = await deps.screening.listScreenings({
+          ctx: contextOf(request),
+          input: {
+            ...page,
+            ...(q.riskLevel ? { riskLevel: q.riskLevel } : {}),
+            ...(q.dateFrom !== undefined ? { dateFrom: q.dateFrom } : {}),
+            ...(q.dateTo !== undefined ? { dateTo: q.dateTo } : {}),
+            ...(q.search !== undefined ? { search: q.search } : {}),
+          },
         });
-        return {
-          success: true,
-          data: items,
-          meta: { pagination: { page, pageSize, total, totalPages: Math.ceil(total / pageSize) } },
-        };
+        return pageEnvelope(items, total, page);
       },
     );
 
@@ -115,7 +123,7 @@ export function screeningRoutes(deps: ScreeningRouteDeps): FastifyPluginAsync {
       },
       async (request) => ({
         success: true,
-        data: await getScreening(deps.context, callerOf(request), request.params.id),
+        data: await deps.screening.getScreening({ ctx: contextOf(request), input: { id: request.params.id } }),
       }),
     );
   };

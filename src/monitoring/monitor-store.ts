@@ -1,0 +1,162 @@
+import type { Db } from '../infra/database.js';
+import type { MonitorsTable } from '../infra/db-schema.js';
+import { prepareQuery, preparedFor } from '../infra/prepared-query.js';
+
+/**
+ * The monitors table. No other module writes SQL against it; screening asks whether a search is
+ * monitored through `isMonitored` and `monitoredAmong` (the MonitoredSearches of screening-service.ts).
+ */
+
+export type MonitorRow = MonitorsTable;
+
+/** A monitor due for a rescreen, with what its alert's webhook needs of its organization. */
+export type DueMonitor = MonitorRow & { org_slug: string; org_name: string; webhook_url: string | null };
+
+/** What a rescreen found for one monitor. */
+export interface MonitorResult {
+  riskScore: number;
+  riskLevel: string;
+  sources: string[];
+  entityId: string | null;
+  entityName: string | null;
+}
+
+// On the POST /screen path: built and compiled once per database.
+const queries = preparedFor((db) => ({
+  monitored: prepareQuery(db, (db, p: { orgId: string; key: string }) =>
+    db
+      .selectFrom('monitors')
+      .select('id')
+      .where('org_id', '=', p.orgId)
+      .where('search_key', '=', p.key)
+      .where('removed_at', 'is', null),
+  ),
+}));
+
+/** Ids per statement when monitors are moved in bulk: well under both engines' parameter limits. */
+const BULK = 500;
+
+export class MonitorStore {
+  /** `db` is the database, or a transaction whose writes must commit with others. */
+  constructor(private readonly db: Db) {}
+
+  /** Run on the database, not a transaction: the statement is prepared once on it. */
+  async isMonitored(orgId: string, key: string): Promise<boolean> {
+    return (await queries(this.db).monitored.first({ orgId, key })) !== undefined;
+  }
+
+  async monitoredAmong(orgId: string, keys: string[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('monitors')
+      .select('search_key')
+      .where('org_id', '=', orgId)
+      .where('removed_at', 'is', null)
+      .where('search_key', 'in', keys)
+      .execute();
+    return new Set(rows.map((r) => r.search_key));
+  }
+
+  byId(id: string): Promise<MonitorRow | undefined> {
+    return this.db.selectFrom('monitors').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async insert(row: MonitorRow): Promise<void> {
+    await this.db.insertInto('monitors').values(row).execute();
+  }
+
+  /** One page of an organization's live monitors, newest first, and how many there are. */
+  async page(orgId: string, page: { page: number; pageSize: number }) {
+    const base = this.db.selectFrom('monitors').where('org_id', '=', orgId).where('removed_at', 'is', null);
+    const totalRow = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+    const rows = await base
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.pageSize)
+      .offset((page.page - 1) * page.pageSize)
+      .execute();
+    return { rows, total: Number(totalRow?.n ?? 0) };
+  }
+
+  /** Marks a live monitor of the organization removed (the row stays: alerts point at it); false if there was none. */
+  async remove(orgId: string, id: string, at: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('monitors')
+      .set({ removed_at: at, is_active: 0 })
+      .where('id', '=', id)
+      .where('org_id', '=', orgId)
+      .where('removed_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
+   * The next batch of monitors due for a rescreen, after `cursor` in id order: last screened against
+   * other list versions than `fingerprint`, or before `cutoff`. The join reads the organization's
+   * tier (monitors of organizations below Starter are kept but not rescreened, DECISIONS.md
+   * "Monitors") and what its webhook needs, in the same statement that claims the rows: on
+   * PostgreSQL (`lock`) they are locked FOR UPDATE SKIP LOCKED, so another node skips them.
+   */
+  async due(filter: { fingerprint: string; cursor: string; cutoff: string; limit: number; lock: boolean }) {
+    let query = this.db
+      .selectFrom('monitors as m')
+      .innerJoin('organizations as o', 'o.id', 'm.org_id')
+      .selectAll('m')
+      .select(['o.slug as org_slug', 'o.name as org_name', 'o.webhook_url'])
+      .where('m.removed_at', 'is', null)
+      .where('m.is_active', '=', 1)
+      .where('o.tier', '!=', 'free')
+      .where('m.id', '>', filter.cursor)
+      .where((eb) =>
+        eb.or([
+          eb('m.rescreen_generation', 'is', null),
+          eb('m.rescreen_generation', '!=', filter.fingerprint),
+          eb('m.last_screened_at', '<', filter.cutoff),
+        ]),
+      )
+      .orderBy('m.id')
+      .limit(filter.limit);
+    if (filter.lock) query = query.forUpdate('m').skipLocked();
+    return (await query.execute()) as DueMonitor[];
+  }
+
+  /** Records a changed result; false when the monitor was removed since it was read. */
+  async recordResult(
+    id: string,
+    result: MonitorResult,
+    generation: { fingerprint: string; versions: string; at: string },
+  ): Promise<boolean> {
+    const updated = await this.db
+      .updateTable('monitors')
+      .set({
+        last_risk_score: result.riskScore,
+        last_risk_level: result.riskLevel,
+        last_sources: JSON.stringify(result.sources),
+        last_entity_id: result.entityId,
+        entity_name: result.entityName,
+        last_list_versions: generation.versions,
+        last_screened_at: generation.at,
+        rescreen_generation: generation.fingerprint,
+      })
+      .where('id', '=', id)
+      .where('removed_at', 'is', null)
+      .executeTakeFirst();
+    return Number(updated.numUpdatedRows) > 0;
+  }
+
+  /** Monitors whose result did not change only move to the new generation, in bulk. */
+  async markScreened(ids: string[], generation: { fingerprint: string; versions: string; at: string }): Promise<void> {
+    for (let i = 0; i < ids.length; i += BULK) {
+      await this.db
+        .updateTable('monitors')
+        .set({
+          last_screened_at: generation.at,
+          last_list_versions: generation.versions,
+          rescreen_generation: generation.fingerprint,
+        })
+        .where('id', 'in', ids.slice(i, i + BULK))
+        .execute();
+    }
+  }
+}

@@ -1,0 +1,83 @@
+import { parseJsonArray } from '../infra/json.js';
+import type { ScreeningRow } from './screening-store.js';
+
+/**
+ * The screening endpoints' response bodies, each built in one place. test/screening checks what they
+ * build against the route schemas (screening-schemas.ts) for real screenings.
+ */
+
+/** What POST /screen answers besides the matches, in the order of the ScreeningResult schema. */
+export interface ScreeningResultFields {
+  screeningId: string;
+  entityId: string | null;
+  entityName: string | null;
+  riskScore: number;
+  riskLevel: string;
+  confidence: number;
+  /** The matched source ids as JSON text (stored as it is). */
+  matchedSourcesJson: string;
+  /** The matches as JSON text, as the matching thread sent them (stored and sent as they are). */
+  matchDetailsJson: string;
+  isMonitored: boolean;
+}
+
+/**
+ * The body of POST /screen: the envelope of api-v1.md 2.1 around the ScreeningResult of 2.2. It is
+ * written as text around the matches' JSON instead of serialized from objects: the matches arrive
+ * from the matching thread as JSON text, and parsing and writing them again would cost the HTTP
+ * thread more than the rest of the request (README, "Benchmarks").
+ */
+export function screeningResultJson(r: ScreeningResultFields): string {
+  return (
+    `{"success":true,"data":{"screeningId":${JSON.stringify(r.screeningId)},"entityId":${JSON.stringify(r.entityId)},` +
+    `"entityName":${JSON.stringify(r.entityName)},"riskScore":${r.riskScore},"riskLevel":${JSON.stringify(r.riskLevel)},` +
+    `"confidence":${r.confidence},"matchedSources":${r.matchedSourcesJson},"matchDetails":${r.matchDetailsJson},` +
+    `"isMonitored":${r.isMonitored}}}`
+  );
+}
+
+/** The full record of GET /screenings/{id} (api-v1.md 2.3), with the list versions it ran against. */
+export function screeningRecord(row: ScreeningRow, isMonitored: boolean) {
+  return {
+    id: row.id,
+    entityId: row.entity_id,
+    entityName: row.entity_name,
+    query: row.query,
+    riskScore: row.risk_score,
+    riskLevel: row.risk_level,
+    confidence: row.confidence,
+    matchedSources: parseJsonArray<string>(row.matched_sources),
+    matchDetails: parseJsonArray<unknown>(row.match_details),
+    usedSources: parseJsonArray<string>(row.used_sources),
+    listVersions: parseJsonArray<{ source: string; version: string; publishedAt: string | null; records: number }>(
+      row.list_versions,
+    ),
+    isMonitored,
+    entityType: row.entity_type,
+    country: row.country,
+    birthDate: row.birth_date,
+    groupByCluster: row.group_by_cluster === 1,
+    timestamp: row.created_at,
+  };
+}
+
+/** An item of GET /screenings (api-v1.md 2.3a). */
+export function screeningSummary(
+  row: Pick<
+    ScreeningRow,
+    'id' | 'entity_id' | 'entity_name' | 'query' | 'risk_score' | 'risk_level' | 'matched_sources' | 'created_at'
+  >,
+  isMonitored: boolean,
+) {
+  return {
+    id: row.id,
+    entityId: row.entity_id,
+    entityName: row.entity_name,
+    query: row.query,
+    riskScore: row.risk_score,
+    riskLevel: row.risk_level,
+    matchedSources: parseJsonArray<string>(row.matched_sources),
+    isMonitored,
+    timestamp: row.created_at,
+  };
+}

@@ -1,0 +1,117 @@
+import type { Clock } from '../infra/clock.js';
+import type { Config } from '../infra/config.js';
+import type { Context, Log } from '../infra/context.js';
+import type { DatabaseHandle } from '../infra/database.js';
+import type { ListRuntime } from '../lists/list-runtime.js';
+import { listStatus } from '../lists/list-status.js';
+import type { ListSyncDeps, ListSyncService } from '../lists/sync-service.js';
+import { alertsService, type AlertsService } from '../monitoring/alerts-service.js';
+import { MonitorStore } from '../monitoring/monitor-store.js';
+import { monitorService, type MonitorService } from '../monitoring/monitor-service.js';
+import { Rescreener } from '../monitoring/rescreen-service.js';
+import { ownershipSource } from '../ownership/derived-source.js';
+import type { Screener } from '../screening/screener.js';
+import { screeningService, type ScreeningService } from '../screening/screening-service.js';
+import { tenantsService, type TenantsService } from '../tenants/tenants-service.js';
+import { DeliveryWorker } from '../webhooks/delivery-worker.js';
+import { assertWebhookUrlAllowed } from '../webhooks/ssrf.js';
+import { webhooksService, type WebhooksService } from '../webhooks/webhooks-service.js';
+import { ListJobs } from './list-jobs.js';
+
+/**
+ * The domain services and background jobs of one application context, made once and wired to each
+ * other here, so that no domain imports another one's internals to reach it: screening asks
+ * monitoring whether a search is monitored, new monitors and alerts kick the jobs, the lists domain
+ * syncs the ownership-derived source. The HTTP routes and the command line call the same services.
+ */
+
+export interface Services {
+  tenants: TenantsService;
+  screening: ScreeningService;
+  monitors: MonitorService;
+  alerts: AlertsService;
+  webhooks: WebhooksService;
+  lists: ListSyncService;
+}
+
+/** Background work: none of it runs until start(); tests drive each job's runUntilIdle themselves. */
+export interface Jobs {
+  lists: ListJobs;
+  rescreen: Rescreener;
+  deliveries: DeliveryWorker;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export interface WiringHost {
+  config: Config;
+  database: DatabaseHandle;
+  clock: Clock;
+  runtime: ListRuntime<Screener>;
+  nodeId: string;
+  log?: Log;
+}
+
+/**
+ * The list sync, made on first use: its adapters and their parsers (exceljs among them) load only
+ * when a sync runs, so the command line's other commands start without them.
+ */
+function lazyListSync(deps: ListSyncDeps): ListSyncService {
+  let made: Promise<ListSyncService> | undefined;
+  const sync = () => (made ??= import('../lists/sync-service.js').then((m) => m.listSyncService(deps)));
+  return {
+    syncSource: async (call) => (await sync()).syncSource(call),
+    syncSources: async (call) => (await sync()).syncSources(call),
+    status: ({ ctx }) => listStatus(ctx, deps.config),
+  };
+}
+
+export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
+  const { config, database, clock, runtime, nodeId, log } = host;
+  const logged = log ? { log } : {};
+  const operator: Context = { db: database.db, clock };
+
+  const deliveries = new DeliveryWorker({ database, clock, config: config.webhooks, nodeId, ...logged });
+  const rescreen = new Rescreener({
+    database,
+    clock,
+    matching: config.matching,
+    monitoring: config.monitoring,
+    nodeId,
+    lists: () => runtime.current(),
+    onDeliveries: () => deliveries.job.kick(),
+    ...logged,
+  });
+  const lists = lazyListSync({ config: config.lists, derived: [ownershipSource(config.ownership)] });
+  const services: Services = {
+    tenants: tenantsService({
+      checkWebhookUrl: (url) => assertWebhookUrlAllowed(url, config.webhooks.allowPrivateAddresses),
+    }),
+    screening: screeningService({
+      matching: config.matching,
+      lists: () => runtime.current(),
+      monitored: (db) => new MonitorStore(db),
+    }),
+    monitors: monitorService({ onCreated: () => rescreen.job.kick() }),
+    alerts: alertsService({ onDeliveries: () => deliveries.job.kick() }),
+    webhooks: webhooksService({ database, clock, config: config.webhooks, nodeId, ...logged }),
+    lists,
+  };
+  // Every swap to new list versions rescreens the monitors against them.
+  runtime.onChange(() => rescreen.job.kick());
+  const listJobs = new ListJobs({ config: config.lists, ctx: operator, nodeId, runtime, lists, ...logged });
+  const jobs: Jobs = {
+    lists: listJobs,
+    rescreen,
+    deliveries,
+    start() {
+      listJobs.job.start();
+      rescreen.job.start();
+      deliveries.job.start();
+    },
+    async stop() {
+      await Promise.all([listJobs.job.stop(), rescreen.job.stop(), deliveries.job.stop()]);
+    },
+  };
+  return { services, jobs };
+}
