@@ -4,26 +4,28 @@
  */
 import path from 'node:path';
 import { emptyRecord, SOURCE_LABELS } from '../model.js';
-import type { EntityType, ListRecord, NameKind, ParsedList, SourceAdapter } from '../model.js';
+import type { ListRecord, NameKind, ParsedList, SourceAdapter } from '../model.js';
 import {
   addAlias,
   addDates,
   addIdentifier,
+  addUnique,
   cellText,
+  type CellValue,
   clean,
   countryCode,
   countryList,
+  entityTypeOf,
   excelSerialToIso,
   finishRecord,
-  findFiles,
   firstFullDate,
   isoDate,
   parseDateCell,
-  pushUnique,
+  promoteToPrimary,
+  readListDir,
   splitEnumerated,
-  streamXlsxRows,
-} from './parse-util.js';
-import type { CellValue } from './parse-util.js';
+  readXlsxRows,
+} from './kit/index.js';
 
 const COLUMNS = {
   reference: 'reference',
@@ -39,13 +41,6 @@ const COLUMNS = {
   committees: 'committees',
   control: 'control date',
 } as const;
-
-function entityTypeOf(value: string): EntityType {
-  const v = value.toLowerCase();
-  if (v.startsWith('individual')) return 'person';
-  if (v.startsWith('vessel') || v.startsWith('ship')) return 'vessel';
-  return 'organization';
-}
 
 /** Name Type is typed by hand: "aka", "Aka ", "Original script", "Formerly known as", ... */
 function nameKind(value: string): { primary: boolean; kind: NameKind; original: boolean } {
@@ -91,16 +86,14 @@ export const auDfatAdapter: SourceAdapter = {
   ],
   async parse(dir: string): Promise<ParsedList> {
     const warnings: string[] = [];
-    const files = await findFiles(dir, /\.xlsx$/);
-    const file = files.find((f) => /^regulation8_consolidated\.xlsx$/i.test(path.basename(f))) ?? files[0];
+    const file = (await readListDir(dir)).choose(/\.xlsx$/, /^regulation8_consolidated\.xlsx$/i, warnings);
     if (!file) throw new Error(`au_dfat: no regulation8_consolidated.xlsx in ${dir}`);
-    for (const other of files) if (other !== file) warnings.push(`ignored ${path.basename(other)}`);
 
     const groups = new Map<string, Group>();
     let col: Record<keyof typeof COLUMNS, number> | undefined;
     let sheet = '';
     let published: string | undefined;
-    for await (const row of streamXlsxRows(file)) {
+    for await (const row of readXlsxRows(file)) {
       const text = (k: keyof typeof COLUMNS): string => (col && col[k] >= 0 ? cellText(row.cells[col[k]]) : '');
       if (!col) {
         const headers = row.cells.map((c) => cellText(c).toLowerCase());
@@ -128,19 +121,16 @@ export const auDfatAdapter: SourceAdapter = {
         g = { record, hasPrimary: nk.primary, firstKind: nk.kind };
         groups.set(groupId, g);
       } else if (nk.primary && !g.hasPrimary) {
-        const previous = g.record.name;
-        g.record.name = name;
-        g.record.aliases = g.record.aliases.filter((a) => a.name.toLowerCase() !== name.toLowerCase());
+        promoteToPrimary(g.record, name, { quality: 'strong', kind: g.firstKind });
         g.hasPrimary = true;
-        addAlias(g.record, previous, 'strong', g.firstKind);
       }
       const r = g.record;
       if (r.name !== name) addAlias(r, name, 'strong', nk.kind);
 
       // The listing's details repeat on every alias row; reading each row keeps what differs.
-      addDates(r, parseDateCell(col.dob >= 0 ? row.cells[col.dob] : null));
-      for (const p of splitEnumerated(text('pob'))) pushUnique(r.birthPlaces, clean(p));
-      for (const c of countryList(text('citizenship'))) pushUnique(r.citizenships, c);
+      addDates(r.birthDates, parseDateCell(col.dob >= 0 ? row.cells[col.dob] : null));
+      for (const p of splitEnumerated(text('pob'))) addUnique(r.birthPlaces, clean(p));
+      for (const c of countryList(text('citizenship'))) addUnique(r.citizenships, c);
       for (const a of splitEnumerated(text('address'))) {
         const t = clean(a);
         if (!t || r.addresses.some((x) => x.text === t)) continue;
@@ -160,7 +150,7 @@ export const auDfatAdapter: SourceAdapter = {
       }
       const listed = firstFullDate(text('listing'));
       if (listed && (!r.listingDate || listed < r.listingDate)) r.listingDate = listed;
-      for (const c of text('committees').split(/\n/)) pushUnique(r.programs, clean(c));
+      for (const c of text('committees').split(/\n/)) addUnique(r.programs, clean(c));
       const control = controlDate(col.control >= 0 ? row.cells[col.control] : null);
       if (control && (!published || control > published)) published = control;
     }

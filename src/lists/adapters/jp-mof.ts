@@ -10,20 +10,20 @@ import {
   addAlias,
   addDates,
   addIdentifier,
+  addUnique,
   cellText,
+  type CellValue,
   clean,
   countryCode,
   countryList,
   finishRecord,
-  findFiles,
   firstFullDate,
   parseDateCell,
-  pushUnique,
+  readListDir,
   scriptOf,
   splitEnumerated,
-  streamXlsxRows,
-} from './parse-util.js';
-import type { CellValue } from './parse-util.js';
+  readXlsxRows,
+} from './kit/index.js';
 
 const LIST_PAGE =
   'https://www.mof.go.jp/policy/international_policy/gaitame_kawase/gaitame/economic_sanctions/list.html';
@@ -297,37 +297,37 @@ function applyRow(
   addNames(f.weak, 'weak', 'aka');
   if (f.title) {
     r.titles ??= [];
-    for (const t of splitNames(f.title)) pushUnique(r.titles, t);
+    for (const t of splitNames(f.title)) addUnique(r.titles, t);
   }
   if (f.position) {
     r.positions ??= [];
-    for (const l of lines(f.position)) for (const p of splitEnumerated(l)) pushUnique(r.positions, clean(p));
+    for (const l of lines(f.position)) for (const p of splitEnumerated(l)) addUnique(r.positions, clean(p));
   }
   if (dobCell !== undefined) {
     const dates =
       typeof dobCell === 'string' && combinedDobPlace
         ? parseDateCell(dobCell.split(/出生地|Place of birth/i)[0] ?? '')
         : parseDateCell(dobCell);
-    addDates(r, dates);
+    addDates(r.birthDates, dates);
   }
   if (f.pob) {
     const latin = lines(f.pob).filter((l) => LATIN.test(l) && !JAPANESE.test(l));
     for (const l of latin.length ? latin : lines(f.pob))
-      for (const p of splitEnumerated(l)) pushUnique(r.birthPlaces, clean(p));
+      for (const p of splitEnumerated(l)) addUnique(r.birthPlaces, clean(p));
   }
   if (f.nationality) {
     const resolved: string[] = [];
     for (const l of lines(f.nationality)) {
-      for (const c of countryList(l)) if (/^[A-Z]{2}$/.test(c)) pushUnique(resolved, c);
+      for (const c of countryList(l)) if (/^[A-Z]{2}$/.test(c)) addUnique(resolved, c);
       let rest = l;
       for (const [ja, iso] of JA_COUNTRIES) {
         if (!rest.includes(ja)) continue;
-        pushUnique(resolved, iso);
+        addUnique(resolved, iso);
         rest = rest.split(ja).join(' ');
       }
     }
-    if (resolved.length) resolved.forEach((c) => pushUnique(r.nationalities, c));
-    else pushUnique(r.nationalities, clean(f.nationality));
+    if (resolved.length) resolved.forEach((c) => addUnique(r.nationalities, c));
+    else addUnique(r.nationalities, clean(f.nationality));
   }
   if (f.address) {
     const latin = lines(f.address).filter((l) => LATIN.test(l) && !JAPANESE.test(l));
@@ -385,7 +385,7 @@ export const jpMofAdapter: SourceAdapter = {
   ],
   async parse(dir: string): Promise<ParsedList> {
     const warnings: string[] = [];
-    const files = await findFiles(dir, /\.xlsx$/);
+    const files = (await readListDir(dir)).matching(/\.xlsx$/);
     const dated = files
       .filter((f) => /^shisantouketsu\d{8}\.xlsx$/i.test(path.basename(f)))
       .sort((a, b) => (fileDate(a) ?? '').localeCompare(fileDate(b) ?? ''));
@@ -400,7 +400,7 @@ export const jpMofAdapter: SourceAdapter = {
     let deleted = 0;
     let combinedDobPlace = false;
     const skippedSheets = new Set<string>();
-    for await (const row of streamXlsxRows(file)) {
+    for await (const row of readXlsxRows(file)) {
       if (row.sheetName !== stateSheet) {
         stateSheet = row.sheetName;
         state = undefined;

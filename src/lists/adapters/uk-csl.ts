@@ -5,40 +5,36 @@
  */
 import path from 'node:path';
 import { emptyRecord, SOURCE_LABELS } from '../model.js';
-import type { EntityType, ListRecord, NameKind, NameQuality, ParsedList, SourceAdapter } from '../model.js';
+import type { ListRecord, NameKind, NameQuality, ParsedList, SourceAdapter } from '../model.js';
 import {
   addAlias,
   addDates,
   addIdentifier,
+  addUnique,
   cellText,
+  child,
+  children,
+  childText,
   clean,
-  countryCode,
   countryList,
+  descendantTexts,
+  detectEncoding,
+  entityTypeOf,
+  findDates,
   finishRecord,
-  findFiles,
+  genderOf,
   joinParts,
-  kid,
-  kidText,
-  kids,
-  parseDateText,
+  makeAddress,
   parseDmy,
-  pushUnique,
+  promoteToPrimary,
+  readCsvRows,
+  readListDir,
   scriptOf,
   splitEnumerated,
-  streamCsvRows,
-  streamXlsxRows,
-  streamXmlRecords,
-  texts,
-} from './parse-util.js';
-import type { XmlNode } from './parse-util.js';
-import { createReadStream } from 'node:fs';
-
-function entityTypeOf(value: string | undefined): EntityType {
-  const v = (value ?? '').toLowerCase();
-  if (v.startsWith('individual')) return 'person';
-  if (v.startsWith('ship') || v.startsWith('vessel')) return 'vessel';
-  return 'organization';
-}
+  readXlsxRows,
+  streamXmlChildren,
+  type XmlNode,
+} from './kit/index.js';
 
 /** "Low quality a.k.a" / "Low quality" mark weak aliases; everything else is strong. */
 function qualityOf(value: string | undefined): NameQuality {
@@ -56,7 +52,7 @@ function unRefs(text: string | undefined): string[] {
   const re =
     /UN\s*Ref(?:erence)?(?:\s*(?:No\.?|Number))?\s*[:.]?\s*([A-Z]{2,3}[a-z]?\.\d{2,4}|[A-Z]{2}\.[A-Z]\.\d+\.\d+)/gi;
   let m: RegExpExecArray | null;
-  while ((m = re.exec(text))) pushUnique(out, m[1]);
+  while ((m = re.exec(text))) addUnique(out, m[1]);
   return out;
 }
 
@@ -64,83 +60,79 @@ function unRefs(text: string | undefined): string[] {
 // FCDO XML
 
 function fcdoRecord(d: XmlNode, warnings: string[]): ListRecord | undefined {
-  const id = kidText(d, 'UniqueID');
-  const names = kids(kid(d, 'Names'), 'Name').map((n) => ({
-    name: joinParts(['Name1', 'Name2', 'Name3', 'Name4', 'Name5', 'Name6'].map((k) => kidText(n, k))),
-    type: (kidText(n, 'NameType') ?? '').toLowerCase(),
-    strength: kidText(n, 'AliasStrength'),
+  const id = childText(d, 'UniqueID');
+  const names = children(child(d, 'Names'), 'Name').map((n) => ({
+    name: joinParts(['Name1', 'Name2', 'Name3', 'Name4', 'Name5', 'Name6'].map((k) => childText(n, k))),
+    type: (childText(n, 'NameType') ?? '').toLowerCase(),
+    strength: childText(n, 'AliasStrength'),
   }));
   const primary = names.find((n) => n.type === 'primary name' && n.name) ?? names.find((n) => n.name);
   if (!id || !primary) {
     warnings.push(`Designation ${id ?? '?'} has no id or name; skipped`);
     return undefined;
   }
-  const record = emptyRecord('uk_csl', id, entityTypeOf(kidText(d, 'IndividualEntityShip')), primary.name);
+  const record = emptyRecord('uk_csl', id, entityTypeOf(childText(d, 'IndividualEntityShip')), primary.name);
   for (const n of names) {
     if (n === primary) continue;
     const kind: NameKind = n.type.includes('variation') ? 'variation' : 'aka';
     addAlias(record, n.name, qualityOf(n.strength), kind);
   }
-  for (const nl of texts(kid(d, 'NonLatinNames'), 'NameNonLatinScript')) addAlias(record, nl, 'strong', 'aka');
-  const titles = texts(kid(d, 'Titles'), 'Title');
+  for (const nl of descendantTexts(child(d, 'NonLatinNames'), 'NameNonLatinScript'))
+    addAlias(record, nl, 'strong', 'aka');
+  const titles = descendantTexts(child(d, 'Titles'), 'Title');
   if (titles.length) record.titles = titles;
-  pushUnique(record.programs, kidText(d, 'RegimeName'));
-  record.listingDate = parseDmy(kidText(d, 'DateDesignated'));
+  addUnique(record.programs, childText(d, 'RegimeName'));
+  record.listingDate = parseDmy(childText(d, 'DateDesignated'));
   if (!record.listingDate) delete record.listingDate;
   addIdentifier(record, { type: 'uk_ref', value: id });
-  for (const un of (kidText(d, 'UNReferenceNumber') ?? '').split(/[\s,;|]+/))
+  for (const un of (childText(d, 'UNReferenceNumber') ?? '').split(/[\s,;|]+/))
     addIdentifier(record, { type: 'un_ref', value: un });
-  addIdentifier(record, { type: 'other', value: kidText(d, 'OFSIGroupID') ?? '', label: 'OFSI Group ID' });
+  addIdentifier(record, { type: 'other', value: childText(d, 'OFSIGroupID') ?? '', label: 'OFSI Group ID' });
 
-  for (const a of kids(kid(d, 'Addresses'), 'Address')) {
+  for (const a of children(child(d, 'Addresses'), 'Address')) {
     const lines = ['AddressLine1', 'AddressLine2', 'AddressLine3', 'AddressLine4', 'AddressLine5', 'AddressLine6'].map(
-      (k) => kidText(a, k),
+      (k) => childText(a, k),
     );
-    const text = joinParts([...lines, kidText(a, 'AddressPostalCode')], ', ');
-    const countryName = kidText(a, 'AddressCountry');
-    const address: ListRecord['addresses'][number] = {};
-    if (text) address.text = text;
-    if (countryName) {
-      address.countryName = countryName;
-      const iso = countryCode(countryName);
-      if (iso) address.country = iso;
-    }
-    if (Object.keys(address).length) record.addresses.push(address);
+    const text = joinParts([...lines, childText(a, 'AddressPostalCode')], ', ');
+    const address = makeAddress({ text, countryName: childText(a, 'AddressCountry') });
+    if (address) record.addresses.push(address);
   }
 
-  const ind = kid(kid(d, 'IndividualDetails'), 'Individual');
+  const ind = child(child(d, 'IndividualDetails'), 'Individual');
   if (ind) {
-    for (const dob of texts(kid(ind, 'DOBs'), 'DOB'))
-      addDates(record, parseDmy(dob) ? [{ date: parseDmy(dob)! }] : parseDateText(dob));
-    for (const n of texts(kid(ind, 'Nationalities'), 'Nationality'))
-      for (const c of countryList(n)) pushUnique(record.nationalities, c);
-    const gender = texts(kid(ind, 'Genders'), 'Gender')[0]?.toLowerCase();
-    if (gender === 'male' || gender === 'female') record.gender = gender;
-    const positions = texts(kid(ind, 'Positions'), 'Position');
+    for (const dob of descendantTexts(child(ind, 'DOBs'), 'DOB'))
+      addDates(record.birthDates, parseDmy(dob) ? [{ date: parseDmy(dob)! }] : findDates(dob));
+    for (const n of descendantTexts(child(ind, 'Nationalities'), 'Nationality'))
+      for (const c of countryList(n)) addUnique(record.nationalities, c);
+    const gender = genderOf(descendantTexts(child(ind, 'Genders'), 'Gender')[0]);
+    if (gender) record.gender = gender;
+    const positions = descendantTexts(child(ind, 'Positions'), 'Position');
     if (positions.length) record.positions = positions;
-    for (const p of kids(kid(ind, 'PassportDetails'), 'Passport')) {
-      const note = kidText(p, 'PassportAdditionalInformation');
-      addIdentifier(record, { type: 'passport', value: kidText(p, 'PassportNumber') ?? '', note });
+    for (const p of children(child(ind, 'PassportDetails'), 'Passport')) {
+      const note = childText(p, 'PassportAdditionalInformation');
+      addIdentifier(record, { type: 'passport', value: childText(p, 'PassportNumber') ?? '', note });
     }
-    for (const p of kids(kid(ind, 'NationalIdentifierDetails'), 'NationalIdentifier')) {
-      const note = kidText(p, 'NationalIdentifierAdditionalInformation');
-      addIdentifier(record, { type: 'national_id', value: kidText(p, 'NationalIdentifierNumber') ?? '', note });
+    for (const p of children(child(ind, 'NationalIdentifierDetails'), 'NationalIdentifier')) {
+      const note = childText(p, 'NationalIdentifierAdditionalInformation');
+      addIdentifier(record, { type: 'national_id', value: childText(p, 'NationalIdentifierNumber') ?? '', note });
     }
-    for (const loc of kids(kid(ind, 'BirthDetails'), 'Location')) {
-      pushUnique(
+    for (const loc of children(child(ind, 'BirthDetails'), 'Location')) {
+      addUnique(
         record.birthPlaces,
-        joinParts([kidText(loc, 'TownOfBirth'), kidText(loc, 'CountryOfBirth')], ', ') || undefined,
+        joinParts([childText(loc, 'TownOfBirth'), childText(loc, 'CountryOfBirth')], ', ') || undefined,
       );
     }
   }
-  const ent = kid(kid(d, 'EntityDetails'), 'Entity');
-  for (const reg of texts(kid(ent, 'BusinessRegistrationNumbers'), 'BusinessRegistrationNumber')) {
+  const ent = child(child(d, 'EntityDetails'), 'Entity');
+  for (const reg of descendantTexts(child(ent, 'BusinessRegistrationNumbers'), 'BusinessRegistrationNumber')) {
     addIdentifier(record, { type: 'registration', value: reg });
   }
-  const ship = kid(kid(d, 'ShipDetails'), 'Ship');
-  for (const imo of texts(kid(ship, 'IMONumbers'), 'IMONumber'))
+  const ship = child(child(d, 'ShipDetails'), 'Ship');
+  for (const imo of descendantTexts(child(ship, 'IMONumbers'), 'IMONumber'))
     addIdentifier(record, { type: 'imo', value: imoValue(imo) ?? imo });
-  const remarks = [kidText(d, 'OtherInformation'), kidText(d, 'UKStatementofReasons')].filter((x): x is string => !!x);
+  const remarks = [childText(d, 'OtherInformation'), childText(d, 'UKStatementofReasons')].filter(
+    (x): x is string => !!x,
+  );
   if (remarks.length) record.remarks = remarks.join('\n');
   return finishRecord(record);
 }
@@ -148,12 +140,12 @@ function fcdoRecord(d: XmlNode, warnings: string[]): ListRecord | undefined {
 async function parseFcdo(file: string, warnings: string[]): Promise<{ records: ListRecord[]; publishedAt?: string }> {
   const records: ListRecord[] = [];
   let publishedAt: string | undefined;
-  await streamXmlRecords(file, {
-    onRoot(name) {
+  await streamXmlChildren(file, {
+    root(name) {
       if (name !== 'Designations')
         throw new Error(`${path.basename(file)}: root <${name}> is not an FCDO <Designations> list`);
     },
-    onChild(node) {
+    child(node) {
       if (node.name === 'DateGenerated') publishedAt = parseDmy(node.text);
       else if (node.name === 'Designation') {
         const r = fcdoRecord(node, warnings);
@@ -216,12 +208,8 @@ function addConListRow(groups: Map<string, Group>, get: Row, warnings: string[],
     };
     groups.set(groupId, g);
   } else if (isPrimary && !g.primarySet) {
-    // The first row seen was an alias: swap it with the listed primary name.
-    const previous = g.record.name;
-    g.record.name = name;
-    g.record.aliases = g.record.aliases.filter((a) => a.name.toLowerCase() !== name.toLowerCase());
+    promoteToPrimary(g.record, name, { quality: g.firstQuality, kind: g.firstKind });
     g.primarySet = true;
-    addAlias(g.record, previous, g.firstQuality, g.firstKind);
   }
   const r = g.record;
   if (r.name !== name) addAlias(r, name, quality, kind);
@@ -239,21 +227,21 @@ function addConListRow(groups: Map<string, Group>, get: Row, warnings: string[],
   const title = get('Title');
   if (title) {
     r.titles ??= [];
-    for (const t of splitEnumerated(title)) pushUnique(r.titles, clean(t));
+    for (const t of splitEnumerated(title)) addUnique(r.titles, clean(t));
   }
   const dob = get('DOB');
   if (dob)
     for (const part of splitEnumerated(dob))
-      addDates(r, parseDmy(part) ? [{ date: parseDmy(part)! }] : parseDateText(part));
+      addDates(r.birthDates, parseDmy(part) ? [{ date: parseDmy(part)! }] : findDates(part));
   const towns = splitEnumerated(get('Town of Birth') ?? '');
   const countriesOfBirth = splitEnumerated(get('Country of Birth') ?? '');
   const n = Math.max(towns.length, countriesOfBirth.length);
   for (let i = 0; i < n; i++) {
     // Country of Birth is often given once for several towns.
     const c = countriesOfBirth[i] ?? (countriesOfBirth.length === 1 ? countriesOfBirth[0] : undefined);
-    pushUnique(r.birthPlaces, joinParts([towns[i], c], ', ') || undefined);
+    addUnique(r.birthPlaces, joinParts([towns[i], c], ', ') || undefined);
   }
-  for (const c of countryList(get('Nationality'))) pushUnique(r.nationalities, c);
+  for (const c of countryList(get('Nationality'))) addUnique(r.nationalities, c);
   const passportNumber = get('Passport Number');
   const passportDetails = get('Passport Details');
   if (passportNumber) {
@@ -279,25 +267,17 @@ function addConListRow(groups: Map<string, Group>, get: Row, warnings: string[],
   const position = get('Position');
   if (position) {
     r.positions ??= [];
-    for (const p of splitEnumerated(position)) pushUnique(r.positions, clean(p));
+    for (const p of splitEnumerated(position)) addUnique(r.positions, clean(p));
   }
   const lines = ['Address 1', 'Address 2', 'Address 3', 'Address 4', 'Address 5', 'Address 6'].map((k) => get(k));
-  const addressText = joinParts([...lines, get('Post/Zip Code')], ', ');
-  const addressCountry = get('Country');
-  if (addressText || addressCountry) {
-    const address: ListRecord['addresses'][number] = {};
-    if (addressText) address.text = addressText;
-    if (addressCountry) {
-      address.countryName = addressCountry;
-      const iso = countryCode(addressCountry);
-      if (iso) address.country = iso;
-    }
+  const address = makeAddress({ text: joinParts([...lines, get('Post/Zip Code')], ', '), countryName: get('Country') });
+  if (address) {
     const dup = r.addresses.some((a) => a.text === address.text && a.countryName === address.countryName);
     if (!dup) r.addresses.push(address);
   }
   const other = get('Other Information');
   if (other && !g.otherInfo.includes(other)) g.otherInfo.push(other);
-  pushUnique(r.programs, get('Regime'));
+  addUnique(r.programs, get('Regime'));
   for (const d of [get('UK Sanctions List Date Designated'), get('Listed On')]) {
     const iso = parseDmy(d);
     if (iso) g.listed.push(iso);
@@ -312,8 +292,8 @@ function finishConList(groups: Map<string, Group>): ListRecord[] {
     const ukRef = /\(UK Sanctions List Ref\)\s*:\s*([A-Z]{2,4}\d{3,5})/i.exec(info)?.[1];
     if (ukRef) addIdentifier(r, { type: 'uk_ref', value: ukRef });
     for (const un of unRefs(info)) addIdentifier(r, { type: 'un_ref', value: un });
-    const gender = /\(Gender\)\s*:\s*(Male|Female)/i.exec(info)?.[1]?.toLowerCase();
-    if (gender === 'male' || gender === 'female') r.gender = gender;
+    const gender = genderOf(/\(Gender\)\s*:\s*(Male|Female)/i.exec(info)?.[1]);
+    if (gender) r.gender = gender;
     if (r.entityType === 'vessel' || /\bIMO\b/.test(info)) {
       const imo = /IMO(?:\s*(?:number|no\.?))?\s*[:.]?\s*(\d{7})/i.exec(info)?.[1];
       if (imo) addIdentifier(r, { type: 'imo', value: imo });
@@ -348,21 +328,6 @@ class HeaderMap {
   }
 }
 
-async function detectEncoding(file: string): Promise<'utf8' | 'windows-1252'> {
-  // A single invalid byte anywhere means the file is not UTF-8; scan it once, chunk by chunk.
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  const stream = createReadStream(file);
-  try {
-    for await (const chunk of stream) decoder.decode(chunk as Buffer, { stream: true });
-    decoder.decode();
-    return 'utf8';
-  } catch {
-    return 'windows-1252';
-  } finally {
-    stream.destroy();
-  }
-}
-
 async function parseConListCsv(
   file: string,
   warnings: string[],
@@ -373,7 +338,7 @@ async function parseConListCsv(
   let columns = 0;
   let publishedAt: string | undefined;
   let line = 0;
-  for await (const cells of streamCsvRows(file, { encoding })) {
+  for await (const cells of readCsvRows(file, { encoding })) {
     line++;
     if (!header) {
       if (/^last updated$/i.test((cells[0] ?? '').trim())) publishedAt = parseDmy(cells[1]);
@@ -401,7 +366,7 @@ async function parseConListXlsx(
   let header: HeaderMap | undefined;
   let headerSheet = '';
   let publishedAt: string | undefined;
-  for await (const row of streamXlsxRows(file)) {
+  for await (const row of readXlsxRows(file)) {
     const cells = row.cells.map((c) => cellText(c));
     if (!header || row.sheetName !== headerSheet) {
       if (/^last updated$/i.test(cells[0] ?? '')) publishedAt = parseDmy(cells[1]);
@@ -437,9 +402,10 @@ export const ukCslAdapter: SourceAdapter = {
     const warnings: string[] = [];
     const pick = (files: string[], preferred: RegExp): string | undefined =>
       files.find((f) => preferred.test(path.basename(f))) ?? files[0];
-    const xml = pick(await findFiles(dir, /\.xml$/), /sanctions[-_ ]?list/i);
-    const csv = pick(await findFiles(dir, /\.csv$/), /^conlist\.csv$/i);
-    const xlsx = pick(await findFiles(dir, /\.xlsx$/), /^conlist\.xlsx$/i);
+    const files = await readListDir(dir);
+    const xml = pick(files.matching(/\.xml$/), /sanctions[-_ ]?list/i);
+    const csv = pick(files.matching(/\.csv$/), /^conlist\.csv$/i);
+    const xlsx = pick(files.matching(/\.xlsx$/), /^conlist\.xlsx$/i);
     const chosen = xml ?? csv ?? xlsx;
     if (!chosen) throw new Error(`uk_csl: no FCDO XML, ConList.csv or ConList.xlsx in ${dir}`);
     for (const other of [xml, csv, xlsx])

@@ -3,33 +3,28 @@
  * Each INDIVIDUAL / ENTITY is captured on its own while the file streams through saxes.
  */
 import path from 'node:path';
-import {
-  emptyRecord,
-  type Address,
-  type Identifier,
-  type ListRecord,
-  type ParsedList,
-  type SourceAdapter,
-} from '../model.js';
+import { emptyRecord, type Identifier, type ListRecord, type ParsedList, type SourceAdapter } from '../model.js';
 import {
   addAlias,
+  addDates,
   addIdentifier,
   addUnique,
-  childText,
   children,
+  childText,
   clean,
   countryCode,
-  detectScript,
+  countryOrWording,
+  firstIsoDay,
   genderOf,
-  isoDay,
-  listFiles,
-  parseLooseDate,
-  pickFile,
-  pushDates,
+  joinParts,
+  makeAddress,
+  parseDate,
+  readListDir,
+  scriptOf,
   streamXml,
-  yearRange,
   type XmlNode,
-} from './ofac-common.js';
+  yearsBetween,
+} from './kit/index.js';
 
 const UN_URL = 'https://scsanctions.un.org/resources/xml/en/consolidated.xml';
 
@@ -41,27 +36,18 @@ function values(node: XmlNode, name: string): string[] {
   return out;
 }
 
-function joinParts(...parts: (string | undefined)[]): string | undefined {
-  return clean(
-    parts
-      .map((p) => clean(p))
-      .filter(Boolean)
-      .join(', '),
-  );
-}
-
 function birthDates(record: ListRecord, dob: XmlNode): void {
   const type = childText(dob, 'TYPE_OF_DATE')?.toUpperCase();
   const from = Number(childText(dob, 'FROM_YEAR'));
   const to = Number(childText(dob, 'TO_YEAR'));
   if (from > 0 && to > 0) {
-    pushDates(record.birthDates, yearRange(from, to));
+    addDates(record.birthDates, yearsBetween(from, to));
     return;
   }
   const raw = childText(dob, 'DATE') ?? childText(dob, 'YEAR');
-  const dates = parseLooseDate(isoDay(raw) ?? raw);
+  const dates = parseDate(firstIsoDay(raw) ?? raw);
   const approximate = type === 'APPROXIMATELY' || type === 'BETWEEN';
-  pushDates(record.birthDates, approximate ? dates.map((d) => ({ date: d.date, approximate: true })) : dates);
+  addDates(record.birthDates, approximate ? dates.map((d) => ({ date: d.date, approximate: true })) : dates);
 }
 
 function documentType(label: string | undefined): Identifier['type'] {
@@ -87,7 +73,7 @@ function toRecord(node: XmlNode, warnings: string[]): ListRecord | undefined {
   const ref = childText(node, 'REFERENCE_NUMBER');
   if (ref) addIdentifier(record, { type: 'un_ref', value: ref, label: 'UN reference number' });
   addUnique(record.programs, childText(node, 'UN_LIST_TYPE'));
-  const listed = isoDay(childText(node, 'LISTED_ON'));
+  const listed = firstIsoDay(childText(node, 'LISTED_ON'));
   if (listed) record.listingDate = listed;
   const gender = genderOf(childText(node, 'GENDER'));
   if (gender) record.gender = gender;
@@ -103,47 +89,36 @@ function toRecord(node: XmlNode, warnings: string[]): ListRecord | undefined {
   if (titles.length) record.titles = titles;
   const positions = values(node, 'DESIGNATION');
   if (positions.length) record.positions = positions;
-  for (const nat of values(node, 'NATIONALITY')) addUnique(record.nationalities, countryCode(nat) ?? nat);
+  for (const nat of values(node, 'NATIONALITY')) addUnique(record.nationalities, countryOrWording(nat));
 
   const original = clean(childText(node, 'NAME_ORIGINAL_SCRIPT'));
-  if (original) addAlias(record, original, 'strong', 'variation', detectScript(original) ?? 'Latin');
+  if (original) addAlias(record, original, 'strong', 'variation', scriptOf(original) ?? 'Latin');
 
   for (const alias of children(node, isEntity ? 'ENTITY_ALIAS' : 'INDIVIDUAL_ALIAS')) {
     const quality = (childText(alias, 'QUALITY') ?? '').toLowerCase();
     const aliasName = childText(alias, 'ALIAS_NAME');
     addAlias(record, aliasName, quality === 'low' ? 'weak' : 'strong', quality === 'f.k.a.' ? 'fka' : 'aka');
     // Some aliases carry the birth details used under that name.
-    pushDates(record.birthDates, parseLooseDate(isoDay(childText(alias, 'DATE_OF_BIRTH'))));
-    const pob = joinParts(childText(alias, 'CITY_OF_BIRTH'), childText(alias, 'COUNTRY_OF_BIRTH'));
+    addDates(record.birthDates, parseDate(firstIsoDay(childText(alias, 'DATE_OF_BIRTH'))));
+    const pob = joinParts([childText(alias, 'CITY_OF_BIRTH'), childText(alias, 'COUNTRY_OF_BIRTH')], ', ');
     addUnique(record.birthPlaces, pob);
   }
 
   for (const address of children(node, isEntity ? 'ENTITY_ADDRESS' : 'INDIVIDUAL_ADDRESS')) {
-    const countryName = childText(address, 'COUNTRY');
     const city = childText(address, 'CITY');
     const text = joinParts(
-      childText(address, 'STREET'),
-      city,
-      childText(address, 'STATE_PROVINCE'),
-      childText(address, 'ZIP_CODE'),
+      [childText(address, 'STREET'), city, childText(address, 'STATE_PROVINCE'), childText(address, 'ZIP_CODE')],
+      ', ',
     );
-    if (!countryName && !text) continue;
-    const out: Address = {};
-    if (text) out.text = text;
-    if (city) out.city = city;
-    if (countryName) {
-      out.countryName = countryName;
-      const code = countryCode(countryName);
-      if (code) out.country = code;
-    }
-    record.addresses.push(out);
+    const out = makeAddress({ text, city, countryName: childText(address, 'COUNTRY') });
+    if (out) record.addresses.push(out);
   }
 
   for (const dob of children(node, 'INDIVIDUAL_DATE_OF_BIRTH')) birthDates(record, dob);
   for (const pob of children(node, 'INDIVIDUAL_PLACE_OF_BIRTH')) {
     addUnique(
       record.birthPlaces,
-      joinParts(childText(pob, 'CITY'), childText(pob, 'STATE_PROVINCE'), childText(pob, 'COUNTRY')),
+      joinParts([childText(pob, 'CITY'), childText(pob, 'STATE_PROVINCE'), childText(pob, 'COUNTRY')], ', '),
     );
   }
 
@@ -154,7 +129,7 @@ function toRecord(node: XmlNode, warnings: string[]): ListRecord | undefined {
     const countryName = childText(doc, 'ISSUING_COUNTRY') ?? childText(doc, 'COUNTRY_OF_ISSUE');
     const notes = [
       childText(doc, 'TYPE_OF_DOCUMENT2'),
-      childText(doc, 'DATE_OF_ISSUE') && `issued ${isoDay(childText(doc, 'DATE_OF_ISSUE'))}`,
+      childText(doc, 'DATE_OF_ISSUE') && `issued ${firstIsoDay(childText(doc, 'DATE_OF_ISSUE'))}`,
       childText(doc, 'CITY_OF_ISSUE') && `in ${childText(doc, 'CITY_OF_ISSUE')}`,
       childText(doc, 'NOTE'),
     ].filter(Boolean);
@@ -178,7 +153,7 @@ export async function parseUnXml(file: string): Promise<ParsedList> {
       if (stack.length === 0) {
         root = name;
         if (name !== 'CONSOLIDATED_LIST') throw new Error(`root element is <${name}>, expected <CONSOLIDATED_LIST>`);
-        publishedAt = isoDay(attrs.dateGenerated);
+        publishedAt = firstIsoDay(attrs.dateGenerated);
         return false;
       }
       return (name === 'INDIVIDUAL' || name === 'ENTITY') && stack.length === 2;
@@ -205,9 +180,8 @@ export const unCslAdapter: SourceAdapter = {
   label: 'UN Security Council Consolidated List',
   publisherFiles: [{ fileName: 'consolidated.xml', url: UN_URL }],
   async parse(dir: string): Promise<ParsedList> {
-    const files = await listFiles(dir);
-    const name = pickFile(files, 'consolidated.xml');
-    if (!name) throw new Error(`un_csl: no consolidated.xml in ${dir}`);
-    return parseUnXml(path.join(dir, name));
+    const file = (await readListDir(dir)).named('consolidated.xml');
+    if (!file) throw new Error(`un_csl: no consolidated.xml in ${dir}`);
+    return parseUnXml(file);
   },
 };

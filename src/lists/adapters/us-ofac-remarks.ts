@@ -7,15 +7,17 @@
 import type { IdentifierType, ListRecord } from '../model.js';
 import {
   addAlias,
+  addDates,
   addIdentifier,
+  addNaturalOrder,
   addUnique,
   clean,
   countryCode,
+  countryOrWording,
+  escapeRegex,
   genderOf,
-  parseLooseDate,
-  pushDates,
-  reorderLastFirst,
-} from './ofac-common.js';
+  parseDate,
+} from './kit/index.js';
 
 /** Identifier type for an OFAC document label ("Cedula No.", "Tax ID No.", "Registration ID"...). */
 export function identifierTypeForLabel(label: string): IdentifierType {
@@ -135,10 +137,6 @@ const ID_LABELS = [
   'SSN',
 ].sort((a, b) => b.length - a.length);
 
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 const ID_LABEL_RE = new RegExp(`^(${ID_LABELS.map(escapeRegex).join('|')}):?\\s+(.+)$`, 'i');
 /** Unknown labels shaped like a document number label: "Something Number 123", "Foo ID No. 4". */
 const GENERIC_ID_RE =
@@ -218,7 +216,7 @@ function addId(record: ListRecord, type: IdentifierType, label: string, rawValue
 function addCountry(target: string[], text: string): void {
   const value = clean(text.replace(/\.$/, ''));
   if (!value) return;
-  addUnique(target, countryCode(value) ?? value);
+  addUnique(target, countryOrWording(value));
 }
 
 export interface RemarksResult {
@@ -249,12 +247,12 @@ export function applyClause(record: ListRecord, clause: string, result: RemarksR
       const kind = m[1]!.toLowerCase() === 'f' ? 'fka' : m[1]!.toLowerCase() === 'n' ? 'nka' : 'aka';
       const name = m[2]!.replace(/['’]$/, '');
       addAlias(record, name, 'weak', kind);
-      if (record.entityType === 'person') addAlias(record, reorderLastFirst(name), 'weak', 'variation');
+      addNaturalOrder(record, name, 'weak');
       return;
     }
     if ((m = /^DOB:?\s+(.+)$/i.exec(text))) {
-      const dates = parseLooseDate(m[1]);
-      if (dates.length) pushDates(record.birthDates, dates);
+      const dates = parseDate(m[1]);
+      if (dates.length) addDates(record.birthDates, dates);
       else result.unparsed.push(clause);
       return;
     }
@@ -280,7 +278,7 @@ export function applyClause(record: ListRecord, clause: string, result: RemarksR
       return;
     }
     if ((m = /^Listing Date(?:\s*\([^)]*\))?:?\s+(.+)$/i.exec(text))) {
-      const date = parseLooseDate(m[1])[0]?.date;
+      const date = parseDate(m[1])[0]?.date;
       if (date && date.length === 10 && (!record.listingDate || date < record.listingDate)) record.listingDate = date;
       return;
     }
