@@ -9,22 +9,26 @@ import {
   addAlias,
   addDates,
   addIdentifier,
+  addLabelledIdentifiers,
   addUnique,
   cellText,
   type CellValue,
   clean,
   countryCode,
   countryList,
+  emailsIn,
   entityTypeOf,
   excelSerialToIso,
   finishRecord,
   firstFullDate,
+  IMO_LABEL,
   isoDate,
   parseDateCell,
   promoteToPrimary,
   readListDir,
-  splitEnumerated,
   readXlsxRows,
+  splitEnumerated,
+  websitesIn,
 } from './kit/index.js';
 
 const COLUMNS = {
@@ -67,6 +71,24 @@ function controlDate(value: CellValue | undefined): string | undefined {
   if (value instanceof Date) return isoDate(value);
   if (typeof value === 'number') return excelSerialToIso(value);
   return firstFullDate(cellText(value));
+}
+
+/**
+ * Document numbers in Additional Information, always after a label and a colon: "Passport no.: a)
+ * Tunisian passport number E590976 ... b) ...", "National identification no: 1047503170", "Tax
+ * ID: ...", "State registration number: ...", "BIC: INAKRU41"; IMO numbers with or without the colon.
+ */
+const INFO_LABELS =
+  /\b(?:[A-Z][a-z]+ )?(?:passport|national identification(?: card)?|identity card|id card|(?:company|business) identification|tax id(?:entification)?|pakistan national tax|italian fiscal code|(?:state )?registration(?: id)?|government gazette|swift(?:\/bic)?|bic|mmsi|ration card|(?:tel(?:ephone)?|phone|fax|facsimile)(?: numbers?)?)(?:\s*(?:no\.?|number|#))?\s*:\s*/gi;
+
+/** Identifiers in Additional Information: labelled numbers, e-mail addresses, websites after their label. */
+function addInfoIdentifiers(r: ListRecord, info: string): void {
+  addLabelledIdentifiers(r, info, INFO_LABELS);
+  addLabelledIdentifiers(r, info, IMO_LABEL);
+  for (const email of emailsIn(info)) addIdentifier(r, { type: 'other', kind: 'email', value: email, label: 'Email' });
+  for (const m of info.matchAll(/\bweb\s?sites?\s*:\s*([^\n]*)/gi))
+    for (const site of websitesIn(m[1]))
+      addIdentifier(r, { type: 'other', kind: 'website', value: site, label: 'Website' });
 }
 
 interface Group {
@@ -145,8 +167,7 @@ export const auDfatAdapter: SourceAdapter = {
         if (titles.length) r.titles = [...new Set([...(r.titles ?? []), ...titles])];
         const positions = labelled(info, 'Designation');
         if (positions.length) r.positions = [...new Set([...(r.positions ?? []), ...positions])];
-        const imo = /IMO(?:\s*(?:number|no\.?))?\s*:?\s*(\d{7})\b/i.exec(info)?.[1];
-        if (imo) addIdentifier(r, { type: 'imo', value: imo });
+        addInfoIdentifiers(r, info);
       }
       const listed = firstFullDate(text('listing'));
       if (listed && (!r.listingDate || listed < r.listingDate)) r.listingDate = listed;

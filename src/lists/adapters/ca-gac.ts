@@ -59,12 +59,12 @@ function buildRecord(node: XmlNode, warnings: string[]): ListRecord | undefined 
     const details = [titleOrShip && `Type: ${titleOrShip}`, born && `Built: ${born}`].filter(Boolean);
     if (details.length) record.remarks = details.join('; ');
   }
-  if (imo) addIdentifier(record, { type: 'imo', value: /\d{7}/.exec(imo)?.[0] ?? imo });
+  if (imo) addIdentifier(record, { type: 'imo', value: imo, label: 'ShipIMONumber' });
   addUnique(record.programs, regime);
   const listed = childText(node, 'DateOfListing');
   if (listed && /^\d{4}-\d{2}-\d{2}/.test(listed)) record.listingDate = listed.slice(0, 10);
   const ref = joinParts([schedule && `Schedule ${schedule}`, `Item ${item}`], ', ');
-  addIdentifier(record, { type: 'other', value: ref, label: 'Schedule and item' });
+  addIdentifier(record, { type: 'other', kind: 'list_reference', value: ref, label: 'Schedule and item' });
   return finishRecord(record);
 }
 

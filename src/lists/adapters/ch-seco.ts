@@ -9,15 +9,18 @@ import {
   addAlias,
   addDates,
   addIdentifier,
+  addLabelledIdentifiers,
   addUnique,
   child,
   children,
   childText,
+  classifyIdLabel,
   clean,
   countryCode,
   countryOrWording,
   finishRecord,
   genderOf,
+  IMO_LABEL,
   joinParts,
   makeAddress,
   partialDate,
@@ -189,7 +192,7 @@ function buildTarget(
         '; ',
       );
       addIdentifier(record, {
-        type: type.includes('passport') ? 'passport' : /identity|id-card|national/.test(type) ? 'national_id' : 'other',
+        ...classifyIdLabel(type.replace(/-/g, ' ')),
         value: childText(doc, 'number') ?? '',
         country: country ? countryOrWording(country) : undefined,
         label: type || undefined,
@@ -206,8 +209,7 @@ function buildTarget(
     const text = clean(o.text);
     if (!text) continue;
     addUnique(remarks, text);
-    const imo = /IMO(?:\s*(?:number|no\.?))?\s*:?\s*(\d{7})\b/i.exec(text)?.[1];
-    if (imo) addIdentifier(record, { type: 'imo', value: imo });
+    addLabelledIdentifiers(record, text, IMO_LABEL);
   }
   if (remarks.length) record.remarks = remarks.join('\n');
   for (const s of children(target, 'sanctions-set-id'))
@@ -220,10 +222,10 @@ function buildTarget(
       record,
       /^[A-Z]{2,3}[a-z]?\.\d+$/.test(v)
         ? { type: 'un_ref', value: v }
-        : { type: 'other', value: v, label: 'foreign identifier' },
+        : { type: 'other', kind: 'list_reference', value: v, label: 'foreign identifier' },
     );
   }
-  addIdentifier(record, { type: 'other', value: id, label: 'SECO ssid' });
+  addIdentifier(record, { type: 'other', kind: 'list_reference', value: id, label: 'SECO ssid' });
   const listed = listingDate(target);
   if (listed) record.listingDate = listed;
   return record;

@@ -11,6 +11,7 @@ import {
   addIdentifier,
   addUnique,
   children,
+  classifyIdLabel,
   clean,
   countryCode,
   finishRecord,
@@ -57,6 +58,8 @@ const ID_TYPES: Record<string, IdentifierType> = {
   tin: 'tax_id',
   swiftbic: 'swift',
   imo: 'imo',
+  travelcardid: 'national_id',
+  drivinglicence: 'national_id',
 };
 
 function country(attrs: Attrs, codeKey = 'countryIso2Code'): string | undefined {
@@ -149,8 +152,10 @@ function buildRecord(e: EuEntity): ListRecord | undefined {
       ],
       '; ',
     );
+    // Codes the table does not know ("other") are told by their description, as other lists' labels are.
+    const type = ID_TYPES[typeCode];
     addIdentifier(record, {
-      type: ID_TYPES[typeCode] ?? 'other',
+      ...(type ? { type } : classifyIdLabel(clean(i.identificationTypeDescription) ?? typeCode)),
       value: i.number ?? '',
       country: country(i),
       label: clean(i.identificationTypeDescription) ?? typeCode,

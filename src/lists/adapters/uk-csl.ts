@@ -10,6 +10,7 @@ import {
   addAlias,
   addDates,
   addIdentifier,
+  addLabelledIdentifiers,
   addUnique,
   cellText,
   child,
@@ -19,20 +20,24 @@ import {
   countryList,
   descendantTexts,
   detectEncoding,
+  emailsIn,
   entityTypeOf,
   findDates,
   finishRecord,
   genderOf,
+  IMO_LABEL,
   joinParts,
   makeAddress,
+  numbersIn,
   parseDmy,
   promoteToPrimary,
   readCsvRows,
   readListDir,
+  readXlsxRows,
   scriptOf,
   splitEnumerated,
-  readXlsxRows,
   streamXmlChildren,
+  websitesIn,
   type XmlNode,
 } from './kit/index.js';
 
@@ -41,8 +46,51 @@ function qualityOf(value: string | undefined): NameQuality {
   return /low/i.test(value ?? '') ? 'weak' : 'strong';
 }
 
-function imoValue(text: string): string | undefined {
-  return /(\d{7})/.exec(text)?.[1];
+/**
+ * Labels inside OFSI's "(Business Reg No)" field, which holds one number or several of Russia's
+ * and others' registers: "(1) OGRN: 1027700456024 (2) INN: 7725075060", "TIN - 7703104630",
+ * "UK Company no. 06527449". A number with no label is a registration number.
+ */
+const BUSINESS_LABELS =
+  /\b(?:OGRN|INN|KPP|OKPO|OKTMO|TIN|BIN|BR|CR|SRN|ICP|Tax ID No\.?|Tax(?:payer)? Identification Number|Business Identification Number|(?:UK )?Company no\.?|License number|Registration (?:No\.?|Number)|SWIFT(?:\/BI[CN])?|BIC|BIK(?: \(RU\))?)\s*[:\-–]?\s*/gi;
+
+/** OFSI's Other Information as its "(Field): value" parts: "(IMO number):9123456 (Phone number):...". */
+function otherInfoFields(info: string): Map<string, string> {
+  const fields = new Map<string, string>();
+  const marks = [...info.matchAll(/\(([A-Za-z][A-Za-z /]{1,60})\)\s*:\s*/g)];
+  marks.forEach((m, i) => {
+    const value = info.slice(m.index + m[0].length, marks[i + 1]?.index ?? info.length).trim();
+    const key = m[1]!.trim().toLowerCase();
+    fields.set(key, fields.has(key) ? `${fields.get(key)}\n${value}` : value);
+  });
+  return fields;
+}
+
+/** Identifiers in OFSI's Other Information: IMO, business registers, phone numbers, e-mail, websites. */
+function addOtherInfoIdentifiers(r: ListRecord, info: string): void {
+  const fields = otherInfoFields(info);
+  // The 2022 layout has an "(IMO number)" field; the older one writes IMO numbers into the prose.
+  addLabelledIdentifiers(r, info, IMO_LABEL);
+  addLabelledIdentifiers(r, fields.get('business reg no'), BUSINESS_LABELS, {
+    type: 'registration',
+    label: 'Business Reg No',
+  });
+  for (const n of numbersIn(fields.get('phone number')))
+    addIdentifier(r, { type: 'other', kind: 'phone', value: n.value, label: 'Phone number' });
+  for (const e of emailsIn(fields.get('email address')))
+    addIdentifier(r, { type: 'other', kind: 'email', value: e, label: 'Email address' });
+  for (const w of websitesIn(fields.get('website')))
+    addIdentifier(r, { type: 'other', kind: 'website', value: w, label: 'Website' });
+}
+
+/** The numbers of a ConList document column, each with the matching enumerated detail as its note. */
+function addDocumentColumn(r: ListRecord, type: 'passport' | 'national_id', numbers?: string, details?: string): void {
+  const found = numbers ? numbersIn(numbers) : numbersIn(details);
+  const notes = details ? splitEnumerated(details) : [];
+  found.forEach((n, i) => {
+    const note = numbers ? (found.length === notes.length ? notes[i] : details) : n.context;
+    addIdentifier(r, { type, value: n.value, note: note === n.value ? undefined : note });
+  });
 }
 
 /** UN references as OFSI writes them in Other Information: "UN Ref QDe.004", "UN REF:QE.A.146.14". */
@@ -87,7 +135,18 @@ function fcdoRecord(d: XmlNode, warnings: string[]): ListRecord | undefined {
   addIdentifier(record, { type: 'uk_ref', value: id });
   for (const un of (childText(d, 'UNReferenceNumber') ?? '').split(/[\s,;|]+/))
     addIdentifier(record, { type: 'un_ref', value: un });
-  addIdentifier(record, { type: 'other', value: childText(d, 'OFSIGroupID') ?? '', label: 'OFSI Group ID' });
+  addIdentifier(record, {
+    type: 'other',
+    kind: 'list_reference',
+    value: childText(d, 'OFSIGroupID'),
+    label: 'OFSI Group ID',
+  });
+  for (const phone of descendantTexts(child(d, 'PhoneNumbers'), 'PhoneNumber'))
+    addIdentifier(record, { type: 'other', kind: 'phone', value: phone, label: 'Phone number' });
+  for (const email of descendantTexts(child(d, 'EmailAddresses'), 'EmailAddress'))
+    addIdentifier(record, { type: 'other', kind: 'email', value: email, label: 'Email address' });
+  for (const site of descendantTexts(child(d, 'Websites'), 'Website'))
+    addIdentifier(record, { type: 'other', kind: 'website', value: site, label: 'Website' });
 
   for (const a of children(child(d, 'Addresses'), 'Address')) {
     const lines = ['AddressLine1', 'AddressLine2', 'AddressLine3', 'AddressLine4', 'AddressLine5', 'AddressLine6'].map(
@@ -124,12 +183,14 @@ function fcdoRecord(d: XmlNode, warnings: string[]): ListRecord | undefined {
     }
   }
   const ent = child(child(d, 'EntityDetails'), 'Entity');
-  for (const reg of descendantTexts(child(ent, 'BusinessRegistrationNumbers'), 'BusinessRegistrationNumber')) {
-    addIdentifier(record, { type: 'registration', value: reg });
-  }
+  for (const reg of descendantTexts(child(ent, 'BusinessRegistrationNumbers'), 'BusinessRegistrationNumber'))
+    addLabelledIdentifiers(record, reg, BUSINESS_LABELS, {
+      type: 'registration',
+      label: 'Business registration number',
+    });
   const ship = child(child(d, 'ShipDetails'), 'Ship');
   for (const imo of descendantTexts(child(ship, 'IMONumbers'), 'IMONumber'))
-    addIdentifier(record, { type: 'imo', value: imoValue(imo) ?? imo });
+    addLabelledIdentifiers(record, imo, IMO_LABEL, { type: 'imo', label: 'IMO number' });
   const remarks = [childText(d, 'OtherInformation'), childText(d, 'UKStatementofReasons')].filter(
     (x): x is string => !!x,
   );
@@ -242,28 +303,14 @@ function addConListRow(groups: Map<string, Group>, get: Row, warnings: string[],
     addUnique(r.birthPlaces, joinParts([towns[i], c], ', ') || undefined);
   }
   for (const c of countryList(get('Nationality'))) addUnique(r.nationalities, c);
-  const passportNumber = get('Passport Number');
-  const passportDetails = get('Passport Details');
-  if (passportNumber) {
-    addIdentifier(r, { type: 'passport', value: passportNumber, note: passportDetails });
-  } else if (passportDetails) {
-    // The 29-column layout has only free text: "Passport No: 592667 (Qatari passport issued ...)".
-    for (const p of splitEnumerated(passportDetails)) {
-      const num =
-        /(?:no\.?|number|#)\s*:?\s*([A-Z0-9][A-Z0-9-]{3,})/i.exec(p)?.[1] ??
-        /\b([A-Z]{0,3}\d{5,}[A-Z0-9]*)\b/.exec(p)?.[1];
-      if (num) addIdentifier(r, { type: 'passport', value: num, note: p });
-    }
-  }
-  const niNumber = get('National Identification Number');
-  const niDetails = get('National Identification Details') ?? get('NI Number');
-  if (niNumber) addIdentifier(r, { type: 'national_id', value: niNumber, note: niDetails });
-  else if (niDetails) {
-    for (const p of splitEnumerated(niDetails)) {
-      const num = /\b([A-Z]{0,3}\d{5,}[A-Z0-9]*)\b/.exec(p)?.[1];
-      if (num) addIdentifier(r, { type: 'national_id', value: num, note: p });
-    }
-  }
+  // The 29-column layout has only the free text: "Passport No: 592667 (Qatari passport issued ...)".
+  addDocumentColumn(r, 'passport', get('Passport Number'), get('Passport Details'));
+  addDocumentColumn(
+    r,
+    'national_id',
+    get('National Identification Number'),
+    get('National Identification Details') ?? get('NI Number'),
+  );
   const position = get('Position');
   if (position) {
     r.positions ??= [];
@@ -294,11 +341,8 @@ function finishConList(groups: Map<string, Group>): ListRecord[] {
     for (const un of unRefs(info)) addIdentifier(r, { type: 'un_ref', value: un });
     const gender = genderOf(/\(Gender\)\s*:\s*(Male|Female)/i.exec(info)?.[1]);
     if (gender) r.gender = gender;
-    if (r.entityType === 'vessel' || /\bIMO\b/.test(info)) {
-      const imo = /IMO(?:\s*(?:number|no\.?))?\s*[:.]?\s*(\d{7})/i.exec(info)?.[1];
-      if (imo) addIdentifier(r, { type: 'imo', value: imo });
-    }
-    addIdentifier(r, { type: 'other', value: r.id, label: 'OFSI Group ID' });
+    addOtherInfoIdentifiers(r, info);
+    addIdentifier(r, { type: 'other', kind: 'list_reference', value: r.id, label: 'OFSI Group ID' });
     if (info) r.remarks = info;
     const listed = g.listed.sort()[0];
     if (listed) r.listingDate = listed;

@@ -8,14 +8,17 @@ import {
   addAlias,
   addDates,
   addIdentifier,
+  addLabelledIdentifiers,
   addUnique,
   children,
   childText,
+  classifyIdLabel,
   clean,
   countryCode,
   countryOrWording,
   firstIsoDay,
   genderOf,
+  IMO_LABEL,
   joinParts,
   makeAddress,
   parseDate,
@@ -50,12 +53,13 @@ function birthDates(record: ListRecord, dob: XmlNode): void {
   addDates(record.birthDates, approximate ? dates.map((d) => ({ date: d.date, approximate: true })) : dates);
 }
 
-function documentType(label: string | undefined): Identifier['type'] {
-  const l = (label ?? '').toLowerCase();
-  if (/pas(s)?(a)?port/.test(l)) return 'passport';
-  if (/national identification|identity card|id card|national id/.test(l)) return 'national_id';
-  return 'other';
-}
+/**
+ * Numbers the comments give with a label, besides shipping companies' IMO numbers (the kit's
+ * IMO_LABEL): a company's registration ("Business Registration Number LL06889", "Hong Kong company
+ * registration number 1177053"), an alias's passport ("diplomatic passport number 836110034").
+ */
+const COMMENT_LABELS =
+  /\b(?:business |company )?registration number\s*:?\s*|\b(?:diplomatic )?passport number\s*:?\s*/gi;
 
 function toRecord(node: XmlNode, warnings: string[]): ListRecord | undefined {
   const isEntity = node.name === 'ENTITY';
@@ -80,10 +84,8 @@ function toRecord(node: XmlNode, warnings: string[]): ListRecord | undefined {
   const remarks = clean(childText(node, 'COMMENTS1'));
   if (remarks) {
     record.remarks = remarks;
-    // Shipping companies carry their company IMO number only in the comments.
-    for (const m of remarks.matchAll(/\bIMO\)?\s*(?:Number|No\.?)?:?\s*(\d{7})\b/g)) {
-      addIdentifier(record, { type: 'imo', value: m[1]!, label: 'IMO number (from comments)' });
-    }
+    addLabelledIdentifiers(record, remarks, COMMENT_LABELS);
+    addLabelledIdentifiers(record, remarks, IMO_LABEL);
   }
   const titles = values(node, 'TITLE');
   if (titles.length) record.titles = titles;
@@ -133,7 +135,7 @@ function toRecord(node: XmlNode, warnings: string[]): ListRecord | undefined {
       childText(doc, 'CITY_OF_ISSUE') && `in ${childText(doc, 'CITY_OF_ISSUE')}`,
       childText(doc, 'NOTE'),
     ].filter(Boolean);
-    const id: Identifier = { type: documentType(label), value: number };
+    const id: Identifier = { ...classifyIdLabel(label ?? ''), value: number };
     if (label) id.label = label;
     const country = countryCode(countryName);
     if (country) id.country = country;

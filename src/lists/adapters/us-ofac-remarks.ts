@@ -4,60 +4,29 @@
  * This module turns those clauses into record fields. Clauses it does not understand stay only in
  * `remarks`, which always keeps the full text.
  */
-import type { IdentifierType, ListRecord } from '../model.js';
+import type { ListRecord } from '../model.js';
 import {
   addAlias,
   addDates,
   addIdentifier,
   addNaturalOrder,
   addUnique,
+  classifyIdLabel,
   clean,
   countryCode,
   countryOrWording,
   escapeRegex,
   genderOf,
+  type IdentifierInput,
   parseDate,
 } from './kit/index.js';
-
-/** Identifier type for an OFAC document label ("Cedula No.", "Tax ID No.", "Registration ID"...). */
-export function identifierTypeForLabel(label: string): IdentifierType {
-  const l = label.toLowerCase();
-  if (/legal entity number|\blei\b/.test(l)) return 'lei';
-  if (/swift|\bbic\b/.test(l)) return 'swift';
-  if (/\bimo\b|international maritime organization/.test(l)) return 'imo';
-  if (/\bmmsi\b/.test(l)) return 'mmsi';
-  if (/call sign/.test(l)) return 'call_sign';
-  if (/tail number/.test(l)) return 'aircraft_tail';
-  if (/digital currency address/.test(l)) return 'crypto_address';
-  if (/passport/.test(l)) return 'passport';
-  // Telegraph codes for Chinese names, not documents.
-  if (/chinese commercial code/.test(l)) return 'other';
-  if (/driver|electoral|credencial/.test(l)) return 'national_id';
-  if (
-    /tax|fiscal|v\.a\.t|\bvat\b|r\.?f\.?c\b|\bnit\b|\brif\b|\bruc\b|c\.u\.i\.t|\bfein\b|\brtn\b|\binn\b|\bkpp\b/.test(l)
-  ) {
-    return 'tax_id';
-  }
-  if (
-    /registr|company (number|id)|commercial|chamber of comm|licen[cs]e|folio|matricula|incorporation|enterprise number|branch unit|gazette|social credit code|d-u-n-s|c\.r\. no|charity|permit|business (number|registration)|organization code|economic register|msb/.test(
-      l,
-    )
-  ) {
-    return 'registration';
-  }
-  if (
-    /national|personal id|identi|id card|\bid\b|cedula|c[ée]dula|d\.n\.i|c\.u\.r\.p|c\.u\.i|i\.f\.e|\bssn\b|social security|birth certificate|electoral|driver|residen|immigration|citizen's card|visanumberid|le number|refugee|tazkira|travel document|cartilla|military/.test(
-      l,
-    )
-  ) {
-    return 'national_id';
-  }
-  return 'other';
-}
 
 // Document labels seen in OFAC remarks, longest first so "Diplomatic Passport" wins over "Passport".
 const ID_LABELS = [
   'Aircraft Construction Number (also called L/N or S/N or F/N)',
+  'Numero Unico de Identificacao Tributaria (NUIT)',
+  'Paraguayan tax identification number',
+  'Aircraft Serial Identification',
   "Aircraft Manufacturer's Serial Number (MSN)",
   'United Social Credit Code Certificate (USCCC)',
   'Dubai Chamber of Commerce Membership No.',
@@ -131,6 +100,7 @@ const ID_LABELS = [
   'RUC #',
   'RIF #',
   'MMSI',
+  'BIK (RU)',
   'ISIN',
   'RFC',
   'RTN',
@@ -204,10 +174,10 @@ export function splitIdValue(text: string): ValueParts {
   return parts;
 }
 
-function addId(record: ListRecord, type: IdentifierType, label: string, rawValue: string): void {
+function addId(record: ListRecord, label: string, rawValue: string): void {
   const parts = splitIdValue(rawValue);
   if (!parts.value) return;
-  const id: Parameters<typeof addIdentifier>[1] = { type, value: parts.value, label };
+  const id: IdentifierInput = { ...classifyIdLabel(label), value: parts.value, label };
   if (parts.country) id.country = parts.country;
   if (parts.note) id.note = parts.note;
   addIdentifier(record, id);
@@ -282,7 +252,8 @@ export function applyClause(record: ListRecord, clause: string, result: RemarksR
       if (date && date.length === 10 && (!record.listingDate || date < record.listingDate)) record.listingDate = date;
       return;
     }
-    if ((m = /^(?:Vessel Registration Identification\s+)?IMO:?\s+(\d{7})\b/i.exec(text))) {
+    // Most vessels print "Vessel Registration Identification IMO 1234567", a few the bare number.
+    if ((m = /^(?:Vessel Registration Identification\s+(?:IMO:?\s+)?|IMO:?\s+)(\d{7})\b/i.exec(text))) {
       addIdentifier(record, { type: 'imo', value: m[1]!, label: 'IMO' });
       return;
     }
@@ -295,25 +266,27 @@ export function applyClause(record: ListRecord, clause: string, result: RemarksR
       addCountry(record.nationalities, m[1]!);
       return;
     }
-    if ((m = /^Vessel Call Sign\s+(\S+)/i.exec(text))) {
-      addIdentifier(record, { type: 'call_sign', value: m[1]!, label: 'Vessel Call Sign' });
+    if ((m = /^((?:Other\s+)?Vessel Call Sign)\s+(\S+)/i.exec(text))) {
+      addIdentifier(record, { type: 'call_sign', value: m[2]!, label: m[1]! });
       return;
     }
-    if ((m = /^(Digital Currency Address - [A-Z0-9]+)\s+(\S+)/.exec(text))) {
-      addIdentifier(record, { type: 'crypto_address', value: m[2]!, label: m[1]! });
+    if ((m = /^(Digital Currency Address - ([A-Z0-9]+))\s+(\S+)/.exec(text))) {
+      addIdentifier(record, { type: 'crypto_address', value: m[3]!, label: m[1]!, currency: m[2]! });
       return;
     }
-    if ((m = /^(Email Address|Email|Website|Phone Number|Telephone(?: No\.?)?|Fax(?: No\.?)?):?\s*(.+)$/i.exec(text))) {
-      addIdentifier(record, { type: 'other', value: m[2]!.replace(/\.$/, ''), label: m[1]! });
+    if (
+      (m = /^(Email Address|Email|Website|Phone(?: Number)?|Telephone(?: No\.?)?|Fax(?: No\.?)?):?\s*(.+)$/i.exec(text))
+    ) {
+      addIdentifier(record, { ...classifyIdLabel(m[1]!), value: m[2]!.replace(/\.$/, ''), label: m[1]! });
       return;
     }
     if ((m = ID_LABEL_RE.exec(text))) {
       const label = ID_LABELS.find((l) => l.toLowerCase() === m![1]!.toLowerCase()) ?? m[1]!;
-      addId(record, identifierTypeForLabel(label), label, m[2]!);
+      addId(record, label, m[2]!);
       return;
     }
     if ((m = GENERIC_ID_RE.exec(text)) && !/^(linked|a\.k\.a|member|director|head|minister)/i.test(text)) {
-      addId(record, identifierTypeForLabel(m[1]!), m[1]!, `${m[2]}${m[3] ?? ''}`);
+      addId(record, m[1]!, `${m[2]}${m[3] ?? ''}`);
       return;
     }
     result.unparsed.push(clause);
@@ -343,7 +316,7 @@ export function applyLabeledId(
   const result: RemarksResult = { linkedTo: [], unparsed: [] };
   applyClause(record, clause, result);
   if (result.unparsed.length === 0) return;
-  const id: Parameters<typeof addIdentifier>[1] = { type: identifierTypeForLabel(l), value: v, label: l };
+  const id: IdentifierInput = { ...classifyIdLabel(l), value: v, label: l };
   const code = countryCode(countryName);
   if (code) id.country = code;
   if (notes.length) id.note = notes.join('; ');

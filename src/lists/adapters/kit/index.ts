@@ -6,6 +6,8 @@ export * from './countries.js';
 export * from './csv.js';
 export * from './dates.js';
 export * from './files.js';
+export * from './id-labels.js';
+export * from './identifiers.js';
 export * from './names.js';
 export * from './record.js';
 export * from './text.js';

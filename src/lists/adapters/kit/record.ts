@@ -1,17 +1,69 @@
 /** Building a record: identifiers, merging two rows of one listing, tidying optional fields. */
-import type { Address, EntityType, Identifier, ListRecord } from '../../model.js';
+import type { Address, EntityType, Identifier, IdentifierType, ListRecord } from '../../model.js';
 import { countryCode } from './countries.js';
 import { addDates } from './dates.js';
+import { classifyIdLabel, labelledNumbers, type IdentifierClass } from './id-labels.js';
+import {
+  CHECKED_IDENTIFIER_TYPES,
+  identifierProblem,
+  normalizeCurrency,
+  normalizeIdentifier,
+  type IdentifierKind,
+  type ImoScheme,
+} from './identifiers.js';
 import { addAlias } from './names.js';
 import { addUnique, clean } from './text.js';
 
-/** Adds an identifier unless the same type, value (letter case aside) and country are present. */
-export function addIdentifier(record: ListRecord, id: Identifier): void {
+/** The screening kind of each model type, where the model kept its older names. */
+const KIND_OF_TYPE: Record<IdentifierType, IdentifierKind> = {
+  passport: 'passport',
+  national_id: 'national_id',
+  registration: 'registration',
+  tax_id: 'tax_id',
+  imo: 'imo',
+  mmsi: 'mmsi',
+  lei: 'lei',
+  swift: 'bic',
+  un_ref: 'list_reference',
+  eu_ref: 'list_reference',
+  uk_ref: 'list_reference',
+  ofac_uid: 'list_reference',
+  call_sign: 'call_sign',
+  aircraft_tail: 'aircraft_registration',
+  aircraft_serial: 'aircraft_serial',
+  crypto_address: 'crypto_wallet',
+  other: 'other',
+};
+
+/** An identifier as an adapter reads it: `kind` when the label says more than `type`, the raw value. */
+export interface IdentifierInput {
+  type: IdentifierType;
+  value: string | undefined;
+  kind?: IdentifierKind | undefined;
+  country?: string | undefined;
+  label?: string | undefined;
+  note?: string | undefined;
+  currency?: string | undefined;
+}
+
+/**
+ * Adds an identifier with its kind, normalized value and, where its standard has one, the
+ * result of the check (see Identifier.valid); unless one of the same kind, normalized value,
+ * currency and country is present. A value without a letter or digit is no identifier.
+ */
+export function addIdentifier(record: ListRecord, id: IdentifierInput | Identifier): void {
   const value = clean(id.value);
   if (!value) return;
-  const key = value.toLowerCase();
+  const kind = id.kind ?? KIND_OF_TYPE[id.type];
+  const normalized = normalizeIdentifier(kind, value);
+  if (!normalized) return;
+  const currency = id.currency ? normalizeCurrency(id.currency) : undefined;
   const same = record.identifiers.some(
-    (x) => x.type === id.type && x.value.toLowerCase() === key && x.country === id.country,
+    (x) =>
+      (x.kind ?? KIND_OF_TYPE[x.type]) === kind &&
+      (x.normalized ?? x.value) === normalized &&
+      x.currency === currency &&
+      x.country === id.country,
   );
   if (same) return;
   const out: Identifier = { type: id.type, value };
@@ -20,6 +72,15 @@ export function addIdentifier(record: ListRecord, id: Identifier): void {
   if (label) out.label = label;
   const note = clean(id.note);
   if (note) out.note = note;
+  out.kind = kind;
+  out.normalized = normalized;
+  if (currency) out.currency = currency;
+  if ((CHECKED_IDENTIFIER_TYPES as readonly string[]).includes(kind)) {
+    // A vessel's IMO number is a ship's. Other parties' may be a company's, or a ship's where a list
+    // files a vessel as an entity (the EU has no vessel type), so either scheme passes for them.
+    const imoScheme: ImoScheme | undefined = record.entityType === 'vessel' ? 'ship' : undefined;
+    out.valid = identifierProblem(kind, normalized, { imoScheme }) === undefined;
+  }
   record.identifiers.push(out);
 }
 
@@ -55,6 +116,25 @@ export function makeAddress(parts: {
   const countryName = clean(parts.countryName);
   if (countryName) address.countryName = countryName;
   return Object.keys(address).length ? address : undefined;
+}
+
+/**
+ * Adds the identifiers a publisher writes into text as "label: number" (see labelledNumbers),
+ * each of the type its label tells; numbers before any label are of `unlabelled`'s type when
+ * it is given (a field that holds one kind of number), else skipped.
+ */
+export function addLabelledIdentifiers(
+  record: ListRecord,
+  text: string | undefined,
+  labels: RegExp,
+  unlabelled?: IdentifierClass & { label?: string },
+): void {
+  if (!text) return;
+  for (const found of labelledNumbers(text, labels, unlabelled?.type)) {
+    const as = found.label ? { ...classifyIdLabel(found.label), label: found.label } : unlabelled!;
+    const note = found.context === found.value ? undefined : found.context;
+    addIdentifier(record, { ...as, value: found.value, note });
+  }
 }
 
 /** Drops optional fields left empty, so records stay lean. */
