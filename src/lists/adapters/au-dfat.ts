@@ -79,7 +79,7 @@ function controlDate(value: CellValue | undefined): string | undefined {
  * ID: ...", "State registration number: ...", "BIC: INAKRU41"; IMO numbers with or without the colon.
  */
 const INFO_LABELS =
-  /\b(?:[A-Z][a-z]+ )?(?:passport|national identification(?: card)?|identity card|id card|(?:company|business) identification|tax id(?:entification)?|pakistan national tax|italian fiscal code|(?:state )?registration(?: id)?|government gazette|swift(?:\/bic)?|bic|mmsi|ration card|(?:tel(?:ephone)?|phone|fax|facsimile)(?: numbers?)?)(?:\s*(?:no\.?|number|#))?\s*:\s*/gi;
+  /\b(?:[A-Z][a-z]+ )?(?:passport|national identification(?: card)?|identity card|id card|(?:company|business) identification|tax id(?:entification)?|pakistan national tax|italian fiscal code|(?:state )?registration(?: id)?|government gazette|swift(?:\/bic)?|bic|mmsi|ration card|(?:tel(?:ephone)?|phone|fax|facsimile)(?: numbers?)?)(?:\s*(?:no\.?|number|#))?\)?\s*:\s*/gi;
 
 /** Identifiers in Additional Information: labelled numbers, e-mail addresses, websites after their label. */
 function addInfoIdentifiers(r: ListRecord, info: string): void {

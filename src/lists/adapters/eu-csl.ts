@@ -60,6 +60,7 @@ const ID_TYPES: Record<string, IdentifierType> = {
   imo: 'imo',
   travelcardid: 'national_id',
   drivinglicence: 'national_id',
+  other: 'other',
 };
 
 function country(attrs: Attrs, codeKey = 'countryIso2Code'): string | undefined {

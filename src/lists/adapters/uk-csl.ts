@@ -52,7 +52,7 @@ function qualityOf(value: string | undefined): NameQuality {
  * "UK Company no. 06527449". A number with no label is a registration number.
  */
 const BUSINESS_LABELS =
-  /\b(?:OGRN|INN|KPP|OKPO|OKTMO|TIN|BIN|BR|CR|SRN|ICP|Tax ID No\.?|Tax(?:payer)? Identification Number|Business Identification Number|(?:UK )?Company no\.?|License number|Registration (?:No\.?|Number)|SWIFT(?:\/BI[CN])?|BIC|BIK(?: \(RU\))?)\s*[:\-–]?\s*/gi;
+  /\b(?:OGRN(?:IP)?|INN(?: number)?|KPP|OKPO|OKTMO|TIN|BIN|BR|CR|SRN|ICP|Tax ID(?: No\.?)?|Tax(?:payer)? Identification Number|Taxpayer(?: No\.?| number)?|Business Identification Number|(?:UK )?Company no\.?|License number|Registration (?:No\.?|Number)|SWIFT(?:\/BI[CN])?|BIC|BIK(?: \(RU\))?)\s*[:\-–]?\s*/gi;
 
 /** OFSI's Other Information as its "(Field): value" parts: "(IMO number):9123456 (Phone number):...". */
 function otherInfoFields(info: string): Map<string, string> {
@@ -85,6 +85,13 @@ function addOtherInfoIdentifiers(r: ListRecord, info: string): void {
 
 /** The numbers of a ConList document column, each with the matching enumerated detail as its note. */
 function addDocumentColumn(r: ListRecord, type: 'passport' | 'national_id', numbers?: string, details?: string): void {
+  // Russians' tax and register numbers reach the national identifier columns with their labels:
+  // "INN number 770200946783", "Registration numbers OGRN 1023901012189 TIN 3906036812".
+  const text = numbers ?? details;
+  if (text && new RegExp(BUSINESS_LABELS.source, 'i').test(text)) {
+    addLabelledIdentifiers(r, text, BUSINESS_LABELS, { type });
+    return;
+  }
   const found = numbers ? numbersIn(numbers) : numbersIn(details);
   const notes = details ? splitEnumerated(details) : [];
   found.forEach((n, i) => {

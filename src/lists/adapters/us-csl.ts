@@ -78,14 +78,19 @@ function csvAddress(raw: string): Address | undefined {
   return text || code ? address : undefined;
 }
 
-/** "CA, BC166787, Passport" or "IMO 8898831, Vessel Registration Identification". */
+/**
+ * "CA, BC166787, Passport", "IMO 8898831, Vessel Registration Identification", or with the
+ * document's dates before the number: "JO, 2014-08-30, 2009-08-31, K475336, Passport".
+ */
 function csvId(raw: string): CslEntry['ids'][number] | undefined {
   const parts = raw.split(', ');
   if (parts.length < 2) return undefined;
   const type = parts.pop();
   let country: string | undefined;
   if (parts.length >= 2 && /^[A-Z]{2}$/.test(parts[0]!)) country = parts.shift();
-  const id: CslEntry['ids'][number] = { type, number: parts.join(', '), notes: [] };
+  const dates = parts.filter((p) => /^\d{4}-\d{2}-\d{2}$/.test(p));
+  const number = parts.filter((p) => !dates.includes(p)).join(', ');
+  const id: CslEntry['ids'][number] = { type, number, notes: dates.length ? [`dates ${dates.join(', ')}`] : [] };
   if (country) id.country = country;
   return id;
 }

@@ -27,6 +27,7 @@ const ID_LABELS = [
   'Numero Unico de Identificacao Tributaria (NUIT)',
   'Paraguayan tax identification number',
   'Aircraft Serial Identification',
+  'Vessel Registration Identification',
   "Aircraft Manufacturer's Serial Number (MSN)",
   'United Social Credit Code Certificate (USCCC)',
   'Dubai Chamber of Commerce Membership No.',
@@ -147,40 +148,64 @@ interface ValueParts {
   note?: string;
 }
 
-/** "1084010 (Egypt) issued 12 Jan 2001" → value, issuing country, note. */
+/**
+ * "1084010 (Egypt) issued 12 Jan 2001" → value, issuing country, note. Also the rarer forms
+ * "No.: 0310857, Eritrea, Issue Date 21 August 2006" and "D010302 (place or authority)".
+ */
 export function splitIdValue(text: string): ValueParts {
-  let body = text.trim().replace(/\.$/, '');
+  let body = text
+    .trim()
+    .replace(/\.$/, '')
+    .replace(/^(?:No\.\s*:?|No:|#)\s*/, '');
   let note: string | undefined;
-  const trailing = /[\s,;]+((?:issued|expires|expiration date|issue date|valid|alt\.)\b.*)$/i.exec(body);
+  const trailing = /[\s,;]+((?:issued|expires|expiration date|expire date|issue date|valid|dates|alt\.)\b.*)$/i.exec(
+    body,
+  );
   if (trailing) {
     note = trailing[1];
     body = body.slice(0, trailing.index);
   }
-  const paren = /^(.*?)\s*\(([^()]+)\)\s*(.*)$/.exec(body);
+  const notes = (...more: (string | undefined)[]): string | undefined =>
+    clean([...more, note].filter(Boolean).join(' '));
+  // A bracket of one character is part of the number, a check digit ("C234897(0) (GB)").
+  const paren = /^(.*?)\s*\(([^()]{2,})\)\s*(.*)$/.exec(body);
   if (paren) {
     const code = countryCode(paren[2]);
+    // "D000000483, Diplomatic (Syria)": what follows a comma and a space is about the number.
+    const [value, ...about] = paren[1]!.split(/,\s+/);
+    const parts: ValueParts = { value: value!.trim() };
     if (code) {
-      const rest = clean(paren[3]);
-      const parts: ValueParts = { value: paren[1]!.trim(), country: code, countryName: paren[2]!.trim() };
-      const n = clean([rest, note].filter(Boolean).join(' '));
-      if (n) parts.note = n;
-      return parts;
+      parts.country = code;
+      parts.countryName = paren[2]!.trim();
     }
+    const n = code ? notes(...about, paren[3]) : notes(...about, paren[2], paren[3]);
+    if (n) parts.note = n;
     // "International Maritime Organization No. (5777731)": the value itself is bracketed.
-    if (!paren[1] && paren[2]) body = paren[2];
+    if (!parts.value && !code) return { value: paren[2]!.trim(), ...(note ? { note } : {}) };
+    return parts;
   }
-  const parts: ValueParts = { value: body.trim() };
-  if (note) parts.note = note;
+  // "0310857, Eritrea": a comma and a space end the number (a comma alone is inside one, "BE 454,419,759").
+  const [value, country, ...rest] = body.split(/,\s+/);
+  const code = countryCode(country);
+  const parts: ValueParts = { value: value!.trim() };
+  if (code) {
+    parts.country = code;
+    parts.countryName = country!.trim();
+  }
+  const n = code ? notes(...rest) : notes(country, ...rest);
+  if (n) parts.note = n;
   return parts;
 }
 
-function addId(record: ListRecord, label: string, rawValue: string): void {
+function addId(record: ListRecord, label: string, rawValue: string): boolean {
   const parts = splitIdValue(rawValue);
-  if (!parts.value) return;
+  // "passport place of issue: Al-Anbar, Iraq" is prose about a document, not its number.
+  if (!parts.value || /^\p{Ll}/u.test(parts.value)) return false;
   const id: IdentifierInput = { ...classifyIdLabel(label), value: parts.value, label };
   if (parts.country) id.country = parts.country;
   if (parts.note) id.note = parts.note;
   addIdentifier(record, id);
+  return true;
 }
 
 function addCountry(target: string[], text: string): void {
@@ -252,8 +277,14 @@ export function applyClause(record: ListRecord, clause: string, result: RemarksR
       if (date && date.length === 10 && (!record.listingDate || date < record.listingDate)) record.listingDate = date;
       return;
     }
-    // Most vessels print "Vessel Registration Identification IMO 1234567", a few the bare number.
-    if ((m = /^(?:Vessel Registration Identification\s+(?:IMO:?\s+)?|IMO:?\s+)(\d{7})\b/i.exec(text))) {
+    // Vessels print "Vessel Registration Identification IMO 1234567", or the bare number when it is an
+    // IMO number (seven digits) or a national register's ("15411 (Malta)", read below as a
+    // registration); shipping companies "Identification Number IMO 5342883", "Company Number IMO ...".
+    if (
+      (m =
+        /^(?:Vessel Registration Identification\s+|(?:Identification|Company) Number\s+)?IMO:?\s*(\d+)\b/i.exec(text) ??
+        /^Vessel Registration Identification\s+(\d{7})$/i.exec(text))
+    ) {
       addIdentifier(record, { type: 'imo', value: m[1]!, label: 'IMO' });
       return;
     }
@@ -270,7 +301,7 @@ export function applyClause(record: ListRecord, clause: string, result: RemarksR
       addIdentifier(record, { type: 'call_sign', value: m[2]!, label: m[1]! });
       return;
     }
-    if ((m = /^(Digital Currency Address - ([A-Z0-9]+))\s+(\S+)/.exec(text))) {
+    if ((m = /^(Digital Currency Address - ([A-Z0-9]+))\s+([0-9A-Za-z:]+)/.exec(text))) {
       addIdentifier(record, { type: 'crypto_address', value: m[3]!, label: m[1]!, currency: m[2]! });
       return;
     }
@@ -282,12 +313,10 @@ export function applyClause(record: ListRecord, clause: string, result: RemarksR
     }
     if ((m = ID_LABEL_RE.exec(text))) {
       const label = ID_LABELS.find((l) => l.toLowerCase() === m![1]!.toLowerCase()) ?? m[1]!;
-      addId(record, label, m[2]!);
-      return;
+      if (addId(record, label, m[2]!)) return;
     }
     if ((m = GENERIC_ID_RE.exec(text)) && !/^(linked|a\.k\.a|member|director|head|minister)/i.test(text)) {
-      addId(record, m[1]!, `${m[2]}${m[3] ?? ''}`);
-      return;
+      if (addId(record, m[1]!, `${m[2]}${m[3] ?? ''}`)) return;
     }
     result.unparsed.push(clause);
   }
@@ -295,7 +324,7 @@ export function applyClause(record: ListRecord, clause: string, result: RemarksR
 
 // Labels of XML ids/features that carry sanctions information rather than an identifier.
 const NOT_AN_ID =
-  /^(additional sanctions|secondary sanctions|transactions prohibited|executive order|caatsa|ifca|effective date|purchase\/sales|organization established|organization type|target type|vessel type|vessel year|vessel tonnage|vessel gross|aircraft model|aircraft manufacture date|aircraft operator|for more information|listing date)/i;
+  /^(additional sanctions|secondary sanctions|transactions prohibited|executive order|caatsa|ifca|effective date|purchase\/sales|organization established|organization type|target type|vessel type|vessel year|vessel tonnage|vessel gross|aircraft model|aircraft manufacture date|aircraft operator|for more information|listing date|former vessel flag|other vessel type|issuer name|peesa information|un\/locode)/i;
 
 /**
  * Applies a labelled value from the XML formats (classic idList, advanced IDRegDocument or

@@ -10,7 +10,6 @@ import { addUnique, clean, splitEnumerated } from './text.js';
 const SPELLINGS: Record<string, string> = {
   'united republic of tanzania': 'TZ',
   'state of palestine': 'PS',
-  'trinidad and tobago': 'TT',
   'korea, north': 'KP',
   'korea, south': 'KR',
   palestinian: 'PS',
@@ -230,7 +229,8 @@ export function countryCode(value: string | undefined | null): string | undefine
   const stripped = t.replace(/^(citizen|national|nationality)\s+of\s+/i, '').replace(/[.\s]+$/, '');
   const demonym = DEMONYMS[stripped.toLowerCase().replace(/\s+(national|citizen)$/, '')];
   if (demonym) return demonym;
-  return toCountryCode(stripped);
+  // The ICU names write "Antigua & Barbuda", "Turks & Caicos Islands"; the publishers spell "and".
+  return toCountryCode(stripped) ?? toCountryCode(stripped.replace(/\s+and\s+/gi, ' & '));
 }
 
 /** ISO2 when the value resolves, else the publisher's wording. */

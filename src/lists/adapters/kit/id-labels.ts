@@ -15,11 +15,11 @@ export interface IdentifierClass {
 }
 
 const TAX =
-  /tax|fiscal|tributari|v\.a\.t|\bvat\b|r\.?f\.?c\b|\bnit\b|\brif\b|\bruc\b|c\.u\.i\.t|\bfein\b|\brtn\b|\binn\b|\bkpp\b|\btin\b|\bntn\b|\bnuit\b/;
+  /tax|fiscal|tributari|v\.a\.t|\bvat\b|r\.?f\.?c\b|\bnit\b|\brif\b|\bruc\b|c\.u\.i\.t|\bfein\b|\brtn\b|\binn\b|\bkpp\b|\btin\b|\bntn\b|\bnuit\b|\bc\.i\.f\b|\brsin\b/;
 const REGISTRATION =
-  /registr|company (number|id|no)|commercial|chamber of comm|licen[cs]e|folio|matricula|incorporation|enterprise number|branch unit|gazette|social credit code|d-u-n-s|c\.r\. no|charity|permit|business (number|registration|identification|reg)|organization code|economic register|msb|\bogrn\b|\bbin\b|\bokpo\b|\bbr\b|\bcr\b|\bsrn\b|\bicp\b|company identification/;
+  /registr|company (number|id|no)|commercial|chamber of comm|licen[cs]e|folio|matricula|incorporation|enterprise number|branch unit|gazette|social credit code|d-u-n-s|\bc\.r\.(?!\w)|charity|permit|business (number|registration|identification|reg)|organization code|economic register|msb|\bogrn\b|\bbin\b|\bokpo\b|\bbr\b|\bcr\b|\bsrn\b|\bicp\b|company identification/;
 const NATIONAL =
-  /national|personal id|identi|id card|\bid\b|cedula|c[ée]dula|d\.n\.i|c\.u\.r\.p|c\.u\.i|i\.f\.e|\bssn\b|social security|birth certificate|electoral|driv|residen|immigration|citizen's card|visanumberid|le number|refugee|tazkira|travel document|travel card|cartilla|military/;
+  /national|personal id|identi|id card|\bid\b|cedula|c[ée]dula|d\.n\.i|c\.u\.r\.p|c\.u\.i|i\.f\.e|\bssn\b|social security|birth certificate|electoral|driv|residen|immigration|citizen's card|visanumberid|le number|refugee|tazkira|travel document|travel card|cartilla|military|\bn\.i\.e\b|personal numerical|\bcnp\b/;
 
 /**
  * The type of an identifier from its label, in the order that settles overlaps: "Aircraft Tail
@@ -31,15 +31,14 @@ export function classifyIdLabel(label: string): IdentifierClass {
   if (/legal entity (number|identifier)|\blei\b/.test(l)) return { type: 'lei' };
   if (/\bbik\b/.test(l)) return { type: 'other', kind: 'bank_code' };
   if (/swift|\bbic\b/.test(l)) return { type: 'swift' };
-  if (/\bimo\b|international maritime organi[sz]ation|vessel registration identification/.test(l))
-    return { type: 'imo' };
+  if (/\bimo\b|international maritime organi[sz]ation/.test(l)) return { type: 'imo' };
   if (/\bmmsi\b/.test(l)) return { type: 'mmsi' };
   if (/call sign/.test(l)) return { type: 'call_sign' };
   if (/tail number|aircraft registration/.test(l)) return { type: 'aircraft_tail' };
   if (/transponder|mode s\b/.test(l)) return { type: 'other', kind: 'aircraft_transponder' };
   if (/aircraft (construction|manufacturer's serial|serial)|\bmsn\b/.test(l)) return { type: 'aircraft_serial' };
   if (/digital currency address|crypto|wallet/.test(l)) return { type: 'crypto_address' };
-  if (/\bisin\b/.test(l)) return { type: 'other', kind: 'securities_id' };
+  if (/\bisin\b|equity ticker|micex code/.test(l)) return { type: 'other', kind: 'securities_id' };
   if (/e-?mail|メール/.test(l)) return { type: 'other', kind: 'email' };
   if (/website|web site|\burl\b|ウェブサイト|ホームページ/.test(l)) return { type: 'other', kind: 'website' };
   if (/phone|\btel\b|\bfax\b|facsimile|電話/.test(l)) return { type: 'other', kind: 'phone' };
@@ -104,7 +103,7 @@ export function firstNumber(text: string): string | undefined {
     CODE_WORD.lastIndex = at;
     const word = CODE_WORD.exec(t);
     // A word joins the run when it follows the run's last word after one space or none.
-    if (word && !/[\p{Ll}\p{Lo}]/u.test(t[at + word[0].length] ?? '')) {
+    if (word && !/\p{Ll}/u.test(t[at + word[0].length] ?? '')) {
       run.push(word[0]);
       at += word[0].length;
       if (t[at] === ' ' && /[\p{Lu}\p{N}]/u.test(t[at + 1] ?? '')) at++;
@@ -118,7 +117,8 @@ export function firstNumber(text: string): string | undefined {
     if (found) return found;
     // Skip the whole of a word that is not a number ("Sudan", "passport", "旅券"), or one character.
     at += word ? word[0].length : 1;
-    if (/[\p{L}\p{N}]/u.test(t[at - 1]!)) while (at < t.length && /[\p{L}\p{N}]/u.test(t[at]!)) at++;
+    // Letters in lower case or without case go with it; digits and capitals may start a number ("旅券203037").
+    if (/[\p{L}\p{N}]/u.test(t[at - 1]!)) while (at < t.length && /[\p{Ll}\p{Lo}\p{Lm}]/u.test(t[at]!)) at++;
   }
   return flush();
 }
@@ -131,10 +131,21 @@ export function firstNumber(text: string): string | undefined {
  */
 export function numbersIn(text: string | undefined): LabelledNumber[] {
   const out: LabelledNumber[] = [];
-  for (const line of (text ?? '').normalize('NFKC').split(/\n+/)) {
+  const t = (text ?? '')
+    .normalize('NFKC')
+    // "(2) 347834(3) 434021161": a numbered marker glued to the number before it.
+    .replace(/(?<=\S)(?=\(\d{1,2}\)\s)/g, ' ')
+    // "8208 No. 555627": a Russian passport's series and number.
+    .replace(/\s+No\.\s+(?=\d)/g, ' ');
+  for (const line of t.split(/\n+/)) {
     for (const piece of splitEnumerated(line)) {
-      const p = piece.replace(/[\s.;,]+$/, '').trim();
-      const whole = /^[\p{Lu}\p{N}°№#][\p{Lu}\p{N}\s°№#./\-–]*$/u.test(p) && /\d/.test(p);
+      // A bracketed count after the number ("0703769818 (31)") is not part of it.
+      const p = piece
+        .replace(/[\s.;,]+$/, '')
+        .replace(/\s+\(\d{1,3}\)$/, '')
+        .trim();
+      // Only capitals, digits and the signs inside numbers ("G9336_77", "[00]37125", "12/YAKANA(N)006981").
+      const whole = /^[\p{Lu}\p{N}°№#[(][\p{Lu}\p{N}\s°№#./\-–_[\]()]*$/u.test(p) && /\d/.test(p);
       const value = whole ? p : firstNumber(p);
       if (value) out.push({ value, context: p });
     }
