@@ -27,6 +27,14 @@ const NATIONAL =
  * ("Tax Registration Number" is a tax id).
  */
 export function classifyIdLabel(label: string): IdentifierClass {
+  // The lists repeat a few hundred labels over tens of thousands of numbers.
+  let known = classes.get(label);
+  if (!known) classes.set(label, (known = classify(label)));
+  return known;
+}
+const classes = new Map<string, IdentifierClass>();
+
+function classify(label: string): IdentifierClass {
   const l = label.toLowerCase();
   if (/legal entity (number|identifier)|\blei\b/.test(l)) return { type: 'lei' };
   if (/\bbik\b/.test(l)) return { type: 'other', kind: 'bank_code' };

@@ -11,7 +11,9 @@ const PLACEHOLDER = /^(-0-|n\/?a|none|-+|null|unknown|不明|なし|－|ー)$/i;
 /** Collapses whitespace; undefined for blank text. For fields of codes, where NA is Namibia. */
 export function squash(value: string | undefined | null): string | undefined {
   if (value === undefined || value === null) return undefined;
-  return String(value).replace(/\s+/g, ' ').trim() || undefined;
+  const t = String(value).trim();
+  // Most values hold single spaces only; they are returned without a copy.
+  return (/\s\s|[^\S ]/.test(t) ? t.replace(/\s+/g, ' ') : t) || undefined;
 }
 
 /** Collapses whitespace; undefined for blank text and for the publishers' placeholders. */
