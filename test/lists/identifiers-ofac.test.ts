@@ -4,6 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { parse as parseCsvSync } from 'csv-parse/sync';
@@ -116,3 +118,38 @@ describe('us_ofac identifiers in SDN.CSV', { skip }, () => {
     );
   });
 });
+
+const ADVANCED = path.join(DIR, 'consolidated_non_sdn/2020-03-17_advanced_xml/cons_advanced.xml');
+
+describe(
+  'us_ofac identifiers in the advanced XML (CONS_ADVANCED.XML read as SDN_ADVANCED.XML)',
+  {
+    skip: existsSync(ADVANCED) ? false : `${ADVANCED} absent`,
+  },
+  () => {
+    it('reads every ID document number and every identifier feature', async () => {
+      const xml = readFileSync(ADVANCED, 'utf8');
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'ofac-adv-'));
+      try {
+        await copyFile(ADVANCED, path.join(dir, 'SDN_ADVANCED.XML'));
+        const records = (await usOfacAdapter.parse(dir)).records;
+        const read = new Set(records.flatMap((r) => r.identifiers.map((i) => i.normalized)));
+        const documents = [...xml.matchAll(/<IDRegistrationNo>([^<]*)<\/IDRegistrationNo>/g)].map((m) => m[1]!);
+        assert.equal(documents.length, 573);
+        // A number may carry its country in brackets: "1026303117642 (Russia)".
+        const bare = (n: string) =>
+          n
+            .replace(/\s*\([^)]*\)$/, '')
+            .toUpperCase()
+            .replace(/[^\p{L}\p{N}]/gu, '');
+        const unread = documents.filter((n) => !read.has(bare(n)));
+        assert.deepEqual(unread, []);
+        // Features print SWIFT/BIC, websites and e-mail addresses: every BIC feature reaches a record as a BIC.
+        const bics = records.flatMap((r) => r.identifiers.filter((i) => i.kind === 'bic'));
+        assert.ok(bics.length >= 30 && bics.every((i) => i.valid), `${bics.length} BICs, all valid`);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+  },
+);

@@ -1,8 +1,8 @@
 /**
- * Identifiers as the publishers label them in their documents lists and free text: a label
- * ("Cedula No.", "Tax ID No.", "OGRN", "Passport no.") tells the identifier's type, and
- * `identifiersInText` finds "label: number" in a remark such as DFAT's Additional Information or
- * OFSI's Other Information.
+ * Identifiers as the publishers label them, in document lists and in free text: a label ("Cedula
+ * No.", "Tax ID No.", "OGRN", "旅券番号") tells the identifier's type; `labelledNumbers` finds
+ * "label: number" in a remark such as DFAT's Additional Information, `numbersIn` the numbers of a
+ * field that holds one kind (OFSI's passport column, MOF's 旅券番号).
  */
 import type { IdentifierType } from '../../model.js';
 import type { IdentifierKind } from './identifiers.js';
