@@ -2,6 +2,7 @@
  * The normalized record model every list adapter produces, whatever the publisher's format.
  * The matching engine, the store and the ownership derivation all speak this model.
  */
+import type { IdentifierKind } from './adapters/kit/identifiers.js';
 
 export const SOURCE_IDS = [
   'us_ofac',
@@ -84,6 +85,7 @@ export type IdentifierType =
   | 'ofac_uid'
   | 'call_sign'
   | 'aircraft_tail'
+  | 'aircraft_serial'
   | 'crypto_address'
   | 'other';
 
@@ -95,6 +97,23 @@ export interface Identifier {
   /** The publisher's own label for the document type, e.g. "Cedula No.", "Registration ID". */
   label?: string;
   note?: string;
+  /**
+   * The identifier's type as a screening names it (kit/identifiers.ts): `type` in the screening
+   * vocabulary (swift is bic, aircraft_tail aircraft_registration, crypto_address crypto_wallet,
+   * the list references list_reference), or a finer listed-only kind for `other` (email, phone,
+   * bank_code...). Set by every list adapter; absent on records built elsewhere (us_ofac_50).
+   */
+  kind?: IdentifierKind;
+  /** The value normalized for its kind (letter case, spaces, dashes, prefixes such as "IMO"): what a screening compares. */
+  normalized?: string;
+  /** The currency of a crypto wallet (BTC, ETH, XMR...; OFAC's XBT is BTC). */
+  currency?: string;
+  /**
+   * Set for the kinds whose standard defines a check (IMO check digit, LEI MOD 97-10, BIC
+   * structure, MMSI identification digits): false when the number fails it as printed. The lists
+   * print typos; such a number is kept, and told apart by this flag rather than dropped or mended.
+   */
+  valid?: boolean;
 }
 
 /** Provenance of a derived (us_ofac_50) record; see api-v1.md 2.6. */

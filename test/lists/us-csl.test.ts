@@ -52,7 +52,14 @@ describe('us_csl CSV (2022 consolidated.csv)', { skip: existsSync(CSV) ? false :
     assert.deepEqual(r.programs, ['SDGT', SDN]);
     assert.deepEqual(
       r.identifiers.find((i) => i.type === 'passport'),
-      { type: 'passport', value: 'BC166787', country: 'CA', label: 'Passport' },
+      {
+        type: 'passport',
+        value: 'BC166787',
+        country: 'CA',
+        label: 'Passport',
+        kind: 'passport',
+        normalized: 'BC166787',
+      },
     );
   });
 

@@ -47,8 +47,23 @@ describe('OFAC remarks parser (real remark strings)', () => {
     assert.deepEqual(r.nationalities, ['YE']);
     assert.equal(r.gender, 'male');
     assert.deepEqual(r.identifiers, [
-      { type: 'passport', value: '541939', country: 'YE', label: 'Passport', note: 'issued 31 Jul 2000' },
-      { type: 'national_id', value: '216040', country: 'YE', label: 'National ID No.' },
+      {
+        type: 'passport',
+        value: '541939',
+        country: 'YE',
+        label: 'Passport',
+        note: 'issued 31 Jul 2000',
+        kind: 'passport',
+        normalized: '541939',
+      },
+      {
+        type: 'national_id',
+        value: '216040',
+        country: 'YE',
+        label: 'National ID No.',
+        kind: 'national_id',
+        normalized: '216040',
+      },
     ]);
     assert.deepEqual(r.aliases, [
       { name: 'AL-MAKKI, Abu Asim', quality: 'weak', kind: 'aka' },

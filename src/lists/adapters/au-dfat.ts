@@ -4,26 +4,32 @@
  */
 import path from 'node:path';
 import { emptyRecord, SOURCE_LABELS } from '../model.js';
-import type { EntityType, ListRecord, NameKind, ParsedList, SourceAdapter } from '../model.js';
+import type { ListRecord, NameKind, ParsedList, SourceAdapter } from '../model.js';
 import {
   addAlias,
   addDates,
   addIdentifier,
+  addLabelledIdentifiers,
+  addUnique,
   cellText,
+  type CellValue,
   clean,
   countryCode,
   countryList,
+  emailsIn,
+  entityTypeOf,
   excelSerialToIso,
   finishRecord,
-  findFiles,
   firstFullDate,
+  IMO_LABEL,
   isoDate,
   parseDateCell,
-  pushUnique,
+  promoteToPrimary,
+  readListDir,
+  readXlsxRows,
   splitEnumerated,
-  streamXlsxRows,
-} from './parse-util.js';
-import type { CellValue } from './parse-util.js';
+  websitesIn,
+} from './kit/index.js';
 
 const COLUMNS = {
   reference: 'reference',
@@ -39,13 +45,6 @@ const COLUMNS = {
   committees: 'committees',
   control: 'control date',
 } as const;
-
-function entityTypeOf(value: string): EntityType {
-  const v = value.toLowerCase();
-  if (v.startsWith('individual')) return 'person';
-  if (v.startsWith('vessel') || v.startsWith('ship')) return 'vessel';
-  return 'organization';
-}
 
 /** Name Type is typed by hand: "aka", "Aka ", "Original script", "Formerly known as", ... */
 function nameKind(value: string): { primary: boolean; kind: NameKind; original: boolean } {
@@ -74,6 +73,24 @@ function controlDate(value: CellValue | undefined): string | undefined {
   return firstFullDate(cellText(value));
 }
 
+/**
+ * Document numbers in Additional Information, always after a label and a colon: "Passport no.: a)
+ * Tunisian passport number E590976 ... b) ...", "National identification no: 1047503170", "Tax
+ * ID: ...", "State registration number: ...", "BIC: INAKRU41"; IMO numbers with or without the colon.
+ */
+const INFO_LABELS =
+  /\b(?:[A-Z][a-z]+ )?(?:passport|national identification(?: card)?|identity card|id card|(?:company|business) identification|tax id(?:entification)?|pakistan national tax|italian fiscal code|(?:state )?registration(?: id)?|government gazette|swift(?:\/bic)?|bic|mmsi|ration card|(?:tel(?:ephone)?|phone|fax|facsimile)(?: numbers?)?)(?:\s*(?:no\.?|number|#))?\)?\s*:\s*/gi;
+
+/** Identifiers in Additional Information: labelled numbers, e-mail addresses, websites after their label. */
+function addInfoIdentifiers(r: ListRecord, info: string): void {
+  addLabelledIdentifiers(r, info, INFO_LABELS);
+  addLabelledIdentifiers(r, info, IMO_LABEL);
+  for (const email of emailsIn(info)) addIdentifier(r, { type: 'other', kind: 'email', value: email, label: 'Email' });
+  for (const m of info.matchAll(/\bweb\s?sites?\s*:\s*([^\n]*)/gi))
+    for (const site of websitesIn(m[1]))
+      addIdentifier(r, { type: 'other', kind: 'website', value: site, label: 'Website' });
+}
+
 interface Group {
   record: ListRecord;
   hasPrimary: boolean;
@@ -91,16 +108,14 @@ export const auDfatAdapter: SourceAdapter = {
   ],
   async parse(dir: string): Promise<ParsedList> {
     const warnings: string[] = [];
-    const files = await findFiles(dir, /\.xlsx$/);
-    const file = files.find((f) => /^regulation8_consolidated\.xlsx$/i.test(path.basename(f))) ?? files[0];
+    const file = (await readListDir(dir)).choose(/\.xlsx$/, /^regulation8_consolidated\.xlsx$/i, warnings);
     if (!file) throw new Error(`au_dfat: no regulation8_consolidated.xlsx in ${dir}`);
-    for (const other of files) if (other !== file) warnings.push(`ignored ${path.basename(other)}`);
 
     const groups = new Map<string, Group>();
     let col: Record<keyof typeof COLUMNS, number> | undefined;
     let sheet = '';
     let published: string | undefined;
-    for await (const row of streamXlsxRows(file)) {
+    for await (const row of readXlsxRows(file)) {
       const text = (k: keyof typeof COLUMNS): string => (col && col[k] >= 0 ? cellText(row.cells[col[k]]) : '');
       if (!col) {
         const headers = row.cells.map((c) => cellText(c).toLowerCase());
@@ -128,19 +143,16 @@ export const auDfatAdapter: SourceAdapter = {
         g = { record, hasPrimary: nk.primary, firstKind: nk.kind };
         groups.set(groupId, g);
       } else if (nk.primary && !g.hasPrimary) {
-        const previous = g.record.name;
-        g.record.name = name;
-        g.record.aliases = g.record.aliases.filter((a) => a.name.toLowerCase() !== name.toLowerCase());
+        promoteToPrimary(g.record, name, { quality: 'strong', kind: g.firstKind });
         g.hasPrimary = true;
-        addAlias(g.record, previous, 'strong', g.firstKind);
       }
       const r = g.record;
       if (r.name !== name) addAlias(r, name, 'strong', nk.kind);
 
       // The listing's details repeat on every alias row; reading each row keeps what differs.
-      addDates(r, parseDateCell(col.dob >= 0 ? row.cells[col.dob] : null));
-      for (const p of splitEnumerated(text('pob'))) pushUnique(r.birthPlaces, clean(p));
-      for (const c of countryList(text('citizenship'))) pushUnique(r.citizenships, c);
+      addDates(r.birthDates, parseDateCell(col.dob >= 0 ? row.cells[col.dob] : null));
+      for (const p of splitEnumerated(text('pob'))) addUnique(r.birthPlaces, clean(p));
+      for (const c of countryList(text('citizenship'))) addUnique(r.citizenships, c);
       for (const a of splitEnumerated(text('address'))) {
         const t = clean(a);
         if (!t || r.addresses.some((x) => x.text === t)) continue;
@@ -155,12 +167,11 @@ export const auDfatAdapter: SourceAdapter = {
         if (titles.length) r.titles = [...new Set([...(r.titles ?? []), ...titles])];
         const positions = labelled(info, 'Designation');
         if (positions.length) r.positions = [...new Set([...(r.positions ?? []), ...positions])];
-        const imo = /IMO(?:\s*(?:number|no\.?))?\s*:?\s*(\d{7})\b/i.exec(info)?.[1];
-        if (imo) addIdentifier(r, { type: 'imo', value: imo });
+        addInfoIdentifiers(r, info);
       }
       const listed = firstFullDate(text('listing'));
       if (listed && (!r.listingDate || listed < r.listingDate)) r.listingDate = listed;
-      for (const c of text('committees').split(/\n/)) pushUnique(r.programs, clean(c));
+      for (const c of text('committees').split(/\n/)) addUnique(r.programs, clean(c));
       const control = controlDate(col.control >= 0 ? row.cells[col.control] : null);
       if (control && (!published || control > published)) published = control;
     }

@@ -9,16 +9,16 @@ import {
   addAlias,
   addDates,
   addIdentifier,
+  addUnique,
+  childText,
   clean,
+  findDates,
   finishRecord,
-  findFiles,
   joinParts,
-  kidText,
-  parseDateText,
-  pushUnique,
-  streamXmlRecords,
-} from './parse-util.js';
-import type { XmlNode } from './parse-util.js';
+  readListDir,
+  streamXmlChildren,
+  type XmlNode,
+} from './kit/index.js';
 
 /**
  * Aliases are one comma-separated string that may label original-script forms by language
@@ -32,11 +32,11 @@ function splitAliases(text: string): string[] {
 }
 
 function buildRecord(node: XmlNode, warnings: string[]): ListRecord | undefined {
-  const regime = kidText(node, 'Country');
-  const schedule = kidText(node, 'Schedule');
-  const item = kidText(node, 'Item');
-  const entityName = kidText(node, 'EntityOrShip') ?? kidText(node, 'Entity');
-  const personName = joinParts([kidText(node, 'GivenName'), kidText(node, 'LastName')]);
+  const regime = childText(node, 'Country');
+  const schedule = childText(node, 'Schedule');
+  const item = childText(node, 'Item');
+  const entityName = childText(node, 'EntityOrShip') ?? childText(node, 'Entity');
+  const personName = joinParts([childText(node, 'GivenName'), childText(node, 'LastName')]);
   const name = personName || entityName;
   // Items are numbered per regime and schedule, so the three together identify an entry.
   const id = [regime?.split('/')[0]?.trim(), schedule, item].filter(Boolean).join('|');
@@ -44,27 +44,27 @@ function buildRecord(node: XmlNode, warnings: string[]): ListRecord | undefined 
     warnings.push(`record ${id || '?'} has no name or item; skipped`);
     return undefined;
   }
-  const imo = kidText(node, 'ShipIMONumber');
+  const imo = childText(node, 'ShipIMONumber');
   const entityType: EntityType = personName ? 'person' : imo ? 'vessel' : 'organization';
   const record = emptyRecord('ca_gac', id, entityType, name);
   if (personName && entityName) addAlias(record, entityName, 'strong', 'aka');
-  for (const a of splitAliases(kidText(node, 'Aliases') ?? '')) addAlias(record, a, 'strong', 'aka');
-  const titleOrShip = kidText(node, 'TitleOrShip') ?? kidText(node, 'Title');
-  const born = kidText(node, 'DateOfBirthOrShipBuildDate') ?? kidText(node, 'DateOfBirth');
+  for (const a of splitAliases(childText(node, 'Aliases') ?? '')) addAlias(record, a, 'strong', 'aka');
+  const titleOrShip = childText(node, 'TitleOrShip') ?? childText(node, 'Title');
+  const born = childText(node, 'DateOfBirthOrShipBuildDate') ?? childText(node, 'DateOfBirth');
   if (entityType === 'person') {
     if (titleOrShip) record.titles = [titleOrShip];
-    addDates(record, parseDateText(born));
+    addDates(record.birthDates, findDates(born));
   } else {
     // For ships the same fields hold the vessel type and the build year, which are not birth data.
     const details = [titleOrShip && `Type: ${titleOrShip}`, born && `Built: ${born}`].filter(Boolean);
     if (details.length) record.remarks = details.join('; ');
   }
-  if (imo) addIdentifier(record, { type: 'imo', value: /\d{7}/.exec(imo)?.[0] ?? imo });
-  pushUnique(record.programs, regime);
-  const listed = kidText(node, 'DateOfListing');
+  if (imo) addIdentifier(record, { type: 'imo', value: imo, label: 'ShipIMONumber' });
+  addUnique(record.programs, regime);
+  const listed = childText(node, 'DateOfListing');
   if (listed && /^\d{4}-\d{2}-\d{2}/.test(listed)) record.listingDate = listed.slice(0, 10);
   const ref = joinParts([schedule && `Schedule ${schedule}`, `Item ${item}`], ', ');
-  addIdentifier(record, { type: 'other', value: ref, label: 'Schedule and item' });
+  addIdentifier(record, { type: 'other', kind: 'list_reference', value: ref, label: 'Schedule and item' });
   return finishRecord(record);
 }
 
@@ -79,17 +79,16 @@ export const caGacAdapter: SourceAdapter = {
   ],
   async parse(dir: string): Promise<ParsedList> {
     const warnings: string[] = [];
-    const files = await findFiles(dir, /\.xml$/);
-    const file = files.find((f) => /^sema-lmes\.xml$/i.test(path.basename(f))) ?? files[0];
+    const file = (await readListDir(dir)).choose(/\.xml$/, /^sema-lmes\.xml$/i, warnings);
     if (!file) throw new Error(`ca_gac: no sema-lmes.xml in ${dir}`);
     const records: ListRecord[] = [];
     const seen = new Set<string>();
     let latestListing: string | undefined;
-    await streamXmlRecords(file, {
-      onRoot(name) {
+    await streamXmlChildren(file, {
+      root(name) {
         if (name !== 'data-set') throw new Error(`${path.basename(file)}: root <${name}> is not a SEMA <data-set>`);
       },
-      onChild(node) {
+      child(node) {
         if (node.name !== 'record') return;
         const r = buildRecord(node, warnings);
         if (!r) return;

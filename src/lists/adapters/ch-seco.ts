@@ -4,23 +4,30 @@
  */
 import path from 'node:path';
 import { emptyRecord, SOURCE_LABELS } from '../model.js';
-import type { Address, EntityType, ListRecord, NameKind, ParsedList, SourceAdapter } from '../model.js';
+import type { EntityType, ListRecord, NameKind, ParsedList, SourceAdapter } from '../model.js';
 import {
   addAlias,
   addDates,
   addIdentifier,
+  addLabelledIdentifiers,
+  addUnique,
+  child,
+  children,
+  childText,
+  classifyIdLabel,
   clean,
   countryCode,
+  countryOrWording,
   finishRecord,
-  findFiles,
+  genderOf,
+  IMO_LABEL,
   joinParts,
-  kid,
-  kidText,
-  kids,
-  pushUnique,
-  streamXmlRecords,
-} from './parse-util.js';
-import type { XmlNode } from './parse-util.js';
+  makeAddress,
+  partialDate,
+  readListDir,
+  streamXmlChildren,
+  type XmlNode,
+} from './kit/index.js';
 
 interface Place {
   location?: string;
@@ -38,19 +45,19 @@ interface PlaceRef {
 }
 
 function countryOf(node: XmlNode | undefined): { iso?: string; name?: string } {
-  const c = kid(node, 'country');
+  const c = child(node, 'country');
   if (!c) return {};
   const name = clean(c.text);
   const iso = clean(c.attrs['iso-code']) ?? countryCode(name);
-  return { iso: iso ? (countryCode(iso) ?? iso) : undefined, name };
+  return { iso: iso ? countryOrWording(iso) : undefined, name };
 }
 
 /** Whole name from name-parts in their order; titles are kept apart. */
 function nameParts(name: XmlNode): { parts: { type: string; value: string; variants: XmlNode[] }[]; titles: string[] } {
   const parts: { order: number; type: string; value: string; variants: XmlNode[] }[] = [];
   const titles: string[] = [];
-  for (const p of kids(name, 'name-part')) {
-    const value = kidText(p, 'value') ?? clean(p.children.length ? '' : p.text);
+  for (const p of children(name, 'name-part')) {
+    const value = childText(p, 'value') ?? clean(p.children.length ? '' : p.text);
     if (!value) continue;
     const type = p.attrs['name-part-type'] ?? 'other';
     if (type === 'title') {
@@ -61,7 +68,7 @@ function nameParts(name: XmlNode): { parts: { type: string; value: string; varia
       order: Number(p.attrs.order ?? parts.length + 1),
       type,
       value,
-      variants: kids(p, 'spelling-variant'),
+      variants: children(p, 'spelling-variant'),
     });
   }
   parts.sort((a, b) => a.order - b.order);
@@ -70,7 +77,7 @@ function nameParts(name: XmlNode): { parts: { type: string; value: string; varia
 
 function latestModification(target: XmlNode): string | undefined {
   let best: { date: string; type: string } | undefined;
-  for (const m of kids(target, 'modification')) {
+  for (const m of children(target, 'modification')) {
     const date = m.attrs['effective-date'] ?? m.attrs['publication-date'] ?? m.attrs['enactment-date'] ?? '';
     const type = m.attrs['modification-type'] ?? '';
     if (!best || date > best.date) best = { date, type };
@@ -79,7 +86,7 @@ function latestModification(target: XmlNode): string | undefined {
 }
 
 function listingDate(target: XmlNode): string | undefined {
-  const listed = kids(target, 'modification').filter((m) => m.attrs['modification-type'] === 'listed');
+  const listed = children(target, 'modification').filter((m) => m.attrs['modification-type'] === 'listed');
   const dates = listed
     .map((m) => m.attrs['publication-date'] ?? m.attrs['effective-date'])
     .filter((d): d is string => !!d && /^\d{4}-\d{2}-\d{2}/.test(d))
@@ -94,7 +101,7 @@ function buildTarget(
   warnings: string[],
 ): ListRecord | undefined {
   const id = target.attrs.ssid;
-  const node = kid(target, 'individual') ?? kid(target, 'entity') ?? kid(target, 'object');
+  const node = child(target, 'individual') ?? child(target, 'entity') ?? child(target, 'object');
   if (!id || !node) {
     warnings.push(`target ${id ?? '?'} has no individual, entity or object; skipped`);
     return undefined;
@@ -105,11 +112,11 @@ function buildTarget(
     const t = (node.attrs['object-type'] ?? '').toLowerCase();
     entityType = t === 'aircraft' ? 'aircraft' : t === 'vessel' ? 'vessel' : 'organization';
   }
-  const identities = kids(node, 'identity').sort(
+  const identities = children(node, 'identity').sort(
     (a, b) => Number(b.attrs.main === 'true') - Number(a.attrs.main === 'true'),
   );
   const main = identities[0];
-  const mainNames = kids(main, 'name');
+  const mainNames = children(main, 'name');
   const primaryNode = mainNames.find((n) => n.attrs['name-type'] === 'primary-name') ?? mainNames[0];
   const primary = primaryNode ? nameParts(primaryNode) : undefined;
   const primaryName = primary ? joinParts(primary.parts.map((p) => p.value)) : '';
@@ -120,9 +127,9 @@ function buildTarget(
   const record = emptyRecord('ch_seco', id, entityType, primaryName);
   const titles: string[] = [];
   for (const identity of identities) {
-    for (const n of kids(identity, 'name')) {
+    for (const n of children(identity, 'name')) {
       const { parts, titles: t } = nameParts(n);
-      t.forEach((x) => pushUnique(titles, x));
+      t.forEach((x) => addUnique(titles, x));
       const quality = n.attrs.quality === 'low' ? 'weak' : 'strong';
       const type = n.attrs['name-type'] ?? '';
       const kind: NameKind = type === 'formerly-known-as' ? 'fka' : 'aka';
@@ -137,82 +144,77 @@ function buildTarget(
         }
       });
     }
-    for (const d of kids(identity, 'day-month-year')) {
-      const y = Number(d.attrs.year);
-      if (!y) continue;
-      const m = Number(d.attrs.month);
-      const day = Number(d.attrs.day);
-      const pad = (x: number): string => String(x).padStart(2, '0');
-      const date = m ? (day ? `${y}-${pad(m)}-${pad(day)}` : `${y}-${pad(m)}`) : String(y);
+    for (const d of children(identity, 'day-month-year')) {
+      const date = partialDate(Number(d.attrs.year), Number(d.attrs.month), Number(d.attrs.day));
+      if (!date) continue;
       const approximate = /approx|circa|low/i.test(d.attrs.quality ?? '');
-      if (entityType === 'person') addDates(record, [{ date, approximate }]);
+      if (entityType === 'person') addDates(record.birthDates, [{ date, approximate }]);
     }
-    for (const nat of kids(identity, 'nationality')) {
+    for (const nat of children(identity, 'nationality')) {
       const c = countryOf(nat);
-      pushUnique(record.nationalities, c.iso ?? c.name);
+      addUnique(record.nationalities, c.iso ?? c.name);
     }
-    for (const pob of kids(identity, 'place-of-birth')) {
-      const inline = joinParts([kidText(pob, 'location'), kidText(pob, 'area'), countryOf(pob).name], ', ');
-      if (inline) pushUnique(record.birthPlaces, inline);
+    for (const pob of children(identity, 'place-of-birth')) {
+      const inline = joinParts([childText(pob, 'location'), childText(pob, 'area'), countryOf(pob).name], ', ');
+      if (inline) addUnique(record.birthPlaces, inline);
       else if (pob.attrs['place-id']) refs.push({ record, placeId: pob.attrs['place-id'], kind: 'birth' });
     }
-    for (const a of kids(identity, 'address')) {
-      const poBox = kidText(a, 'p-o-box');
+    for (const a of children(identity, 'address')) {
+      const poBox = childText(a, 'p-o-box');
       const details = joinParts(
         [
-          kidText(a, 'c-o') && `c/o ${kidText(a, 'c-o')}`,
-          kidText(a, 'address-details'),
+          childText(a, 'c-o') && `c/o ${childText(a, 'c-o')}`,
+          childText(a, 'address-details'),
           poBox && `P.O. Box ${poBox}`,
-          kidText(a, 'zip-code'),
+          childText(a, 'zip-code'),
         ],
         ', ',
       );
       const inlineCountry = countryOf(a);
-      if (a.attrs['place-id'] && !inlineCountry.name && !kidText(a, 'location')) {
+      if (a.attrs['place-id'] && !inlineCountry.name && !childText(a, 'location')) {
         refs.push({ record, placeId: a.attrs['place-id'], kind: 'address', details });
         continue;
       }
-      const address: Address = {};
-      const text = joinParts([details, kidText(a, 'location'), kidText(a, 'area')], ', ');
-      if (text) address.text = text;
-      if (kidText(a, 'location')) address.city = kidText(a, 'location')!;
-      if (inlineCountry.iso) address.country = inlineCountry.iso;
-      if (inlineCountry.name) address.countryName = inlineCountry.name;
-      if (Object.keys(address).length) record.addresses.push(address);
+      const address = makeAddress({
+        text: joinParts([details, childText(a, 'location'), childText(a, 'area')], ', '),
+        city: childText(a, 'location'),
+        country: inlineCountry.iso,
+        countryName: inlineCountry.name,
+      });
+      if (address) record.addresses.push(address);
     }
-    for (const doc of kids(identity, 'identification-document')) {
+    for (const doc of children(identity, 'identification-document')) {
       const type = (doc.attrs['document-type'] ?? '').toLowerCase();
-      const issuer = kid(doc, 'issuer');
+      const issuer = child(doc, 'issuer');
       const country = clean(issuer?.attrs.code) ?? countryCode(clean(issuer?.text));
       const note = joinParts(
-        [kidText(doc, 'remark'), kidText(doc, 'date-of-issue') && `issued ${kidText(doc, 'date-of-issue')}`],
+        [childText(doc, 'remark'), childText(doc, 'date-of-issue') && `issued ${childText(doc, 'date-of-issue')}`],
         '; ',
       );
       addIdentifier(record, {
-        type: type.includes('passport') ? 'passport' : /identity|id-card|national/.test(type) ? 'national_id' : 'other',
-        value: kidText(doc, 'number') ?? '',
-        country: country ? (countryCode(country) ?? country) : undefined,
+        ...classifyIdLabel(type.replace(/-/g, ' ')),
+        value: childText(doc, 'number') ?? '',
+        country: country ? countryOrWording(country) : undefined,
         label: type || undefined,
         note,
       });
     }
   }
   if (titles.length) record.titles = titles;
-  const sex = (node.attrs.sex ?? '').toLowerCase();
-  if (sex === 'male' || sex === 'female') record.gender = sex;
+  const gender = genderOf(node.attrs.sex);
+  if (gender) record.gender = gender;
   const remarks: string[] = [];
-  for (const j of kids(node, 'justification')) pushUnique(remarks, clean(j.text));
-  for (const o of kids(node, 'other-information')) {
+  for (const j of children(node, 'justification')) addUnique(remarks, clean(j.text));
+  for (const o of children(node, 'other-information')) {
     const text = clean(o.text);
     if (!text) continue;
-    pushUnique(remarks, text);
-    const imo = /IMO(?:\s*(?:number|no\.?))?\s*:?\s*(\d{7})\b/i.exec(text)?.[1];
-    if (imo) addIdentifier(record, { type: 'imo', value: imo });
+    addUnique(remarks, text);
+    addLabelledIdentifiers(record, text, IMO_LABEL);
   }
   if (remarks.length) record.remarks = remarks.join('\n');
-  for (const s of kids(target, 'sanctions-set-id'))
-    pushUnique(record.programs, programs.get(clean(s.text) ?? '') ?? clean(s.text));
-  for (const f of kids(target, 'foreign-identifier')) {
+  for (const s of children(target, 'sanctions-set-id'))
+    addUnique(record.programs, programs.get(clean(s.text) ?? '') ?? clean(s.text));
+  for (const f of children(target, 'foreign-identifier')) {
     const v = clean(f.text);
     if (!v) continue;
     // UN-listed targets carry the UN reference (e.g. "QDi.004"); others an internal number.
@@ -220,10 +222,10 @@ function buildTarget(
       record,
       /^[A-Z]{2,3}[a-z]?\.\d+$/.test(v)
         ? { type: 'un_ref', value: v }
-        : { type: 'other', value: v, label: 'foreign identifier' },
+        : { type: 'other', kind: 'list_reference', value: v, label: 'foreign identifier' },
     );
   }
-  addIdentifier(record, { type: 'other', value: id, label: 'SECO ssid' });
+  addIdentifier(record, { type: 'other', kind: 'list_reference', value: id, label: 'SECO ssid' });
   const listed = listingDate(target);
   if (listed) record.listingDate = listed;
   return record;
@@ -240,10 +242,8 @@ export const chSecoAdapter: SourceAdapter = {
   ],
   async parse(dir: string): Promise<ParsedList> {
     const warnings: string[] = [];
-    const files = await findFiles(dir, /\.xml$/);
-    const file = files.find((f) => /^consolidated-list\.xml$/i.test(path.basename(f))) ?? files[0];
+    const file = (await readListDir(dir)).choose(/\.xml$/, /^consolidated-list\.xml$/i, warnings);
     if (!file) throw new Error(`ch_seco: no SECO XML file in ${dir}`);
-    for (const other of files) if (other !== file) warnings.push(`ignored ${path.basename(other)}`);
     const programs = new Map<string, string>();
     const places = new Map<string, Place>();
     const refs: PlaceRef[] = [];
@@ -251,24 +251,24 @@ export const chSecoAdapter: SourceAdapter = {
     let listType = '';
     let publishedAt: string | undefined;
     let delisted = 0;
-    await streamXmlRecords(file, {
-      onRoot(name, attrs) {
+    await streamXmlChildren(file, {
+      root(name, attrs) {
         if (name !== 'swiss-sanctions-list')
           throw new Error(`${path.basename(file)}: root <${name}> is not a <swiss-sanctions-list>`);
         listType = attrs['list-type'] ?? '';
         publishedAt = clean(attrs.date)?.slice(0, 10);
       },
-      onChild(node) {
+      child(node) {
         if (node.name === 'sanctions-program') {
           const eng = (n: string): string | undefined =>
-            clean(kids(node, n).find((k) => k.attrs.lang === 'eng')?.text) ?? kidText(node, n);
+            clean(children(node, n).find((k) => k.attrs.lang === 'eng')?.text) ?? childText(node, n);
           const label = eng('program-key') ?? eng('program-name') ?? node.attrs.ssid ?? '';
-          for (const set of kids(node, 'sanctions-set')) if (set.attrs.ssid) programs.set(set.attrs.ssid, label);
+          for (const set of children(node, 'sanctions-set')) if (set.attrs.ssid) programs.set(set.attrs.ssid, label);
         } else if (node.name === 'place') {
           const c = countryOf(node);
           const place: Place = {};
-          if (kidText(node, 'location')) place.location = kidText(node, 'location')!;
-          if (kidText(node, 'area')) place.area = kidText(node, 'area')!;
+          if (childText(node, 'location')) place.location = childText(node, 'location')!;
+          if (childText(node, 'area')) place.area = childText(node, 'area')!;
           if (c.iso) place.country = c.iso;
           if (c.name) place.countryName = c.name;
           if (node.attrs.ssid) places.set(node.attrs.ssid, place);
@@ -289,18 +289,18 @@ export const chSecoAdapter: SourceAdapter = {
         continue;
       }
       if (ref.kind === 'birth') {
-        pushUnique(
+        addUnique(
           ref.record.birthPlaces,
           joinParts([place.location, place.area, place.countryName], ', ') || undefined,
         );
       } else {
-        const address: Address = {};
-        const text = joinParts([ref.details, place.location, place.area], ', ');
-        if (text) address.text = text;
-        if (place.location) address.city = place.location;
-        if (place.country) address.country = place.country;
-        if (place.countryName) address.countryName = place.countryName;
-        ref.record.addresses.push(address);
+        const address = makeAddress({
+          text: joinParts([ref.details, place.location, place.area], ', '),
+          city: place.location,
+          country: place.country,
+          countryName: place.countryName,
+        });
+        if (address) ref.record.addresses.push(address);
       }
     }
     if (listType && listType !== 'whole-list') {

@@ -9,19 +9,24 @@ import {
   addAlias,
   addDates,
   addIdentifier,
+  addUnique,
+  children,
+  classifyIdLabel,
   clean,
   countryCode,
   finishRecord,
-  findFiles,
+  genderOf,
   joinParts,
-  kids,
+  makeAddress,
   mergeRecords,
   parseDmy,
-  pushUnique,
-  streamCsvRows,
-  streamXmlRecords,
-} from './parse-util.js';
-import type { XmlNode } from './parse-util.js';
+  partialDate,
+  readCsvRows,
+  readListDir,
+  streamXmlChildren,
+  type XmlNode,
+  yearsBetween,
+} from './kit/index.js';
 
 /**
  * The token is part of the publisher's public download address, not a secret: the FSF site gives
@@ -53,6 +58,9 @@ const ID_TYPES: Record<string, IdentifierType> = {
   tin: 'tax_id',
   swiftbic: 'swift',
   imo: 'imo',
+  travelcardid: 'national_id',
+  drivinglicence: 'national_id',
+  other: 'other',
 };
 
 function country(attrs: Attrs, codeKey = 'countryIso2Code'): string | undefined {
@@ -96,11 +104,10 @@ function buildRecord(e: EuEntity): ListRecord | undefined {
   const positions: string[] = [];
 
   for (const n of e.names) {
-    const gender = (n.gender ?? '').toUpperCase();
-    if (gender === 'M') record.gender = 'male';
-    else if (gender === 'F') record.gender = 'female';
-    pushUnique(titles, clean(n.title));
-    pushUnique(positions, clean(n.function));
+    const gender = genderOf(n.gender);
+    if (gender) record.gender = gender;
+    addUnique(titles, clean(n.title));
+    addUnique(positions, clean(n.function));
     if (n === primary) continue;
     addAlias(record, wholeName(n), n.strong === undefined || isTrue(n.strong) ? 'strong' : 'weak', 'aka');
   }
@@ -109,36 +116,25 @@ function buildRecord(e: EuEntity): ListRecord | undefined {
     const approximate = isTrue(b.circa);
     const from = Number(b.yearRangeFrom);
     const to = Number(b.yearRangeTo);
-    if (clean(b.birthdate)) addDates(record, [{ date: b.birthdate!.slice(0, 10), approximate }]);
-    else if (from > 0 && to >= from) {
-      const years = [];
-      for (let y = from; y <= to && y - from <= 30; y++) years.push({ date: String(y), approximate: true });
-      addDates(record, years);
-    } else if (Number(b.year) > 0) {
-      const m = Number(b.monthOfYear);
-      const d = Number(b.dayOfMonth);
-      const pad = (x: number): string => String(x).padStart(2, '0');
-      const date = m > 0 ? (d > 0 ? `${b.year}-${pad(m)}-${pad(d)}` : `${b.year}-${pad(m)}`) : String(b.year);
-      addDates(record, [{ date, approximate }]);
+    if (clean(b.birthdate)) addDates(record.birthDates, [{ date: b.birthdate!.slice(0, 10), approximate }]);
+    else if (from > 0 && to >= from) addDates(record.birthDates, yearsBetween(from, to));
+    else {
+      const date = partialDate(Number(b.year), Number(b.monthOfYear), Number(b.dayOfMonth));
+      if (date) addDates(record.birthDates, [{ date, approximate }]);
     }
     const place = joinParts([b.city, b.place, b.region, countryDescription(b)], ', ');
-    pushUnique(record.birthPlaces, place || undefined);
+    addUnique(record.birthPlaces, place || undefined);
   }
 
-  for (const c of e.citizenships) pushUnique(record.citizenships, country(c) ?? countryDescription(c));
+  for (const c of e.citizenships) addUnique(record.citizenships, country(c) ?? countryDescription(c));
 
   for (const a of e.addresses) {
     const text = joinParts(
       [a.street, clean(a.poBox) ? `PO Box ${clean(a.poBox)}` : undefined, a.zipCode, a.city, a.place, a.region],
       ', ',
     );
-    const address: ListRecord['addresses'][number] = {};
-    if (text) address.text = text;
-    if (clean(a.city)) address.city = clean(a.city)!;
-    const iso = country(a);
-    if (iso) address.country = iso;
-    if (countryDescription(a)) address.countryName = countryDescription(a)!;
-    if (Object.keys(address).length) record.addresses.push(address);
+    const address = makeAddress({ text, city: a.city, country: country(a), countryName: countryDescription(a) });
+    if (address) record.addresses.push(address);
   }
 
   for (const i of e.identifications) {
@@ -157,8 +153,10 @@ function buildRecord(e: EuEntity): ListRecord | undefined {
       ],
       '; ',
     );
+    // Codes the table does not know ("other") are told by their description, as other lists' labels are.
+    const type = ID_TYPES[typeCode];
     addIdentifier(record, {
-      type: ID_TYPES[typeCode] ?? 'other',
+      ...(type ? { type } : classifyIdLabel(clean(i.identificationTypeDescription) ?? typeCode)),
       value: i.number ?? '',
       country: country(i),
       label: clean(i.identificationTypeDescription) ?? typeCode,
@@ -172,7 +170,7 @@ function buildRecord(e: EuEntity): ListRecord | undefined {
 
   const published: string[] = [];
   for (const r of e.regulations) {
-    pushUnique(record.programs, clean(r.programme));
+    addUnique(record.programs, clean(r.programme));
     if (clean(r.publicationDate)) published.push(r.publicationDate!.slice(0, 10));
     if (!record.sourceUrl && clean(r.publicationUrl)) record.sourceUrl = clean(r.publicationUrl)!;
   }
@@ -188,23 +186,23 @@ function buildRecord(e: EuEntity): ListRecord | undefined {
 
 function fromXml(node: XmlNode): EuEntity {
   const attrs = { ...node.attrs };
-  const subject = kids(node, 'subjectType')[0];
+  const subject = children(node, 'subjectType')[0];
   if (subject) attrs.subjectType = subject.attrs.code ?? subject.attrs.classificationCode ?? '';
-  const regulations = kids(node, 'regulation').map((r) => {
-    const url = clean(kids(r, 'publicationUrl')[0]?.text);
+  const regulations = children(node, 'regulation').map((r) => {
+    const url = clean(children(r, 'publicationUrl')[0]?.text);
     return url ? { ...r.attrs, publicationUrl: url } : r.attrs;
   });
   return {
     attrs,
-    remarks: kids(node, 'remark')
+    remarks: children(node, 'remark')
       .map((r) => clean(r.text))
       .filter((t): t is string => !!t),
     regulations,
-    names: kids(node, 'nameAlias').map((n) => n.attrs),
-    birthdates: kids(node, 'birthdate').map((n) => n.attrs),
-    citizenships: kids(node, 'citizenship').map((n) => n.attrs),
-    addresses: kids(node, 'address').map((n) => n.attrs),
-    identifications: kids(node, 'identification').map((n) => n.attrs),
+    names: children(node, 'nameAlias').map((n) => n.attrs),
+    birthdates: children(node, 'birthdate').map((n) => n.attrs),
+    citizenships: children(node, 'citizenship').map((n) => n.attrs),
+    addresses: children(node, 'address').map((n) => n.attrs),
+    identifications: children(node, 'identification').map((n) => n.attrs),
   };
 }
 
@@ -213,13 +211,13 @@ async function parseXml(file: string, warnings: string[]): Promise<{ records: Li
   const records = new Map<string, ListRecord>();
   let publishedAt: string | undefined;
   let rootName = '';
-  await streamXmlRecords(file, {
-    onRoot(name, attrs) {
+  await streamXmlChildren(file, {
+    root(name, attrs) {
       rootName = name;
       if (name !== 'export') throw new Error(`${path.basename(file)}: root element <${name}> is not an FSF <export>`);
       publishedAt = clean(attrs.generationDate)?.slice(0, 10);
     },
-    onChild(node) {
+    child(node) {
       if (node.name !== 'sanctionEntity') return;
       const record = buildRecord(fromXml(node));
       const seen = record && records.get(record.id);
@@ -266,7 +264,7 @@ async function parseCsvFile(
   let publishedAt: string | undefined;
   // Rows of one entity are contiguous in the export, but grouping by id does not rely on it.
   const entities = new Map<string, EuEntity & { seen: Set<string> }>();
-  for await (const row of streamCsvRows(file, { delimiter: ';' })) {
+  for await (const row of readCsvRows(file, { delimiter: ';' })) {
     if (!header) {
       header = row.map((h) => h.trim());
       if (!header.includes('Entity_LogicalId')) {
@@ -319,7 +317,7 @@ async function parseCsvFile(
     }
     const entity = sections.get('Entity') ?? {};
     for (const [k, v] of Object.entries(entity)) if (k !== 'remark') e.attrs[k] ??= v;
-    if (entity.remark) pushUnique(e.remarks, clean(entity.remark));
+    if (entity.remark) addUnique(e.remarks, clean(entity.remark));
     const reg = sections.get('Regulation');
     if (reg) {
       const key = `reg:${reg.numberTitle ?? ''}:${reg.programme ?? ''}`;
@@ -365,8 +363,9 @@ export const euCslAdapter: SourceAdapter = {
   ],
   async parse(dir: string): Promise<ParsedList> {
     const warnings: string[] = [];
-    const xml = await findFiles(dir, /\.xml$/);
-    const csv = await findFiles(dir, /\.csv$/);
+    const files = await readListDir(dir);
+    const xml = files.matching(/\.xml$/);
+    const csv = files.matching(/\.csv$/);
     const preferred = (files: string[], name: RegExp): string | undefined =>
       files.find((f) => name.test(path.basename(f))) ?? files[0];
     const xmlFile = preferred(xml, /^xmlFullSanctionsList/i);

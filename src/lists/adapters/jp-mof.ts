@@ -10,20 +10,23 @@ import {
   addAlias,
   addDates,
   addIdentifier,
+  addLabelledIdentifiers,
+  addUnique,
   cellText,
+  type CellValue,
   clean,
   countryCode,
   countryList,
   finishRecord,
-  findFiles,
   firstFullDate,
+  type IdentifierClass,
+  numbersIn,
   parseDateCell,
-  pushUnique,
+  readListDir,
+  readXlsxRows,
   scriptOf,
   splitEnumerated,
-  streamXlsxRows,
-} from './parse-util.js';
-import type { CellValue } from './parse-util.js';
+} from './kit/index.js';
 
 const LIST_PAGE =
   'https://www.mof.go.jp/policy/international_policy/gaitame_kawase/gaitame/economic_sanctions/list.html';
@@ -43,6 +46,7 @@ type Field =
   | 'nationality'
   | 'passport'
   | 'idnumber'
+  | 'phone'
   | 'address'
   | 'unref'
   | 'remarks';
@@ -64,7 +68,8 @@ function fieldOf(header: string): Field | undefined {
   if (h.startsWith('出生地')) return 'pob';
   if (h.startsWith('国籍')) return 'nationality';
   if (h.startsWith('旅券')) return 'passport';
-  if (h.includes('身分証') || /^ID番号/i.test(h)) return 'idnumber';
+  if (h.includes('身分証') || h.includes('身分登録') || /^ID番号/i.test(h)) return 'idnumber';
+  if (h.startsWith('電話')) return 'phone';
   if (h.includes('住所') || h.includes('所在地') || h.includes('活動地域')) return 'address';
   if (h.startsWith('国連参照番号')) return 'unref';
   if (h.startsWith('その他') || h.startsWith('詳細') || h.includes('根拠')) return 'remarks';
@@ -215,6 +220,14 @@ const JA_COUNTRIES: [string, string][] = Object.entries({
   ソ連: 'SU',
 }).sort((a, b) => b[0].length - a[0].length);
 
+/**
+ * Numbers the remarks (その他の情報) give with a label, after NFKC: "IMO番号:9123456", "ロシア国家
+ * 登録番号:1027700456024", "パキスタン納税番号:(a)1774308 (b)0980338", "電話番号は+96...". Other
+ * numbered things the remarks cite (decisions, warrants, prisoner numbers) are not identifiers.
+ */
+const REMARK_LABELS =
+  /IMO(?:番号)?\s*[:は]?\s*|[^\s:、。()]{0,12}?(?:旅券番号|パスポート番号|国家登録番号|会社番号|IDカード番号|ID番号|識別番号|社会保障番号|納税番号|ライセンス番号|電話番号|FAX番号|Identification Number)\s*(?:\([^)]*\))?\s*[:は]\s*/gu;
+
 const LATIN = /[A-Za-z]/;
 const JAPANESE = /[\p{Script=Katakana}\p{Script=Hiragana}\p{Script=Han}]/u;
 
@@ -297,37 +310,37 @@ function applyRow(
   addNames(f.weak, 'weak', 'aka');
   if (f.title) {
     r.titles ??= [];
-    for (const t of splitNames(f.title)) pushUnique(r.titles, t);
+    for (const t of splitNames(f.title)) addUnique(r.titles, t);
   }
   if (f.position) {
     r.positions ??= [];
-    for (const l of lines(f.position)) for (const p of splitEnumerated(l)) pushUnique(r.positions, clean(p));
+    for (const l of lines(f.position)) for (const p of splitEnumerated(l)) addUnique(r.positions, clean(p));
   }
   if (dobCell !== undefined) {
     const dates =
       typeof dobCell === 'string' && combinedDobPlace
         ? parseDateCell(dobCell.split(/出生地|Place of birth/i)[0] ?? '')
         : parseDateCell(dobCell);
-    addDates(r, dates);
+    addDates(r.birthDates, dates);
   }
   if (f.pob) {
     const latin = lines(f.pob).filter((l) => LATIN.test(l) && !JAPANESE.test(l));
     for (const l of latin.length ? latin : lines(f.pob))
-      for (const p of splitEnumerated(l)) pushUnique(r.birthPlaces, clean(p));
+      for (const p of splitEnumerated(l)) addUnique(r.birthPlaces, clean(p));
   }
   if (f.nationality) {
     const resolved: string[] = [];
     for (const l of lines(f.nationality)) {
-      for (const c of countryList(l)) if (/^[A-Z]{2}$/.test(c)) pushUnique(resolved, c);
+      for (const c of countryList(l)) if (/^[A-Z]{2}$/.test(c)) addUnique(resolved, c);
       let rest = l;
       for (const [ja, iso] of JA_COUNTRIES) {
         if (!rest.includes(ja)) continue;
-        pushUnique(resolved, iso);
+        addUnique(resolved, iso);
         rest = rest.split(ja).join(' ');
       }
     }
-    if (resolved.length) resolved.forEach((c) => pushUnique(r.nationalities, c));
-    else pushUnique(r.nationalities, clean(f.nationality));
+    if (resolved.length) resolved.forEach((c) => addUnique(r.nationalities, c));
+    else addUnique(r.nationalities, clean(f.nationality));
   }
   if (f.address) {
     const latin = lines(f.address).filter((l) => LATIN.test(l) && !JAPANESE.test(l));
@@ -346,24 +359,20 @@ function applyRow(
       }
     }
   }
-  const docs = (t: string | undefined, type: 'passport' | 'national_id'): void => {
-    if (!t) return;
-    for (const l of lines(t)) {
-      if (JAPANESE.test(l) && !/\d{5,}/.test(l)) continue;
-      for (const item of splitEnumerated(l)) {
-        const value = /(?:No\.?|number|番号)?\s*:?\s*([A-Z]{0,3}[0-9][0-9A-Z-]{3,})/i.exec(item)?.[1];
-        if (value) addIdentifier(r, { type, value, note: item !== value ? item : undefined });
-      }
-    }
-  };
-  docs(f.passport, 'passport');
-  docs(f.idnumber, 'national_id');
+  const columns: [string | undefined, IdentifierClass][] = [
+    [f.passport, { type: 'passport' }],
+    [f.idnumber, { type: 'national_id' }],
+    [f.phone, { type: 'other', kind: 'phone' }],
+  ];
+  for (const [text, as] of columns) {
+    for (const n of numbersIn(text))
+      addIdentifier(r, { ...as, value: n.value, note: n.context === n.value ? undefined : n.context });
+  }
   for (const m of `${f.unref ?? ''}\n${f.remarks ?? ''}`.matchAll(/\b([A-Z]{2,3}[a-z]?\.\d{3})\b/g)) {
     // Only the UN reference column is authoritative; in remarks the pattern also cites other entries.
     if (f.unref?.includes(m[1]!)) addIdentifier(r, { type: 'un_ref', value: m[1]! });
   }
-  const imo = /IMO(?:\s*(?:number|no\.?|番号))?\s*[:：]?\s*(\d{7})\b/i.exec(`${f.remarks ?? ''} ${f.alias ?? ''}`)?.[1];
-  if (imo) addIdentifier(r, { type: 'imo', value: imo });
+  for (const text of [f.remarks, f.alias]) addLabelledIdentifiers(r, text, REMARK_LABELS);
   if (f.remarks) {
     const text = f.remarks.trim();
     if (!(r.remarks ?? '').includes(text)) r.remarks = r.remarks ? `${r.remarks}\n${text}` : text;
@@ -385,7 +394,7 @@ export const jpMofAdapter: SourceAdapter = {
   ],
   async parse(dir: string): Promise<ParsedList> {
     const warnings: string[] = [];
-    const files = await findFiles(dir, /\.xlsx$/);
+    const files = (await readListDir(dir)).matching(/\.xlsx$/);
     const dated = files
       .filter((f) => /^shisantouketsu\d{8}\.xlsx$/i.test(path.basename(f)))
       .sort((a, b) => (fileDate(a) ?? '').localeCompare(fileDate(b) ?? ''));
@@ -400,7 +409,7 @@ export const jpMofAdapter: SourceAdapter = {
     let deleted = 0;
     let combinedDobPlace = false;
     const skippedSheets = new Set<string>();
-    for await (const row of streamXlsxRows(file)) {
+    for await (const row of readXlsxRows(file)) {
       if (row.sheetName !== stateSheet) {
         stateSheet = row.sheetName;
         state = undefined;

@@ -5,48 +5,99 @@
  */
 import path from 'node:path';
 import { emptyRecord, SOURCE_LABELS } from '../model.js';
-import type { EntityType, ListRecord, NameKind, NameQuality, ParsedList, SourceAdapter } from '../model.js';
+import type { ListRecord, NameKind, NameQuality, ParsedList, SourceAdapter } from '../model.js';
 import {
   addAlias,
   addDates,
   addIdentifier,
+  addLabelledIdentifiers,
+  addUnique,
   cellText,
+  child,
+  children,
+  childText,
   clean,
-  countryCode,
   countryList,
+  descendantTexts,
+  detectEncoding,
+  emailsIn,
+  entityTypeOf,
+  findDates,
   finishRecord,
-  findFiles,
+  genderOf,
+  IMO_LABEL,
   joinParts,
-  kid,
-  kidText,
-  kids,
-  parseDateText,
+  makeAddress,
+  numbersIn,
   parseDmy,
-  pushUnique,
+  promoteToPrimary,
+  readCsvRows,
+  readListDir,
+  readXlsxRows,
   scriptOf,
   splitEnumerated,
-  streamCsvRows,
-  streamXlsxRows,
-  streamXmlRecords,
-  texts,
-} from './parse-util.js';
-import type { XmlNode } from './parse-util.js';
-import { createReadStream } from 'node:fs';
-
-function entityTypeOf(value: string | undefined): EntityType {
-  const v = (value ?? '').toLowerCase();
-  if (v.startsWith('individual')) return 'person';
-  if (v.startsWith('ship') || v.startsWith('vessel')) return 'vessel';
-  return 'organization';
-}
+  streamXmlChildren,
+  websitesIn,
+  type XmlNode,
+} from './kit/index.js';
 
 /** "Low quality a.k.a" / "Low quality" mark weak aliases; everything else is strong. */
 function qualityOf(value: string | undefined): NameQuality {
   return /low/i.test(value ?? '') ? 'weak' : 'strong';
 }
 
-function imoValue(text: string): string | undefined {
-  return /(\d{7})/.exec(text)?.[1];
+/**
+ * Labels inside OFSI's "(Business Reg No)" field, which holds one number or several of Russia's
+ * and others' registers: "(1) OGRN: 1027700456024 (2) INN: 7725075060", "TIN - 7703104630",
+ * "UK Company no. 06527449". A number with no label is a registration number.
+ */
+const BUSINESS_LABELS =
+  /\b(?:OGRN(?:IP)?|INN(?: number)?|KPP|OKPO|OKTMO|TIN|BIN|BR|CR|SRN|ICP|Tax ID(?: No\.?)?|Tax(?:payer)? Identification Number|Taxpayer(?: No\.?| number)?|Business Identification Number|(?:UK )?Company no\.?|License number|Registration (?:No\.?|Number)|SWIFT(?:\/BI[CN])?|BIC|BIK(?: \(RU\))?)\s*[:\-–]?\s*/gi;
+
+/** OFSI's Other Information as its "(Field): value" parts: "(IMO number):9123456 (Phone number):...". */
+function otherInfoFields(info: string): Map<string, string> {
+  const fields = new Map<string, string>();
+  const marks = [...info.matchAll(/\(([A-Za-z][A-Za-z /]{1,60})\)\s*:\s*/g)];
+  marks.forEach((m, i) => {
+    const value = info.slice(m.index + m[0].length, marks[i + 1]?.index ?? info.length).trim();
+    const key = m[1]!.trim().toLowerCase();
+    fields.set(key, fields.has(key) ? `${fields.get(key)}\n${value}` : value);
+  });
+  return fields;
+}
+
+/** Identifiers in OFSI's Other Information: IMO, business registers, phone numbers, e-mail, websites. */
+function addOtherInfoIdentifiers(r: ListRecord, info: string): void {
+  const fields = otherInfoFields(info);
+  // The 2022 layout has an "(IMO number)" field; the older one writes IMO numbers into the prose.
+  addLabelledIdentifiers(r, info, IMO_LABEL);
+  addLabelledIdentifiers(r, fields.get('business reg no'), BUSINESS_LABELS, {
+    type: 'registration',
+    label: 'Business Reg No',
+  });
+  for (const n of numbersIn(fields.get('phone number')))
+    addIdentifier(r, { type: 'other', kind: 'phone', value: n.value, label: 'Phone number' });
+  for (const e of emailsIn(fields.get('email address')))
+    addIdentifier(r, { type: 'other', kind: 'email', value: e, label: 'Email address' });
+  for (const w of websitesIn(fields.get('website')))
+    addIdentifier(r, { type: 'other', kind: 'website', value: w, label: 'Website' });
+}
+
+/** The numbers of a ConList document column, each with the matching enumerated detail as its note. */
+function addDocumentColumn(r: ListRecord, type: 'passport' | 'national_id', numbers?: string, details?: string): void {
+  // Russians' tax and register numbers reach the national identifier columns with their labels:
+  // "INN number 770200946783", "Registration numbers OGRN 1023901012189 TIN 3906036812".
+  const text = numbers ?? details;
+  if (text && new RegExp(BUSINESS_LABELS.source, 'i').test(text)) {
+    addLabelledIdentifiers(r, text, BUSINESS_LABELS, { type });
+    return;
+  }
+  const found = numbers ? numbersIn(numbers) : numbersIn(details);
+  const notes = details ? splitEnumerated(details) : [];
+  found.forEach((n, i) => {
+    const note = numbers ? (found.length === notes.length ? notes[i] : details) : n.context;
+    addIdentifier(r, { type, value: n.value, note: note === n.value ? undefined : note });
+  });
 }
 
 /** UN references as OFSI writes them in Other Information: "UN Ref QDe.004", "UN REF:QE.A.146.14". */
@@ -56,7 +107,7 @@ function unRefs(text: string | undefined): string[] {
   const re =
     /UN\s*Ref(?:erence)?(?:\s*(?:No\.?|Number))?\s*[:.]?\s*([A-Z]{2,3}[a-z]?\.\d{2,4}|[A-Z]{2}\.[A-Z]\.\d+\.\d+)/gi;
   let m: RegExpExecArray | null;
-  while ((m = re.exec(text))) pushUnique(out, m[1]);
+  while ((m = re.exec(text))) addUnique(out, m[1]);
   return out;
 }
 
@@ -64,83 +115,92 @@ function unRefs(text: string | undefined): string[] {
 // FCDO XML
 
 function fcdoRecord(d: XmlNode, warnings: string[]): ListRecord | undefined {
-  const id = kidText(d, 'UniqueID');
-  const names = kids(kid(d, 'Names'), 'Name').map((n) => ({
-    name: joinParts(['Name1', 'Name2', 'Name3', 'Name4', 'Name5', 'Name6'].map((k) => kidText(n, k))),
-    type: (kidText(n, 'NameType') ?? '').toLowerCase(),
-    strength: kidText(n, 'AliasStrength'),
+  const id = childText(d, 'UniqueID');
+  const names = children(child(d, 'Names'), 'Name').map((n) => ({
+    name: joinParts(['Name1', 'Name2', 'Name3', 'Name4', 'Name5', 'Name6'].map((k) => childText(n, k))),
+    type: (childText(n, 'NameType') ?? '').toLowerCase(),
+    strength: childText(n, 'AliasStrength'),
   }));
   const primary = names.find((n) => n.type === 'primary name' && n.name) ?? names.find((n) => n.name);
   if (!id || !primary) {
     warnings.push(`Designation ${id ?? '?'} has no id or name; skipped`);
     return undefined;
   }
-  const record = emptyRecord('uk_csl', id, entityTypeOf(kidText(d, 'IndividualEntityShip')), primary.name);
+  const record = emptyRecord('uk_csl', id, entityTypeOf(childText(d, 'IndividualEntityShip')), primary.name);
   for (const n of names) {
     if (n === primary) continue;
     const kind: NameKind = n.type.includes('variation') ? 'variation' : 'aka';
     addAlias(record, n.name, qualityOf(n.strength), kind);
   }
-  for (const nl of texts(kid(d, 'NonLatinNames'), 'NameNonLatinScript')) addAlias(record, nl, 'strong', 'aka');
-  const titles = texts(kid(d, 'Titles'), 'Title');
+  for (const nl of descendantTexts(child(d, 'NonLatinNames'), 'NameNonLatinScript'))
+    addAlias(record, nl, 'strong', 'aka');
+  const titles = descendantTexts(child(d, 'Titles'), 'Title');
   if (titles.length) record.titles = titles;
-  pushUnique(record.programs, kidText(d, 'RegimeName'));
-  record.listingDate = parseDmy(kidText(d, 'DateDesignated'));
+  addUnique(record.programs, childText(d, 'RegimeName'));
+  record.listingDate = parseDmy(childText(d, 'DateDesignated'));
   if (!record.listingDate) delete record.listingDate;
   addIdentifier(record, { type: 'uk_ref', value: id });
-  for (const un of (kidText(d, 'UNReferenceNumber') ?? '').split(/[\s,;|]+/))
+  for (const un of (childText(d, 'UNReferenceNumber') ?? '').split(/[\s,;|]+/))
     addIdentifier(record, { type: 'un_ref', value: un });
-  addIdentifier(record, { type: 'other', value: kidText(d, 'OFSIGroupID') ?? '', label: 'OFSI Group ID' });
+  addIdentifier(record, {
+    type: 'other',
+    kind: 'list_reference',
+    value: childText(d, 'OFSIGroupID'),
+    label: 'OFSI Group ID',
+  });
+  for (const phone of descendantTexts(child(d, 'PhoneNumbers'), 'PhoneNumber'))
+    addIdentifier(record, { type: 'other', kind: 'phone', value: phone, label: 'Phone number' });
+  for (const email of descendantTexts(child(d, 'EmailAddresses'), 'EmailAddress'))
+    addIdentifier(record, { type: 'other', kind: 'email', value: email, label: 'Email address' });
+  for (const site of descendantTexts(child(d, 'Websites'), 'Website'))
+    addIdentifier(record, { type: 'other', kind: 'website', value: site, label: 'Website' });
 
-  for (const a of kids(kid(d, 'Addresses'), 'Address')) {
+  for (const a of children(child(d, 'Addresses'), 'Address')) {
     const lines = ['AddressLine1', 'AddressLine2', 'AddressLine3', 'AddressLine4', 'AddressLine5', 'AddressLine6'].map(
-      (k) => kidText(a, k),
+      (k) => childText(a, k),
     );
-    const text = joinParts([...lines, kidText(a, 'AddressPostalCode')], ', ');
-    const countryName = kidText(a, 'AddressCountry');
-    const address: ListRecord['addresses'][number] = {};
-    if (text) address.text = text;
-    if (countryName) {
-      address.countryName = countryName;
-      const iso = countryCode(countryName);
-      if (iso) address.country = iso;
-    }
-    if (Object.keys(address).length) record.addresses.push(address);
+    const text = joinParts([...lines, childText(a, 'AddressPostalCode')], ', ');
+    const address = makeAddress({ text, countryName: childText(a, 'AddressCountry') });
+    if (address) record.addresses.push(address);
   }
 
-  const ind = kid(kid(d, 'IndividualDetails'), 'Individual');
+  const ind = child(child(d, 'IndividualDetails'), 'Individual');
   if (ind) {
-    for (const dob of texts(kid(ind, 'DOBs'), 'DOB'))
-      addDates(record, parseDmy(dob) ? [{ date: parseDmy(dob)! }] : parseDateText(dob));
-    for (const n of texts(kid(ind, 'Nationalities'), 'Nationality'))
-      for (const c of countryList(n)) pushUnique(record.nationalities, c);
-    const gender = texts(kid(ind, 'Genders'), 'Gender')[0]?.toLowerCase();
-    if (gender === 'male' || gender === 'female') record.gender = gender;
-    const positions = texts(kid(ind, 'Positions'), 'Position');
+    for (const dob of descendantTexts(child(ind, 'DOBs'), 'DOB'))
+      addDates(record.birthDates, parseDmy(dob) ? [{ date: parseDmy(dob)! }] : findDates(dob));
+    for (const n of descendantTexts(child(ind, 'Nationalities'), 'Nationality'))
+      for (const c of countryList(n)) addUnique(record.nationalities, c);
+    const gender = genderOf(descendantTexts(child(ind, 'Genders'), 'Gender')[0]);
+    if (gender) record.gender = gender;
+    const positions = descendantTexts(child(ind, 'Positions'), 'Position');
     if (positions.length) record.positions = positions;
-    for (const p of kids(kid(ind, 'PassportDetails'), 'Passport')) {
-      const note = kidText(p, 'PassportAdditionalInformation');
-      addIdentifier(record, { type: 'passport', value: kidText(p, 'PassportNumber') ?? '', note });
+    for (const p of children(child(ind, 'PassportDetails'), 'Passport')) {
+      const note = childText(p, 'PassportAdditionalInformation');
+      addIdentifier(record, { type: 'passport', value: childText(p, 'PassportNumber') ?? '', note });
     }
-    for (const p of kids(kid(ind, 'NationalIdentifierDetails'), 'NationalIdentifier')) {
-      const note = kidText(p, 'NationalIdentifierAdditionalInformation');
-      addIdentifier(record, { type: 'national_id', value: kidText(p, 'NationalIdentifierNumber') ?? '', note });
+    for (const p of children(child(ind, 'NationalIdentifierDetails'), 'NationalIdentifier')) {
+      const note = childText(p, 'NationalIdentifierAdditionalInformation');
+      addIdentifier(record, { type: 'national_id', value: childText(p, 'NationalIdentifierNumber') ?? '', note });
     }
-    for (const loc of kids(kid(ind, 'BirthDetails'), 'Location')) {
-      pushUnique(
+    for (const loc of children(child(ind, 'BirthDetails'), 'Location')) {
+      addUnique(
         record.birthPlaces,
-        joinParts([kidText(loc, 'TownOfBirth'), kidText(loc, 'CountryOfBirth')], ', ') || undefined,
+        joinParts([childText(loc, 'TownOfBirth'), childText(loc, 'CountryOfBirth')], ', ') || undefined,
       );
     }
   }
-  const ent = kid(kid(d, 'EntityDetails'), 'Entity');
-  for (const reg of texts(kid(ent, 'BusinessRegistrationNumbers'), 'BusinessRegistrationNumber')) {
-    addIdentifier(record, { type: 'registration', value: reg });
-  }
-  const ship = kid(kid(d, 'ShipDetails'), 'Ship');
-  for (const imo of texts(kid(ship, 'IMONumbers'), 'IMONumber'))
-    addIdentifier(record, { type: 'imo', value: imoValue(imo) ?? imo });
-  const remarks = [kidText(d, 'OtherInformation'), kidText(d, 'UKStatementofReasons')].filter((x): x is string => !!x);
+  const ent = child(child(d, 'EntityDetails'), 'Entity');
+  for (const reg of descendantTexts(child(ent, 'BusinessRegistrationNumbers'), 'BusinessRegistrationNumber'))
+    addLabelledIdentifiers(record, reg, BUSINESS_LABELS, {
+      type: 'registration',
+      label: 'Business registration number',
+    });
+  const ship = child(child(d, 'ShipDetails'), 'Ship');
+  for (const imo of descendantTexts(child(ship, 'IMONumbers'), 'IMONumber'))
+    addLabelledIdentifiers(record, imo, IMO_LABEL, { type: 'imo', label: 'IMO number' });
+  const remarks = [childText(d, 'OtherInformation'), childText(d, 'UKStatementofReasons')].filter(
+    (x): x is string => !!x,
+  );
   if (remarks.length) record.remarks = remarks.join('\n');
   return finishRecord(record);
 }
@@ -148,12 +208,12 @@ function fcdoRecord(d: XmlNode, warnings: string[]): ListRecord | undefined {
 async function parseFcdo(file: string, warnings: string[]): Promise<{ records: ListRecord[]; publishedAt?: string }> {
   const records: ListRecord[] = [];
   let publishedAt: string | undefined;
-  await streamXmlRecords(file, {
-    onRoot(name) {
+  await streamXmlChildren(file, {
+    root(name) {
       if (name !== 'Designations')
         throw new Error(`${path.basename(file)}: root <${name}> is not an FCDO <Designations> list`);
     },
-    onChild(node) {
+    child(node) {
       if (node.name === 'DateGenerated') publishedAt = parseDmy(node.text);
       else if (node.name === 'Designation') {
         const r = fcdoRecord(node, warnings);
@@ -216,12 +276,8 @@ function addConListRow(groups: Map<string, Group>, get: Row, warnings: string[],
     };
     groups.set(groupId, g);
   } else if (isPrimary && !g.primarySet) {
-    // The first row seen was an alias: swap it with the listed primary name.
-    const previous = g.record.name;
-    g.record.name = name;
-    g.record.aliases = g.record.aliases.filter((a) => a.name.toLowerCase() !== name.toLowerCase());
+    promoteToPrimary(g.record, name, { quality: g.firstQuality, kind: g.firstKind });
     g.primarySet = true;
-    addAlias(g.record, previous, g.firstQuality, g.firstKind);
   }
   const r = g.record;
   if (r.name !== name) addAlias(r, name, quality, kind);
@@ -239,65 +295,43 @@ function addConListRow(groups: Map<string, Group>, get: Row, warnings: string[],
   const title = get('Title');
   if (title) {
     r.titles ??= [];
-    for (const t of splitEnumerated(title)) pushUnique(r.titles, clean(t));
+    for (const t of splitEnumerated(title)) addUnique(r.titles, clean(t));
   }
   const dob = get('DOB');
   if (dob)
     for (const part of splitEnumerated(dob))
-      addDates(r, parseDmy(part) ? [{ date: parseDmy(part)! }] : parseDateText(part));
+      addDates(r.birthDates, parseDmy(part) ? [{ date: parseDmy(part)! }] : findDates(part));
   const towns = splitEnumerated(get('Town of Birth') ?? '');
   const countriesOfBirth = splitEnumerated(get('Country of Birth') ?? '');
   const n = Math.max(towns.length, countriesOfBirth.length);
   for (let i = 0; i < n; i++) {
     // Country of Birth is often given once for several towns.
     const c = countriesOfBirth[i] ?? (countriesOfBirth.length === 1 ? countriesOfBirth[0] : undefined);
-    pushUnique(r.birthPlaces, joinParts([towns[i], c], ', ') || undefined);
+    addUnique(r.birthPlaces, joinParts([towns[i], c], ', ') || undefined);
   }
-  for (const c of countryList(get('Nationality'))) pushUnique(r.nationalities, c);
-  const passportNumber = get('Passport Number');
-  const passportDetails = get('Passport Details');
-  if (passportNumber) {
-    addIdentifier(r, { type: 'passport', value: passportNumber, note: passportDetails });
-  } else if (passportDetails) {
-    // The 29-column layout has only free text: "Passport No: 592667 (Qatari passport issued ...)".
-    for (const p of splitEnumerated(passportDetails)) {
-      const num =
-        /(?:no\.?|number|#)\s*:?\s*([A-Z0-9][A-Z0-9-]{3,})/i.exec(p)?.[1] ??
-        /\b([A-Z]{0,3}\d{5,}[A-Z0-9]*)\b/.exec(p)?.[1];
-      if (num) addIdentifier(r, { type: 'passport', value: num, note: p });
-    }
-  }
-  const niNumber = get('National Identification Number');
-  const niDetails = get('National Identification Details') ?? get('NI Number');
-  if (niNumber) addIdentifier(r, { type: 'national_id', value: niNumber, note: niDetails });
-  else if (niDetails) {
-    for (const p of splitEnumerated(niDetails)) {
-      const num = /\b([A-Z]{0,3}\d{5,}[A-Z0-9]*)\b/.exec(p)?.[1];
-      if (num) addIdentifier(r, { type: 'national_id', value: num, note: p });
-    }
-  }
+  for (const c of countryList(get('Nationality'))) addUnique(r.nationalities, c);
+  // The 29-column layout has only the free text: "Passport No: 592667 (Qatari passport issued ...)".
+  addDocumentColumn(r, 'passport', get('Passport Number'), get('Passport Details'));
+  addDocumentColumn(
+    r,
+    'national_id',
+    get('National Identification Number'),
+    get('National Identification Details') ?? get('NI Number'),
+  );
   const position = get('Position');
   if (position) {
     r.positions ??= [];
-    for (const p of splitEnumerated(position)) pushUnique(r.positions, clean(p));
+    for (const p of splitEnumerated(position)) addUnique(r.positions, clean(p));
   }
   const lines = ['Address 1', 'Address 2', 'Address 3', 'Address 4', 'Address 5', 'Address 6'].map((k) => get(k));
-  const addressText = joinParts([...lines, get('Post/Zip Code')], ', ');
-  const addressCountry = get('Country');
-  if (addressText || addressCountry) {
-    const address: ListRecord['addresses'][number] = {};
-    if (addressText) address.text = addressText;
-    if (addressCountry) {
-      address.countryName = addressCountry;
-      const iso = countryCode(addressCountry);
-      if (iso) address.country = iso;
-    }
+  const address = makeAddress({ text: joinParts([...lines, get('Post/Zip Code')], ', '), countryName: get('Country') });
+  if (address) {
     const dup = r.addresses.some((a) => a.text === address.text && a.countryName === address.countryName);
     if (!dup) r.addresses.push(address);
   }
   const other = get('Other Information');
   if (other && !g.otherInfo.includes(other)) g.otherInfo.push(other);
-  pushUnique(r.programs, get('Regime'));
+  addUnique(r.programs, get('Regime'));
   for (const d of [get('UK Sanctions List Date Designated'), get('Listed On')]) {
     const iso = parseDmy(d);
     if (iso) g.listed.push(iso);
@@ -312,13 +346,10 @@ function finishConList(groups: Map<string, Group>): ListRecord[] {
     const ukRef = /\(UK Sanctions List Ref\)\s*:\s*([A-Z]{2,4}\d{3,5})/i.exec(info)?.[1];
     if (ukRef) addIdentifier(r, { type: 'uk_ref', value: ukRef });
     for (const un of unRefs(info)) addIdentifier(r, { type: 'un_ref', value: un });
-    const gender = /\(Gender\)\s*:\s*(Male|Female)/i.exec(info)?.[1]?.toLowerCase();
-    if (gender === 'male' || gender === 'female') r.gender = gender;
-    if (r.entityType === 'vessel' || /\bIMO\b/.test(info)) {
-      const imo = /IMO(?:\s*(?:number|no\.?))?\s*[:.]?\s*(\d{7})/i.exec(info)?.[1];
-      if (imo) addIdentifier(r, { type: 'imo', value: imo });
-    }
-    addIdentifier(r, { type: 'other', value: r.id, label: 'OFSI Group ID' });
+    const gender = genderOf(/\(Gender\)\s*:\s*(Male|Female)/i.exec(info)?.[1]);
+    if (gender) r.gender = gender;
+    addOtherInfoIdentifiers(r, info);
+    addIdentifier(r, { type: 'other', kind: 'list_reference', value: r.id, label: 'OFSI Group ID' });
     if (info) r.remarks = info;
     const listed = g.listed.sort()[0];
     if (listed) r.listingDate = listed;
@@ -348,21 +379,6 @@ class HeaderMap {
   }
 }
 
-async function detectEncoding(file: string): Promise<'utf8' | 'windows-1252'> {
-  // A single invalid byte anywhere means the file is not UTF-8; scan it once, chunk by chunk.
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  const stream = createReadStream(file);
-  try {
-    for await (const chunk of stream) decoder.decode(chunk as Buffer, { stream: true });
-    decoder.decode();
-    return 'utf8';
-  } catch {
-    return 'windows-1252';
-  } finally {
-    stream.destroy();
-  }
-}
-
 async function parseConListCsv(
   file: string,
   warnings: string[],
@@ -373,7 +389,7 @@ async function parseConListCsv(
   let columns = 0;
   let publishedAt: string | undefined;
   let line = 0;
-  for await (const cells of streamCsvRows(file, { encoding })) {
+  for await (const cells of readCsvRows(file, { encoding })) {
     line++;
     if (!header) {
       if (/^last updated$/i.test((cells[0] ?? '').trim())) publishedAt = parseDmy(cells[1]);
@@ -401,7 +417,7 @@ async function parseConListXlsx(
   let header: HeaderMap | undefined;
   let headerSheet = '';
   let publishedAt: string | undefined;
-  for await (const row of streamXlsxRows(file)) {
+  for await (const row of readXlsxRows(file)) {
     const cells = row.cells.map((c) => cellText(c));
     if (!header || row.sheetName !== headerSheet) {
       if (/^last updated$/i.test(cells[0] ?? '')) publishedAt = parseDmy(cells[1]);
@@ -437,9 +453,10 @@ export const ukCslAdapter: SourceAdapter = {
     const warnings: string[] = [];
     const pick = (files: string[], preferred: RegExp): string | undefined =>
       files.find((f) => preferred.test(path.basename(f))) ?? files[0];
-    const xml = pick(await findFiles(dir, /\.xml$/), /sanctions[-_ ]?list/i);
-    const csv = pick(await findFiles(dir, /\.csv$/), /^conlist\.csv$/i);
-    const xlsx = pick(await findFiles(dir, /\.xlsx$/), /^conlist\.xlsx$/i);
+    const files = await readListDir(dir);
+    const xml = pick(files.matching(/\.xml$/), /sanctions[-_ ]?list/i);
+    const csv = pick(files.matching(/\.csv$/), /^conlist\.csv$/i);
+    const xlsx = pick(files.matching(/\.xlsx$/), /^conlist\.xlsx$/i);
     const chosen = xml ?? csv ?? xlsx;
     if (!chosen) throw new Error(`uk_csl: no FCDO XML, ConList.csv or ConList.xlsx in ${dir}`);
     for (const other of [xml, csv, xlsx])

@@ -3,33 +3,31 @@
  * Each INDIVIDUAL / ENTITY is captured on its own while the file streams through saxes.
  */
 import path from 'node:path';
-import {
-  emptyRecord,
-  type Address,
-  type Identifier,
-  type ListRecord,
-  type ParsedList,
-  type SourceAdapter,
-} from '../model.js';
+import { emptyRecord, type Identifier, type ListRecord, type ParsedList, type SourceAdapter } from '../model.js';
 import {
   addAlias,
+  addDates,
   addIdentifier,
+  addLabelledIdentifiers,
   addUnique,
-  childText,
   children,
+  childText,
+  classifyIdLabel,
   clean,
   countryCode,
-  detectScript,
+  countryOrWording,
+  firstIsoDay,
   genderOf,
-  isoDay,
-  listFiles,
-  parseLooseDate,
-  pickFile,
-  pushDates,
+  IMO_LABEL,
+  joinParts,
+  makeAddress,
+  parseDate,
+  readListDir,
+  scriptOf,
   streamXml,
-  yearRange,
   type XmlNode,
-} from './ofac-common.js';
+  yearsBetween,
+} from './kit/index.js';
 
 const UN_URL = 'https://scsanctions.un.org/resources/xml/en/consolidated.xml';
 
@@ -41,35 +39,27 @@ function values(node: XmlNode, name: string): string[] {
   return out;
 }
 
-function joinParts(...parts: (string | undefined)[]): string | undefined {
-  return clean(
-    parts
-      .map((p) => clean(p))
-      .filter(Boolean)
-      .join(', '),
-  );
-}
-
 function birthDates(record: ListRecord, dob: XmlNode): void {
   const type = childText(dob, 'TYPE_OF_DATE')?.toUpperCase();
   const from = Number(childText(dob, 'FROM_YEAR'));
   const to = Number(childText(dob, 'TO_YEAR'));
   if (from > 0 && to > 0) {
-    pushDates(record.birthDates, yearRange(from, to));
+    addDates(record.birthDates, yearsBetween(from, to));
     return;
   }
   const raw = childText(dob, 'DATE') ?? childText(dob, 'YEAR');
-  const dates = parseLooseDate(isoDay(raw) ?? raw);
+  const dates = parseDate(firstIsoDay(raw) ?? raw);
   const approximate = type === 'APPROXIMATELY' || type === 'BETWEEN';
-  pushDates(record.birthDates, approximate ? dates.map((d) => ({ date: d.date, approximate: true })) : dates);
+  addDates(record.birthDates, approximate ? dates.map((d) => ({ date: d.date, approximate: true })) : dates);
 }
 
-function documentType(label: string | undefined): Identifier['type'] {
-  const l = (label ?? '').toLowerCase();
-  if (/pas(s)?(a)?port/.test(l)) return 'passport';
-  if (/national identification|identity card|id card|national id/.test(l)) return 'national_id';
-  return 'other';
-}
+/**
+ * Numbers the comments give with a label, besides shipping companies' IMO numbers (the kit's
+ * IMO_LABEL): a company's registration ("Business Registration Number LL06889", "Hong Kong company
+ * registration number 1177053"), an alias's passport ("diplomatic passport number 836110034").
+ */
+const COMMENT_LABELS =
+  /\b(?:business |company )?registration number\s*:?\s*|\b(?:diplomatic )?passport number\s*:?\s*/gi;
 
 function toRecord(node: XmlNode, warnings: string[]): ListRecord | undefined {
   const isEntity = node.name === 'ENTITY';
@@ -87,63 +77,50 @@ function toRecord(node: XmlNode, warnings: string[]): ListRecord | undefined {
   const ref = childText(node, 'REFERENCE_NUMBER');
   if (ref) addIdentifier(record, { type: 'un_ref', value: ref, label: 'UN reference number' });
   addUnique(record.programs, childText(node, 'UN_LIST_TYPE'));
-  const listed = isoDay(childText(node, 'LISTED_ON'));
+  const listed = firstIsoDay(childText(node, 'LISTED_ON'));
   if (listed) record.listingDate = listed;
   const gender = genderOf(childText(node, 'GENDER'));
   if (gender) record.gender = gender;
   const remarks = clean(childText(node, 'COMMENTS1'));
   if (remarks) {
     record.remarks = remarks;
-    // Shipping companies carry their company IMO number only in the comments.
-    for (const m of remarks.matchAll(/\bIMO\)?\s*(?:Number|No\.?)?:?\s*(\d{7})\b/g)) {
-      addIdentifier(record, { type: 'imo', value: m[1]!, label: 'IMO number (from comments)' });
-    }
+    addLabelledIdentifiers(record, remarks, COMMENT_LABELS);
+    addLabelledIdentifiers(record, remarks, IMO_LABEL);
   }
   const titles = values(node, 'TITLE');
   if (titles.length) record.titles = titles;
   const positions = values(node, 'DESIGNATION');
   if (positions.length) record.positions = positions;
-  for (const nat of values(node, 'NATIONALITY')) addUnique(record.nationalities, countryCode(nat) ?? nat);
+  for (const nat of values(node, 'NATIONALITY')) addUnique(record.nationalities, countryOrWording(nat));
 
   const original = clean(childText(node, 'NAME_ORIGINAL_SCRIPT'));
-  if (original) addAlias(record, original, 'strong', 'variation', detectScript(original) ?? 'Latin');
+  if (original) addAlias(record, original, 'strong', 'variation', scriptOf(original) ?? 'Latin');
 
   for (const alias of children(node, isEntity ? 'ENTITY_ALIAS' : 'INDIVIDUAL_ALIAS')) {
     const quality = (childText(alias, 'QUALITY') ?? '').toLowerCase();
     const aliasName = childText(alias, 'ALIAS_NAME');
     addAlias(record, aliasName, quality === 'low' ? 'weak' : 'strong', quality === 'f.k.a.' ? 'fka' : 'aka');
     // Some aliases carry the birth details used under that name.
-    pushDates(record.birthDates, parseLooseDate(isoDay(childText(alias, 'DATE_OF_BIRTH'))));
-    const pob = joinParts(childText(alias, 'CITY_OF_BIRTH'), childText(alias, 'COUNTRY_OF_BIRTH'));
+    addDates(record.birthDates, parseDate(firstIsoDay(childText(alias, 'DATE_OF_BIRTH'))));
+    const pob = joinParts([childText(alias, 'CITY_OF_BIRTH'), childText(alias, 'COUNTRY_OF_BIRTH')], ', ');
     addUnique(record.birthPlaces, pob);
   }
 
   for (const address of children(node, isEntity ? 'ENTITY_ADDRESS' : 'INDIVIDUAL_ADDRESS')) {
-    const countryName = childText(address, 'COUNTRY');
     const city = childText(address, 'CITY');
     const text = joinParts(
-      childText(address, 'STREET'),
-      city,
-      childText(address, 'STATE_PROVINCE'),
-      childText(address, 'ZIP_CODE'),
+      [childText(address, 'STREET'), city, childText(address, 'STATE_PROVINCE'), childText(address, 'ZIP_CODE')],
+      ', ',
     );
-    if (!countryName && !text) continue;
-    const out: Address = {};
-    if (text) out.text = text;
-    if (city) out.city = city;
-    if (countryName) {
-      out.countryName = countryName;
-      const code = countryCode(countryName);
-      if (code) out.country = code;
-    }
-    record.addresses.push(out);
+    const out = makeAddress({ text, city, countryName: childText(address, 'COUNTRY') });
+    if (out) record.addresses.push(out);
   }
 
   for (const dob of children(node, 'INDIVIDUAL_DATE_OF_BIRTH')) birthDates(record, dob);
   for (const pob of children(node, 'INDIVIDUAL_PLACE_OF_BIRTH')) {
     addUnique(
       record.birthPlaces,
-      joinParts(childText(pob, 'CITY'), childText(pob, 'STATE_PROVINCE'), childText(pob, 'COUNTRY')),
+      joinParts([childText(pob, 'CITY'), childText(pob, 'STATE_PROVINCE'), childText(pob, 'COUNTRY')], ', '),
     );
   }
 
@@ -154,11 +131,11 @@ function toRecord(node: XmlNode, warnings: string[]): ListRecord | undefined {
     const countryName = childText(doc, 'ISSUING_COUNTRY') ?? childText(doc, 'COUNTRY_OF_ISSUE');
     const notes = [
       childText(doc, 'TYPE_OF_DOCUMENT2'),
-      childText(doc, 'DATE_OF_ISSUE') && `issued ${isoDay(childText(doc, 'DATE_OF_ISSUE'))}`,
+      childText(doc, 'DATE_OF_ISSUE') && `issued ${firstIsoDay(childText(doc, 'DATE_OF_ISSUE'))}`,
       childText(doc, 'CITY_OF_ISSUE') && `in ${childText(doc, 'CITY_OF_ISSUE')}`,
       childText(doc, 'NOTE'),
     ].filter(Boolean);
-    const id: Identifier = { type: documentType(label), value: number };
+    const id: Identifier = { ...classifyIdLabel(label ?? ''), value: number };
     if (label) id.label = label;
     const country = countryCode(countryName);
     if (country) id.country = country;
@@ -178,7 +155,7 @@ export async function parseUnXml(file: string): Promise<ParsedList> {
       if (stack.length === 0) {
         root = name;
         if (name !== 'CONSOLIDATED_LIST') throw new Error(`root element is <${name}>, expected <CONSOLIDATED_LIST>`);
-        publishedAt = isoDay(attrs.dateGenerated);
+        publishedAt = firstIsoDay(attrs.dateGenerated);
         return false;
       }
       return (name === 'INDIVIDUAL' || name === 'ENTITY') && stack.length === 2;
@@ -205,9 +182,8 @@ export const unCslAdapter: SourceAdapter = {
   label: 'UN Security Council Consolidated List',
   publisherFiles: [{ fileName: 'consolidated.xml', url: UN_URL }],
   async parse(dir: string): Promise<ParsedList> {
-    const files = await listFiles(dir);
-    const name = pickFile(files, 'consolidated.xml');
-    if (!name) throw new Error(`un_csl: no consolidated.xml in ${dir}`);
-    return parseUnXml(path.join(dir, name));
+    const file = (await readListDir(dir)).named('consolidated.xml');
+    if (!file) throw new Error(`un_csl: no consolidated.xml in ${dir}`);
+    return parseUnXml(file);
   },
 };

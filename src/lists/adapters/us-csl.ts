@@ -4,28 +4,26 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  emptyRecord,
-  type Address,
-  type EntityType,
-  type ListRecord,
-  type ParsedList,
-  type SourceAdapter,
-} from '../model.js';
+import { emptyRecord, type Address, type ListRecord, type ParsedList, type SourceAdapter } from '../model.js';
 import {
   addAlias,
+  addDates,
   addIdentifier,
+  addNaturalOrder,
   addUnique,
   clean,
   countryCode,
-  isoDay,
-  listFiles,
-  parseLooseDate,
-  pickFile,
-  pushDates,
+  countryOrWording,
+  entityTypeOf,
+  firstIsoDay,
+  joinParts,
+  makeAddress,
+  mergeRecords,
+  parseDate,
   readCsvRows,
-  reorderLastFirst,
-} from './ofac-common.js';
+  readListDir,
+  squash,
+} from './kit/index.js';
 import { applyLabeledId } from './us-ofac-remarks.js';
 
 const CSL_BASE = 'https://data.trade.gov/downloadable_consolidated_screening_list/v1/';
@@ -53,28 +51,12 @@ interface CslEntry {
   ids: { type?: string; number?: string; country?: string; notes: string[] }[];
 }
 
-function cslType(raw: string | undefined): EntityType {
-  switch ((clean(raw) ?? '').toLowerCase()) {
-    case 'individual':
-      return 'person';
-    case 'vessel':
-      return 'vessel';
-    case 'aircraft':
-      return 'aircraft';
-    default:
-      return 'organization';
-  }
-}
-
+/** The CSL's "; "-joined fields; its country columns hold ISO codes, so "NA" is Namibia, not a blank. */
 const splitMulti = (raw: string | undefined): string[] =>
   (raw ?? '')
     .split(/;\s+|;$/)
-    .map((v) => clean(v))
+    .map((v) => squash(v))
     .filter((v): v is string => !!v);
-
-function countryOrName(raw: string): string {
-  return countryCode(raw) ?? raw;
-}
 
 /** "19 Luysi Chalovskoy St., Borisov, 222512, BY": the last part is the ISO2 country. */
 function csvAddress(raw: string): Address | undefined {
@@ -96,14 +78,19 @@ function csvAddress(raw: string): Address | undefined {
   return text || code ? address : undefined;
 }
 
-/** "CA, BC166787, Passport" or "IMO 8898831, Vessel Registration Identification". */
+/**
+ * "CA, BC166787, Passport", "IMO 8898831, Vessel Registration Identification", or with the
+ * document's dates before the number: "JO, 2014-08-30, 2009-08-31, K475336, Passport".
+ */
 function csvId(raw: string): CslEntry['ids'][number] | undefined {
   const parts = raw.split(', ');
   if (parts.length < 2) return undefined;
   const type = parts.pop();
   let country: string | undefined;
   if (parts.length >= 2 && /^[A-Z]{2}$/.test(parts[0]!)) country = parts.shift();
-  const id: CslEntry['ids'][number] = { type, number: parts.join(', '), notes: [] };
+  const dates = parts.filter((p) => /^\d{4}-\d{2}-\d{2}$/.test(p));
+  const number = parts.filter((p) => !dates.includes(p)).join(', ');
+  const id: CslEntry['ids'][number] = { type, number, notes: dates.length ? [`dates ${dates.join(', ')}`] : [] };
   if (country) id.country = country;
   return id;
 }
@@ -158,17 +145,9 @@ function fromJson(item: Record<string, unknown>): CslEntry {
     if (!a || typeof a !== 'object') continue;
     const obj = a as Record<string, unknown>;
     const city = str(obj.city);
-    const text = clean([str(obj.address), city, str(obj.state), str(obj.postal_code)].filter(Boolean).join(', '));
-    const country = str(obj.country);
-    const out: Address = {};
-    if (text) out.text = text;
-    if (city) out.city = city;
-    if (country) {
-      out.countryName = country;
-      const code = countryCode(country);
-      if (code) out.country = code;
-    }
-    if (text || country) addresses.push(out);
+    const text = joinParts([str(obj.address), city, str(obj.state), str(obj.postal_code)], ', ');
+    const out = makeAddress({ text, city, countryName: str(obj.country) });
+    if (out) addresses.push(out);
   }
   const ids: CslEntry['ids'] = [];
   for (const i of Array.isArray(item.ids) ? (item.ids as unknown[]) : strList(item.ids)) {
@@ -224,25 +203,24 @@ function toRecord(entry: CslEntry, index: number, warnings: string[]): ListRecor
     warnings.push(`us_csl entry ${index + 1}: no id or name, skipped`);
     return undefined;
   }
-  const record = emptyRecord('us_csl', id, cslType(entry.type), entry.name);
-  const person = record.entityType === 'person';
-  if (person) addAlias(record, reorderLastFirst(entry.name), 'strong', 'variation');
+  const record = emptyRecord('us_csl', id, entityTypeOf(entry.type), entry.name);
+  addNaturalOrder(record, entry.name, 'strong');
   for (const alt of entry.altNames) {
     addAlias(record, alt, 'strong', 'aka');
-    if (person) addAlias(record, reorderLastFirst(alt), 'strong', 'variation');
+    addNaturalOrder(record, alt, 'strong');
   }
   for (const p of entry.programs) addUnique(record.programs, p);
   // The list within the CSL (Entity List, SDN, DPL...) is what users filter on.
   addUnique(record.programs, entry.source);
   if (entry.title) record.titles = [entry.title];
   record.addresses.push(...entry.addresses);
-  const listed = isoDay(entry.startDate);
+  const listed = firstIsoDay(entry.startDate);
   if (listed) record.listingDate = listed;
   if (entry.callSign) addIdentifier(record, { type: 'call_sign', value: entry.callSign, label: 'Call Sign' });
-  if (entry.vesselFlag) addUnique(record.nationalities, countryOrName(entry.vesselFlag));
-  for (const n of entry.nationalities) addUnique(record.nationalities, countryOrName(n));
-  for (const c of entry.citizenships) addUnique(record.citizenships, countryOrName(c));
-  for (const d of entry.datesOfBirth) pushDates(record.birthDates, parseLooseDate(d));
+  if (entry.vesselFlag) addUnique(record.nationalities, countryOrWording(entry.vesselFlag));
+  for (const n of entry.nationalities) addUnique(record.nationalities, countryOrWording(n));
+  for (const c of entry.citizenships) addUnique(record.citizenships, countryOrWording(c));
+  for (const d of entry.datesOfBirth) addDates(record.birthDates, parseDate(d));
   for (const p of entry.placesOfBirth) addUnique(record.birthPlaces, p);
   for (const doc of entry.ids) applyLabeledId(record, doc.type, doc.number, doc.country, doc.notes);
   if (entry.entityNumber && /treasury/i.test(entry.source ?? '')) {
@@ -251,27 +229,6 @@ function toRecord(entry: CslEntry, index: number, warnings: string[]): ListRecor
   if (entry.remarks) record.remarks = entry.remarks;
   if (entry.url) record.sourceUrl = entry.url;
   return record;
-}
-
-/**
- * The CSL repeats an OFAC entry once per Treasury list it is on (SDN, SSI, CAPTA...), with the
- * same _id: one record, carrying every list.
- */
-function mergeInto(target: ListRecord, other: ListRecord): void {
-  for (const p of other.programs) addUnique(target.programs, p);
-  for (const a of other.aliases) addAlias(target, a.name, a.quality, a.kind, a.script);
-  if (other.name !== target.name) addAlias(target, other.name, 'strong', 'aka');
-  for (const i of other.identifiers) addIdentifier(target, i);
-  for (const a of other.addresses) {
-    if (!target.addresses.some((t) => t.text === a.text && t.country === a.country)) target.addresses.push(a);
-  }
-  pushDates(target.birthDates, other.birthDates);
-  for (const p of other.birthPlaces) addUnique(target.birthPlaces, p);
-  for (const n of other.nationalities) addUnique(target.nationalities, n);
-  for (const c of other.citizenships) addUnique(target.citizenships, c);
-  if (other.listingDate && (!target.listingDate || other.listingDate < target.listingDate)) {
-    target.listingDate = other.listingDate;
-  }
 }
 
 async function parseCsv(file: string, warnings: string[]): Promise<ListRecord[]> {
@@ -325,22 +282,24 @@ export const usCslAdapter: SourceAdapter = {
     { fileName: 'consolidated.json', url: `${CSL_BASE}consolidated.json`, optional: true },
   ],
   async parse(dir: string): Promise<ParsedList> {
-    const files = await listFiles(dir);
+    const files = await readListDir(dir);
     const warnings: string[] = [];
-    const csv = pickFile(files, 'consolidated.csv');
-    const json = csv ? undefined : pickFile(files, 'consolidated.json');
-    if (!csv && !json) throw new Error(`us_csl: no consolidated.csv or consolidated.json in ${dir}`);
-    const file = path.join(dir, (csv ?? json)!);
+    const csv = files.named('consolidated.csv');
+    const json = csv ? undefined : files.named('consolidated.json');
+    const file = csv ?? json;
+    if (!file) throw new Error(`us_csl: no consolidated.csv or consolidated.json in ${dir}`);
     const records = csv ? await parseCsv(file, warnings) : await parseJson(file, warnings);
     const seen = new Map<string, ListRecord>();
     for (const r of records) {
       const first = seen.get(r.id);
-      if (first) mergeInto(first, r);
+      // The CSL repeats an OFAC entry once per Treasury list it is on (SDN, SSI, CAPTA...), with
+      // the same _id: one record, carrying every list.
+      if (first) mergeRecords(first, r);
       else seen.set(r.id, r);
     }
     return {
       source: 'us_csl',
-      files: [(csv ?? json)!],
+      files: [path.basename(file)],
       format: csv ? 'CSL CSV' : 'CSL JSON',
       records: [...seen.values()],
       warnings,

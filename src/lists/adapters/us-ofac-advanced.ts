@@ -9,18 +9,21 @@ import type { Address, EntityType, ListRecord, PartialDate } from '../model.js';
 import { emptyRecord } from '../model.js';
 import {
   addAlias,
+  addDates,
+  addNaturalOrder,
   addUnique,
   child,
-  childText,
   children,
+  childText,
   clean,
   countryCode,
+  countryOrWording,
   genderOf,
-  pushDates,
+  makeAddress,
   streamXml,
-  yearRange,
   type XmlNode,
-} from './ofac-common.js';
+  yearsBetween,
+} from './kit/index.js';
 import { applyLabeledId } from './us-ofac-remarks.js';
 import { OFAC_DETAILS_URL } from './us-ofac-legacy.js';
 
@@ -69,7 +72,7 @@ export function datePeriodToDates(period: XmlNode): PartialDate[] {
   if (s.y === e.y && s.m === e.m && s.d === e.d) return mark(`${s.y}-${p2(s.m)}-${p2(s.d)}`);
   if (s.y === e.y && s.m === e.m && s.d === 1 && e.d === lastDay(e.y, e.m)) return mark(`${s.y}-${p2(s.m)}`);
   if (s.y === e.y && s.m === 1 && s.d === 1 && e.m === 12 && e.d === 31) return mark(String(s.y));
-  return yearRange(s.y, e.y);
+  return yearsBetween(s.y, e.y);
 }
 
 export async function parseOfacAdvancedXml(
@@ -140,20 +143,15 @@ export async function parseOfacAdvancedXml(
     const text = clean(parts.map((p) => p.value).join(', '));
     // OFAC's placeholder country for an unknown address.
     if (!text && (!loc.countryName || loc.countryName.toLowerCase() === 'undetermined')) return undefined;
-    const address: Address = {};
-    if (text) address.text = text;
     const city = loc.parts.find((p) => p.type === 'CITY')?.value;
-    if (city) address.city = city;
-    if (loc.country) address.country = loc.country;
-    if (loc.countryName) address.countryName = loc.countryName;
-    return address;
+    return makeAddress({ text, city, country: loc.country, countryName: loc.countryName });
   }
 
   /** A country feature: the location's country, else its text (often a bare country name). */
   function locationCountry(loc: LocationInfo | undefined, detail: string | undefined): string | undefined {
     if (loc?.country) return loc.country;
     const text = clean(loc ? (loc.countryName ?? loc.parts.map((p) => p.value).join(', ')) : detail);
-    return text ? (countryCode(text) ?? text) : undefined;
+    return text ? countryOrWording(text) : undefined;
   }
 
   function partyType(profile: XmlNode): EntityType {
@@ -224,17 +222,12 @@ export async function parseOfacAdvancedXml(
     }
     const record = emptyRecord('us_ofac', id, type, primary.name);
     record.sourceUrl = OFAC_DETAILS_URL + id;
-    const natural = (name: string, quality: 'strong' | 'weak'): void => {
-      if (!person) return;
-      const comma = name.split(',');
-      if (comma.length === 2) addAlias(record, `${comma[1]!.trim()} ${comma[0]!.trim()}`, quality, 'variation');
-    };
-    natural(primary.name, 'strong');
+    addNaturalOrder(record, primary.name, 'strong');
     for (const n of names) {
       if (n === primary) continue;
       // Other documented forms of the primary name (another script) are variations of it.
       addAlias(record, n.name, n.quality, n.primary ? 'variation' : n.kind, n.script);
-      natural(n.name, n.quality);
+      addNaturalOrder(record, n.name, n.quality);
     }
 
     for (const feature of children(profile, 'Feature')) {
@@ -247,7 +240,7 @@ export async function parseOfacAdvancedXml(
         const loc = locId ? locations.get(locId) : undefined;
         const period = child(version, 'DatePeriod');
         if (ft === 'birthdate') {
-          if (period) pushDates(record.birthDates, datePeriodToDates(period));
+          if (period) addDates(record.birthDates, datePeriodToDates(period));
         } else if (ft === 'place of birth') {
           addUnique(
             record.birthPlaces,

@@ -3,37 +3,32 @@
  * and classic XML (SDN.XML / consolidated.xml, the sdnList schema).
  */
 import path from 'node:path';
-import type { Address, EntityType, ListRecord } from '../model.js';
+import type { EntityType, ListRecord } from '../model.js';
 import { emptyRecord } from '../model.js';
 import {
   addAlias,
+  addDates,
   addIdentifier,
+  addNaturalOrder,
   addUnique,
   child,
-  childText,
   children,
+  childText,
   clean,
-  countryCode,
+  countryOrWording,
+  entityTypeOf,
   genderOf,
-  parseLooseDate,
-  pushDates,
+  joinParts,
+  makeAddress,
+  parseDate,
+  parseMdy,
   readCsvRows,
-  reorderLastFirst,
   streamXml,
-  usDate,
   type XmlNode,
-} from './ofac-common.js';
+} from './kit/index.js';
 import { applyLabeledId, applyRemarks } from './us-ofac-remarks.js';
 
 export const OFAC_DETAILS_URL = 'https://sanctionssearch.ofac.treas.gov/Details.aspx?id=';
-
-export function ofacEntityType(raw: string | undefined): EntityType {
-  const t = (clean(raw) ?? '').toLowerCase();
-  if (t === 'individual') return 'person';
-  if (t === 'vessel') return 'vessel';
-  if (t === 'aircraft') return 'aircraft';
-  return 'organization';
-}
 
 /** "SDGT] [IRGC] [IFSR" → ["SDGT", "IRGC", "IFSR"]. */
 export function splitPrograms(raw: string | undefined): string[] {
@@ -51,11 +46,6 @@ function newOfacRecord(id: string, type: EntityType, name: string): ListRecord {
   return record;
 }
 
-/** Individuals are listed "LAST, First"; the natural order is matched too. */
-function addNaturalOrder(record: ListRecord, name: string, quality: 'strong' | 'weak'): void {
-  if (record.entityType === 'person') addAlias(record, reorderLastFirst(name), quality, 'variation');
-}
-
 // ---------------------------------------------------------------------------------------------
 // Legacy CSV
 
@@ -66,12 +56,10 @@ export interface LegacyFiles {
   comments?: string;
 }
 
-const CSV_ENCODING = 'win1252';
-
 export async function parseOfacLegacyCsv(files: LegacyFiles, warnings: string[]): Promise<ListRecord[]> {
   const extended = new Map<string, string>();
   if (files.comments) {
-    for await (const row of readCsvRows(files.comments, { encoding: CSV_ENCODING })) {
+    for await (const row of readCsvRows(files.comments, { encoding: 'windows-1252' })) {
       const id = clean(row[0]);
       // Remarks_Extended continues the truncated Remarks mid-word, so it is appended as is.
       if (id && /^\d+$/.test(id)) extended.set(id, (extended.get(id) ?? '') + (row[1] ?? ''));
@@ -81,7 +69,7 @@ export async function parseOfacLegacyCsv(files: LegacyFiles, warnings: string[])
   const records = new Map<string, ListRecord>();
   const base = path.basename(files.primary);
   let line = 0;
-  for await (const row of readCsvRows(files.primary, { encoding: CSV_ENCODING })) {
+  for await (const row of readCsvRows(files.primary, { encoding: 'windows-1252' })) {
     line++;
     const id = clean(row[0]);
     if (!id || id === '\x1a') continue;
@@ -96,7 +84,7 @@ export async function parseOfacLegacyCsv(files: LegacyFiles, warnings: string[])
       warnings.push(`${base} row ${line}: entry ${id} without a name skipped`);
       continue;
     }
-    const record = newOfacRecord(id, ofacEntityType(row[2]), name);
+    const record = newOfacRecord(id, entityTypeOf(row[2]), name);
     addNaturalOrder(record, name, 'strong');
     for (const program of splitPrograms(row[3])) addUnique(record.programs, program);
     const title = clean(row[4]);
@@ -105,7 +93,7 @@ export async function parseOfacLegacyCsv(files: LegacyFiles, warnings: string[])
     if (callSign) addIdentifier(record, { type: 'call_sign', value: callSign, label: 'Call Sign' });
     const flag = clean(row[9]);
     // The flag state is a vessel's nationality.
-    if (flag) addUnique(record.nationalities, countryCode(flag) ?? flag);
+    if (flag) addUnique(record.nationalities, countryOrWording(flag));
     const remarks = clean(`${clean(row[11]) ?? ''}${extended.get(id) ?? ''}`);
     if (remarks) {
       record.remarks = remarks;
@@ -117,7 +105,7 @@ export async function parseOfacLegacyCsv(files: LegacyFiles, warnings: string[])
   if (records.size === 0) throw new Error(`${base}: no OFAC entries found`);
 
   if (files.alt) {
-    for await (const row of readCsvRows(files.alt, { encoding: CSV_ENCODING })) {
+    for await (const row of readCsvRows(files.alt, { encoding: 'windows-1252' })) {
       const record = records.get(clean(row[0]) ?? '');
       const name = clean(row[3]);
       if (!record || !name) {
@@ -131,27 +119,16 @@ export async function parseOfacLegacyCsv(files: LegacyFiles, warnings: string[])
     }
   }
   if (files.add) {
-    for await (const row of readCsvRows(files.add, { encoding: CSV_ENCODING })) {
+    for await (const row of readCsvRows(files.add, { encoding: 'windows-1252' })) {
       const record = records.get(clean(row[0]) ?? '');
       if (!record) {
         if (clean(row[0]) && /^\d+$/.test(clean(row[0])!))
           warnings.push(`${path.basename(files.add)}: address of unknown ent_num ${row[0]}`);
         continue;
       }
-      const street = clean(row[2]);
       const cityLine = clean(row[3]);
-      const countryName = clean(row[4]);
-      if (!street && !cityLine && !countryName) continue;
-      const address: Address = {};
-      const text = clean([street, cityLine].filter(Boolean).join(', '));
-      if (text) address.text = text;
-      if (cityLine) address.city = cityLine;
-      if (countryName) {
-        address.countryName = countryName;
-        const code = countryCode(countryName);
-        if (code) address.country = code;
-      }
-      record.addresses.push(address);
+      const address = makeAddress({ text: joinParts([row[2], cityLine], ', '), city: cityLine, countryName: row[4] });
+      if (address) record.addresses.push(address);
     }
   }
   return [...records.values()];
@@ -169,7 +146,7 @@ function joinName(first: string | undefined, last: string | undefined, person: b
 
 function classicEntry(node: XmlNode, warnings: string[]): ListRecord | undefined {
   const uid = childText(node, 'uid');
-  const type = ofacEntityType(childText(node, 'sdnType'));
+  const type = entityTypeOf(childText(node, 'sdnType'));
   const person = type === 'person';
   const name = joinName(childText(node, 'firstName'), childText(node, 'lastName'), person);
   if (!uid || !name) {
@@ -201,41 +178,25 @@ function classicEntry(node: XmlNode, warnings: string[]): ListRecord | undefined
 
   for (const address of children(child(node, 'addressList'), 'address')) {
     const city = childText(address, 'city');
-    const text = clean(
-      [
-        childText(address, 'address1'),
-        childText(address, 'address2'),
-        childText(address, 'address3'),
-        city,
-        childText(address, 'stateOrProvince'),
-        childText(address, 'postalCode'),
-      ]
-        .filter(Boolean)
-        .join(', '),
+    const parts = ['address1', 'address2', 'address3', 'city', 'stateOrProvince', 'postalCode'];
+    const text = joinParts(
+      parts.map((p) => childText(address, p)),
+      ', ',
     );
-    const countryName = childText(address, 'country');
-    if (!text && !countryName) continue;
-    const out: Address = {};
-    if (text) out.text = text;
-    if (city) out.city = city;
-    if (countryName) {
-      out.countryName = countryName;
-      const code = countryCode(countryName);
-      if (code) out.country = code;
-    }
-    record.addresses.push(out);
+    const out = makeAddress({ text, city, countryName: childText(address, 'country') });
+    if (out) record.addresses.push(out);
   }
   for (const n of children(child(node, 'nationalityList'), 'nationality')) {
     const c = childText(n, 'country');
-    if (c) addUnique(record.nationalities, countryCode(c) ?? c);
+    if (c) addUnique(record.nationalities, countryOrWording(c));
   }
   for (const n of children(child(node, 'citizenshipList'), 'citizenship')) {
     const c = childText(n, 'country');
-    if (c) addUnique(record.citizenships, countryCode(c) ?? c);
+    if (c) addUnique(record.citizenships, countryOrWording(c));
   }
   for (const d of children(child(node, 'dateOfBirthList'), 'dateOfBirthItem')) {
-    const dates = parseLooseDate(childText(d, 'dateOfBirth'));
-    if (dates.length) pushDates(record.birthDates, dates);
+    const dates = parseDate(childText(d, 'dateOfBirth'));
+    if (dates.length) addDates(record.birthDates, dates);
     else warnings.push(`uid ${uid}: unreadable date of birth "${childText(d, 'dateOfBirth')}"`);
   }
   for (const p of children(child(node, 'placeOfBirthList'), 'placeOfBirthItem')) {
@@ -246,7 +207,7 @@ function classicEntry(node: XmlNode, warnings: string[]): ListRecord | undefined
     const callSign = childText(vessel, 'callSign');
     if (callSign) addIdentifier(record, { type: 'call_sign', value: callSign, label: 'Call Sign' });
     const flag = childText(vessel, 'vesselFlag');
-    if (flag) addUnique(record.nationalities, countryCode(flag) ?? flag);
+    if (flag) addUnique(record.nationalities, countryOrWording(flag));
   }
   const remarks = clean(childText(node, 'remarks'));
   if (remarks) {
@@ -275,7 +236,7 @@ export async function parseOfacClassicXml(
     },
     node(node) {
       if (node.name === 'publshInformation') {
-        publishedAt = usDate(childText(node, 'Publish_Date'));
+        publishedAt = parseMdy(childText(node, 'Publish_Date'));
         const count = Number(childText(node, 'Record_Count'));
         if (count > 0) declared = count;
         return;

@@ -4,58 +4,30 @@
  * This module turns those clauses into record fields. Clauses it does not understand stay only in
  * `remarks`, which always keeps the full text.
  */
-import type { IdentifierType, ListRecord } from '../model.js';
+import type { ListRecord } from '../model.js';
 import {
   addAlias,
+  addDates,
   addIdentifier,
+  addNaturalOrder,
   addUnique,
+  classifyIdLabel,
   clean,
   countryCode,
+  countryOrWording,
+  escapeRegex,
   genderOf,
-  parseLooseDate,
-  pushDates,
-  reorderLastFirst,
-} from './ofac-common.js';
-
-/** Identifier type for an OFAC document label ("Cedula No.", "Tax ID No.", "Registration ID"...). */
-export function identifierTypeForLabel(label: string): IdentifierType {
-  const l = label.toLowerCase();
-  if (/legal entity number|\blei\b/.test(l)) return 'lei';
-  if (/swift|\bbic\b/.test(l)) return 'swift';
-  if (/\bimo\b|international maritime organization/.test(l)) return 'imo';
-  if (/\bmmsi\b/.test(l)) return 'mmsi';
-  if (/call sign/.test(l)) return 'call_sign';
-  if (/tail number/.test(l)) return 'aircraft_tail';
-  if (/digital currency address/.test(l)) return 'crypto_address';
-  if (/passport/.test(l)) return 'passport';
-  // Telegraph codes for Chinese names, not documents.
-  if (/chinese commercial code/.test(l)) return 'other';
-  if (/driver|electoral|credencial/.test(l)) return 'national_id';
-  if (
-    /tax|fiscal|v\.a\.t|\bvat\b|r\.?f\.?c\b|\bnit\b|\brif\b|\bruc\b|c\.u\.i\.t|\bfein\b|\brtn\b|\binn\b|\bkpp\b/.test(l)
-  ) {
-    return 'tax_id';
-  }
-  if (
-    /registr|company (number|id)|commercial|chamber of comm|licen[cs]e|folio|matricula|incorporation|enterprise number|branch unit|gazette|social credit code|d-u-n-s|c\.r\. no|charity|permit|business (number|registration)|organization code|economic register|msb/.test(
-      l,
-    )
-  ) {
-    return 'registration';
-  }
-  if (
-    /national|personal id|identi|id card|\bid\b|cedula|c[ée]dula|d\.n\.i|c\.u\.r\.p|c\.u\.i|i\.f\.e|\bssn\b|social security|birth certificate|electoral|driver|residen|immigration|citizen's card|visanumberid|le number|refugee|tazkira|travel document|cartilla|military/.test(
-      l,
-    )
-  ) {
-    return 'national_id';
-  }
-  return 'other';
-}
+  type IdentifierInput,
+  parseDate,
+} from './kit/index.js';
 
 // Document labels seen in OFAC remarks, longest first so "Diplomatic Passport" wins over "Passport".
 const ID_LABELS = [
   'Aircraft Construction Number (also called L/N or S/N or F/N)',
+  'Numero Unico de Identificacao Tributaria (NUIT)',
+  'Paraguayan tax identification number',
+  'Aircraft Serial Identification',
+  'Vessel Registration Identification',
   "Aircraft Manufacturer's Serial Number (MSN)",
   'United Social Credit Code Certificate (USCCC)',
   'Dubai Chamber of Commerce Membership No.',
@@ -129,15 +101,12 @@ const ID_LABELS = [
   'RUC #',
   'RIF #',
   'MMSI',
+  'BIK (RU)',
   'ISIN',
   'RFC',
   'RTN',
   'SSN',
 ].sort((a, b) => b.length - a.length);
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 const ID_LABEL_RE = new RegExp(`^(${ID_LABELS.map(escapeRegex).join('|')}):?\\s+(.+)$`, 'i');
 /** Unknown labels shaped like a document number label: "Something Number 123", "Foo ID No. 4". */
@@ -179,46 +148,70 @@ interface ValueParts {
   note?: string;
 }
 
-/** "1084010 (Egypt) issued 12 Jan 2001" → value, issuing country, note. */
+/**
+ * "1084010 (Egypt) issued 12 Jan 2001" → value, issuing country, note. Also the rarer forms
+ * "No.: 0310857, Eritrea, Issue Date 21 August 2006" and "D010302 (place or authority)".
+ */
 export function splitIdValue(text: string): ValueParts {
-  let body = text.trim().replace(/\.$/, '');
+  let body = text
+    .trim()
+    .replace(/\.$/, '')
+    .replace(/^(?:No\.\s*:?|No:|#)\s*/, '');
   let note: string | undefined;
-  const trailing = /[\s,;]+((?:issued|expires|expiration date|issue date|valid|alt\.)\b.*)$/i.exec(body);
+  const trailing = /[\s,;]+((?:issued|expires|expiration date|expire date|issue date|valid|dates|alt\.)\b.*)$/i.exec(
+    body,
+  );
   if (trailing) {
     note = trailing[1];
     body = body.slice(0, trailing.index);
   }
-  const paren = /^(.*?)\s*\(([^()]+)\)\s*(.*)$/.exec(body);
+  const notes = (...more: (string | undefined)[]): string | undefined =>
+    clean([...more, note].filter(Boolean).join(' '));
+  // A bracket of one character is part of the number, a check digit ("C234897(0) (GB)").
+  const paren = /^(.*?)\s*\(([^()]{2,})\)\s*(.*)$/.exec(body);
   if (paren) {
     const code = countryCode(paren[2]);
+    // "D000000483, Diplomatic (Syria)": what follows a comma and a space is about the number.
+    const [value, ...about] = paren[1]!.split(/,\s+/);
+    const parts: ValueParts = { value: value!.trim() };
     if (code) {
-      const rest = clean(paren[3]);
-      const parts: ValueParts = { value: paren[1]!.trim(), country: code, countryName: paren[2]!.trim() };
-      const n = clean([rest, note].filter(Boolean).join(' '));
-      if (n) parts.note = n;
-      return parts;
+      parts.country = code;
+      parts.countryName = paren[2]!.trim();
     }
+    const n = code ? notes(...about, paren[3]) : notes(...about, paren[2], paren[3]);
+    if (n) parts.note = n;
     // "International Maritime Organization No. (5777731)": the value itself is bracketed.
-    if (!paren[1] && paren[2]) body = paren[2];
+    if (!parts.value && !code) return { value: paren[2]!.trim(), ...(note ? { note } : {}) };
+    return parts;
   }
-  const parts: ValueParts = { value: body.trim() };
-  if (note) parts.note = note;
+  // "0310857, Eritrea": a comma and a space end the number (a comma alone is inside one, "BE 454,419,759").
+  const [value, country, ...rest] = body.split(/,\s+/);
+  const code = countryCode(country);
+  const parts: ValueParts = { value: value!.trim() };
+  if (code) {
+    parts.country = code;
+    parts.countryName = country!.trim();
+  }
+  const n = code ? notes(...rest) : notes(country, ...rest);
+  if (n) parts.note = n;
   return parts;
 }
 
-function addId(record: ListRecord, type: IdentifierType, label: string, rawValue: string): void {
+function addId(record: ListRecord, label: string, rawValue: string): boolean {
   const parts = splitIdValue(rawValue);
-  if (!parts.value) return;
-  const id: Parameters<typeof addIdentifier>[1] = { type, value: parts.value, label };
+  // "passport place of issue: Al-Anbar, Iraq" is prose about a document, not its number.
+  if (!parts.value || /^\p{Ll}/u.test(parts.value)) return false;
+  const id: IdentifierInput = { ...classifyIdLabel(label), value: parts.value, label };
   if (parts.country) id.country = parts.country;
   if (parts.note) id.note = parts.note;
   addIdentifier(record, id);
+  return true;
 }
 
 function addCountry(target: string[], text: string): void {
   const value = clean(text.replace(/\.$/, ''));
   if (!value) return;
-  addUnique(target, countryCode(value) ?? value);
+  addUnique(target, countryOrWording(value));
 }
 
 export interface RemarksResult {
@@ -249,12 +242,12 @@ export function applyClause(record: ListRecord, clause: string, result: RemarksR
       const kind = m[1]!.toLowerCase() === 'f' ? 'fka' : m[1]!.toLowerCase() === 'n' ? 'nka' : 'aka';
       const name = m[2]!.replace(/['’]$/, '');
       addAlias(record, name, 'weak', kind);
-      if (record.entityType === 'person') addAlias(record, reorderLastFirst(name), 'weak', 'variation');
+      addNaturalOrder(record, name, 'weak');
       return;
     }
     if ((m = /^DOB:?\s+(.+)$/i.exec(text))) {
-      const dates = parseLooseDate(m[1]);
-      if (dates.length) pushDates(record.birthDates, dates);
+      const dates = parseDate(m[1]);
+      if (dates.length) addDates(record.birthDates, dates);
       else result.unparsed.push(clause);
       return;
     }
@@ -280,11 +273,18 @@ export function applyClause(record: ListRecord, clause: string, result: RemarksR
       return;
     }
     if ((m = /^Listing Date(?:\s*\([^)]*\))?:?\s+(.+)$/i.exec(text))) {
-      const date = parseLooseDate(m[1])[0]?.date;
+      const date = parseDate(m[1])[0]?.date;
       if (date && date.length === 10 && (!record.listingDate || date < record.listingDate)) record.listingDate = date;
       return;
     }
-    if ((m = /^(?:Vessel Registration Identification\s+)?IMO:?\s+(\d{7})\b/i.exec(text))) {
+    // Vessels print "Vessel Registration Identification IMO 1234567", or the bare number when it is an
+    // IMO number (seven digits) or a national register's ("15411 (Malta)", read below as a
+    // registration); shipping companies "Identification Number IMO 5342883", "Company Number IMO ...".
+    if (
+      (m =
+        /^(?:Vessel Registration Identification\s+|(?:Identification|Company) Number\s+)?IMO:?\s*(\d+)\b/i.exec(text) ??
+        /^Vessel Registration Identification\s+(\d{7})$/i.exec(text))
+    ) {
       addIdentifier(record, { type: 'imo', value: m[1]!, label: 'IMO' });
       return;
     }
@@ -297,26 +297,26 @@ export function applyClause(record: ListRecord, clause: string, result: RemarksR
       addCountry(record.nationalities, m[1]!);
       return;
     }
-    if ((m = /^Vessel Call Sign\s+(\S+)/i.exec(text))) {
-      addIdentifier(record, { type: 'call_sign', value: m[1]!, label: 'Vessel Call Sign' });
+    if ((m = /^((?:Other\s+)?Vessel Call Sign)\s+(\S+)/i.exec(text))) {
+      addIdentifier(record, { type: 'call_sign', value: m[2]!, label: m[1]! });
       return;
     }
-    if ((m = /^(Digital Currency Address - [A-Z0-9]+)\s+(\S+)/.exec(text))) {
-      addIdentifier(record, { type: 'crypto_address', value: m[2]!, label: m[1]! });
+    if ((m = /^(Digital Currency Address - ([A-Z0-9]+))\s+([0-9A-Za-z:]+)/.exec(text))) {
+      addIdentifier(record, { type: 'crypto_address', value: m[3]!, label: m[1]!, currency: m[2]! });
       return;
     }
-    if ((m = /^(Email Address|Email|Website|Phone Number|Telephone(?: No\.?)?|Fax(?: No\.?)?):?\s*(.+)$/i.exec(text))) {
-      addIdentifier(record, { type: 'other', value: m[2]!.replace(/\.$/, ''), label: m[1]! });
+    if (
+      (m = /^(Email Address|Email|Website|Phone(?: Number)?|Telephone(?: No\.?)?|Fax(?: No\.?)?):?\s*(.+)$/i.exec(text))
+    ) {
+      addIdentifier(record, { ...classifyIdLabel(m[1]!), value: m[2]!.replace(/\.$/, ''), label: m[1]! });
       return;
     }
     if ((m = ID_LABEL_RE.exec(text))) {
       const label = ID_LABELS.find((l) => l.toLowerCase() === m![1]!.toLowerCase()) ?? m[1]!;
-      addId(record, identifierTypeForLabel(label), label, m[2]!);
-      return;
+      if (addId(record, label, m[2]!)) return;
     }
     if ((m = GENERIC_ID_RE.exec(text)) && !/^(linked|a\.k\.a|member|director|head|minister)/i.test(text)) {
-      addId(record, identifierTypeForLabel(m[1]!), m[1]!, `${m[2]}${m[3] ?? ''}`);
-      return;
+      if (addId(record, m[1]!, `${m[2]}${m[3] ?? ''}`)) return;
     }
     result.unparsed.push(clause);
   }
@@ -324,7 +324,7 @@ export function applyClause(record: ListRecord, clause: string, result: RemarksR
 
 // Labels of XML ids/features that carry sanctions information rather than an identifier.
 const NOT_AN_ID =
-  /^(additional sanctions|secondary sanctions|transactions prohibited|executive order|caatsa|ifca|effective date|purchase\/sales|organization established|organization type|target type|vessel type|vessel year|vessel tonnage|vessel gross|aircraft model|aircraft manufacture date|aircraft operator|for more information|listing date)/i;
+  /^(additional sanctions|secondary sanctions|transactions prohibited|executive order|caatsa|ifca|effective date|purchase\/sales|organization established|organization type|target type|vessel type|vessel year|vessel tonnage|vessel gross|aircraft model|aircraft manufacture date|aircraft operator|for more information|listing date|former vessel flag|other vessel type|issuer name|peesa information|un\/locode)/i;
 
 /**
  * Applies a labelled value from the XML formats (classic idList, advanced IDRegDocument or
@@ -345,7 +345,7 @@ export function applyLabeledId(
   const result: RemarksResult = { linkedTo: [], unparsed: [] };
   applyClause(record, clause, result);
   if (result.unparsed.length === 0) return;
-  const id: Parameters<typeof addIdentifier>[1] = { type: identifierTypeForLabel(l), value: v, label: l };
+  const id: IdentifierInput = { ...classifyIdLabel(l), value: v, label: l };
   const code = countryCode(countryName);
   if (code) id.country = code;
   if (notes.length) id.note = notes.join('; ');

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import type { ListRecord, ParsedList, PublisherFile, SourceAdapter } from '../model.js';
-import { addIdentifier, listFiles, pickFile } from './ofac-common.js';
+import { addIdentifier, type ListDir, readListDir } from './kit/index.js';
 import { parseOfacAdvancedXml } from './us-ofac-advanced.js';
 import { parseOfacClassicXml, parseOfacLegacyCsv, type LegacyFiles } from './us-ofac-legacy.js';
 
@@ -33,55 +33,39 @@ interface ListPart {
 }
 
 async function parseList(
-  dir: string,
-  files: Map<string, string>,
+  files: ListDir,
   names: { advanced: string; classic: string[]; csv: [string, string, string, string] },
   warnings: string[],
 ): Promise<ListPart | undefined> {
-  const advanced = pickFile(files, names.advanced);
+  const advanced = files.named(names.advanced);
   if (advanced) {
-    const r = await parseOfacAdvancedXml(path.join(dir, advanced), warnings);
-    return { ...r, files: [advanced], format: 'OFAC advanced XML' };
+    const r = await parseOfacAdvancedXml(advanced, warnings);
+    return { ...r, files: [path.basename(advanced)], format: 'OFAC advanced XML' };
   }
-  const classic = pickFile(files, ...names.classic);
+  const classic = files.named(...names.classic);
   if (classic) {
-    const r = await parseOfacClassicXml(path.join(dir, classic), warnings);
-    return { ...r, files: [classic], format: 'OFAC XML' };
+    const r = await parseOfacClassicXml(classic, warnings);
+    return { ...r, files: [path.basename(classic)], format: 'OFAC XML' };
   }
-  const [prim, add, alt, comments] = names.csv;
-  const primary = pickFile(files, prim);
+  const [primary, add, alt, comments] = names.csv.map((n) => files.named(n));
   if (!primary) return undefined;
-  const legacy: LegacyFiles = { primary: path.join(dir, primary) };
-  const used = [primary];
-  const addFile = pickFile(files, add);
-  const altFile = pickFile(files, alt);
-  const commentsFile = pickFile(files, comments);
-  if (addFile) {
-    legacy.add = path.join(dir, addFile);
-    used.push(addFile);
-  }
-  if (altFile) {
-    legacy.alt = path.join(dir, altFile);
-    used.push(altFile);
-  }
-  if (commentsFile) {
-    legacy.comments = path.join(dir, commentsFile);
-    used.push(commentsFile);
-  }
+  const legacy: LegacyFiles = { primary };
+  if (add) legacy.add = add;
+  if (alt) legacy.alt = alt;
+  if (comments) legacy.comments = comments;
+  const used = [primary, add, alt, comments].filter((f): f is string => !!f).map((f) => path.basename(f));
   return { records: await parseOfacLegacyCsv(legacy, warnings), files: used, format: 'OFAC legacy CSV' };
 }
 
 export async function parseOfacDir(dir: string): Promise<ParsedList> {
-  const files = await listFiles(dir);
+  const files = await readListDir(dir);
   const warnings: string[] = [];
   const sdn = await parseList(
-    dir,
     files,
     { advanced: 'SDN_ADVANCED.XML', classic: ['SDN.XML'], csv: ['SDN.CSV', 'ADD.CSV', 'ALT.CSV', 'SDN_COMMENTS.CSV'] },
     warnings,
   );
   const cons = await parseList(
-    dir,
     files,
     {
       advanced: 'CONS_ADVANCED.XML',
