@@ -220,15 +220,19 @@ export function identifierEffect(
 /**
  * The entity type's effect once an identifier matched: a vessel's or aircraft's own number on a
  * listing typed as an organization (the EU and UK file ships as entities) is that craft, so the two
- * types do not contradict each other; every other conflict stands.
+ * types do not contradict each other. Not when the listing holds several such numbers: that is a
+ * company listing its fleet (OFSI's Ocean Maritime Management and its 23 IMO numbers), another
+ * party than the ship. Every other conflict stands.
  */
 export function typeEffectWithIdentifier(
   type: CorroborationEffect | undefined,
-  identifier: IdentifierEffect | undefined,
+  evidence: IdentifierEvidence | undefined,
   query: EntityType | undefined,
   listed: EntityType,
 ): CorroborationEffect | undefined {
-  if (!type || type.effect >= 0 || identifier?.outcome !== 'match' || !CRAFT_NUMBERS.has(identifier.type)) return type;
+  const matched = evidence?.matched;
+  if (!type || type.effect >= 0 || !matched || matched.ofType > 1 || !CRAFT_NUMBERS.has(matched.query.type))
+    return type;
   if (query === 'person' || listed === 'person') return type;
-  return { effect: 0, detail: `${type.detail}, and its ${identifierLabel(identifier.type)} is the same` };
+  return { effect: 0, detail: `${type.detail}, and its ${identifierLabel(matched.query.type)} is the same` };
 }

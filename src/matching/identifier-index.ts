@@ -40,8 +40,11 @@ export interface ReadIdentifier {
 
 /** What a listing's identifiers say about a query's. */
 export interface IdentifierEvidence {
-  /** The query's identifier that the listing carries, and the listing's own writing of it. */
-  matched?: { query: ReadIdentifier; listed: Identifier };
+  /**
+   * The query's identifier that the listing carries, the listing's own writing of it, and how many
+   * numbers of that type the listing holds (a shipping company lists its fleet's IMO numbers).
+   */
+  matched?: { query: ReadIdentifier; listed: Identifier; ofType: number };
   /** Otherwise, per query identifier, the listing's (valid) numbers of the same type, none of them equal. */
   contradicted: { query: ReadIdentifier; listed: Identifier[] }[];
 }
@@ -137,8 +140,10 @@ export class IdentifierIndex {
       for (const id of listed) {
         const form = listedForm(id);
         if (!form || form.type !== q.type || otherCountry(q, id)) continue;
-        if (identifierKey(form.type, form.value) === q.key)
-          return { matched: { query: q, listed: id }, contradicted: [] };
+        if (identifierKey(form.type, form.value) === q.key) {
+          const ofType = listed.filter((x) => listedForm(x)?.type === q.type).length;
+          return { matched: { query: q, listed: id, ofType }, contradicted: [] };
+        }
         if (id.valid !== false && q.type !== 'crypto_wallet') others.push(id);
       }
       if (others.length > 0) contradicted.push({ query: q, listed: others });

@@ -154,9 +154,8 @@ export class MatchingIndex {
     const scored: ScoredRow[] = [];
     for (const [r, best] of perRecord) {
       const rec = this.records[r]!;
-      const identifier = ids?.length
-        ? identifierEffect(this.identifiers.evidenceFor(ids, r), best.nameScore, rec.entityType)
-        : undefined;
+      const evidence = ids?.length ? this.identifiers.evidenceFor(ids, r) : undefined;
+      const identifier = identifierEffect(evidence, best.nameScore, rec.entityType);
       const identifiedBy = identifier?.outcome === 'match';
       // Corroboration cannot lift a name that is far from a match over the floor on its own; an
       // identifier the record carries can.
@@ -168,7 +167,7 @@ export class MatchingIndex {
       if (country) fields.country = country;
       const type = typeEffectWithIdentifier(
         entityTypeEffect(query.entityType, rec.entityType),
-        identifier,
+        evidence,
         query.entityType,
         rec.entityType,
       );

@@ -34,6 +34,11 @@ const tanker = listed('us_ofac', 'v1', 'vessel', 'SEA DRAGON', [{ type: 'imo', v
 const namesake = listed('uk_csl', 'v2', 'vessel', 'OCEAN STAR', [{ type: 'imo', value: OTHER_IMO }]);
 // The EU files vessels as entities: an organization carrying a ship's IMO number.
 const euVessel = listed('eu_csl', 'v3', 'organization', 'NORTHERN LIGHT', [{ type: 'imo', value: imo('951234') }]);
+// A shipping company listing its fleet's IMO numbers (as OFSI lists Ocean Maritime Management's).
+const fleetOwner = listed('uk_csl', 'o9', 'organization', 'Fleet Owner Maritime Company', [
+  { type: 'imo', value: imo('901111') },
+  { type: 'imo', value: imo('902222') },
+]);
 const petrov = listed(
   'uk_csl',
   'p1',
@@ -60,7 +65,17 @@ function filler(): ListRecord[] {
   return out;
 }
 
-const idx = MatchingIndex.build([tanker, namesake, euVessel, petrov, bank, walletOwner, derived, ...filler()]);
+const idx = MatchingIndex.build([
+  tanker,
+  namesake,
+  euVessel,
+  fleetOwner,
+  petrov,
+  bank,
+  walletOwner,
+  derived,
+  ...filler(),
+]);
 
 function top(query: MatchQuery) {
   const o = idx.screen(query);
@@ -155,6 +170,18 @@ test('an organization listing a ship IMO number is that vessel: no type contradi
   // Without the IMO number, the types still conflict.
   const bare = idx.screen({ name: 'Northern Light', entityType: 'vessel' }, { floor: 0 }).matches[0]!;
   assert.ok(bare.explanation.corroboration.entityType!.effect < 0);
+});
+
+test("a company listing its fleet's IMO numbers is not the ship: the type conflict stands", () => {
+  const o = idx.screen({
+    name: 'Morning Glory',
+    entityType: 'vessel',
+    identifiers: [{ type: 'imo', value: imo('902222') }],
+  });
+  const m = o.matches.find((x) => x.entity.id === 'uk_csl:o9')!;
+  assert.equal(m.explanation.corroboration.identifier?.outcome, 'match');
+  assert.ok(m.explanation.corroboration.entityType!.effect < 0);
+  assert.ok(m.matchScore < 80);
 });
 
 test('wallet addresses: hexadecimal read in any case; another wallet of the same party contradicts nothing', () => {
