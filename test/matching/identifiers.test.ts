@@ -51,6 +51,10 @@ const bank = listed('us_ofac', 'b1', 'organization', 'Example Commerce Bank', [{
 const walletOwner = listed('us_ofac', 'w1', 'person', 'Satoshi TESTNAME', [
   { type: 'crypto_address', value: '0xAbCdEf0123456789aBcDeF0123456789AbCdEf01', currency: 'ETH' },
 ]);
+const jet = listed('us_ofac', 'a1', 'aircraft', 'EP-ABC', [
+  { type: 'aircraft_serial', value: 'MSN 1234' },
+  { type: 'aircraft_tail', value: 'EP-ABC' },
+]);
 // A derived us_ofac_50 record carries its LEI as the derivation writes it: type only, no kind or normalized value.
 const derivedLei = '5493001KJTIIGC8Y1R12';
 const derived: ListRecord = {
@@ -66,6 +70,7 @@ function filler(): ListRecord[] {
 }
 
 const idx = MatchingIndex.build([
+  jet,
   tanker,
   namesake,
   euVessel,
@@ -100,6 +105,18 @@ test('a renamed vessel with the same IMO number is high, explained by its IMO nu
   assert.match(match!.explanation.summary, new RegExp(`^IMO number ${TANKER_IMO} is listed`));
   assert.match(match!.explanation.summary, /the name alone scores \d/);
   assert.ok(outcome.confidence >= 80, `${outcome.confidence}`);
+});
+
+test('an aircraft found by its serial number under another name is high; by its registration too', () => {
+  for (const id of [
+    { type: 'aircraft_serial' as const, value: '1234' },
+    { type: 'aircraft_registration' as const, value: 'ep abc' },
+  ]) {
+    const { outcome, match } = top({ name: 'Skyline Cargo', entityType: 'aircraft', identifiers: [id] });
+    assert.equal(match?.entity.id, 'us_ofac:a1', id.type);
+    assert.equal(outcome.riskLevel, 'high', id.type);
+    assert.equal(match?.explanation.corroboration.entityType?.effect, 0);
+  }
 });
 
 test('the same name with another IMO number: the contradiction takes the match below high', () => {
