@@ -8,6 +8,7 @@ import {
   type ScreeningIdentifierType,
 } from '../lists/adapters/kit/identifiers.js';
 import type { EntityType } from '../lists/model.js';
+import type { QueryIdentifier } from '../matching/types.js';
 import { isRequestCountryCode } from './request-country.js';
 
 /**
@@ -124,9 +125,7 @@ export function parseStoredIdentifiers(text: string | null | undefined): SearchI
 }
 
 /** The identifiers as the matching engine takes them (normalized values). */
-export function matchIdentifiers(
-  ids: readonly SearchIdentifier[],
-): { type: ScreeningIdentifierType; value: string; country?: string; currency?: string }[] {
+export function matchIdentifiers(ids: readonly SearchIdentifier[]): QueryIdentifier[] {
   return ids.map((id) => ({
     type: id.type,
     value: id.normalized,
