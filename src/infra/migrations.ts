@@ -230,12 +230,25 @@ const monitoring: Migration = {
   },
 };
 
+/**
+ * The identifiers of a screening and of a monitor (issue 15): JSON text, an array of
+ * `{type, value, normalized, country?, currency?}`; null when the search named none, as every row
+ * written before.
+ */
+const identifiers: Migration = {
+  async up(db: AnyDb) {
+    await db.schema.alterTable('screenings').addColumn('identifiers', 'text').execute();
+    await db.schema.alterTable('monitors').addColumn('identifiers', 'text').execute();
+  },
+};
+
 /** Ordered by name; Kysely runs them in that order. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_tenancy': tenancy,
   '0002_screenings': screenings,
   '0003_lists': lists,
   '0004_monitoring': monitoring,
+  '0006_identifiers': identifiers,
 };
 
 class InlineProvider implements MigrationProvider {
