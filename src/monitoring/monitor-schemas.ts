@@ -1,8 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PageQuery, RiskLevelSchema } from '../screening/screening-schemas.js';
+import { ExternalIdField, PageQuery, RiskLevelSchema } from '../screening/screening-schemas.js';
 import { DEFAULT_RISK_THRESHOLD } from './alert-rules.js';
 
 /** Shapes of the monitoring endpoints (api-v1.md 2.8, 4.4-4.6; DECISIONS.md "Monitors"). */
+
+const MonitorExternalId = Type.Union([Type.String(), Type.Null()], {
+  description:
+    "The customer reference: the one given with POST /monitors, else the screening's; null when neither has one.",
+});
 
 export const CreateMonitorRequest = Type.Object(
   {
@@ -15,6 +20,7 @@ export const CreateMonitorRequest = Type.Object(
         description: 'Alert when the risk score crosses it, in either direction. 0 to 100, default 55.',
       }),
     ),
+    externalId: Type.Optional(ExternalIdField),
   },
   { $id: 'CreateMonitorRequest', title: 'CreateMonitorRequest', description: 'Unknown fields are ignored.' },
 );
@@ -30,6 +36,7 @@ export const MonitorCreated = Type.Object(
     lastRiskScore: Type.Number(),
     lastRiskLevel: RiskLevelSchema,
     riskThreshold: Type.Number(),
+    externalId: MonitorExternalId,
     createdAt: Type.String({ format: 'date-time' }),
   },
   { $id: 'MonitorCreated', title: 'MonitorCreated' },
@@ -47,6 +54,7 @@ export const MonitorItem = Type.Object(
     lastRiskLevel: RiskLevelSchema,
     lastSources: Type.Array(Type.String()),
     lastScreenedAt: Type.String({ format: 'date-time' }),
+    externalId: MonitorExternalId,
     createdAt: Type.String({ format: 'date-time' }),
   },
   { $id: 'MonitorItem', title: 'MonitorItem' },

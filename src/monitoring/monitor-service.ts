@@ -2,6 +2,7 @@ import type { Call } from '../infra/context.js';
 import { AppError, notFound, validationError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';
 import { parseStringArray } from '../infra/json.js';
+import { validateExternalId } from '../screening/screen-input.js';
 import { ScreeningStore } from '../screening/screening-store.js';
 import type { CallerContext } from '../tenants/caller.js';
 import { TenantsStore } from '../tenants/tenants-store.js';
@@ -51,6 +52,7 @@ export function monitorService(deps: MonitorDeps = {}) {
       if (typeof threshold !== 'number' || !Number.isFinite(threshold) || threshold < 0 || threshold > 100) {
         throw validationError('riskThreshold', 'must be a number from 0 to 100');
       }
+      const externalId = validateExternalId(input.externalId);
       const screening = await new ScreeningStore(ctx.db).byId(caller.orgId, input.screeningId);
       if (!screening) throw notFound(`screening "${input.screeningId}"`);
       const store = new MonitorStore(ctx.db);
@@ -77,6 +79,7 @@ export function monitorService(deps: MonitorDeps = {}) {
         last_list_versions: screening.list_versions,
         last_screened_at: screening.created_at,
         rescreen_generation: fingerprintOf(screening.list_versions),
+        external_id: externalId ?? screening.external_id,
         created_at: now.toISOString(),
         removed_at: null,
       };
@@ -97,6 +100,7 @@ export function monitorService(deps: MonitorDeps = {}) {
         lastRiskScore: row.last_risk_score,
         lastRiskLevel: row.last_risk_level,
         riskThreshold: row.risk_threshold,
+        externalId: row.external_id,
         createdAt: row.created_at,
       };
     },
@@ -117,6 +121,7 @@ export function monitorService(deps: MonitorDeps = {}) {
           lastRiskLevel: r.last_risk_level,
           lastSources: parseStringArray(r.last_sources),
           lastScreenedAt: r.last_screened_at,
+          externalId: r.external_id,
           createdAt: r.created_at,
         })),
         total,

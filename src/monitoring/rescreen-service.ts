@@ -267,6 +267,8 @@ async function raiseAlert(
     resolved_at: null,
     resolved_by: null,
     note: null,
+    match_details: null,
+    lapses: null,
   });
   if (!m.webhook_url) return;
   const payload = serializeEvent(

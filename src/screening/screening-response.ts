@@ -57,6 +57,7 @@ export function screeningRecord(row: ScreeningRow, isMonitored: boolean) {
     country: row.country,
     birthDate: row.birth_date,
     groupByCluster: row.group_by_cluster === 1,
+    externalId: row.external_id,
     timestamp: row.created_at,
   };
 }
@@ -65,7 +66,15 @@ export function screeningRecord(row: ScreeningRow, isMonitored: boolean) {
 export function screeningSummary(
   row: Pick<
     ScreeningRow,
-    'id' | 'entity_id' | 'entity_name' | 'query' | 'risk_score' | 'risk_level' | 'matched_sources' | 'created_at'
+    | 'id'
+    | 'entity_id'
+    | 'entity_name'
+    | 'query'
+    | 'risk_score'
+    | 'risk_level'
+    | 'matched_sources'
+    | 'external_id'
+    | 'created_at'
   >,
   isMonitored: boolean,
 ) {
@@ -78,6 +87,7 @@ export function screeningSummary(
     riskLevel: row.risk_level,
     matchedSources: parseJsonArray<string>(row.matched_sources),
     isMonitored,
+    externalId: row.external_id,
     timestamp: row.created_at,
   };
 }

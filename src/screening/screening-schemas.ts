@@ -13,6 +13,15 @@ export const RiskLevelSchema = Type.Union(
   },
 );
 
+/** The customer reference (issue 13), on POST /screen and POST /monitors. */
+export const ExternalIdField = Type.String({
+  description:
+    "The customer's reference in your own systems, 1 to 200 characters after trimming. Stored with the screening, filterable in GET /screenings, and part of the idempotency comparison.",
+});
+const NullableExternalId = Type.Union([Type.String(), Type.Null()], {
+  description: 'The customer reference given with the request, or null.',
+});
+
 const Score = (description: string) => Type.Number({ minimum: 0, maximum: 100, description });
 
 export const ScreenRequest = Type.Object(
@@ -41,6 +50,7 @@ export const ScreenRequest = Type.Object(
         description: 'Collapse rows for the same party across lists into one match with `listings`.',
       }),
     ),
+    externalId: Type.Optional(ExternalIdField),
   },
   { $id: 'ScreenRequest', title: 'ScreenRequest', description: 'Unknown fields are ignored and never stored.' },
 );
@@ -173,6 +183,7 @@ export const ScreeningRecord = Type.Object(
     country: Type.Union([Type.String(), Type.Null()]),
     birthDate: Type.Union([Type.String(), Type.Null()]),
     groupByCluster: Type.Boolean(),
+    externalId: NullableExternalId,
     timestamp: Type.String({ format: 'date-time' }),
   },
   { $id: 'ScreeningRecord', title: 'ScreeningRecord' },
@@ -188,6 +199,7 @@ export const ScreeningSummary = Type.Object(
     riskLevel: RiskLevelSchema,
     matchedSources: Type.Array(Type.String()),
     isMonitored: Type.Boolean(),
+    externalId: NullableExternalId,
     timestamp: Type.String({ format: 'date-time' }),
   },
   { $id: 'ScreeningSummary', title: 'ScreeningSummary' },
@@ -213,6 +225,9 @@ export const ListScreeningsQuery = Type.Object(
         maxLength: 500,
         description: 'Case-insensitive substring of the screened name or the matched entity name.',
       }),
+    ),
+    externalId: Type.Optional(
+      Type.String({ maxLength: 500, description: 'Screenings with exactly this customer reference (after trimming).' }),
     ),
   },
   { description: 'Unknown parameters are ignored.' },

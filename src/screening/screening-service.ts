@@ -53,11 +53,21 @@ export interface ListScreeningsInput {
   dateFrom?: string;
   dateTo?: string;
   search?: string;
+  externalId?: string;
 }
 
 function requestHash(input: ScreenInput): string {
   return createHash('sha256')
-    .update(JSON.stringify([input.name, input.entityType, input.country, input.birthDate, input.groupByCluster]))
+    .update(
+      JSON.stringify([
+        input.name,
+        input.entityType,
+        input.country,
+        input.birthDate,
+        input.groupByCluster,
+        input.externalId,
+      ]),
+    )
     .digest('hex');
 }
 
@@ -193,6 +203,8 @@ export function screeningService(deps: ScreeningDeps) {
           used_sources: stored.usedSources,
           list_versions: stored.listVersions,
           match_details: outcome.matchesJson,
+          external_id: request.externalId,
+          engine_version: null,
           created_at: now.toISOString(),
         };
         // The response is sent only once the screening, its quota unit and its idempotency record are committed.
@@ -223,6 +235,7 @@ export function screeningService(deps: ScreeningDeps) {
         ...(from ? { from } : {}),
         ...(to ? { to, toInclusive: !/^\d{4}-\d{2}-\d{2}$/.test(input.dateTo ?? '') } : {}),
         ...(input.search !== undefined ? { search: input.search } : {}),
+        ...(input.externalId !== undefined ? { externalId: input.externalId.trim() } : {}),
       });
       const monitored = await deps
         .monitored(ctx.db)

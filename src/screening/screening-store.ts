@@ -19,6 +19,7 @@ export interface ScreeningPageFilter {
   to?: string;
   toInclusive?: boolean;
   search?: string;
+  externalId?: string;
 }
 
 // On the POST /screen path: built and compiled once per database.
@@ -43,6 +44,8 @@ const queries = preparedFor((db) => ({
       used_sources: p.used_sources,
       list_versions: p.list_versions,
       match_details: p.match_details,
+      external_id: p.external_id,
+      engine_version: p.engine_version,
       created_at: p.created_at,
     }),
   ),
@@ -72,6 +75,7 @@ export class ScreeningStore {
     if (filter.riskLevel) query = query.where('risk_level', '=', filter.riskLevel);
     if (filter.from) query = query.where('created_at', '>=', filter.from);
     if (filter.to) query = query.where('created_at', filter.toInclusive ? '<=' : '<', filter.to);
+    if (filter.externalId !== undefined) query = query.where('external_id', '=', filter.externalId);
     const search = filter.search?.trim();
     if (search) {
       const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -93,6 +97,7 @@ export class ScreeningStore {
         'risk_level',
         'matched_sources',
         'search_key',
+        'external_id',
         'created_at',
       ])
       .orderBy('created_at', 'desc')

@@ -126,6 +126,8 @@ export function tenantsService(deps: TenantsDeps = {}) {
         webhook_secret: null,
         webhook_paused_at: null,
         webhook_failures: 0,
+        four_eyes: 'off',
+        review_days: 365,
         created_at: now.toISOString(),
         updated_at: now.toISOString(),
       };
