@@ -182,7 +182,8 @@ export interface DecisionsTable {
   match_score: number;
   match_level: string;
   decision: string;
-  reason: string;
+  /** Required for false_positive; optional for the others. */
+  reason: string | null;
   note: string | null;
   user_id: string;
   key_id: string | null;

@@ -268,7 +268,7 @@ const decisionsAudit: Migration = {
       .addColumn('match_score', 'real', (c) => c.notNull())
       .addColumn('match_level', 'text', (c) => c.notNull())
       .addColumn('decision', 'text', (c) => c.notNull())
-      .addColumn('reason', 'text', (c) => c.notNull())
+      .addColumn('reason', 'text')
       .addColumn('note', 'text')
       .addColumn('user_id', 'text', (c) => c.notNull())
       .addColumn('key_id', 'text')

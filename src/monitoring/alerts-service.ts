@@ -1,6 +1,9 @@
+import { appendAudit } from '../audit/audit-store.js';
 import type { Call } from '../infra/context.js';
 import { AppError, notFound, validationError } from '../infra/errors.js';
+import type { Db } from '../infra/database.js';
 import { parseStringArray } from '../infra/json.js';
+import type { DecisionTarget } from '../screening/decisions-service.js';
 import { listLabels } from '../lists/labels.js';
 import { normalizeEmail, requireOrg } from '../tenants/tenants-service.js';
 import { TenantsStore } from '../tenants/tenants-store.js';
@@ -49,6 +52,21 @@ export function alertView(
   };
 }
 
+/** An alert of the organization as the target of a decision: the matches of its rescreen, its monitor's customer. */
+export async function alertDecisionTarget(db: Db, orgId: string, alertId: string): Promise<DecisionTarget | undefined> {
+  const alert = await new AlertStore(db).byId(alertId);
+  if (!alert || alert.org_id !== orgId) return undefined;
+  const monitor = await new MonitorStore(db).byId(alert.monitor_id);
+  if (!monitor) return undefined;
+  return {
+    screeningId: null,
+    alertId: alert.id,
+    matchesJson: alert.match_details ?? '[]',
+    externalId: monitor.external_id,
+    searchKey: monitor.search_key,
+  };
+}
+
 export type AlertsService = ReturnType<typeof alertsService>;
 
 export function alertsService(deps: AlertsDeps = {}) {
@@ -92,6 +110,16 @@ export function alertsService(deps: AlertsDeps = {}) {
       const result = await ctx.db.transaction().execute(async (trx) => {
         if (!(await new AlertStore(trx).resolve(alert.id, { at, by: member.id, note })))
           throw new AppError('CONFLICT', `alert "${input.id}" was already resolved`);
+        await appendAudit(ctx.db, trx, [
+          {
+            chain: alert.org_id,
+            event: 'alert.resolved',
+            actor: member.id,
+            subject: alert.id,
+            at,
+            data: { monitorId: alert.monitor_id, entityId: alert.entity_id, note },
+          },
+        ]);
         const org = await new TenantsStore(trx).orgById(alert.org_id);
         const monitor = await new MonitorStore(trx).byId(alert.monitor_id);
         const view = alertView(

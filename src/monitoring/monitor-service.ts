@@ -1,3 +1,4 @@
+import { appendAudit } from '../audit/audit-store.js';
 import type { Call } from '../infra/context.js';
 import { AppError, notFound, validationError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';
@@ -84,7 +85,25 @@ export function monitorService(deps: MonitorDeps = {}) {
         removed_at: null,
       };
       try {
-        await store.insert(row);
+        await ctx.db.transaction().execute(async (trx) => {
+          await new MonitorStore(trx).insert(row);
+          await appendAudit(ctx.db, trx, [
+            {
+              chain: caller.orgId,
+              event: 'monitor.created',
+              actor: caller.userId,
+              subject: row.id,
+              at: row.created_at,
+              data: {
+                screeningId: row.screening_id,
+                query: row.query,
+                externalId: row.external_id,
+                riskThreshold: row.risk_threshold,
+                keyId: caller.keyId,
+              },
+            },
+          ]);
+        });
       } catch (error) {
         // Two requests for the same search at once: the partial unique index lets one through.
         if (isUniqueViolation(error)) throw sameSearchConflict();
@@ -130,7 +149,21 @@ export function monitorService(deps: MonitorDeps = {}) {
 
     /** Removal keeps the row (alerts point at it); a removed or foreign monitor is a 404. */
     async removeMonitor({ ctx, input }: Call<{ id: string }, CallerContext>) {
-      const removed = await new MonitorStore(ctx.db).remove(ctx.caller.orgId, input.id, ctx.clock.now().toISOString());
+      const at = ctx.clock.now().toISOString();
+      const removed = await ctx.db.transaction().execute(async (trx) => {
+        if (!(await new MonitorStore(trx).remove(ctx.caller.orgId, input.id, at))) return false;
+        await appendAudit(ctx.db, trx, [
+          {
+            chain: ctx.caller.orgId,
+            event: 'monitor.removed',
+            actor: ctx.caller.userId,
+            subject: input.id,
+            at,
+            data: { keyId: ctx.caller.keyId },
+          },
+        ]);
+        return true;
+      });
       if (!removed) throw notFound(`monitor "${input.id}"`);
       return { id: input.id, removed: true as const };
     },

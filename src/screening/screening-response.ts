@@ -47,7 +47,7 @@ export function screeningRecord(row: ScreeningRow, isMonitored: boolean) {
     riskLevel: row.risk_level,
     confidence: row.confidence,
     matchedSources: parseJsonArray<string>(row.matched_sources),
-    matchDetails: parseJsonArray<unknown>(row.match_details),
+    matchDetails: parseJsonArray<Record<string, unknown>>(row.match_details),
     usedSources: parseJsonArray<string>(row.used_sources),
     listVersions: parseJsonArray<{ source: string; version: string; publishedAt: string | null; records: number }>(
       row.list_versions,
@@ -58,6 +58,7 @@ export function screeningRecord(row: ScreeningRow, isMonitored: boolean) {
     birthDate: row.birth_date,
     groupByCluster: row.group_by_cluster === 1,
     externalId: row.external_id,
+    engineVersion: row.engine_version,
     timestamp: row.created_at,
   };
 }

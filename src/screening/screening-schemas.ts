@@ -132,6 +132,35 @@ export const Match = Type.Object(
       Type.Array(Type.Ref(Listing), { description: 'Only with groupByCluster: one entry per source row.' }),
     ),
     clusterId: Type.Optional(Type.String()),
+    // Issue 13: suppression by an analyst's false-positive decision (README "Decisions and suppression").
+    suppressed: Type.Optional(
+      Type.Literal(true, {
+        description:
+          'A cleared match (false_positive decision in force for this customer): reported after the others, it raises neither riskScore nor riskLevel and creates no alert.',
+      }),
+    ),
+    decisionId: Type.Optional(Type.String({ description: 'With `suppressed`: the decision that suppresses it.' })),
+    suppressionLapsed: Type.Optional(
+      Type.Object(
+        {
+          decisionId: Type.String(),
+          reason: Type.String({
+            description: 'listing_changed, delisted_and_relisted, customer_data_changed or review_date_passed.',
+          }),
+          lapsedAt: Type.String({ format: 'date-time' }),
+        },
+        { description: 'A false positive on this match that no longer suppresses it, and why.' },
+      ),
+    ),
+    decision: Type.Optional(
+      Type.Object(
+        {},
+        {
+          additionalProperties: true,
+          description: 'GET /screenings/{id} only: the latest decision on this match (a `Decision`).',
+        },
+      ),
+    ),
   },
   { $id: 'Match', title: 'Match' },
 );
@@ -184,6 +213,10 @@ export const ScreeningRecord = Type.Object(
     birthDate: Type.Union([Type.String(), Type.Null()]),
     groupByCluster: Type.Boolean(),
     externalId: NullableExternalId,
+    engineVersion: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'The engine that ran: package version and a digest of the matching rules (`0.1.0+rules.<hex>`); null for screenings stored before it was recorded.',
+    }),
     timestamp: Type.String({ format: 'date-time' }),
   },
   { $id: 'ScreeningRecord', title: 'ScreeningRecord' },

@@ -69,6 +69,20 @@ export class ScreeningStore {
       .executeTakeFirst();
   }
 
+  /** Screenings by id, of any organization (the audit log's check of what its entries recorded). */
+  async byIds(ids: string[]): Promise<ScreeningRow[]> {
+    const out: ScreeningRow[] = [];
+    for (let i = 0; i < ids.length; i += 500)
+      out.push(
+        ...(await this.db
+          .selectFrom('screenings')
+          .selectAll()
+          .where('id', 'in', ids.slice(i, i + 500))
+          .execute()),
+      );
+    return out;
+  }
+
   /** One page of an organization's screenings, newest first, and how many match the filter in all. */
   async page(orgId: string, filter: ScreeningPageFilter) {
     let query = this.db.selectFrom('screenings').where('org_id', '=', orgId);
