@@ -2,7 +2,15 @@ import type { AuditConfig } from '../infra/config.js';
 import type { Call } from '../infra/context.js';
 import type { Db } from '../infra/database.js';
 import { AppError, validationError } from '../infra/errors.js';
-import { type AuditRow, AuditStore, GENESIS_HASH, SYSTEM_CHAIN, contentHash, entryHash } from './audit-store.js';
+import {
+  type AuditRow,
+  AuditStore,
+  GENESIS_HASH,
+  SYSTEM_CHAIN,
+  appendAudit,
+  contentHash,
+  entryHash,
+} from './audit-store.js';
 
 /** `sanctions audit verify|export|prune` (issue 13, item 5). */
 
@@ -107,12 +115,17 @@ export function auditService(deps: AuditDeps) {
     return id;
   }
 
+  /** Whether an `audit.pruned` entry of the chain says it was pruned through `seq`. */
+  async function prunedThrough(db: Db, chain: string, seq: number): Promise<boolean> {
+    for (const row of await new AuditStore(db).prunes(chain)) {
+      const data = JSON.parse(row.data) as { throughSeq?: number };
+      if (data.throughSeq === seq && row.seq > seq) return true;
+    }
+    return false;
+  }
+
   /** Walks one chain; the first broken entry, if any, and how many entries were read. */
-  async function verifyOne(
-    db: Db,
-    chain: string,
-    retentionCutoff: string,
-  ): Promise<{ entries: number; broken?: BrokenEntry }> {
+  async function verifyOne(db: Db, chain: string): Promise<{ entries: number; broken?: BrokenEntry }> {
     const store = new AuditStore(db);
     const head = await store.head(chain);
     let prevHash: string | undefined;
@@ -137,14 +150,11 @@ export function auditService(deps: AuditDeps) {
           // The first entry: seq 1 from the genesis hash, or the first kept after a prune under retention.
           if (row.seq === 1) {
             prevHash = GENESIS_HASH;
-          } else if (row.at >= retentionCutoff) {
-            return fail(
-              row,
-              row.seq,
-              `the chain starts at entry ${row.seq}: earlier entries are missing but were not past retention`,
-            );
-          } else {
+          } else if (await prunedThrough(db, chain, row.seq - 1)) {
+            // Pruned under retention: the chain is checked from its first kept entry.
             prevHash = row.prev_hash;
+          } else {
+            return fail(row, row.seq, `the chain starts at entry ${row.seq}: earlier entries are missing, not pruned`);
           }
           expected = row.seq;
         }
@@ -210,10 +220,9 @@ export function auditService(deps: AuditDeps) {
     async verify({ ctx, input }: Call<{ org?: string }>): Promise<VerifyReport> {
       const store = new AuditStore(ctx.db);
       const chains = input.org !== undefined ? [await chainOf(ctx.db, input.org)] : await store.chains();
-      const cutoff = retentionCutoff(ctx.clock.now(), deps.config.retentionYears);
       const report: VerifyReport = { ok: true, chains: chains.length, entries: 0, broken: [] };
       for (const chain of chains) {
-        const one = await verifyOne(ctx.db, chain, cutoff);
+        const one = await verifyOne(ctx.db, chain);
         report.entries += one.entries;
         if (one.broken) report.broken.push(one.broken);
       }
@@ -267,13 +276,38 @@ export function auditService(deps: AuditDeps) {
     },
 
     /**
-     * Deletes entries older than the retention (AUDIT_RETENTION_YEARS, 10 years by default); nothing
-     * younger is ever deleted. `dryRun` only counts.
+     * Deletes entries older than the retention (AUDIT_RETENTION_YEARS, 10 years by default) and
+     * nothing younger; each pruned chain records it in an `audit.pruned` entry, from which `verify`
+     * accepts the chain starting after the pruned entries. `dryRun` only counts.
      */
     async prune({ ctx, input }: Call<{ dryRun?: boolean }>) {
-      const cutoff = retentionCutoff(ctx.clock.now(), deps.config.retentionYears);
+      const now = ctx.clock.now();
+      const cutoff = retentionCutoff(now, deps.config.retentionYears);
       const store = new AuditStore(ctx.db);
-      const deleted = input.dryRun ? await store.countBefore(cutoff) : await store.pruneBefore(cutoff);
+      let deleted = 0;
+      for (const chain of await store.chains()) {
+        const through = await store.lastSeqBefore(chain, cutoff);
+        const first = (await store.first(chain))?.seq ?? through + 1;
+        if (through === 0 || first > through) continue;
+        if (input.dryRun) {
+          deleted += through - first + 1;
+          continue;
+        }
+        deleted += await ctx.db.transaction().execute(async (trx) => {
+          const n = await store.deleteThrough(chain, through, trx);
+          await appendAudit(ctx.db, trx, [
+            {
+              chain,
+              event: 'audit.pruned',
+              actor: 'operator',
+              subject: chain,
+              at: now.toISOString(),
+              data: { throughSeq: through, before: cutoff, deleted: n, retentionYears: deps.config.retentionYears },
+            },
+          ]);
+          return n;
+        });
+      }
       return { before: cutoff, retentionYears: deps.config.retentionYears, deleted, dryRun: input.dryRun ?? false };
     },
   };

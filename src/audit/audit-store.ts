@@ -19,8 +19,8 @@ import { prepareQuery, preparedFor } from '../infra/prepared-query.js';
  * the order of their names, so two transactions cannot deadlock on heads.
  *
  * No other module writes SQL against audit_log or audit_heads, and nothing updates or deletes an
- * entry (retention: `pruneBefore`, run only by `sanctions audit prune`, never earlier than the
- * configured retention).
+ * entry; retention (`sanctions audit prune`) deletes the oldest entries of a chain, never younger than
+ * the configured retention, and records that it did as an `audit.pruned` entry of the same chain.
  */
 
 export type AuditRow = AuditLogTable;
@@ -71,6 +71,21 @@ const queries = preparedFor((db) => ({
   ),
   headForUpdate: prepareQuery(db, (db, p: { chain: string }) =>
     db.selectFrom('audit_heads').select(['seq', 'entry_hash']).where('chain', '=', p.chain).forUpdate(),
+  ),
+  insert: prepareQuery(db, (db, p: AuditRow) =>
+    db.insertInto('audit_log').values({
+      id: p.id,
+      chain: p.chain,
+      seq: p.seq,
+      at: p.at,
+      event: p.event,
+      actor: p.actor,
+      subject: p.subject,
+      data: p.data,
+      prev_hash: p.prev_hash,
+      content_hash: p.content_hash,
+      entry_hash: p.entry_hash,
+    }),
   ),
   moveHead: prepareQuery(db, (db, p: { chain: string; seq: number; hash: string }) =>
     db.updateTable('audit_heads').set({ seq: p.seq, entry_hash: p.hash }).where('chain', '=', p.chain),
@@ -127,11 +142,17 @@ export async function appendAudit(db: Db, trx: Db, events: AuditEvent[]): Promis
       });
       prev = hash;
     }
-    for (let i = 0; i < rows.length; i += INSERT_ROWS) {
-      await trx
-        .insertInto('audit_log')
-        .values(rows.slice(i, i + INSERT_ROWS))
-        .execute();
+    if (postgres) {
+      // One round trip for many rows.
+      for (let i = 0; i < rows.length; i += INSERT_ROWS) {
+        await trx
+          .insertInto('audit_log')
+          .values(rows.slice(i, i + INSERT_ROWS))
+          .execute();
+      }
+    } else {
+      // SQLite runs in process: a statement prepared once costs less than building a long one per batch.
+      for (const row of rows) await q.insert.execute(row, trx);
     }
     await q.moveHead.execute({ chain, seq, hash: prev }, trx);
   }
@@ -166,7 +187,7 @@ export class AuditStore {
       .execute();
   }
 
-  /** The entry just before `seq` in its chain (the anchor of a pruned chain's first entry). */
+  /** The first (kept) entry of a chain. */
   first(chain: string): Promise<AuditRow | undefined> {
     return this.db.selectFrom('audit_log').selectAll().where('chain', '=', chain).orderBy('seq').executeTakeFirst();
   }
@@ -183,18 +204,34 @@ export class AuditStore {
     return query.orderBy('at').orderBy('chain').orderBy('seq').execute();
   }
 
-  /** Deletes entries older than `before` (retention); returns how many. */
-  async pruneBefore(before: string): Promise<number> {
-    const result = await this.db.deleteFrom('audit_log').where('at', '<', before).executeTakeFirst();
+  /** The last sequence number of a chain's entries older than `before` (0 when there is none). */
+  async lastSeqBefore(chain: string, before: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('audit_log')
+      .select((eb) => eb.fn.max('seq').as('seq'))
+      .where('chain', '=', chain)
+      .where('at', '<', before)
+      .executeTakeFirst();
+    return Number(row?.seq ?? 0);
+  }
+
+  /** Deletes a chain's entries up to `seq` (retention, inside `trx`); returns how many. */
+  async deleteThrough(chain: string, seq: number, trx: Db = this.db): Promise<number> {
+    const result = await trx
+      .deleteFrom('audit_log')
+      .where('chain', '=', chain)
+      .where('seq', '<=', seq)
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 
-  async countBefore(before: string): Promise<number> {
-    const row = await this.db
+  /** The `audit.pruned` entries of a chain: each says up to which entry the chain was pruned. */
+  prunes(chain: string): Promise<AuditRow[]> {
+    return this.db
       .selectFrom('audit_log')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('at', '<', before)
-      .executeTakeFirst();
-    return Number(row?.n ?? 0);
+      .selectAll()
+      .where('chain', '=', chain)
+      .where('event', '=', 'audit.pruned')
+      .execute();
   }
 }

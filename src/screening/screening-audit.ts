@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type AuditEvent, sha256Hex } from '../audit/audit-store.js';
 import type { Db } from '../infra/database.js';
 import { parseJsonArray } from '../infra/json.js';
@@ -11,33 +12,39 @@ import type { Lapse, Suppressions } from './suppression.js';
  * decision and names the entry whose row no longer matches.
  */
 
-/** SHA-256 of every stored column of a screening, in a fixed order. */
+/**
+ * SHA-256 of every stored column of a screening, in a fixed order. On the POST /screen path: the
+ * columns are fed to the hash as they are (each after its length), not serialized again.
+ */
 export function screeningRecordHash(row: ScreeningRow): string {
-  return sha256Hex(
-    JSON.stringify([
-      row.id,
-      row.org_id,
-      row.key_id,
-      row.query,
-      row.search_key,
-      row.entity_type,
-      row.country,
-      row.birth_date,
-      row.group_by_cluster,
-      row.risk_score,
-      row.risk_level,
-      row.confidence,
-      row.entity_id,
-      row.entity_name,
-      row.matched_sources,
-      row.used_sources,
-      row.list_versions,
-      row.match_details,
-      row.external_id,
-      row.engine_version,
-      row.created_at,
-    ]),
-  );
+  const hash = createHash('sha256');
+  for (const value of [
+    row.id,
+    row.org_id,
+    row.key_id,
+    row.query,
+    row.search_key,
+    row.entity_type,
+    row.country,
+    row.birth_date,
+    row.group_by_cluster,
+    row.risk_score,
+    row.risk_level,
+    row.confidence,
+    row.entity_id,
+    row.entity_name,
+    row.matched_sources,
+    row.used_sources,
+    row.list_versions,
+    row.match_details,
+    row.external_id,
+    row.engine_version,
+    row.created_at,
+  ]) {
+    const text = value === null ? '\u0000null' : String(value);
+    hash.update(`${text.length}:`).update(text);
+  }
+  return hash.digest('hex');
 }
 
 /** SHA-256 of what a decision says (not its later approval or lapse, which have entries of their own). */
@@ -69,8 +76,16 @@ export function decisionRecordHash(row: DecisionRow): string {
 
 /** The list versions a screening ran against, as its entry names them: `source:version`. */
 function versionsOf(listVersionsJson: string): string[] {
-  return parseJsonArray<{ source: string; version: string }>(listVersionsJson).map((v) => `${v.source}:${v.version}`);
+  // Every screening against one snapshot stores the same text: read it once.
+  if (listVersionsJson !== lastVersions.json) {
+    lastVersions.json = listVersionsJson;
+    lastVersions.ids = parseJsonArray<{ source: string; version: string }>(listVersionsJson).map(
+      (v) => `${v.source}:${v.version}`,
+    );
+  }
+  return lastVersions.ids;
 }
+const lastVersions: { json: string; ids: string[] } = { json: '', ids: [] };
 
 /** The entry of a stored screening. */
 export function screeningAuditEvent(row: ScreeningRow, actor: string, s: Suppressions, lapses: Lapse[]): AuditEvent {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ManualClock } from '../../src/infra/clock.js';
+import { cli } from '../helpers/cli.js';
 import { type CslDocument, type CslEntry, activateCsl, cslDocument, cslEntry } from '../helpers/csl-versions.js';
 import { ENGINES, type SeededOrg, type TestApp, seedOrg, startTestApp } from '../helpers/harness.js';
 import { GENEROUS_LIMITS } from '../helpers/http-assert.js';
@@ -207,6 +208,75 @@ for (const { engine, skip } of ENGINES) {
       assert.equal(count('alert.created'), (await alertsOf(monitorId)).length);
       assert.ok(count('decision.lapsed') >= 8, `${count('decision.lapsed')} lapses recorded`);
       assert.equal(count('monitor.created'), 1);
+      // Alerts carry the decisions on their matches and the lapses (command line), another organization gets 404.
+      const listed = await cli(t.env, ['alerts', 'list', '--org', org.slug, '--json']);
+      assert.equal(listed.code, 0, listed.stderr);
+      const newest = listed.json[0];
+      assert.deepEqual(
+        newest.lapsedSuppressions.map((l: { reason: string }) => l.reason),
+        ['review_date_passed'],
+      );
+      assert.equal(newest.decisions[0].entityId, LISTED);
+      assert.equal(newest.decisions[0].status, 'lapsed');
+      const foreign = await t.request('POST', `/v1/alerts/${newest.id}/decisions`, {
+        key: other.key,
+        body: { entityId: LISTED, decision: 'false_positive', reason: 'different_birth_date' },
+      });
+      assert.equal(foreign.status, 404, foreign.text);
+      // The command line decides on the alert for a member, and lists the decisions.
+      const added = await cli(t.env, [
+        'decisions',
+        'add',
+        '--org',
+        org.slug,
+        '--user',
+        org.email,
+        '--alert',
+        newest.id,
+        '--entity',
+        LISTED,
+        '--decision',
+        'false_positive',
+        '--reason',
+        'different_identifier',
+        '--json',
+      ]);
+      assert.equal(added.code, 0, added.stderr + added.stdout);
+      assert.equal(added.json.status, 'effective');
+      const decided = await cli(t.env, ['decisions', 'list', '--org', org.slug, '--status', 'effective', '--json']);
+      assert.equal(decided.code, 0, decided.stderr);
+      assert.ok(decided.json.some((d: { id: string }) => d.id === added.json.id));
+      const bad = await cli(t.env, [
+        'decisions',
+        'add',
+        '--org',
+        org.slug,
+        '--user',
+        org.email,
+        '--alert',
+        newest.id,
+        '--entity',
+        LISTED,
+        '--decision',
+        'false_positive',
+        '--json',
+      ]);
+      assert.equal(bad.code, 2);
+      assert.equal(bad.json.error.code, 'VALIDATION_ERROR');
+      const settings = await cli(t.env, [
+        'orgs',
+        'update',
+        '--org',
+        org.slug,
+        '--four-eyes',
+        'all',
+        '--review-days',
+        '90',
+        '--json',
+      ]);
+      assert.equal(settings.code, 0, settings.stderr);
+      assert.equal(settings.json.fourEyes, 'all');
+      assert.equal(settings.json.reviewDays, 90);
       // The other organization's monitor alerted only for the delisting and the relisting, never for a suppression.
       const theirs = await alertsOf(otherMonitorId);
       assert.equal(theirs.length, 2);
