@@ -83,6 +83,17 @@ export class DecisionsStore {
       .then((r) => r.rows);
   }
 
+  /** Organizations with at least one effective decision. */
+  async orgsWithEffective(): Promise<Set<string>> {
+    const rows = await this.db
+      .selectFrom('decisions')
+      .select('org_id')
+      .distinct()
+      .where('status', '=', 'effective')
+      .execute();
+    return new Set(rows.map((r) => r.org_id));
+  }
+
   /** Every decision (any status) about these customers of an organization, oldest first. */
   async allForCustomers(orgId: string, customerKeys: string[]): Promise<DecisionRow[]> {
     if (customerKeys.length === 0) return [];

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AuditEvent } from '../audit/audit-store.js';
 import type { Clock } from '../infra/clock.js';
 import type { Db } from '../infra/database.js';
+import { type TableWatch, watchTables } from '../infra/table-watch.js';
 import type { ListRecord } from '../lists/model.js';
 import { type DecisionRow, DecisionsStore } from './decisions-store.js';
 
@@ -225,6 +226,29 @@ export async function ensureReviewed(db: Db, clock: Clock, fingerprint: string):
 }
 
 /**
+ * On SQLite, which organizations have any effective decision, kept in memory while the decisions
+ * table does not change (infra/table-watch.ts): most screenings then skip the read of their
+ * customer's decisions. PostgreSQL nodes read every time (other nodes write without telling them).
+ */
+const decidingOrgs = new WeakMap<Db, { watch: TableWatch | undefined; version?: number; orgs?: Set<string> }>();
+
+async function mayHaveDecisions(db: Db, orgId: string): Promise<boolean> {
+  let cache = decidingOrgs.get(db);
+  if (!cache) {
+    cache = { watch: watchTables(db, ['decisions']) };
+    decidingOrgs.set(db, cache);
+  }
+  const version = cache.watch?.version();
+  if (version === undefined) return true;
+  if (cache.version !== version || !cache.orgs) {
+    cache.orgs = await new DecisionsStore(db).orgsWithEffective();
+    // A change while reading: read again next time.
+    cache.version = cache.watch?.version() === version ? version : undefined;
+  }
+  return cache.orgs.has(orgId);
+}
+
+/**
  * The suppressions of one customer for a screening about to run: reads its effective decisions
  * (one indexed query; nothing more when there are none), brings the review up to the lists in use,
  * and evaluates them.
@@ -239,6 +263,7 @@ export async function suppressionsFor(
     lists: { fingerprint: string; record: (entityId: string) => ListRecord | undefined };
   },
 ): Promise<Suppressions> {
+  if (!(await mayHaveDecisions(db, q.orgId))) return NO_SUPPRESSIONS;
   const store = new DecisionsStore(db);
   let rows = await store.forCustomer(q.orgId, q.customerKey);
   if (rows.length === 0) return NO_SUPPRESSIONS;
