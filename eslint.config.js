@@ -9,11 +9,12 @@ import tseslint from 'typescript-eslint';
 
 /**
  * The domains in dependency order: each may import only the ones before it (and infra/), so no loop
- * between domains can form. Among them: lists imports neither ownership nor monitoring (ownership
+ * between domains can form. audit (the hash-chained audit log) comes first: every domain appends to it.
+ * Among them: lists imports neither ownership nor monitoring (ownership
  * reads the lists; the derived source is handed in by start/services.ts), webhooks does not import
  * monitoring (monitoring writes webhook deliveries). A new domain goes where its imports put it.
  */
-const DOMAINS = ['lists', 'matching', 'ownership', 'tenants', 'screening', 'webhooks', 'monitoring'];
+const DOMAINS = ['audit', 'lists', 'matching', 'ownership', 'tenants', 'screening', 'webhooks', 'monitoring'];
 
 /** An import of folder `dir` under src/, from anywhere below src/. */
 const folder = (dir, message) => ({ group: [`**/${dir}/*`, `**/${dir}/**`], message });

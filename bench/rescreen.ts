@@ -127,6 +127,7 @@ async function main(): Promise<void> {
         last_list_versions: '[]',
         last_screened_at: now,
         rescreen_generation: null,
+        external_id: null,
         created_at: now,
         removed_at: null,
         identifiers: null,

@@ -46,6 +46,8 @@ export function registerTenantCommands(program: Command, runtime: CliRuntime): v
     )
     .option('--webhook-url <url>', 'where alerts are sent; "" to remove')
     .option('--webhook-secret <secret>', 'HMAC secret for webhook signatures (at least 16 characters)')
+    .option('--four-eyes <mode>', 'false positives need a second user: high (matches of level high), all, or off')
+    .option('--review-days <n>', 'days until a suppression lapses for review (default 365)', whole)
     .option('--json', 'print one JSON document')
     .action(
       async (
@@ -56,6 +58,8 @@ export function registerTenantCommands(program: Command, runtime: CliRuntime): v
           quota?: number | null;
           webhookUrl?: string;
           webhookSecret?: string;
+          fourEyes?: string;
+          reviewDays?: number;
         },
         command: Command,
       ) => {
@@ -69,6 +73,8 @@ export function registerTenantCommands(program: Command, runtime: CliRuntime): v
               ...(opts.quota !== undefined ? { quota: opts.quota } : {}),
               ...(opts.webhookUrl !== undefined ? { webhookUrl: opts.webhookUrl } : {}),
               ...(opts.webhookSecret !== undefined ? { webhookSecret: opts.webhookSecret } : {}),
+              ...(opts.fourEyes !== undefined ? { fourEyes: opts.fourEyes } : {}),
+              ...(opts.reviewDays !== undefined ? { reviewDays: opts.reviewDays } : {}),
             },
           }),
         );

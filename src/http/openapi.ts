@@ -49,6 +49,11 @@ export function buildOpenApiOptions(): SwaggerOptions {
       tags: [
         { name: 'screening', description: 'Screen names and read stored screenings.' },
         { name: 'monitoring', description: 'Continuous monitoring of stored screenings.' },
+        {
+          name: 'decisions',
+          description:
+            'Analyst decisions on matches: false positives suppress a listed entity for a customer; four-eyes approval.',
+        },
         { name: 'service', description: 'Health of the service.' },
       ],
       components: {

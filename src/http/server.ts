@@ -11,6 +11,7 @@ import { newId } from '../infra/ids.js';
 import { MemoryRateLimiter, type RateLimiter, SharedRateLimiter } from '../infra/rate-limiter.js';
 import { SCREENING_SCHEMAS } from '../screening/screening-schemas.js';
 import { MONITOR_SCHEMAS } from '../monitoring/monitor-schemas.js';
+import { DECISION_SCHEMAS } from '../screening/decisions-schemas.js';
 import { registerErrorHandler, sendError } from './error-handler.js';
 import { buildOpenApiOptions, finishOpenApiDocument } from './openapi.js';
 import { registerPipeline } from './pipeline.js';
@@ -18,6 +19,7 @@ import { ErrorEnvelope, Pagination } from './schemas.js';
 import { healthRoutes, type HealthDeps } from './routes/health-routes.js';
 import { screeningRoutes, type ScreeningRouteDeps } from './routes/screening-routes.js';
 import { monitorRoutes, type MonitorRouteDeps } from './routes/monitor-routes.js';
+import { decisionRoutes, type DecisionRouteDeps } from './routes/decision-routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -26,6 +28,7 @@ export interface AppDeps {
   health: HealthDeps;
   screening: ScreeningRouteDeps;
   monitors: MonitorRouteDeps;
+  decisions: DecisionRouteDeps;
   logger?: FastifyServerOptions['logger'];
   /** Defaults to in-memory counters on SQLite and database-backed ones on PostgreSQL. */
   limiter?: RateLimiter;
@@ -68,7 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     strict: false,
     verbose: true,
   });
-  for (const schema of [ErrorEnvelope, Pagination, ...SCREENING_SCHEMAS, ...MONITOR_SCHEMAS]) {
+  for (const schema of [ErrorEnvelope, Pagination, ...SCREENING_SCHEMAS, ...MONITOR_SCHEMAS, ...DECISION_SCHEMAS]) {
     bodyAjv.addSchema(schema);
     queryAjv.addSchema(schema);
     app.addSchema(schema);
@@ -121,6 +124,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes(deps.health));
   await app.register(screeningRoutes(deps.screening), { prefix: '/v1' });
   await app.register(monitorRoutes(deps.monitors), { prefix: '/v1' });
+  await app.register(decisionRoutes(deps.decisions), { prefix: '/v1' });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () =>
     finishOpenApiDocument(app.swagger() as Record<string, unknown>),

@@ -31,6 +31,8 @@ export class BatchWriter<J> {
     private readonly lockKey?: (job: J) => string,
     private readonly maxBatch = 64,
     private readonly maxInFlight = 2,
+    /** Runs once per batch, in its transaction, after the jobs, with the jobs that wrote (e.g. their audit entries). */
+    private readonly finish?: (trx: Trx, jobs: J[]) => Promise<void>,
   ) {}
 
   submit(job: J): Promise<void> {
@@ -66,14 +68,17 @@ export class BatchWriter<J> {
     const outcomes: (unknown | undefined)[] = [];
     try {
       await this.db.transaction().execute(async (trx) => {
+        const written: J[] = [];
         for (const item of batch) {
           try {
             await this.apply(trx, item.job);
             outcomes.push(undefined);
+            written.push(item.job);
           } catch (error) {
             outcomes.push(error ?? new Error('write failed'));
           }
         }
+        if (this.finish && written.length > 0) await this.finish(trx, written);
       });
       batch.forEach((item, i) => {
         const error = outcomes[i];

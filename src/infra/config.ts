@@ -80,6 +80,14 @@ export interface MonitoringConfig {
   maxIntervalMs: number;
 }
 
+export interface AuditConfig {
+  /**
+   * Years an audit entry is kept at least (31 CFR 501.601: ten years since March 2025). Nothing
+   * younger is ever deleted; `sanctions audit prune` deletes what is older.
+   */
+  retentionYears: number;
+}
+
 export interface Config {
   env: 'production' | 'development' | 'test';
   logLevel: LogLevel;
@@ -91,6 +99,7 @@ export interface Config {
   matching: MatchingConfig;
   webhooks: WebhookConfig;
   monitoring: MonitoringConfig;
+  audit: AuditConfig;
 }
 
 export class ConfigError extends Error {
@@ -271,6 +280,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       batchSize: int(env, 'RESCREEN_BATCH_SIZE', 500, 1, 100_000),
       maxIntervalMs: duration(env, 'RESCREEN_INTERVAL', '24h'),
     },
+    audit: { retentionYears: int(env, 'AUDIT_RETENTION_YEARS', 10, 1, 100) },
   };
   return deepFreeze(config);
 }

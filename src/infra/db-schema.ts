@@ -14,6 +14,10 @@ export interface OrganizationsTable {
   webhook_secret: string | null;
   webhook_paused_at: string | null;
   webhook_failures: number;
+  /** Four-eyes for false positives: `off`, `high` (matches of level high) or `all`. */
+  four_eyes: string;
+  /** Days after which a suppression lapses for review (default 365). */
+  review_days: number;
   created_at: string;
   updated_at: string;
 }
@@ -73,6 +77,10 @@ export interface ScreeningsTable {
   used_sources: string;
   list_versions: string;
   match_details: string;
+  /** The customer reference of the request (issue 13), trimmed; null when none was given. */
+  external_id: string | null;
+  /** Package version and digest of the matching engine that ran; null for screenings stored before 0005. */
+  engine_version: string | null;
   created_at: string;
   /** JSON array of the search's identifiers (screening/identifiers-input.ts); null when it named none. */
   identifiers: string | null;
@@ -136,6 +144,8 @@ export interface MonitorsTable {
   last_list_versions: string;
   last_screened_at: string;
   rescreen_generation: string | null;
+  /** The customer reference: given with POST /monitors, else the screening's. */
+  external_id: string | null;
   created_at: string;
   removed_at: string | null;
   /** JSON array of the monitored search's identifiers; null when it names none. */
@@ -160,6 +170,71 @@ export interface AlertsTable {
   resolved_at: string | null;
   resolved_by: string | null;
   note: string | null;
+  /** The matches of the rescreen that raised the alert, as JSON text (null for alerts before 0005). */
+  match_details: string | null;
+  /** Suppressions that lapsed in that rescreen: JSON array of {decisionId, entityId, reason}. */
+  lapses: string | null;
+}
+
+export interface DecisionsTable {
+  id: string;
+  org_id: string;
+  screening_id: string | null;
+  alert_id: string | null;
+  entity_id: string;
+  entity_name: string;
+  match_score: number;
+  match_level: string;
+  decision: string;
+  /** Required for false_positive; optional for the others. */
+  reason: string | null;
+  note: string | null;
+  user_id: string;
+  key_id: string | null;
+  /** Whom the decision is about: `ext:<externalId>`, or `search:<search key>` when there is none. */
+  customer_key: string;
+  /** The search key of the customer's screened data when decided. */
+  customer_data: string;
+  external_id: string | null;
+  /** SHA-256 of the listing's major fields when decided. */
+  fingerprint: string | null;
+  list_version: string | null;
+  /** When the list version the decision saw was activated: later versions are reviewed for delisting. */
+  listed_since: string | null;
+  /** `pending` (waits for a second user) or `effective`. */
+  status: string;
+  approved_by: string | null;
+  approved_at: string | null;
+  review_at: string | null;
+  delisted_at: string | null;
+  lapsed_at: string | null;
+  lapse_reason: string | null;
+  created_at: string;
+}
+
+export interface DecisionListReviewsTable {
+  version_id: string;
+  reviewed_at: string;
+}
+
+export interface AuditLogTable {
+  id: string;
+  chain: string;
+  seq: number;
+  at: string;
+  event: string;
+  actor: string;
+  subject: string;
+  data: string;
+  prev_hash: string;
+  content_hash: string;
+  entry_hash: string;
+}
+
+export interface AuditHeadsTable {
+  chain: string;
+  seq: number;
+  entry_hash: string;
 }
 
 export interface WebhookDeliveriesTable {
@@ -206,4 +281,8 @@ export interface Database {
   alerts: AlertsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  decisions: DecisionsTable;
+  decision_list_reviews: DecisionListReviewsTable;
+  audit_log: AuditLogTable;
+  audit_heads: AuditHeadsTable;
 }

@@ -231,6 +231,99 @@ const monitoring: Migration = {
 };
 
 /**
+ * Issue 13: the customer reference on screenings and monitors; analyst decisions on matches, their
+ * approvals, and the hash-chained audit log.
+ */
+const decisionsAudit: Migration = {
+  async up(db: AnyDb) {
+    await db.schema.alterTable('screenings').addColumn('external_id', 'text').execute();
+    await db.schema.alterTable('monitors').addColumn('external_id', 'text').execute();
+    await db.schema
+      .createIndex('screenings_org_external')
+      .on('screenings')
+      .columns(['org_id', 'external_id', 'created_at'])
+      .execute();
+    // Which rules ran: the package version and a digest of the matching engine (matching/engine-version.ts).
+    await db.schema.alterTable('screenings').addColumn('engine_version', 'text').execute();
+    // Per-organization decision settings: four-eyes (off, high, all) and the review period of suppressions.
+    await db.schema
+      .alterTable('organizations')
+      .addColumn('four_eyes', 'text', (c) => c.notNull().defaultTo('off'))
+      .execute();
+    await db.schema
+      .alterTable('organizations')
+      .addColumn('review_days', 'integer', (c) => c.notNull().defaultTo(365))
+      .execute();
+    // An alert keeps the matches of the rescreen that raised it and the suppressions that lapsed in it.
+    await db.schema.alterTable('alerts').addColumn('match_details', 'text').execute();
+    await db.schema.alterTable('alerts').addColumn('lapses', 'text').execute();
+    await db.schema
+      .createTable('decisions')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id'))
+      .addColumn('screening_id', 'text')
+      .addColumn('alert_id', 'text')
+      .addColumn('entity_id', 'text', (c) => c.notNull())
+      .addColumn('entity_name', 'text', (c) => c.notNull())
+      .addColumn('match_score', 'real', (c) => c.notNull())
+      .addColumn('match_level', 'text', (c) => c.notNull())
+      .addColumn('decision', 'text', (c) => c.notNull())
+      .addColumn('reason', 'text')
+      .addColumn('note', 'text')
+      .addColumn('user_id', 'text', (c) => c.notNull())
+      .addColumn('key_id', 'text')
+      .addColumn('customer_key', 'text', (c) => c.notNull())
+      .addColumn('customer_data', 'text', (c) => c.notNull())
+      .addColumn('external_id', 'text')
+      .addColumn('fingerprint', 'text')
+      .addColumn('list_version', 'text')
+      .addColumn('listed_since', 'text')
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('approved_by', 'text')
+      .addColumn('approved_at', 'text')
+      .addColumn('review_at', 'text')
+      .addColumn('delisted_at', 'text')
+      .addColumn('lapsed_at', 'text')
+      .addColumn('lapse_reason', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('decisions_customer').on('decisions').columns(['org_id', 'customer_key']).execute();
+    await db.schema.createIndex('decisions_org_created').on('decisions').columns(['org_id', 'created_at']).execute();
+    await db.schema.createIndex('decisions_entity').on('decisions').columns(['entity_id', 'status']).execute();
+    // List versions whose records the suppression review has compared with the live decisions.
+    await db.schema
+      .createTable('decision_list_reviews')
+      .addColumn('version_id', 'text', (c) => c.primaryKey())
+      .addColumn('reviewed_at', 'text', (c) => c.notNull())
+      .execute();
+    // The audit log: one hash chain per organization (and one, `system`, for list activations).
+    await db.schema
+      .createTable('audit_log')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('chain', 'text', (c) => c.notNull())
+      .addColumn('seq', 'integer', (c) => c.notNull())
+      .addColumn('at', 'text', (c) => c.notNull())
+      .addColumn('event', 'text', (c) => c.notNull())
+      .addColumn('actor', 'text', (c) => c.notNull())
+      .addColumn('subject', 'text', (c) => c.notNull())
+      .addColumn('data', 'text', (c) => c.notNull())
+      .addColumn('prev_hash', 'text', (c) => c.notNull())
+      .addColumn('content_hash', 'text', (c) => c.notNull())
+      .addColumn('entry_hash', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('audit_log_chain_seq').on('audit_log').columns(['chain', 'seq']).unique().execute();
+    await db.schema.createIndex('audit_log_chain_at').on('audit_log').columns(['chain', 'at']).execute();
+    // The head of each chain: appends lock and move it, so concurrent writers on any node cannot fork a chain.
+    await db.schema
+      .createTable('audit_heads')
+      .addColumn('chain', 'text', (c) => c.primaryKey())
+      .addColumn('seq', 'integer', (c) => c.notNull())
+      .addColumn('entry_hash', 'text', (c) => c.notNull())
+      .execute();
+  },
+};
+
+/**
  * The identifiers of a screening and of a monitor (issue 15): JSON text, an array of
  * `{type, value, normalized, country?, currency?}`; null when the search named none, as every row
  * written before.
@@ -248,6 +341,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0002_screenings': screenings,
   '0003_lists': lists,
   '0004_monitoring': monitoring,
+  '0005_decisions_audit': decisionsAudit,
   '0006_identifiers': identifiers,
 };
 

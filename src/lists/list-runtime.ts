@@ -18,6 +18,20 @@ export interface ListSnapshot<I> {
   loadedAt: Date;
   /** Version ids joined: changes whenever any source changes. */
   fingerprint: string;
+  /** The record with this entity id (`<source>:<record id>`) in these versions, if it is listed in them. */
+  record(entityId: string): ListRecord | undefined;
+}
+
+/** A lookup of records by entity id, built on first use (suppression checks need a few records, rarely). */
+function recordLookup(lists: ListRecord[][]): (entityId: string) => ListRecord | undefined {
+  let byId: Map<string, ListRecord> | undefined;
+  return (entityId) => {
+    if (!byId) {
+      byId = new Map();
+      for (const rows of lists) for (const r of rows) byId.set(`${r.source}:${r.id}`, r);
+    }
+    return byId.get(entityId);
+  };
 }
 
 export interface ListRuntimeOptions<I> {
@@ -83,6 +97,7 @@ export class ListRuntime<I> {
       sources: [...new Set(active.map((v) => v.source as SourceId))],
       loadedAt: this.options.clock.now(),
       fingerprint,
+      record: recordLookup([...next.values()]),
     };
     this.cache.clear();
     for (const [id, rows] of next) this.cache.set(id, rows);

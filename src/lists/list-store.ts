@@ -1,3 +1,4 @@
+import { SYSTEM_CHAIN, appendAudit } from '../audit/audit-store.js';
 import type { Db } from '../infra/database.js';
 import type { ListVersionsTable } from '../infra/db-schema.js';
 import type { ListRecord, SourceId } from './model.js';
@@ -97,6 +98,24 @@ export class ListStore {
         .insertInto('list_versions')
         .values({ ...row, status: 'active' })
         .execute();
+      // The audit log's system chain records every version put in force (issue 13).
+      await appendAudit(this.db, trx, [
+        {
+          chain: SYSTEM_CHAIN,
+          event: 'list.activated',
+          actor: 'system',
+          subject: row.id,
+          at: row.activated_at ?? row.fetched_at,
+          data: {
+            source: row.source,
+            version: row.id,
+            publishedAt: row.published_at,
+            records: row.record_count,
+            sha256: row.sha256,
+            format: row.format,
+          },
+        },
+      ]);
       for (let i = 0; i < records.length; i += INSERT_BATCH) {
         const batch = records.slice(i, i + INSERT_BATCH).map((record, j) => ({
           version_id: row.id,

@@ -195,10 +195,31 @@ export class MatchingIndex {
       });
     }
     if (scored.length === 0) return none;
-    const { rows, riskScore, confidence } = rankRows(scored);
+    let kept = scored;
+    let suppressed: ScoredRow[] = [];
+    if (options.suppressed && options.suppressed.length > 0) {
+      const ids = new Set(options.suppressed);
+      const isSuppressed = (s: ScoredRow) => ids.has(`${s.source}:${this.records[s.record]!.id}`);
+      suppressed = scored.filter(isSuppressed);
+      kept = scored.filter((s) => !isSuppressed(s));
+    }
+    const ranked = kept.length > 0 ? rankRows(kept) : { rows: [], riskScore: 0, confidence: 0 };
+    const { riskScore, confidence } = ranked;
+    const seen = new Set<number>();
+    const matches = this.reported(ranked.rows, options, maxMatches, seen);
+    if (suppressed.length > 0) {
+      for (const m of this.reported(rankRows(suppressed).rows, options, maxMatches, seen)) {
+        m.suppressed = true;
+        matches.push(m);
+      }
+    }
+    return { riskScore, riskLevel: riskLevelFor(riskScore), confidence, matches };
+  }
+
+  /** The matches reported for ranked rows: at most `maxMatches`, one per cluster (not yet in `seen`) when grouped. */
+  private reported(rows: ScoredRow[], options: MatchOptions, maxMatches: number, seen: Set<number>): Match[] {
     const matches: Match[] = [];
     if (options.groupByCluster) {
-      const seen = new Set<number>();
       for (const s of rows) {
         if (seen.has(s.cluster)) continue;
         seen.add(s.cluster);
@@ -216,7 +237,7 @@ export class MatchingIndex {
         matches.push(m);
       }
     }
-    return { riskScore, riskLevel: riskLevelFor(riskScore), confidence, matches };
+    return matches;
   }
 
   private clusterId(cluster: number): string {

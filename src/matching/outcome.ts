@@ -21,7 +21,7 @@ export interface ScreenSummary {
   confidence: number;
   entityId: string | null;
   entityName: string | null;
-  /** Sources with at least one reported match (with groupByCluster, every listing's source). */
+  /** Sources with at least one reported match that is not suppressed (with groupByCluster, every listing's source). */
   matchedSources: string[];
   matchCount: number;
   /** `matches` of the outcome, labelled, as JSON. */
@@ -33,16 +33,16 @@ export interface ScreenSummary {
  * label follows the source id, as the API has always written it).
  */
 export function summarizeOutcome(outcome: ScreenOutcome, label: SourceLabel): ScreenSummary {
-  const top = outcome.matches[0];
+  // Suppressed matches come last and count for nothing: not the top match, not a matched source.
+  const counted = outcome.matches.filter((m) => !m.suppressed);
+  const top = counted[0];
   return {
     riskScore: outcome.riskScore,
     riskLevel: outcome.riskLevel,
     confidence: outcome.confidence,
     entityId: top?.entity.id ?? null,
     entityName: top?.entity.name ?? null,
-    matchedSources: [
-      ...new Set(outcome.matches.flatMap((m) => (m.listings ? m.listings.map((l) => l.dataset) : [m.dataset]))),
-    ],
+    matchedSources: [...new Set(counted.flatMap((m) => (m.listings ? m.listings.map((l) => l.dataset) : [m.dataset])))],
     matchCount: outcome.matches.length,
     matchesJson: JSON.stringify(outcome.matches.map((m) => labelMatch(m, label))),
   };

@@ -38,6 +38,12 @@ export interface MatchOptions {
   maxMatches?: number;
   /** One match per cluster (same party on several lists) carrying `listings`. */
   groupByCluster?: boolean;
+  /**
+   * Entity ids (`<source>:<record id>`) whose rows are suppressed: they are still reported, after
+   * the others and marked `suppressed`, but count toward neither the risk, the confidence nor the
+   * top match, as if they were not listed (an analyst's false-positive decision, issue 13).
+   */
+  suppressed?: readonly string[];
 }
 
 export interface AlignedPart {
@@ -125,6 +131,8 @@ export interface Match {
   explanation: Explanation;
   listings?: Listing[];
   clusterId?: string;
+  /** Present (true) on a suppressed row's match (MatchOptions.suppressed). */
+  suppressed?: true;
 }
 
 export interface ScreenOutcome {

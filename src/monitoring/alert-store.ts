@@ -26,7 +26,7 @@ export class AlertStore {
       .selectFrom('alerts as a')
       .innerJoin('monitors as m', 'm.id', 'a.monitor_id')
       .selectAll('a')
-      .select(['m.risk_threshold', 'm.query'])
+      .select(['m.risk_threshold', 'm.query', 'm.search_key', 'm.external_id'])
       .where('a.org_id', '=', orgId)
       .orderBy('a.created_at', 'desc')
       .orderBy('a.id', 'desc')

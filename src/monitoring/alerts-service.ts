@@ -1,6 +1,11 @@
+import { appendAudit } from '../audit/audit-store.js';
 import type { Call } from '../infra/context.js';
 import { AppError, notFound, validationError } from '../infra/errors.js';
-import { parseStringArray } from '../infra/json.js';
+import type { Db } from '../infra/database.js';
+import { parseJsonArray, parseStringArray } from '../infra/json.js';
+import { type DecisionTarget, type DecisionView, decisionViews } from '../screening/decisions-service.js';
+import { DecisionsStore } from '../screening/decisions-store.js';
+import { customerKeyOf, entityIdsOf } from '../screening/suppression.js';
 import { listLabels } from '../lists/labels.js';
 import { normalizeEmail, requireOrg } from '../tenants/tenants-service.js';
 import { TenantsStore } from '../tenants/tenants-store.js';
@@ -49,6 +54,34 @@ export function alertView(
   };
 }
 
+/** Customer key -> entity id -> the latest decision, for the customers of some alerts. */
+async function latestByCustomer(db: Db, orgId: string, keys: string[]) {
+  const rows = await new DecisionsStore(db).allForCustomers(orgId, [...new Set(keys)]);
+  const views = await decisionViews(db, rows);
+  const out = new Map<string, Map<string, DecisionView>>();
+  rows.forEach((row, i) => {
+    const byEntity = out.get(row.customer_key) ?? new Map<string, DecisionView>();
+    byEntity.set(row.entity_id, views[i]!);
+    out.set(row.customer_key, byEntity);
+  });
+  return out;
+}
+
+/** An alert of the organization as the target of a decision: the matches of its rescreen, its monitor's customer. */
+export async function alertDecisionTarget(db: Db, orgId: string, alertId: string): Promise<DecisionTarget | undefined> {
+  const alert = await new AlertStore(db).byId(alertId);
+  if (!alert || alert.org_id !== orgId) return undefined;
+  const monitor = await new MonitorStore(db).byId(alert.monitor_id);
+  if (!monitor) return undefined;
+  return {
+    screeningId: null,
+    alertId: alert.id,
+    matchesJson: alert.match_details ?? '[]',
+    externalId: monitor.external_id,
+    searchKey: monitor.search_key,
+  };
+}
+
 export type AlertsService = ReturnType<typeof alertsService>;
 
 export function alertsService(deps: AlertsDeps = {}) {
@@ -61,13 +94,30 @@ export function alertsService(deps: AlertsDeps = {}) {
         limit: input.limit ?? 100,
       });
       const emails = await tenants.emailsOf([...new Set(rows.flatMap((r) => (r.resolved_by ? [r.resolved_by] : [])))]);
-      return rows.map((r) =>
-        alertView(r, {
+      const decisions = await latestByCustomer(
+        ctx.db,
+        org.id,
+        rows.map((r) => customerKeyOf(r.external_id, r.search_key)),
+      );
+      return rows.map((r) => {
+        const view = alertView(r, {
           riskThreshold: r.risk_threshold,
           query: r.query,
           resolvedByEmail: r.resolved_by ? (emails.get(r.resolved_by) ?? null) : null,
-        }),
-      );
+        });
+        // Issue 13: the latest decision on each of the alert's matches, and the suppressions that lapsed in it.
+        const latest = decisions.get(customerKeyOf(r.external_id, r.search_key));
+        const matched = new Set([
+          ...(r.entity_id ? [r.entity_id] : []),
+          ...parseJsonArray<{ entity?: { id?: string } }>(r.match_details).flatMap((m) => entityIdsOf(m)),
+        ]);
+        const onMatches = latest ? [...matched].flatMap((id) => (latest.has(id) ? [latest.get(id)!] : [])) : [];
+        return {
+          ...view,
+          decisions: onMatches,
+          ...(r.lapses ? { lapsedSuppressions: parseJsonArray(r.lapses) as AlertPayload['lapsedSuppressions'] } : {}),
+        };
+      });
     },
 
     /**
@@ -92,6 +142,16 @@ export function alertsService(deps: AlertsDeps = {}) {
       const result = await ctx.db.transaction().execute(async (trx) => {
         if (!(await new AlertStore(trx).resolve(alert.id, { at, by: member.id, note })))
           throw new AppError('CONFLICT', `alert "${input.id}" was already resolved`);
+        await appendAudit(ctx.db, trx, [
+          {
+            chain: alert.org_id,
+            event: 'alert.resolved',
+            actor: member.id,
+            subject: alert.id,
+            at,
+            data: { monitorId: alert.monitor_id, entityId: alert.entity_id, note },
+          },
+        ]);
         const org = await new TenantsStore(trx).orgById(alert.org_id);
         const monitor = await new MonitorStore(trx).byId(alert.monitor_id);
         const view = alertView(

@@ -1,8 +1,19 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PageQuery, RiskLevelSchema, StoredIdentifier, identifiersField } from '../screening/screening-schemas.js';
+import {
+  ExternalIdField,
+  PageQuery,
+  RiskLevelSchema,
+  StoredIdentifier,
+  identifiersField,
+} from '../screening/screening-schemas.js';
 import { DEFAULT_RISK_THRESHOLD } from './alert-rules.js';
 
 /** Shapes of the monitoring endpoints (api-v1.md 2.8, 4.4-4.6; DECISIONS.md "Monitors"). */
+
+const MonitorExternalId = Type.Union([Type.String(), Type.Null()], {
+  description:
+    "The customer reference: the one given with POST /monitors, else the screening's; null when neither has one.",
+});
 
 export const CreateMonitorRequest = Type.Object(
   {
@@ -18,6 +29,7 @@ export const CreateMonitorRequest = Type.Object(
     identifiers: identifiersField(
       "Added to the screening's own identifiers for every rescreen (the same checks as POST /screen). The monitored search is then the screening's name and filters with all of them: another search than the screening's.",
     ),
+    externalId: Type.Optional(ExternalIdField),
   },
   { $id: 'CreateMonitorRequest', title: 'CreateMonitorRequest', description: 'Unknown fields are ignored.' },
 );
@@ -33,6 +45,7 @@ export const MonitorCreated = Type.Object(
     lastRiskScore: Type.Number(),
     lastRiskLevel: RiskLevelSchema,
     riskThreshold: Type.Number(),
+    externalId: MonitorExternalId,
     createdAt: Type.String({ format: 'date-time' }),
   },
   { $id: 'MonitorCreated', title: 'MonitorCreated' },
@@ -50,6 +63,7 @@ export const MonitorItem = Type.Object(
     lastRiskLevel: RiskLevelSchema,
     lastSources: Type.Array(Type.String()),
     lastScreenedAt: Type.String({ format: 'date-time' }),
+    externalId: MonitorExternalId,
     createdAt: Type.String({ format: 'date-time' }),
     identifiers: Type.Array(Type.Ref(StoredIdentifier), {
       description: 'The identifiers every rescreen uses; empty when none.',

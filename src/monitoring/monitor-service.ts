@@ -1,3 +1,4 @@
+import { appendAudit } from '../audit/audit-store.js';
 import type { Call } from '../infra/context.js';
 import { AppError, notFound, validationError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';
@@ -9,6 +10,7 @@ import {
   storedIdentifiers,
   validateIdentifiers,
 } from '../screening/identifiers-input.js';
+import { validateExternalId } from '../screening/screen-input.js';
 import { ScreeningStore } from '../screening/screening-store.js';
 import { searchKey } from '../screening/search-key.js';
 import type { CallerContext } from '../tenants/caller.js';
@@ -59,6 +61,7 @@ export function monitorService(deps: MonitorDeps = {}) {
       if (typeof threshold !== 'number' || !Number.isFinite(threshold) || threshold < 0 || threshold > 100) {
         throw validationError('riskThreshold', 'must be a number from 0 to 100');
       }
+      const externalId = validateExternalId(input.externalId);
       const screening = await new ScreeningStore(ctx.db).byId(caller.orgId, input.screeningId);
       // A vessel's IMO number is checked by the ship scheme: the screening says whether it is a vessel.
       const added = validateIdentifiers(input.identifiers, (screening?.entity_type ?? null) as EntityType | null);
@@ -100,12 +103,31 @@ export function monitorService(deps: MonitorDeps = {}) {
         last_list_versions: screening.list_versions,
         last_screened_at: screening.created_at,
         rescreen_generation: fingerprintOf(screening.list_versions),
+        external_id: externalId ?? screening.external_id,
         created_at: now.toISOString(),
         removed_at: null,
         identifiers: storedIdentifiers(identifiers),
       };
       try {
-        await store.insert(row);
+        await ctx.db.transaction().execute(async (trx) => {
+          await new MonitorStore(trx).insert(row);
+          await appendAudit(ctx.db, trx, [
+            {
+              chain: caller.orgId,
+              event: 'monitor.created',
+              actor: caller.userId,
+              subject: row.id,
+              at: row.created_at,
+              data: {
+                screeningId: row.screening_id,
+                query: row.query,
+                externalId: row.external_id,
+                riskThreshold: row.risk_threshold,
+                keyId: caller.keyId,
+              },
+            },
+          ]);
+        });
       } catch (error) {
         // Two requests for the same search at once: the partial unique index lets one through.
         if (isUniqueViolation(error)) throw sameSearchConflict();
@@ -121,6 +143,7 @@ export function monitorService(deps: MonitorDeps = {}) {
         lastRiskScore: row.last_risk_score,
         lastRiskLevel: row.last_risk_level,
         riskThreshold: row.risk_threshold,
+        externalId: row.external_id,
         createdAt: row.created_at,
       };
     },
@@ -141,6 +164,7 @@ export function monitorService(deps: MonitorDeps = {}) {
           lastRiskLevel: r.last_risk_level,
           lastSources: parseStringArray(r.last_sources),
           lastScreenedAt: r.last_screened_at,
+          externalId: r.external_id,
           createdAt: r.created_at,
           identifiers: parseStoredIdentifiers(r.identifiers),
         })),
@@ -150,7 +174,21 @@ export function monitorService(deps: MonitorDeps = {}) {
 
     /** Removal keeps the row (alerts point at it); a removed or foreign monitor is a 404. */
     async removeMonitor({ ctx, input }: Call<{ id: string }, CallerContext>) {
-      const removed = await new MonitorStore(ctx.db).remove(ctx.caller.orgId, input.id, ctx.clock.now().toISOString());
+      const at = ctx.clock.now().toISOString();
+      const removed = await ctx.db.transaction().execute(async (trx) => {
+        if (!(await new MonitorStore(trx).remove(ctx.caller.orgId, input.id, at))) return false;
+        await appendAudit(ctx.db, trx, [
+          {
+            chain: ctx.caller.orgId,
+            event: 'monitor.removed',
+            actor: ctx.caller.userId,
+            subject: input.id,
+            at,
+            data: { keyId: ctx.caller.keyId },
+          },
+        ]);
+        return true;
+      });
       if (!removed) throw notFound(`monitor "${input.id}"`);
       return { id: input.id, removed: true as const };
     },

@@ -11,7 +11,19 @@ import { listLabels } from '../lists/labels.js';
 import type { ListSnapshot } from '../lists/list-runtime.js';
 import { ListStore } from '../lists/list-store.js';
 import { matchIdentifiers, parseStoredIdentifiers } from '../screening/identifiers-input.js';
+import { type AuditEvent, appendAudit } from '../audit/audit-store.js';
 import type { Screener } from '../screening/screener.js';
+import {
+  type Lapse,
+  annotateMatches,
+  customerGroupKey,
+  customerKeyOf,
+  decisionsByCustomer,
+  ensureReviewed,
+  entityIdsOf,
+  evaluateSuppressions,
+  recordLapses,
+} from '../screening/suppression.js';
 import { enqueueDelivery } from '../webhooks/delivery-store.js';
 import { serializeEvent } from '../webhooks/payload.js';
 import { alertReasons } from './alert-rules.js';
@@ -47,8 +59,18 @@ const SLICE_MS = 20;
 /** How often the job looks for monitors due by age (the daily rescreen) when no list change kicks it. */
 const POLL_MS = 60_000;
 
-interface Rescreened extends MonitorResult {
+/** A rescreen's result with its matches (kept for the alert) and how many of them were suppressed. */
+interface Screened extends MonitorResult {
+  matchesJson: string;
+  suppressedCount: number;
+}
+
+interface Rescreened extends Screened {
   monitor: DueMonitor;
+  /** Suppressions of this customer that lapsed since its last screening, on entities it matches now. */
+  lapses: Lapse[];
+  /** Lapses found now, to be written into their decisions. */
+  newLapses: Lapse[];
 }
 
 interface Generation {
@@ -100,9 +122,11 @@ export class Rescreener {
     }
     const started = performance.now();
     const report: PassReport = { fingerprint: snapshot.fingerprint, rescreened: 0, changed: 0, alerts: 0, batches: 0 };
-    const cache = new Map<string, MonitorResult>();
+    const cache = new Map<string, Screened>();
     let cursor = '';
     try {
+      // Delistings in the versions since the last review, before any suppression is judged (suppression.ts).
+      await ensureReviewed(db, this.deps.clock, snapshot.fingerprint);
       for (;;) {
         if (this.job.stopping) {
           report.stopped = 'stopping';
@@ -138,11 +162,20 @@ export class Rescreener {
     return report;
   }
 
-  private async screenAll(snapshot: ListSnapshot<Screener>, rows: DueMonitor[], cache: Map<string, MonitorResult>) {
+  private async screenAll(db: Db, snapshot: ListSnapshot<Screener>, rows: DueMonitor[], cache: Map<string, Screened>) {
     const results: Rescreened[] = [];
+    const now = this.deps.clock.now();
+    const customerOf = (m: DueMonitor) => customerKeyOf(m.external_id, m.search_key);
+    // The decisions of the batch's customers, in one read.
+    const decisions = await decisionsByCustomer(db, rows.map(customerOf));
     let sliceStart = performance.now();
     for (const monitor of rows) {
-      let outcome = cache.get(monitor.search_key);
+      const own = decisions.get(customerGroupKey(monitor.org_id, customerOf(monitor))) ?? [];
+      const s = evaluateSuppressions(own, { searchKey: monitor.search_key, now, record: (id) => snapshot.record(id) });
+      const suppressed = [...s.suppressed.keys()].sort();
+      const cacheKey =
+        suppressed.length > 0 ? `${monitor.search_key}\u0000${suppressed.join(',')}` : monitor.search_key;
+      let outcome = cache.get(cacheKey);
       if (!outcome) {
         const screened = await snapshot.index.screen(
           {
@@ -154,7 +187,11 @@ export class Rescreener {
               ? { identifiers: matchIdentifiers(parseStoredIdentifiers(monitor.identifiers)) }
               : {}),
           },
-          { floor: this.deps.matching.floor, maxMatches: this.deps.matching.maxMatches },
+          {
+            floor: this.deps.matching.floor,
+            maxMatches: this.deps.matching.maxMatches,
+            ...(suppressed.length > 0 ? { suppressed } : {}),
+          },
         );
         outcome = {
           riskScore: screened.riskScore,
@@ -162,19 +199,37 @@ export class Rescreener {
           sources: screened.matchedSources,
           entityId: screened.entityId,
           entityName: screened.entityName,
+          matchesJson: screened.matchesJson,
+          suppressedCount: suppressed.length > 0 ? screened.matchCount - countUnsuppressed(screened.matchesJson) : 0,
         };
-        cache.set(monitor.search_key, outcome);
+        cache.set(cacheKey, outcome);
         if (performance.now() - sliceStart >= SLICE_MS) {
           await yieldToEventLoop();
           sliceStart = performance.now();
         }
       }
-      results.push({ monitor, ...outcome });
+      // Lapses since the last screening of this monitor, on entities matched now.
+      let lapses: Lapse[] = [];
+      if (s.lapsed.length > 0) {
+        const matched = new Set(
+          (JSON.parse(outcome.matchesJson) as { suppressed?: boolean }[])
+            .filter((m) => !m.suppressed)
+            .flatMap((m) => entityIdsOf(m)),
+        );
+        lapses = s.lapsed.filter((l) => matched.has(l.entityId) && (l.isNew || l.at >= monitor.last_screened_at));
+      }
+      results.push({
+        monitor,
+        ...outcome,
+        matchesJson: annotateMatches(outcome.matchesJson, s),
+        lapses,
+        newLapses: s.lapsed.filter((l) => l.isNew),
+      });
     }
     return results;
   }
 
-  private async processBatch(snapshot: ListSnapshot<Screener>, cursor: string, cache: Map<string, MonitorResult>) {
+  private async processBatch(snapshot: ListSnapshot<Screener>, cursor: string, cache: Map<string, Screened>) {
     const { db, engine } = this.deps.database;
     const now = this.deps.clock.now();
     const filter = {
@@ -194,7 +249,7 @@ export class Rescreener {
       return db.transaction().execute(async (trx) => {
         const rows = await new MonitorStore(trx).due({ ...filter, lock: true });
         if (rows.length === 0) return empty;
-        const results = await this.screenAll(snapshot, rows, cache);
+        const results = await this.screenAll(trx, snapshot, rows, cache);
         return { count: rows.length, lastId: rows.at(-1)!.id, ...(await this.write(trx, results, generation, now)) };
       });
     }
@@ -202,43 +257,81 @@ export class Rescreener {
     // connection is free for API requests meanwhile, then write the batch at once.
     const rows = await new MonitorStore(db).due({ ...filter, lock: false });
     if (rows.length === 0) return empty;
-    const results = await this.screenAll(snapshot, rows, cache);
+    const results = await this.screenAll(db, snapshot, rows, cache);
     const written = await db.transaction().execute((trx) => this.write(trx, results, generation, now));
     return { count: rows.length, lastId: rows.at(-1)!.id, ...written };
   }
 
   private async write(trx: Db, results: Rescreened[], generation: Generation, now: Date) {
+    const { db } = this.deps.database;
     const monitors = new MonitorStore(trx);
     const unchanged: string[] = [];
+    const events: AuditEvent[] = [];
     let changed = 0;
     let alerts = 0;
     for (const r of results) {
       const m = r.monitor;
+      if (r.newLapses.length > 0)
+        events.push(...(await recordLapses(db, trx, r.newLapses, { orgId: m.org_id, actor: 'system' })));
       const oldSources = parseStringArray(m.last_sources);
       const same =
         r.riskScore === m.last_risk_score &&
         r.riskLevel === m.last_risk_level &&
         r.entityId === m.last_entity_id &&
         sameSet(r.sources, oldSources);
-      if (same && r.entityName === m.entity_name) {
+      if (same && r.entityName === m.entity_name && r.lapses.length === 0) {
         unchanged.push(m.id);
         continue;
       }
       changed++;
       // Removed since it was read (SQLite path): no alert for a monitor the user no longer has.
       if (!(await monitors.recordResult(m.id, r, generation))) continue;
-      const reasons = alertReasons(
+      let reasons: string[] = alertReasons(
         { riskScore: m.last_risk_score, riskLevel: m.last_risk_level, sources: oldSources },
         { riskScore: r.riskScore, riskLevel: r.riskLevel, sources: r.sources },
         m.risk_threshold,
       );
+      // A cleared match dropping out of the risk is the analyst's own doing: no alert (issue 13).
+      if (r.suppressedCount > 0 && r.riskScore <= m.last_risk_score && !reasons.includes('source_added')) reasons = [];
+      // A suppression that lapsed on a match alerts again, saying why.
+      if (r.lapses.length > 0) reasons.push('suppression_lapsed');
       if (reasons.length === 0) continue;
       alerts++;
-      await raiseAlert(trx, r, { oldSources, reasons, versions: generation.versions, now });
+      const alertId = await raiseAlert(trx, r, { oldSources, reasons, versions: generation.versions, now });
+      events.push({
+        chain: m.org_id,
+        event: 'alert.created',
+        actor: 'system',
+        subject: alertId,
+        at: now.toISOString(),
+        data: {
+          monitorId: m.id,
+          entityId: r.entityId ?? m.last_entity_id,
+          oldRiskScore: m.last_risk_score,
+          newRiskScore: r.riskScore,
+          reasons,
+          listVersions: versionIds(generation.versions),
+          ...(r.lapses.length > 0 ? { lapsedSuppressions: lapseView(r.lapses) } : {}),
+        },
+      });
     }
     await monitors.markScreened(unchanged, generation);
+    await appendAudit(db, trx, events);
     return { changed, alerts };
   }
+}
+
+/** How many of a result's matches count (are not suppressed). */
+function countUnsuppressed(matchesJson: string): number {
+  return (JSON.parse(matchesJson) as { suppressed?: boolean }[]).filter((m) => !m.suppressed).length;
+}
+
+function lapseView(lapses: Lapse[]) {
+  return lapses.map((l) => ({ decisionId: l.decisionId, entityId: l.entityId, reason: l.reason }));
+}
+
+function versionIds(versionsJson: string): string[] {
+  return (JSON.parse(versionsJson) as { source: string; version: string }[]).map((v) => `${v.source}:${v.version}`);
 }
 
 /** Writes the alert of a changed monitor and, when its organization has a webhook, the alert.created delivery. */
@@ -246,7 +339,7 @@ async function raiseAlert(
   trx: Db,
   r: Rescreened,
   change: { oldSources: string[]; reasons: string[]; versions: string; now: Date },
-): Promise<void> {
+): Promise<string> {
   const m = r.monitor;
   const at = change.now.toISOString();
   const id = newId('alt', change.now);
@@ -271,8 +364,10 @@ async function raiseAlert(
     resolved_at: null,
     resolved_by: null,
     note: null,
+    match_details: r.matchesJson,
+    lapses: r.lapses.length > 0 ? JSON.stringify(lapseView(r.lapses)) : null,
   });
-  if (!m.webhook_url) return;
+  if (!m.webhook_url) return id;
   const payload = serializeEvent(
     'alert.created',
     at,
@@ -295,6 +390,7 @@ async function raiseAlert(
       query: m.query,
       timestamp: at,
       resolvedAt: null,
+      ...(r.lapses.length > 0 ? { lapsedSuppressions: lapseView(r.lapses) } : {}),
     },
   );
   await enqueueDelivery(trx, {
@@ -305,4 +401,5 @@ async function raiseAlert(
     isTest: false,
     now: change.now,
   });
+  return id;
 }

@@ -18,6 +18,21 @@ export interface ScreenInput {
   groupByCluster: boolean;
   /** Checked and normalized (identifiers-input.ts); empty when the request names none. */
   identifiers: SearchIdentifier[];
+  /** The customer's reference in the caller's own systems (issue 13): 1 to 200 characters after trimming. */
+  externalId: string | null;
+}
+
+/** `externalId`: 1 to 200 characters after trimming. */
+export const MAX_EXTERNAL_ID_LENGTH = 200;
+
+/** The customer reference of POST /screen and POST /monitors, trimmed; null when absent. */
+export function validateExternalId(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  const trimmed = value.trim();
+  if (trimmed.length === 0) throw validationError('externalId', 'must not be empty');
+  if ([...trimmed].length > MAX_EXTERNAL_ID_LENGTH)
+    throw validationError('externalId', `must be at most ${MAX_EXTERNAL_ID_LENGTH} characters`);
+  return trimmed;
 }
 
 export function isRealDate(value: string): boolean {
@@ -56,6 +71,7 @@ export function validateScreenInput(body: ScreenRequestBody, now: Date): ScreenI
     birthDate,
     groupByCluster: body.groupByCluster ?? false,
     identifiers: validateIdentifiers(body.identifiers, entityType as EntityType | null),
+    externalId: validateExternalId(body.externalId),
   };
 }
 

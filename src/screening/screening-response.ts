@@ -48,7 +48,7 @@ export function screeningRecord(row: ScreeningRow, isMonitored: boolean) {
     riskLevel: row.risk_level,
     confidence: row.confidence,
     matchedSources: parseJsonArray<string>(row.matched_sources),
-    matchDetails: parseJsonArray<unknown>(row.match_details),
+    matchDetails: parseJsonArray<Record<string, unknown>>(row.match_details),
     usedSources: parseJsonArray<string>(row.used_sources),
     listVersions: parseJsonArray<{ source: string; version: string; publishedAt: string | null; records: number }>(
       row.list_versions,
@@ -59,6 +59,8 @@ export function screeningRecord(row: ScreeningRow, isMonitored: boolean) {
     birthDate: row.birth_date,
     groupByCluster: row.group_by_cluster === 1,
     identifiers: parseStoredIdentifiers(row.identifiers),
+    externalId: row.external_id,
+    engineVersion: row.engine_version,
     timestamp: row.created_at,
   };
 }
@@ -67,7 +69,15 @@ export function screeningRecord(row: ScreeningRow, isMonitored: boolean) {
 export function screeningSummary(
   row: Pick<
     ScreeningRow,
-    'id' | 'entity_id' | 'entity_name' | 'query' | 'risk_score' | 'risk_level' | 'matched_sources' | 'created_at'
+    | 'id'
+    | 'entity_id'
+    | 'entity_name'
+    | 'query'
+    | 'risk_score'
+    | 'risk_level'
+    | 'matched_sources'
+    | 'external_id'
+    | 'created_at'
   >,
   isMonitored: boolean,
 ) {
@@ -80,6 +90,7 @@ export function screeningSummary(
     riskLevel: row.risk_level,
     matchedSources: parseJsonArray<string>(row.matched_sources),
     isMonitored,
+    externalId: row.external_id,
     timestamp: row.created_at,
   };
 }

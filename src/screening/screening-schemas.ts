@@ -15,6 +15,15 @@ export const RiskLevelSchema = Type.Union(
   },
 );
 
+/** The customer reference (issue 13), on POST /screen and POST /monitors. */
+export const ExternalIdField = Type.String({
+  description:
+    "The customer's reference in your own systems, 1 to 200 characters after trimming. Stored with the screening, filterable in GET /screenings, and part of the idempotency comparison.",
+});
+const NullableExternalId = Type.Union([Type.String(), Type.Null()], {
+  description: 'The customer reference given with the request, or null.',
+});
+
 const Score = (description: string) => Type.Number({ minimum: 0, maximum: 100, description });
 
 export const IdentifierInput = Type.Object(
@@ -104,6 +113,7 @@ export const ScreenRequest = Type.Object(
     identifiers: identifiersField(
       "A listing carrying one of them (same type and normalized value) is found whatever its name: high with a compatible name, or on a vessel's or aircraft's listing with any name; medium (review) under an unrelated name. A listing with only other numbers of the same type is contradicted. Part of the search (isMonitored, monitors' rescreens).",
     ),
+    externalId: Type.Optional(ExternalIdField),
   },
   { $id: 'ScreenRequest', title: 'ScreenRequest', description: 'Unknown fields are ignored and never stored.' },
 );
@@ -185,6 +195,35 @@ export const Match = Type.Object(
       Type.Array(Type.Ref(Listing), { description: 'Only with groupByCluster: one entry per source row.' }),
     ),
     clusterId: Type.Optional(Type.String()),
+    // Issue 13: suppression by an analyst's false-positive decision (README "Decisions and suppression").
+    suppressed: Type.Optional(
+      Type.Literal(true, {
+        description:
+          'A cleared match (false_positive decision in force for this customer): reported after the others, it raises neither riskScore nor riskLevel and creates no alert.',
+      }),
+    ),
+    decisionId: Type.Optional(Type.String({ description: 'With `suppressed`: the decision that suppresses it.' })),
+    suppressionLapsed: Type.Optional(
+      Type.Object(
+        {
+          decisionId: Type.String(),
+          reason: Type.String({
+            description: 'listing_changed, delisted_and_relisted, customer_data_changed or review_date_passed.',
+          }),
+          lapsedAt: Type.String({ format: 'date-time' }),
+        },
+        { description: 'A false positive on this match that no longer suppresses it, and why.' },
+      ),
+    ),
+    decision: Type.Optional(
+      Type.Object(
+        {},
+        {
+          additionalProperties: true,
+          description: 'GET /screenings/{id} only: the latest decision on this match (a `Decision`).',
+        },
+      ),
+    ),
   },
   { $id: 'Match', title: 'Match' },
 );
@@ -237,6 +276,11 @@ export const ScreeningRecord = Type.Object(
     birthDate: Type.Union([Type.String(), Type.Null()]),
     groupByCluster: Type.Boolean(),
     identifiers: Type.Array(Type.Ref(StoredIdentifier), { description: 'The identifiers screened; empty when none.' }),
+    externalId: NullableExternalId,
+    engineVersion: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'The engine that ran: package version and a digest of the matching rules (`0.1.0+rules.<hex>`); null for screenings stored before it was recorded.',
+    }),
     timestamp: Type.String({ format: 'date-time' }),
   },
   { $id: 'ScreeningRecord', title: 'ScreeningRecord' },
@@ -252,6 +296,7 @@ export const ScreeningSummary = Type.Object(
     riskLevel: RiskLevelSchema,
     matchedSources: Type.Array(Type.String()),
     isMonitored: Type.Boolean(),
+    externalId: NullableExternalId,
     timestamp: Type.String({ format: 'date-time' }),
   },
   { $id: 'ScreeningSummary', title: 'ScreeningSummary' },
@@ -277,6 +322,9 @@ export const ListScreeningsQuery = Type.Object(
         maxLength: 500,
         description: 'Case-insensitive substring of the screened name or the matched entity name.',
       }),
+    ),
+    externalId: Type.Optional(
+      Type.String({ maxLength: 500, description: 'Screenings with exactly this customer reference (after trimming).' }),
     ),
   },
   { description: 'Unknown parameters are ignored.' },

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { appendAudit } from '../audit/audit-store.js';
 import { BatchWriter } from '../infra/batch-writer.js';
 import type { MatchingConfig } from '../infra/config.js';
 import type { Call } from '../infra/context.js';
@@ -15,12 +16,25 @@ import {
   releaseIdempotencyKey,
 } from './idempotency.js';
 import { canonicalIdentifiers, matchIdentifiers, storedIdentifiers } from './identifiers-input.js';
+import { latestDecisions } from './decisions-service.js';
+import { engineVersion } from './engine-version.js';
 import { type ScreenInput, parseDateBound, validateScreenInput } from './screen-input.js';
+import { screeningAuditEvent } from './screening-audit.js';
 import type { Screener } from './screener.js';
 import type { ScreenRequestBody } from './screening-schemas.js';
 import { screeningRecord, screeningResultJson, screeningSummary } from './screening-response.js';
 import { type ScreeningRow, ScreeningStore } from './screening-store.js';
 import { searchKey } from './search-key.js';
+import {
+  type Lapse,
+  type Suppressions,
+  annotateMatches,
+  customerKeyOf,
+  entityIdsOf,
+  newLapses,
+  recordLapses,
+  suppressionsFor,
+} from './suppression.js';
 
 /** Which searches an organization monitors: the monitoring domain answers (start/services.ts wires it). */
 export interface MonitoredSearches {
@@ -54,6 +68,7 @@ export interface ListScreeningsInput {
   dateFrom?: string;
   dateTo?: string;
   search?: string;
+  externalId?: string;
 }
 
 /**
@@ -65,7 +80,15 @@ function requestHash(input: ScreenInput): string {
   const ids = input.identifiers.length ? [canonicalIdentifiers(input.identifiers)] : [];
   return createHash('sha256')
     .update(
-      JSON.stringify([input.name, input.entityType, input.country, input.birthDate, input.groupByCluster, ...ids]),
+      JSON.stringify([
+        input.name,
+        input.entityType,
+        input.country,
+        input.birthDate,
+        input.groupByCluster,
+        input.externalId,
+        ...ids,
+      ]),
     )
     .digest('hex');
 }
@@ -96,6 +119,9 @@ interface ScreeningWrite {
   now: Date;
   idempotencyKey: string | undefined;
   responseJson: string;
+  suppressions: Suppressions;
+  /** Suppressions found lapsed by this screening: written into their decisions with it. */
+  lapses: Lapse[];
 }
 
 /**
@@ -125,6 +151,24 @@ function writerFor(db: Db): BatchWriter<ScreeningWrite> {
       },
       // The usage row of each organization is locked in one order by every batch.
       (w) => w.caller.orgId,
+      undefined,
+      undefined,
+      // The batch's audit entries, one append per organization's chain, after its other writes.
+      async (trx, jobs) => {
+        const events = [];
+        for (const w of jobs) {
+          if (w.lapses.length > 0)
+            events.push(
+              ...(await recordLapses(db, trx, w.lapses, {
+                orgId: w.caller.orgId,
+                actor: w.caller.userId,
+                screeningId: w.row.id,
+              })),
+            );
+          events.push(screeningAuditEvent(w.row, w.caller.userId, w.suppressions, w.lapses));
+        }
+        await appendAudit(db, trx, events);
+      },
     );
     writers.set(db, writer);
   }
@@ -158,6 +202,14 @@ export function screeningService(deps: ScreeningDeps) {
         // The snapshot is taken right where it is used: the screening and its record name the same lists.
         const lists = deps.lists();
         if (!lists) throw listsNotReady();
+        const key = searchKey(request);
+        // Cleared matches of this customer (suppression.ts): one indexed read, nothing more when there are none.
+        const suppressions = await suppressionsFor(db, clock, {
+          orgId: caller.orgId,
+          customerKey: customerKeyOf(request.externalId, key),
+          searchKey: key,
+          lists,
+        });
         const outcome = await lists.index.screen(
           {
             name: request.name,
@@ -166,10 +218,15 @@ export function screeningService(deps: ScreeningDeps) {
             ...(request.birthDate ? { birthDate: request.birthDate } : {}),
             ...(request.identifiers.length ? { identifiers: matchIdentifiers(request.identifiers) } : {}),
           },
-          { floor: deps.matching.floor, maxMatches: deps.matching.maxMatches, groupByCluster: request.groupByCluster },
+          {
+            floor: deps.matching.floor,
+            maxMatches: deps.matching.maxMatches,
+            groupByCluster: request.groupByCluster,
+            ...(suppressions.suppressed.size > 0 ? { suppressed: [...suppressions.suppressed.keys()] } : {}),
+          },
         );
+        const matchesJson = annotateMatches(outcome.matchesJson, suppressions);
         const stored = storedLists(lists);
-        const key = searchKey(request);
         const isMonitored = await deps.monitored(db).isMonitored(caller.orgId, key);
         const id = newId('scr', now);
         const matchedSources = JSON.stringify(outcome.matchedSources);
@@ -181,7 +238,7 @@ export function screeningService(deps: ScreeningDeps) {
           riskLevel: outcome.riskLevel,
           confidence: outcome.confidence,
           matchedSourcesJson: matchedSources,
-          matchDetailsJson: outcome.matchesJson,
+          matchDetailsJson: matchesJson,
           isMonitored,
         });
         const row: ScreeningRow = {
@@ -202,12 +259,22 @@ export function screeningService(deps: ScreeningDeps) {
           matched_sources: matchedSources,
           used_sources: stored.usedSources,
           list_versions: stored.listVersions,
-          match_details: outcome.matchesJson,
+          match_details: matchesJson,
+          external_id: request.externalId,
+          engine_version: engineVersion(),
           created_at: now.toISOString(),
           identifiers: storedIdentifiers(request.identifiers),
         };
         // The response is sent only once the screening, its quota unit and its idempotency record are committed.
-        await writerFor(db).submit({ caller, row, now, idempotencyKey, responseJson: json });
+        await writerFor(db).submit({
+          caller,
+          row,
+          now,
+          idempotencyKey,
+          responseJson: json,
+          suppressions,
+          lapses: newLapses(suppressions),
+        });
         return { status: 200, json, replayed: false };
       } catch (error) {
         if (idempotencyKey !== undefined) await releaseIdempotencyKey(db, caller.orgId, idempotencyKey);
@@ -219,7 +286,18 @@ export function screeningService(deps: ScreeningDeps) {
     async getScreening({ ctx, input }: Call<{ id: string }, CallerContext>) {
       const row = await new ScreeningStore(ctx.db).byId(ctx.caller.orgId, input.id);
       if (!row) throw notFound(`screening "${input.id}"`);
-      return screeningRecord(row, await deps.monitored(ctx.db).isMonitored(ctx.caller.orgId, row.search_key));
+      const record = screeningRecord(row, await deps.monitored(ctx.db).isMonitored(ctx.caller.orgId, row.search_key));
+      // Each match's latest decision about this customer.
+      const latest = await latestDecisions(ctx.db, ctx.caller.orgId, customerKeyOf(row.external_id, row.search_key));
+      if (latest.size > 0) {
+        for (const m of record.matchDetails) {
+          const decision = entityIdsOf(m)
+            .map((id) => latest.get(id))
+            .find((d) => d !== undefined);
+          if (decision) m.decision = decision;
+        }
+      }
+      return record;
     },
 
     /** Newest first, filtered, paginated. */
@@ -234,6 +312,7 @@ export function screeningService(deps: ScreeningDeps) {
         ...(from ? { from } : {}),
         ...(to ? { to, toInclusive: !/^\d{4}-\d{2}-\d{2}$/.test(input.dateTo ?? '') } : {}),
         ...(input.search !== undefined ? { search: input.search } : {}),
+        ...(input.externalId !== undefined ? { externalId: input.externalId.trim() } : {}),
       });
       const monitored = await deps
         .monitored(ctx.db)

@@ -19,6 +19,7 @@ export interface ScreeningPageFilter {
   to?: string;
   toInclusive?: boolean;
   search?: string;
+  externalId?: string;
 }
 
 // On the POST /screen path: built and compiled once per database.
@@ -43,6 +44,8 @@ const queries = preparedFor((db) => ({
       used_sources: p.used_sources,
       list_versions: p.list_versions,
       match_details: p.match_details,
+      external_id: p.external_id,
+      engine_version: p.engine_version,
       created_at: p.created_at,
       identifiers: p.identifiers,
     }),
@@ -67,12 +70,27 @@ export class ScreeningStore {
       .executeTakeFirst();
   }
 
+  /** Screenings by id, of any organization (the audit log's check of what its entries recorded). */
+  async byIds(ids: string[]): Promise<ScreeningRow[]> {
+    const out: ScreeningRow[] = [];
+    for (let i = 0; i < ids.length; i += 500)
+      out.push(
+        ...(await this.db
+          .selectFrom('screenings')
+          .selectAll()
+          .where('id', 'in', ids.slice(i, i + 500))
+          .execute()),
+      );
+    return out;
+  }
+
   /** One page of an organization's screenings, newest first, and how many match the filter in all. */
   async page(orgId: string, filter: ScreeningPageFilter) {
     let query = this.db.selectFrom('screenings').where('org_id', '=', orgId);
     if (filter.riskLevel) query = query.where('risk_level', '=', filter.riskLevel);
     if (filter.from) query = query.where('created_at', '>=', filter.from);
     if (filter.to) query = query.where('created_at', filter.toInclusive ? '<=' : '<', filter.to);
+    if (filter.externalId !== undefined) query = query.where('external_id', '=', filter.externalId);
     const search = filter.search?.trim();
     if (search) {
       const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -94,6 +112,7 @@ export class ScreeningStore {
         'risk_level',
         'matched_sources',
         'search_key',
+        'external_id',
         'created_at',
       ])
       .orderBy('created_at', 'desc')

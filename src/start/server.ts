@@ -51,6 +51,7 @@ export async function buildServerApp(
     },
     screening: { screening: ctx.services.screening },
     monitors: { monitors: ctx.services.monitors },
+    decisions: { decisions: ctx.services.decisions },
   });
 }
 

@@ -1,3 +1,4 @@
+import { auditService, type AuditService } from '../audit/audit-service.js';
 import type { Clock } from '../infra/clock.js';
 import type { Config } from '../infra/config.js';
 import type { Context, Log } from '../infra/context.js';
@@ -5,14 +6,17 @@ import type { DatabaseHandle } from '../infra/database.js';
 import type { ListRuntime } from '../lists/list-runtime.js';
 import { listStatus } from '../lists/list-status.js';
 import type { ListSyncDeps, ListSyncService } from '../lists/sync-service.js';
-import { alertsService, type AlertsService } from '../monitoring/alerts-service.js';
+import { alertDecisionTarget, alertsService, type AlertsService } from '../monitoring/alerts-service.js';
 import { MonitorStore } from '../monitoring/monitor-store.js';
 import { monitorService, type MonitorService } from '../monitoring/monitor-service.js';
 import { Rescreener } from '../monitoring/rescreen-service.js';
 import { ownershipSource } from '../ownership/derived-source.js';
 import type { Screener } from '../screening/screener.js';
+import { decisionsService, type DecisionsService } from '../screening/decisions-service.js';
+import { decisionHashes, screeningHashes } from '../screening/screening-audit.js';
 import { screeningService, type ScreeningService } from '../screening/screening-service.js';
 import { tenantsService, type TenantsService } from '../tenants/tenants-service.js';
+import { TenantsStore } from '../tenants/tenants-store.js';
 import { DeliveryWorker } from '../webhooks/delivery-worker.js';
 import { assertWebhookUrlAllowed } from '../webhooks/ssrf.js';
 import { webhooksService, type WebhooksService } from '../webhooks/webhooks-service.js';
@@ -32,6 +36,8 @@ export interface Services {
   alerts: AlertsService;
   webhooks: WebhooksService;
   lists: ListSyncService;
+  decisions: DecisionsService;
+  audit: AuditService;
 }
 
 /** Background work: none of it runs until start(); tests drive each job's runUntilIdle themselves. */
@@ -96,6 +102,12 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     alerts: alertsService({ onDeliveries: () => deliveries.job.kick() }),
     webhooks: webhooksService({ database, clock, config: config.webhooks, nodeId, ...logged }),
     lists,
+    decisions: decisionsService({ lists: () => runtime.current(), alertTarget: alertDecisionTarget }),
+    audit: auditService({
+      config: config.audit,
+      records: { 'screening.created': screeningHashes, 'decision.created': decisionHashes },
+      orgId: async (db, slug) => (await new TenantsStore(db).orgBySlug(slug))?.id,
+    }),
   };
   // Every swap to new list versions rescreens the monitors against them.
   runtime.onChange(() => rescreen.job.kick());

@@ -1,4 +1,5 @@
-import type { Call } from '../infra/context.js';
+import { type AuditEvent, appendAudit } from '../audit/audit-store.js';
+import type { Call, Context } from '../infra/context.js';
 import { AppError, notFound, validationError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';
 import { generateApiKey } from './api-keys.js';
@@ -22,6 +23,8 @@ export interface OrganizationView {
   webhookUrl: string | null;
   webhookSecretSet: boolean;
   webhookPaused: boolean;
+  fourEyes: string;
+  reviewDays: number;
   createdAt: string;
 }
 
@@ -37,6 +40,8 @@ export function viewOrganization(row: OrganizationRow): OrganizationView {
     webhookUrl: row.webhook_url,
     webhookSecretSet: row.webhook_secret !== null,
     webhookPaused: row.webhook_paused_at !== null,
+    fourEyes: row.four_eyes,
+    reviewDays: row.review_days,
     createdAt: row.created_at,
   };
 }
@@ -55,6 +60,10 @@ export interface UpdateOrganizationInput {
   quota?: number | null;
   webhookUrl?: string | null;
   webhookSecret?: string | null;
+  /** Four-eyes for false positives (issue 13): off, high or all. */
+  fourEyes?: string;
+  /** Days until a suppression lapses for review (issue 13). */
+  reviewDays?: number;
 }
 
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -89,6 +98,21 @@ export async function requireOrg(store: TenantsStore, slug: string): Promise<Org
   if (!org) throw notFound(`organization "${slug}"`);
   return org;
 }
+
+/** Runs `write` on a store in a transaction that also appends the audit entry it returns. */
+async function audited<T>(
+  ctx: Context,
+  write: (store: TenantsStore) => Promise<{ result: T; event: Omit<AuditEvent, 'actor' | 'at'> }>,
+): Promise<T> {
+  const at = ctx.clock.now().toISOString();
+  return ctx.db.transaction().execute(async (trx) => {
+    const { result, event } = await write(new TenantsStore(trx));
+    await appendAudit(ctx.db, trx, [{ ...event, actor: 'operator', at }]);
+    return result;
+  });
+}
+
+export const FOUR_EYES_MODES = ['off', 'high', 'all'] as const;
 
 export type TenantsService = ReturnType<typeof tenantsService>;
 
@@ -126,10 +150,18 @@ export function tenantsService(deps: TenantsDeps = {}) {
         webhook_secret: null,
         webhook_paused_at: null,
         webhook_failures: 0,
+        four_eyes: 'off',
+        review_days: 365,
         created_at: now.toISOString(),
         updated_at: now.toISOString(),
       };
-      await store.insertOrg(row);
+      await audited(ctx, async (trx) => {
+        await trx.insertOrg(row);
+        return {
+          result: undefined,
+          event: { chain: row.id, event: 'org.created', subject: row.id, data: { slug, name, tier, quota } },
+        };
+      });
       return viewOrganization(row);
     },
 
@@ -147,9 +179,26 @@ export function tenantsService(deps: TenantsDeps = {}) {
         }
         patch.webhook_secret = input.webhookSecret;
       }
+      if (input.fourEyes !== undefined) {
+        if (!(FOUR_EYES_MODES as readonly string[]).includes(input.fourEyes))
+          throw validationError('four-eyes', `must be one of ${FOUR_EYES_MODES.join(', ')}`);
+        patch.four_eyes = input.fourEyes;
+      }
+      if (input.reviewDays !== undefined) {
+        if (!Number.isInteger(input.reviewDays) || input.reviewDays < 1 || input.reviewDays > 3650)
+          throw validationError('review-days', 'must be a whole number of days from 1 to 3650');
+        patch.review_days = input.reviewDays;
+      }
       if (Object.keys(patch).length === 0) throw validationError('org', 'nothing to update: give at least one setting');
+      // The audit entry names the settings changed, never the webhook secret itself.
+      const changed = Object.fromEntries(
+        Object.entries(patch).map(([k, v]) => [k, k === 'webhook_secret' ? (v === null ? null : '(set)') : v]),
+      );
       patch.updated_at = ctx.clock.now().toISOString();
-      await store.updateOrg(org.id, patch);
+      await audited(ctx, async (trx) => {
+        await trx.updateOrg(org.id, patch);
+        return { result: undefined, event: { chain: org.id, event: 'org.updated', subject: org.id, data: changed } };
+      });
       return viewOrganization({ ...org, ...patch });
     },
 
@@ -172,6 +221,16 @@ export function tenantsService(deps: TenantsDeps = {}) {
         if (await store.isMember(org.id, user.id))
           return { userId: user.id, email, org: org.slug, role, created: false };
         await store.insertMembership({ org_id: org.id, user_id: user.id, role, created_at: now.toISOString() });
+        await appendAudit(ctx.db, trx, [
+          {
+            chain: org.id,
+            event: 'user.added',
+            actor: 'operator',
+            subject: user.id,
+            at: now.toISOString(),
+            data: { email, role },
+          },
+        ]);
         return { userId: user.id, email, org: org.slug, role, created: true };
       });
     },
@@ -182,7 +241,11 @@ export function tenantsService(deps: TenantsDeps = {}) {
       const org = await requireOrg(store, input.org);
       const user = await store.userByEmail(email);
       if (!user) throw notFound(`user "${email}"`);
-      if (!(await store.deleteMembership(org.id, user.id))) throw notFound(`membership of "${email}" in "${org.slug}"`);
+      const removed = await audited(ctx, async (trx) => ({
+        result: await trx.deleteMembership(org.id, user.id),
+        event: { chain: org.id, event: 'user.removed', subject: user.id, data: { email } },
+      }));
+      if (!removed) throw notFound(`membership of "${email}" in "${org.slug}"`);
       return { email, org: org.slug, removed: true };
     },
 
@@ -212,15 +275,21 @@ export function tenantsService(deps: TenantsDeps = {}) {
       const { key, prefix, hash } = generateApiKey();
       const id = newId('key', now);
       const createdAt = now.toISOString();
-      await store.insertKey({
-        id,
-        org_id: org.id,
-        user_id: user.id,
-        prefix,
-        hash,
-        created_at: createdAt,
-        expires_at: expiresAt,
-        revoked_at: null,
+      await audited(ctx, async (trx) => {
+        await trx.insertKey({
+          id,
+          org_id: org.id,
+          user_id: user.id,
+          prefix,
+          hash,
+          created_at: createdAt,
+          expires_at: expiresAt,
+          revoked_at: null,
+        });
+        return {
+          result: undefined,
+          event: { chain: org.id, event: 'key.created', subject: id, data: { prefix, user: email, expiresAt } },
+        };
       });
       return { id, key, prefix, org: org.slug, user: email, expiresAt, createdAt };
     },
@@ -231,7 +300,13 @@ export function tenantsService(deps: TenantsDeps = {}) {
       if (!key) throw notFound(`key "${input.id}"`);
       if (key.revoked_at) return { id: input.id, revokedAt: key.revoked_at };
       const revokedAt = ctx.clock.now().toISOString();
-      await store.revokeKey(input.id, revokedAt);
+      await audited(ctx, async (trx) => {
+        await trx.revokeKey(input.id, revokedAt);
+        return {
+          result: undefined,
+          event: { chain: key.org_id, event: 'key.revoked', subject: input.id, data: { prefix: key.prefix } },
+        };
+      });
       return { id: input.id, revokedAt };
     },
 

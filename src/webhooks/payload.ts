@@ -31,6 +31,10 @@ export interface AlertPayload {
   resolvedAt: string | null;
   resolvedBy?: string;
   note?: string;
+  /** Issue 13: false positives on this customer that lapsed in the rescreen, and why. */
+  lapsedSuppressions?: { decisionId: string; entityId: string; reason: string }[];
+  /** Issue 13: the latest analyst decision on each of the alert's matched entities (command line and console views). */
+  decisions?: unknown[];
 }
 
 export interface WebhookBody {

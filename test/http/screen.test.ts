@@ -386,6 +386,7 @@ for (const { engine, skip } of ENGINES) {
             last_list_versions: row.list_versions,
             last_screened_at: row.created_at,
             rescreen_generation: null,
+            external_id: null,
             created_at: clock.now().toISOString(),
             removed_at: null,
           })

@@ -80,6 +80,7 @@ for (const { engine, skip } of ENGINES) {
         [
           'entityId',
           'entityName',
+          'externalId',
           'id',
           'isMonitored',
           'matchedSources',

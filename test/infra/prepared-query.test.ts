@@ -18,6 +18,8 @@ function org(id: string, tier: string): OrganizationsTable {
     webhook_secret: null,
     webhook_paused_at: null,
     webhook_failures: 0,
+    four_eyes: 'off',
+    review_days: 365,
     created_at: '2026-01-01T00:00:00.000Z',
     updated_at: '2026-01-01T00:00:00.000Z',
   };

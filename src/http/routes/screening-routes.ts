@@ -98,6 +98,7 @@ export function screeningRoutes(deps: ScreeningRouteDeps): FastifyPluginAsync {
             ...(q.dateFrom !== undefined ? { dateFrom: q.dateFrom } : {}),
             ...(q.dateTo !== undefined ? { dateTo: q.dateTo } : {}),
             ...(q.search !== undefined ? { search: q.search } : {}),
+            ...(q.externalId !== undefined ? { externalId: q.externalId } : {}),
           },
         });
         return pageEnvelope(items, total, page);

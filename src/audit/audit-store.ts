@@ -1,0 +1,237 @@
+import { createHash } from 'node:crypto';
+import { PostgresAdapter } from 'kysely';
+import type { Db } from '../infra/database.js';
+import type { AuditLogTable } from '../infra/db-schema.js';
+import { newId } from '../infra/ids.js';
+import { prepareQuery, preparedFor } from '../infra/prepared-query.js';
+
+/**
+ * The audit log (issue 13): append-only, one hash chain per organization, plus the chain `system`
+ * for what belongs to no organization (list activations). Each entry holds the SHA-256 of its own
+ * content and of the previous entry of its chain, so an edited, removed or inserted entry breaks the
+ * chain from there on (`verifyChain`).
+ *
+ * Concurrency: an append locks its chain's head row (audit_heads) in the transaction that writes
+ * what it records, reads the last sequence number and hash from it, writes the entries and moves the
+ * head. On PostgreSQL the row lock (SELECT ... FOR UPDATE) makes writers on every node take turns;
+ * SQLite has one writer at a time anyway. The unique (chain, seq) index is the last guard: two
+ * entries can never share a place in a chain, so the chain cannot fork. Several chains are locked in
+ * the order of their names, so two transactions cannot deadlock on heads.
+ *
+ * No other module writes SQL against audit_log or audit_heads, and nothing updates or deletes an
+ * entry; retention (`sanctions audit prune`) deletes the oldest entries of a chain, never younger than
+ * the configured retention, and records that it did as an `audit.pruned` entry of the same chain.
+ */
+
+export type AuditRow = AuditLogTable;
+
+/** The chain of entries that belong to no organization (list activations). */
+export const SYSTEM_CHAIN = 'system';
+/** prev_hash of the first entry of every chain. */
+export const GENESIS_HASH = '0'.repeat(64);
+
+/** One thing that happened, as a caller describes it; `appendAudit` places it in its chain. */
+export interface AuditEvent {
+  /** An organization id, or SYSTEM_CHAIN. */
+  chain: string;
+  /** e.g. `screening.created`, `decision.approved`, `key.revoked`. */
+  event: string;
+  /** Who did it: a user id, `operator` (the command line), `system` (a background job). */
+  actor: string;
+  /** What it is about: the id of the screening, decision, alert, monitor, key, organization or list version. */
+  subject: string;
+  at: string;
+  /** What an examiner needs to know about it; JSON-serializable. */
+  data: Record<string, unknown>;
+}
+
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** The hash of an entry's content: every column but the hashes, in a fixed order. */
+export function contentHash(row: Pick<AuditRow, 'chain' | 'seq' | 'at' | 'event' | 'actor' | 'subject' | 'data'>) {
+  return sha256Hex(JSON.stringify([row.chain, row.seq, row.at, row.event, row.actor, row.subject, row.data]));
+}
+
+/** The hash that links an entry to the one before it. */
+export function entryHash(prevHash: string, content: string): string {
+  return sha256Hex(`${prevHash}:${content}`);
+}
+
+const queries = preparedFor((db) => ({
+  seedHead: prepareQuery(db, (db, p: { chain: string; hash: string }) =>
+    db
+      .insertInto('audit_heads')
+      .values({ chain: p.chain, seq: 0, entry_hash: p.hash })
+      .onConflict((oc) => oc.column('chain').doNothing()),
+  ),
+  head: prepareQuery(db, (db, p: { chain: string }) =>
+    db.selectFrom('audit_heads').select(['seq', 'entry_hash']).where('chain', '=', p.chain),
+  ),
+  headForUpdate: prepareQuery(db, (db, p: { chain: string }) =>
+    db.selectFrom('audit_heads').select(['seq', 'entry_hash']).where('chain', '=', p.chain).forUpdate(),
+  ),
+  insert: prepareQuery(db, (db, p: AuditRow) =>
+    db.insertInto('audit_log').values({
+      id: p.id,
+      chain: p.chain,
+      seq: p.seq,
+      at: p.at,
+      event: p.event,
+      actor: p.actor,
+      subject: p.subject,
+      data: p.data,
+      prev_hash: p.prev_hash,
+      content_hash: p.content_hash,
+      entry_hash: p.entry_hash,
+    }),
+  ),
+  moveHead: prepareQuery(db, (db, p: { chain: string; seq: number; hash: string }) =>
+    db.updateTable('audit_heads').set({ seq: p.seq, entry_hash: p.hash }).where('chain', '=', p.chain),
+  ),
+}));
+
+function isPostgres(db: Db): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/** Rows per INSERT statement: far below both engines' parameter limits (11 columns each). */
+const INSERT_ROWS = 80;
+
+/**
+ * Appends events to their chains inside `trx`, the transaction that writes what they record.
+ * `db` is the database `trx` belongs to (the statements are prepared on it).
+ */
+export async function appendAudit(db: Db, trx: Db, events: AuditEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const byChain = new Map<string, AuditEvent[]>();
+  for (const e of events) {
+    const list = byChain.get(e.chain);
+    if (list) list.push(e);
+    else byChain.set(e.chain, [e]);
+  }
+  const q = queries(db);
+  const postgres = isPostgres(db);
+  for (const chain of [...byChain.keys()].sort()) {
+    await q.seedHead.execute({ chain, hash: GENESIS_HASH }, trx);
+    const head = await (postgres ? q.headForUpdate : q.head).first({ chain }, trx);
+    if (!head) throw new Error(`audit chain ${chain} has no head`);
+    let seq = Number(head.seq);
+    let prev = head.entry_hash;
+    const rows: AuditRow[] = [];
+    for (const e of byChain.get(chain)!) {
+      seq++;
+      const base = {
+        chain,
+        seq,
+        at: e.at,
+        event: e.event,
+        actor: e.actor,
+        subject: e.subject,
+        data: JSON.stringify(e.data),
+      };
+      const content = contentHash(base);
+      const hash = entryHash(prev, content);
+      rows.push({
+        id: newId('aud', new Date(e.at)),
+        ...base,
+        prev_hash: prev,
+        content_hash: content,
+        entry_hash: hash,
+      });
+      prev = hash;
+    }
+    if (postgres) {
+      // One round trip for many rows.
+      for (let i = 0; i < rows.length; i += INSERT_ROWS) {
+        await trx
+          .insertInto('audit_log')
+          .values(rows.slice(i, i + INSERT_ROWS))
+          .execute();
+      }
+    } else {
+      // SQLite runs in process: a statement prepared once costs less than building a long one per batch.
+      for (const row of rows) await q.insert.execute(row, trx);
+    }
+    await q.moveHead.execute({ chain, seq, hash: prev }, trx);
+  }
+}
+
+/** Appends events in a transaction of their own (for work that writes nothing else). */
+export async function appendAuditNow(db: Db, events: AuditEvent[]): Promise<void> {
+  await db.transaction().execute((trx) => appendAudit(db, trx, events));
+}
+
+export class AuditStore {
+  constructor(private readonly db: Db) {}
+
+  async chains(): Promise<string[]> {
+    const rows = await this.db.selectFrom('audit_heads').select('chain').orderBy('chain').execute();
+    return rows.map((r) => r.chain);
+  }
+
+  head(chain: string) {
+    return this.db.selectFrom('audit_heads').selectAll().where('chain', '=', chain).executeTakeFirst();
+  }
+
+  /** Entries of a chain after `afterSeq`, in order. */
+  page(chain: string, afterSeq: number, limit: number): Promise<AuditRow[]> {
+    return this.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('chain', '=', chain)
+      .where('seq', '>', afterSeq)
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
+  }
+
+  /** The first (kept) entry of a chain. */
+  first(chain: string): Promise<AuditRow | undefined> {
+    return this.db.selectFrom('audit_log').selectAll().where('chain', '=', chain).orderBy('seq').executeTakeFirst();
+  }
+
+  /** Entries of these chains with `from <= at < to`, in chain and sequence order. */
+  between(chains: string[], from: string, to: string, events?: string[]): Promise<AuditRow[]> {
+    let query = this.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('chain', 'in', chains)
+      .where('at', '>=', from)
+      .where('at', '<', to);
+    if (events) query = query.where('event', 'in', events);
+    return query.orderBy('at').orderBy('chain').orderBy('seq').execute();
+  }
+
+  /** The last sequence number of a chain's entries older than `before` (0 when there is none). */
+  async lastSeqBefore(chain: string, before: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('audit_log')
+      .select((eb) => eb.fn.max('seq').as('seq'))
+      .where('chain', '=', chain)
+      .where('at', '<', before)
+      .executeTakeFirst();
+    return Number(row?.seq ?? 0);
+  }
+
+  /** Deletes a chain's entries up to `seq` (retention, inside `trx`); returns how many. */
+  async deleteThrough(chain: string, seq: number, trx: Db = this.db): Promise<number> {
+    const result = await trx
+      .deleteFrom('audit_log')
+      .where('chain', '=', chain)
+      .where('seq', '<=', seq)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** The `audit.pruned` entries of a chain: each says up to which entry the chain was pruned. */
+  prunes(chain: string): Promise<AuditRow[]> {
+    return this.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('chain', '=', chain)
+      .where('event', '=', 'audit.pruned')
+      .execute();
+  }
+}
