@@ -43,6 +43,7 @@ export function buildOpenApiOptions(): SwaggerOptions {
       tags: [
         { name: 'screening', description: 'Screen names and read stored screenings.' },
         { name: 'monitoring', description: 'Continuous monitoring of stored screenings.' },
+        { name: 'batches', description: 'Batch screening of customer files (JSON, CSV, NDJSON, XLSX).' },
         { name: 'service', description: 'Health of the service.' },
       ],
       components: {

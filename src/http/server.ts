@@ -11,6 +11,7 @@ import { newId } from '../infra/ids.js';
 import { MemoryRateLimiter, type RateLimiter, SharedRateLimiter } from '../infra/rate-limiter.js';
 import { SCREENING_SCHEMAS } from '../screening/screening-schemas.js';
 import { MONITOR_SCHEMAS } from '../monitoring/monitor-schemas.js';
+import { BATCH_SCHEMAS } from '../batches/batch-schemas.js';
 import { registerErrorHandler, sendError } from './error-handler.js';
 import { buildOpenApiOptions, finishOpenApiDocument } from './openapi.js';
 import { registerPipeline } from './pipeline.js';
@@ -18,6 +19,7 @@ import { ErrorEnvelope, Pagination } from './schemas.js';
 import { healthRoutes, type HealthDeps } from './routes/health-routes.js';
 import { screeningRoutes, type ScreeningRouteDeps } from './routes/screening-routes.js';
 import { monitorRoutes, type MonitorRouteDeps } from './routes/monitor-routes.js';
+import { batchRoutes, type BatchRouteDeps } from './routes/batch-routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -26,6 +28,7 @@ export interface AppDeps {
   health: HealthDeps;
   screening: ScreeningRouteDeps;
   monitors: MonitorRouteDeps;
+  batches: BatchRouteDeps;
   logger?: FastifyServerOptions['logger'];
   /** Defaults to in-memory counters on SQLite and database-backed ones on PostgreSQL. */
   limiter?: RateLimiter;
@@ -68,7 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     strict: false,
     verbose: true,
   });
-  for (const schema of [ErrorEnvelope, Pagination, ...SCREENING_SCHEMAS, ...MONITOR_SCHEMAS]) {
+  for (const schema of [ErrorEnvelope, Pagination, ...SCREENING_SCHEMAS, ...MONITOR_SCHEMAS, ...BATCH_SCHEMAS]) {
     bodyAjv.addSchema(schema);
     queryAjv.addSchema(schema);
     app.addSchema(schema);
@@ -96,7 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // A POST without a JSON content type is a 415 even when it has no body.
   app.addHook('preValidation', async (request) => {
-    if (request.method === 'POST') {
+    if (request.method === 'POST' && !request.routeOptions.config.acceptsFiles) {
       const type = request.headers['content-type'] ?? '';
       if (!/^application\/json\b/i.test(type)) {
         throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'the request body must be sent as application/json');
@@ -121,6 +124,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes(deps.health));
   await app.register(screeningRoutes(deps.screening), { prefix: '/v1' });
   await app.register(monitorRoutes(deps.monitors), { prefix: '/v1' });
+  await app.register(batchRoutes(deps.batches), { prefix: '/v1' });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () =>
     finishOpenApiDocument(app.swagger() as Record<string, unknown>),

@@ -80,6 +80,17 @@ export interface MonitoringConfig {
   maxIntervalMs: number;
 }
 
+/** Batch screening (issue 14): how the background rows run beside interactive requests. */
+export interface BatchConfig {
+  /** Rows of batches in flight at once on one node. */
+  concurrency: number;
+  /** Rows one round claims. */
+  claimSize: number;
+  /** How long a claim holds before another node may take the row, in ms. */
+  leaseMs: number;
+  pollIntervalMs: number;
+}
+
 export interface Config {
   env: 'production' | 'development' | 'test';
   logLevel: LogLevel;
@@ -91,6 +102,7 @@ export interface Config {
   matching: MatchingConfig;
   webhooks: WebhookConfig;
   monitoring: MonitoringConfig;
+  batches: BatchConfig;
 }
 
 export class ConfigError extends Error {
@@ -270,6 +282,12 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     monitoring: {
       batchSize: int(env, 'RESCREEN_BATCH_SIZE', 500, 1, 100_000),
       maxIntervalMs: duration(env, 'RESCREEN_INTERVAL', '24h'),
+    },
+    batches: {
+      concurrency: int(env, 'BATCH_CONCURRENCY', 2, 1, 64),
+      claimSize: int(env, 'BATCH_CLAIM_SIZE', 32, 1, 10_000),
+      leaseMs: duration(env, 'BATCH_LEASE', '60s'),
+      pollIntervalMs: duration(env, 'BATCH_POLL_INTERVAL', '2s'),
     },
   };
   return deepFreeze(config);

@@ -34,9 +34,18 @@ export interface ScreeningDeps {
   monitored: (db: Db) => MonitoredSearches;
 }
 
+/**
+ * A write that commits with the screening, in its transaction (batches mark their row done with it):
+ * it runs after the quota unit is taken and before the screening is inserted. It must check before it
+ * writes, as every job of the group commit does (a throw keeps what the job wrote before it).
+ */
+export type AlongsideWrite = (trx: Db, screening: ScreeningRow) => Promise<void>;
+
 export interface ScreenRequest {
   body: ScreenRequestBody;
   idempotencyKey?: string | undefined;
+  /** Batch rows (src/batches/): written in the screening's own transaction. */
+  alongside?: AlongsideWrite;
 }
 
 export interface ScreenResponse {
@@ -97,6 +106,7 @@ interface ScreeningWrite {
   now: Date;
   idempotencyKey: string | undefined;
   responseJson: string;
+  alongside: AlongsideWrite | undefined;
 }
 
 /**
@@ -114,6 +124,7 @@ function writerFor(db: Db): BatchWriter<ScreeningWrite> {
       async (trx, w) => {
         // consumeQuota checks before it writes, so a refused job leaves nothing behind in the batch.
         await consumeQuota(db, trx, w.caller, w.now);
+        await w.alongside?.(trx, w.row);
         await store.insert(w.row, trx);
         if (w.idempotencyKey !== undefined) {
           await completeIdempotencyKey(db, trx, {
@@ -208,7 +219,14 @@ export function screeningService(deps: ScreeningDeps) {
           created_at: now.toISOString(),
         };
         // The response is sent only once the screening, its quota unit and its idempotency record are committed.
-        await writerFor(db).submit({ caller, row, now, idempotencyKey, responseJson: json });
+        await writerFor(db).submit({
+          caller,
+          row,
+          now,
+          idempotencyKey,
+          responseJson: json,
+          alongside: input.alongside,
+        });
         return { status: 200, json, replayed: false };
       } catch (error) {
         if (idempotencyKey !== undefined) await releaseIdempotencyKey(db, caller.orgId, idempotencyKey);

@@ -1,3 +1,5 @@
+import { BatchRunner } from '../batches/batch-runner.js';
+import { batchService, type BatchService } from '../batches/batch-service.js';
 import type { Clock } from '../infra/clock.js';
 import type { Config } from '../infra/config.js';
 import type { Context, Log } from '../infra/context.js';
@@ -32,6 +34,7 @@ export interface Services {
   alerts: AlertsService;
   webhooks: WebhooksService;
   lists: ListSyncService;
+  batches: BatchService;
 }
 
 /** Background work: none of it runs until start(); tests drive each job's runUntilIdle themselves. */
@@ -39,6 +42,7 @@ export interface Jobs {
   lists: ListJobs;
   rescreen: Rescreener;
   deliveries: DeliveryWorker;
+  batches: BatchRunner;
   start(): void;
   stop(): Promise<void>;
 }
@@ -96,21 +100,38 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     alerts: alertsService({ onDeliveries: () => deliveries.job.kick() }),
     webhooks: webhooksService({ database, clock, config: config.webhooks, nodeId, ...logged }),
     lists,
+    batches: batchService({ onQueued: () => batchRunner.job.kick() }),
   };
+  const batchRunner = new BatchRunner({
+    database,
+    clock,
+    config: config.batches,
+    nodeId,
+    screening: services.screening,
+    monitors: services.monitors,
+    listsReady: () => runtime.current() !== undefined,
+    onDeliveries: () => deliveries.job.kick(),
+    ...logged,
+  });
   // Every swap to new list versions rescreens the monitors against them.
-  runtime.onChange(() => rescreen.job.kick());
+  runtime.onChange(() => {
+    rescreen.job.kick();
+    batchRunner.job.kick();
+  });
   const listJobs = new ListJobs({ config: config.lists, ctx: operator, nodeId, runtime, lists, ...logged });
   const jobs: Jobs = {
     lists: listJobs,
     rescreen,
     deliveries,
+    batches: batchRunner,
     start() {
       listJobs.job.start();
       rescreen.job.start();
       deliveries.job.start();
+      batchRunner.job.start();
     },
     async stop() {
-      await Promise.all([listJobs.job.stop(), rescreen.job.stop(), deliveries.job.stop()]);
+      await Promise.all([listJobs.job.stop(), rescreen.job.stop(), deliveries.job.stop(), batchRunner.job.stop()]);
     },
   };
   return { services, jobs };
