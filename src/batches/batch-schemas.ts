@@ -29,12 +29,14 @@ const OptionFields = {
 
 export const BatchItem = Type.Object(
   {
-    name: Type.Unknown({ description: 'As POST /screen `name`.' }),
+    name: Type.Optional(
+      Type.Unknown({ description: "As POST /screen `name` (required: a row without one is that row's error)." }),
+    ),
     entityType: Type.Optional(Type.Unknown({ description: 'As POST /screen.' })),
     country: Type.Optional(Type.Unknown({ description: 'As POST /screen.' })),
     birthDate: Type.Optional(Type.Unknown({ description: 'As POST /screen.' })),
     groupByCluster: Type.Optional(Type.Unknown({ description: 'As POST /screen.' })),
-    externalId: Type.Optional(ExternalIdField),
+    externalId: Type.Optional(Type.Unknown({ description: ExternalIdField.description })),
   },
   {
     $id: 'BatchItem',
@@ -46,7 +48,7 @@ export const BatchItem = Type.Object(
 
 export const CreateBatchBody = Type.Object(
   {
-    items: Type.Array(Type.Object({}, { additionalProperties: true }), {
+    items: Type.Array(Type.Ref(BatchItem), {
       minItems: 1,
       maxItems: MAX_ITEMS,
       description: `1 to ${MAX_ITEMS.toLocaleString('en')} rows, each a BatchItem (a POST /screen body).`,
