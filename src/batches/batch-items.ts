@@ -12,6 +12,8 @@ import type { BatchLine, BatchRow, BatchTally, RowFailure } from './batch-store.
  */
 
 const requestShape = TypeCompiler.Compile(ScreenRequest);
+/** The fields of a POST /screen body: a row keeps only these (unknown fields are never stored). */
+const REQUEST_FIELDS = Object.keys(ScreenRequest.properties);
 
 export interface CheckedItem {
   /** The POST /screen body to run, with the batch's groupByCluster when the row has none. */
@@ -22,10 +24,16 @@ export interface CheckedItem {
 
 export function checkItem(item: Record<string, unknown>, groupByCluster: boolean, now: Date): CheckedItem {
   const externalId = typeof item.externalId === 'string' && item.externalId.trim() ? item.externalId.trim() : null;
-  const body = { ...item } as ScreenRequestBody & { __error?: string };
-  if (typeof body.__error === 'string') {
-    return { body, externalId, error: { code: 'VALIDATION_ERROR', field: null, message: body.__error } };
+  if (typeof item.__error === 'string') {
+    return {
+      body: { name: '' },
+      externalId,
+      error: { code: 'VALIDATION_ERROR', field: null, message: item.__error },
+    };
   }
+  const body = Object.fromEntries(
+    REQUEST_FIELDS.filter((f) => item[f] !== undefined).map((f) => [f, item[f]]),
+  ) as ScreenRequestBody;
   if (body.groupByCluster === undefined && groupByCluster) body.groupByCluster = true;
   const shapeError = requestShape.Errors(body).First();
   if (shapeError) {

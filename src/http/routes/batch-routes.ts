@@ -52,8 +52,14 @@ function options(query: { monitor?: boolean; groupByCluster?: boolean }, body?: 
   };
 }
 
-/** The batch in the request: JSON items, the body as a file, or the `file` field of a multipart form. */
-async function batchSource(request: FastifyRequest): Promise<CreateBatchInput['source']> {
+/**
+ * The batch in the request: JSON items, the body as a file, or the `file` field of a multipart form
+ * (whose `monitor` and `groupByCluster` fields, sent before the file, are options too).
+ */
+async function batchSource(
+  request: FastifyRequest,
+  fields: Partial<BatchOptions>,
+): Promise<CreateBatchInput['source']> {
   const type = (request.headers['content-type'] ?? '').toLowerCase();
   if (/^application\/json\b/.test(type)) return { items: (request.body as CreateBatchBodyType).items };
   if (request.isMultipart()) {
@@ -62,6 +68,9 @@ async function batchSource(request: FastifyRequest): Promise<CreateBatchInput['s
         return { file: part.file, kind: fileKindOf(part.mimetype, part.filename), fileName: part.filename || null };
       }
       if (part.type === 'file') part.file.resume();
+      else if (part.fieldname === 'monitor' || part.fieldname === 'groupByCluster') {
+        fields[part.fieldname] = String(part.value).toLowerCase() === 'true';
+      }
     }
     throw validationError('file', 'the multipart form has no field "file"');
   }
@@ -124,10 +133,9 @@ export function batchRoutes(deps: BatchRouteDeps): FastifyPluginAsync {
         const body = /^application\/json\b/i.test(request.headers['content-type'] ?? '')
           ? (request.body as CreateBatchBodyType)
           : undefined;
-        const input: CreateBatchInput = {
-          options: options(request.query, body),
-          source: await batchSource(request),
-        };
+        const fields: Partial<BatchOptions> = {};
+        const source = await batchSource(request, fields);
+        const input: CreateBatchInput = { options: options(request.query, { ...fields, ...body }), source };
         const data = await deps.batches.createBatch({ ctx: contextOf(request), input });
         return reply.status(202).send({ success: true, data });
       },
