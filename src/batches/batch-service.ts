@@ -120,6 +120,9 @@ export function batchService(deps: BatchDeps = {}) {
       } catch (error) {
         await store.deleteBatch(id).catch(() => undefined);
         if (error instanceof AppError) throw error;
+        // A multipart file over its size limit (the form reader's own error).
+        if ((error as { statusCode?: number }).statusCode === 413)
+          throw new AppError('PAYLOAD_TOO_LARGE', 'the batch file is over 50 MB');
         // A reader's own failure (malformed CSV, a broken workbook): the file is at fault.
         throw validationError('file', (error as Error).message);
       }

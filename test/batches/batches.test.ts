@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import ExcelJS from 'exceljs';
 import { ManualClock } from '../../src/infra/clock.js';
@@ -246,6 +247,32 @@ for (const { engine, skip } of ENGINES) {
         .where('status', '=', 'receiving')
         .executeTakeFirst();
       assert.equal(Number(count?.n), 0);
+    });
+
+    it('413 for a file over 50 MB or a JSON body over 16 MiB, before reading it', async () => {
+      const big = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = http.request(
+          `${t.url}/v1/batches`,
+          {
+            method: 'POST',
+            headers: { 'x-api-key': org.key, 'content-type': 'text/csv', 'content-length': String(60 * 1024 * 1024) },
+          },
+          (res) => {
+            let body = '';
+            res.on('data', (c: Buffer) => (body += c.toString()));
+            res.on('end', () => {
+              req.destroy();
+              resolve({ status: res.statusCode ?? 0, body });
+            });
+          },
+        );
+        req.on('error', reject);
+        req.write('name\nAnna Schmidt\n');
+      });
+      assert.equal(big.status, 413, big.body);
+      assert.equal(JSON.parse(big.body).error.code, 'PAYLOAD_TOO_LARGE');
+      const items = Array.from({ length: 9000 }, () => ({ name: 'x'.repeat(2000) }));
+      assertError(await t.request('POST', '/v1/batches', { key: org.key, body: { items } }), 413, 'PAYLOAD_TOO_LARGE');
     });
 
     it("another organization's batch is a 404 everywhere", async () => {

@@ -63,6 +63,7 @@ async function batchSource(
   const type = (request.headers['content-type'] ?? '').toLowerCase();
   if (/^application\/json\b/.test(type)) return { items: (request.body as CreateBatchBodyType).items };
   if (request.isMultipart()) {
+    if (Number(request.headers['content-length'] ?? 0) > MAX_FILE_BYTES + 64 * 1024) throw tooLarge();
     for await (const part of request.parts()) {
       if (part.type === 'file' && part.fieldname === 'file') {
         return { file: part.file, kind: fileKindOf(part.mimetype, part.filename), fileName: part.filename || null };
@@ -74,6 +75,8 @@ async function batchSource(
     }
     throw validationError('file', 'the multipart form has no field "file"');
   }
+  // A declared length over the limit is refused before a byte is read (past it, the stream is cut).
+  if (Number(request.headers['content-length'] ?? 0) > MAX_FILE_BYTES) throw tooLarge();
   const kind = fileKindOf(type);
   const name = request.headers['x-file-name'];
   return { file: request.body as Readable, kind, fileName: typeof name === 'string' ? name : null };
