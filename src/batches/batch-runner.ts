@@ -70,7 +70,15 @@ export class BatchRunner {
     return new BatchStore(this.deps.database.db).queuedRows();
   }
 
-  private async round(): Promise<{ more: boolean; report: RunReport }> {
+  /** Runs the rows of one batch in this process until none is left (the command line's `screen`). */
+  async runBatch(batchId: string): Promise<void> {
+    for (;;) {
+      const { more } = await this.round(batchId);
+      if (!more) return;
+    }
+  }
+
+  private async round(batchId?: string): Promise<{ more: boolean; report: RunReport }> {
     const { database, clock, nodeId, config } = this.deps;
     const store = new BatchStore(database.db);
     const report: RunReport = { screened: 0, errors: 0, completed: 0 };
@@ -87,6 +95,7 @@ export class BatchRunner {
       until: new Date(now.getTime() + config.leaseMs).toISOString(),
       nodeId,
       limit: config.claimSize,
+      ...(batchId !== undefined ? { batchId } : {}),
     });
     const batches = new Map<string, { batch: BatchRow; caller: Caller } | null>();
     for (const id of new Set(claimed.map((c) => c.batch_id))) {

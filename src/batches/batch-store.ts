@@ -156,17 +156,12 @@ export class BatchStore {
    */
   static async claim(
     database: DatabaseHandle,
-    input: { now: string; until: string; nodeId: string; limit: number },
+    input: { now: string; until: string; nodeId: string; limit: number; batchId?: string },
   ): Promise<ClaimedLine[]> {
     const lock = database.engine === 'postgres' ? sql.raw('for update skip locked') : sql.raw('');
-    const open = await database.db
-      .selectFrom('batches')
-      .select('id')
-      .where('status', 'in', ['queued', 'running'])
-      .orderBy('created_at')
-      .orderBy('id')
-      .limit(100)
-      .execute();
+    let query = database.db.selectFrom('batches').select('id').where('status', 'in', ['queued', 'running']);
+    if (input.batchId !== undefined) query = query.where('id', '=', input.batchId);
+    const open = await query.orderBy('created_at').orderBy('id').limit(100).execute();
     for (const { id } of open) {
       const result = await sql<ClaimedLine>`
         update batch_rows set claimed_until = ${input.until}, claimed_by = ${input.nodeId}

@@ -85,7 +85,12 @@ export function registerBatchCommands(program: Command, runtime: CliRuntime): vo
             .catch(() => undefined);
         }, 250);
         try {
-          await app.jobs.batches.job.runUntilIdle();
+          // Rows claimed by a server on the same database finish there: wait for them.
+          for (;;) {
+            await app.jobs.batches.runBatch(created.batchId);
+            if (!['queued', 'running'].includes((await status()).status)) break;
+            await new Promise((r) => setTimeout(r, 250));
+          }
         } finally {
           clearInterval(timer);
         }
