@@ -9,6 +9,7 @@ const benches = [
   ['POST /screen over HTTP (SQLite, autocannon)', ['dist/bench/http.js']],
   ['ownership derivation (3M entities, 500k stakes)', ['--max-old-space-size=4096', 'dist/bench/ownership.js']],
   ['rescreening monitors', ['dist/bench/rescreen.js']],
+  ['batch screening: 100,000 CSV rows, interactive p99, kill -9 and restart', ['dist/bench/batch.js']],
 ];
 let failed = 0;
 for (const [title, args] of benches) {

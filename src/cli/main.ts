@@ -6,6 +6,7 @@ import { registerTenantCommands } from './tenant-commands.js';
 import { registerListCommands } from './list-commands.js';
 import { registerExtraCommands } from './extra-commands.js';
 import { registerDecisionCommands } from './decision-commands.js';
+import { registerBatchCommands } from './batch-commands.js';
 import { printResult } from './output.js';
 import { type CliOptions, makeRuntime } from './runtime.js';
 
@@ -57,6 +58,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env, options: CliO
   registerListCommands(program, runtime);
   registerExtraCommands(program, runtime);
   registerDecisionCommands(program, runtime);
+  registerBatchCommands(program, runtime);
   return program;
 }
 

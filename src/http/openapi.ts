@@ -54,6 +54,7 @@ export function buildOpenApiOptions(): SwaggerOptions {
           description:
             'Analyst decisions on matches: false positives suppress a listed entity for a customer; four-eyes approval.',
         },
+        { name: 'batches', description: 'Batch screening of customer files (JSON, CSV, NDJSON, XLSX).' },
         { name: 'service', description: 'Health of the service.' },
       ],
       components: {

@@ -12,6 +12,7 @@ import { MemoryRateLimiter, type RateLimiter, SharedRateLimiter } from '../infra
 import { SCREENING_SCHEMAS } from '../screening/screening-schemas.js';
 import { MONITOR_SCHEMAS } from '../monitoring/monitor-schemas.js';
 import { DECISION_SCHEMAS } from '../screening/decisions-schemas.js';
+import { BATCH_SCHEMAS } from '../batches/batch-schemas.js';
 import { registerErrorHandler, sendError } from './error-handler.js';
 import { buildOpenApiOptions, finishOpenApiDocument } from './openapi.js';
 import { registerPipeline } from './pipeline.js';
@@ -20,6 +21,7 @@ import { healthRoutes, type HealthDeps } from './routes/health-routes.js';
 import { screeningRoutes, type ScreeningRouteDeps } from './routes/screening-routes.js';
 import { monitorRoutes, type MonitorRouteDeps } from './routes/monitor-routes.js';
 import { decisionRoutes, type DecisionRouteDeps } from './routes/decision-routes.js';
+import { batchRoutes, type BatchRouteDeps } from './routes/batch-routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -29,6 +31,7 @@ export interface AppDeps {
   screening: ScreeningRouteDeps;
   monitors: MonitorRouteDeps;
   decisions: DecisionRouteDeps;
+  batches: BatchRouteDeps;
   logger?: FastifyServerOptions['logger'];
   /** Defaults to in-memory counters on SQLite and database-backed ones on PostgreSQL. */
   limiter?: RateLimiter;
@@ -71,7 +74,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     strict: false,
     verbose: true,
   });
-  for (const schema of [ErrorEnvelope, Pagination, ...SCREENING_SCHEMAS, ...MONITOR_SCHEMAS, ...DECISION_SCHEMAS]) {
+  for (const schema of [
+    ErrorEnvelope,
+    Pagination,
+    ...SCREENING_SCHEMAS,
+    ...MONITOR_SCHEMAS,
+    ...DECISION_SCHEMAS,
+    ...BATCH_SCHEMAS,
+  ]) {
     bodyAjv.addSchema(schema);
     queryAjv.addSchema(schema);
     app.addSchema(schema);
@@ -99,7 +109,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // A POST without a JSON content type is a 415 even when it has no body.
   app.addHook('preValidation', async (request) => {
-    if (request.method === 'POST') {
+    if (request.method === 'POST' && !request.routeOptions.config.acceptsFiles) {
       const type = request.headers['content-type'] ?? '';
       if (!/^application\/json\b/i.test(type)) {
         throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'the request body must be sent as application/json');
@@ -125,6 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(screeningRoutes(deps.screening), { prefix: '/v1' });
   await app.register(monitorRoutes(deps.monitors), { prefix: '/v1' });
   await app.register(decisionRoutes(deps.decisions), { prefix: '/v1' });
+  await app.register(batchRoutes(deps.batches), { prefix: '/v1' });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () =>
     finishOpenApiDocument(app.swagger() as Record<string, unknown>),

@@ -88,6 +88,17 @@ export interface AuditConfig {
   retentionYears: number;
 }
 
+/** Batch screening (issue 14): how the background rows run beside interactive requests. */
+export interface BatchConfig {
+  /** Rows of batches in flight at once on one node. */
+  concurrency: number;
+  /** Rows one round claims. */
+  claimSize: number;
+  /** How long a claim holds before another node may take the row, in ms. */
+  leaseMs: number;
+  pollIntervalMs: number;
+}
+
 export interface Config {
   env: 'production' | 'development' | 'test';
   logLevel: LogLevel;
@@ -100,6 +111,7 @@ export interface Config {
   webhooks: WebhookConfig;
   monitoring: MonitoringConfig;
   audit: AuditConfig;
+  batches: BatchConfig;
 }
 
 export class ConfigError extends Error {
@@ -281,6 +293,12 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       maxIntervalMs: duration(env, 'RESCREEN_INTERVAL', '24h'),
     },
     audit: { retentionYears: int(env, 'AUDIT_RETENTION_YEARS', 10, 1, 100) },
+    batches: {
+      concurrency: int(env, 'BATCH_CONCURRENCY', 2, 1, 64),
+      claimSize: int(env, 'BATCH_CLAIM_SIZE', 32, 1, 10_000),
+      leaseMs: duration(env, 'BATCH_LEASE', '60s'),
+      pollIntervalMs: duration(env, 'BATCH_POLL_INTERVAL', '2s'),
+    },
   };
   return deepFreeze(config);
 }

@@ -265,6 +265,46 @@ export interface WebhookAttemptsTable {
   error: string | null;
 }
 
+export interface BatchesTable {
+  id: string;
+  org_id: string;
+  /** The caller who created the batch (JSON): its rows are screened in that caller's name. */
+  caller: string;
+  /** receiving, queued, running, completed, failed, cancelled. */
+  status: string;
+  /** json, csv, ndjson, xlsx. */
+  source: string;
+  file_name: string | null;
+  total: number;
+  monitor: number;
+  group_by_cluster: number;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export interface BatchRowsTable {
+  batch_id: string;
+  /** The row's key: the line of the file (the item's position, from 1, for JSON). */
+  line: number;
+  /** queued, done, error, cancelled. */
+  state: string;
+  /** The POST /screen body of the row (JSON). */
+  input: string;
+  external_id: string | null;
+  screening_id: string | null;
+  risk_level: string | null;
+  risk_score: number | null;
+  entity_id: string | null;
+  entity_name: string | null;
+  matched_sources: string | null;
+  error_code: string | null;
+  error_field: string | null;
+  error_message: string | null;
+  claimed_until: string | null;
+  claimed_by: string | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -285,4 +325,6 @@ export interface Database {
   decision_list_reviews: DecisionListReviewsTable;
   audit_log: AuditLogTable;
   audit_heads: AuditHeadsTable;
+  batches: BatchesTable;
+  batch_rows: BatchRowsTable;
 }

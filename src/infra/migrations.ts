@@ -335,6 +335,50 @@ const identifiers: Migration = {
   },
 };
 
+/** Batch screening (issue 14): a batch and its rows, keyed by line number, claimed by the batch job. */
+const batches: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('batches')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('org_id', 'text', (c) => c.notNull())
+      .addColumn('caller', 'text', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('source', 'text', (c) => c.notNull())
+      .addColumn('file_name', 'text')
+      .addColumn('total', 'integer', (c) => c.notNull())
+      .addColumn('monitor', 'integer', (c) => c.notNull())
+      .addColumn('group_by_cluster', 'integer', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('started_at', 'text')
+      .addColumn('finished_at', 'text')
+      .execute();
+    await db.schema.createIndex('batches_org_created').on('batches').columns(['org_id', 'created_at']).execute();
+    await db.schema.createIndex('batches_status').on('batches').columns(['status', 'created_at']).execute();
+    await db.schema
+      .createTable('batch_rows')
+      .addColumn('batch_id', 'text', (c) => c.notNull())
+      .addColumn('line', 'integer', (c) => c.notNull())
+      .addColumn('state', 'text', (c) => c.notNull())
+      .addColumn('input', 'text', (c) => c.notNull())
+      .addColumn('external_id', 'text')
+      .addColumn('screening_id', 'text')
+      .addColumn('risk_level', 'text')
+      .addColumn('risk_score', 'real')
+      .addColumn('entity_id', 'text')
+      .addColumn('entity_name', 'text')
+      .addColumn('matched_sources', 'text')
+      .addColumn('error_code', 'text')
+      .addColumn('error_field', 'text')
+      .addColumn('error_message', 'text')
+      .addColumn('claimed_until', 'text')
+      .addColumn('claimed_by', 'text')
+      .addPrimaryKeyConstraint('batch_rows_pk', ['batch_id', 'line'])
+      .execute();
+    await db.schema.createIndex('batch_rows_state').on('batch_rows').columns(['batch_id', 'state', 'line']).execute();
+  },
+};
+
 /** Ordered by name; Kysely runs them in that order. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_tenancy': tenancy,
@@ -343,6 +387,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0004_monitoring': monitoring,
   '0005_decisions_audit': decisionsAudit,
   '0006_identifiers': identifiers,
+  '0007_batches': batches,
 };
 
 class InlineProvider implements MigrationProvider {

@@ -49,9 +49,18 @@ export interface ScreeningDeps {
   monitored: (db: Db) => MonitoredSearches;
 }
 
+/**
+ * A write that commits with the screening, in its transaction (batches mark their row done with it):
+ * it runs after the quota unit is taken and before the screening is inserted. It must check before it
+ * writes, as every job of the group commit does (a throw keeps what the job wrote before it).
+ */
+export type AlongsideWrite = (trx: Db, screening: ScreeningRow) => Promise<void>;
+
 export interface ScreenRequest {
   body: ScreenRequestBody;
   idempotencyKey?: string | undefined;
+  /** Batch rows (src/batches/): written in the screening's own transaction. */
+  alongside?: AlongsideWrite;
 }
 
 export interface ScreenResponse {
@@ -122,6 +131,7 @@ interface ScreeningWrite {
   suppressions: Suppressions;
   /** Suppressions found lapsed by this screening: written into their decisions with it. */
   lapses: Lapse[];
+  alongside: AlongsideWrite | undefined;
 }
 
 /**
@@ -139,6 +149,7 @@ function writerFor(db: Db): BatchWriter<ScreeningWrite> {
       async (trx, w) => {
         // consumeQuota checks before it writes, so a refused job leaves nothing behind in the batch.
         await consumeQuota(db, trx, w.caller, w.now);
+        await w.alongside?.(trx, w.row);
         await store.insert(w.row, trx);
         if (w.idempotencyKey !== undefined) {
           await completeIdempotencyKey(db, trx, {
@@ -274,6 +285,7 @@ export function screeningService(deps: ScreeningDeps) {
           responseJson: json,
           suppressions,
           lapses: newLapses(suppressions),
+          alongside: input.alongside,
         });
         return { status: 200, json, replayed: false };
       } catch (error) {

@@ -52,6 +52,7 @@ export async function buildServerApp(
     screening: { screening: ctx.services.screening },
     monitors: { monitors: ctx.services.monitors },
     decisions: { decisions: ctx.services.decisions },
+    batches: { batches: ctx.services.batches },
   });
 }
 

@@ -1,4 +1,6 @@
 import { auditService, type AuditService } from '../audit/audit-service.js';
+import { BatchRunner } from '../batches/batch-runner.js';
+import { batchService, type BatchService } from '../batches/batch-service.js';
 import type { Clock } from '../infra/clock.js';
 import type { Config } from '../infra/config.js';
 import type { Context, Log } from '../infra/context.js';
@@ -38,6 +40,7 @@ export interface Services {
   lists: ListSyncService;
   decisions: DecisionsService;
   audit: AuditService;
+  batches: BatchService;
 }
 
 /** Background work: none of it runs until start(); tests drive each job's runUntilIdle themselves. */
@@ -45,6 +48,7 @@ export interface Jobs {
   lists: ListJobs;
   rescreen: Rescreener;
   deliveries: DeliveryWorker;
+  batches: BatchRunner;
   start(): void;
   stop(): Promise<void>;
 }
@@ -108,21 +112,38 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
       records: { 'screening.created': screeningHashes, 'decision.created': decisionHashes },
       orgId: async (db, slug) => (await new TenantsStore(db).orgBySlug(slug))?.id,
     }),
+    batches: batchService({ onQueued: () => batchRunner.job.kick() }),
   };
+  const batchRunner = new BatchRunner({
+    database,
+    clock,
+    config: config.batches,
+    nodeId,
+    screening: services.screening,
+    monitors: services.monitors,
+    listsReady: () => runtime.current() !== undefined,
+    onDeliveries: () => deliveries.job.kick(),
+    ...logged,
+  });
   // Every swap to new list versions rescreens the monitors against them.
-  runtime.onChange(() => rescreen.job.kick());
+  runtime.onChange(() => {
+    rescreen.job.kick();
+    batchRunner.job.kick();
+  });
   const listJobs = new ListJobs({ config: config.lists, ctx: operator, nodeId, runtime, lists, ...logged });
   const jobs: Jobs = {
     lists: listJobs,
     rescreen,
     deliveries,
+    batches: batchRunner,
     start() {
       listJobs.job.start();
       rescreen.job.start();
       deliveries.job.start();
+      batchRunner.job.start();
     },
     async stop() {
-      await Promise.all([listJobs.job.stop(), rescreen.job.stop(), deliveries.job.stop()]);
+      await Promise.all([listJobs.job.stop(), rescreen.job.stop(), deliveries.job.stop(), batchRunner.job.stop()]);
     },
   };
   return { services, jobs };

@@ -1,6 +1,6 @@
 /** The webhook payload of api-v1.md 6.2. */
 
-export type WebhookEvent = 'alert.created' | 'alert.resolved';
+export type WebhookEvent = 'alert.created' | 'alert.resolved' | 'batch.completed';
 
 export interface OrganizationRef {
   id: string;
@@ -58,4 +58,14 @@ export function serializeEvent(
     alert,
   };
   return JSON.stringify(body);
+}
+
+/** The body of `batch.completed` (issue 14): the batch as GET /batches/{id} shows it. */
+export function serializeBatchEvent(timestamp: string, organization: OrganizationRef, batch: object): string {
+  return JSON.stringify({
+    event: 'batch.completed',
+    timestamp,
+    organization: { id: organization.id, slug: organization.slug, name: organization.name },
+    batch,
+  });
 }

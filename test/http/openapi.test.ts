@@ -58,6 +58,11 @@ for (const { engine, skip } of ENGINES) {
         ['/v1/monitors', 'post'],
         ['/v1/monitors', 'get'],
         ['/v1/monitors/{id}', 'delete'],
+        ['/v1/batches', 'post'],
+        ['/v1/batches', 'get'],
+        ['/v1/batches/{id}', 'get'],
+        ['/v1/batches/{id}', 'delete'],
+        ['/v1/batches/{id}/results', 'get'],
       ];
       for (const [path, method] of operations) {
         assert.ok(doc.paths?.[path]?.[method], `${method.toUpperCase()} ${path} is described`);
@@ -93,6 +98,13 @@ for (const { engine, skip } of ENGINES) {
       assert.ok(byOperation('/v1/screenings/{id}', 'get')['404']);
       assert.ok(byOperation('/v1/monitors', 'post')['409']);
       assert.ok(byOperation('/v1/monitors/{id}', 'delete')['404']);
+      const batches = byOperation('/v1/batches', 'post');
+      for (const status of ['202', '400', '403', '413'])
+        assert.ok(batches[status], `POST /v1/batches documents ${status}`);
+      assert.ok(
+        doc.paths['/v1/batches'].post.requestBody.content['text/csv'],
+        'POST /v1/batches documents its file content types',
+      );
 
       const codes = deref(doc, doc.components.schemas.ErrorEnvelope).properties.error.properties.code;
       const enumerated = JSON.stringify(codes);

@@ -18,6 +18,25 @@ export async function* readCsvRows(file: string, options: CsvOptions = {}): Asyn
   const source = createReadStream(file);
   const decoded =
     options.encoding === 'windows-1252' ? source.pipe(iconv.decodeStream('win1252')) : source.setEncoding('utf8');
+  try {
+    for await (const { record } of readCsvStream(decoded, path.basename(file), options)) yield record;
+  } finally {
+    source.destroy();
+  }
+}
+
+/** One record of a CSV stream and the line of the file it starts on (from 1). */
+export interface CsvRecord {
+  record: string[];
+  line: number;
+}
+
+/** The records of decoded CSV text arriving as a stream (an upload), with the same leniency as readCsvRows. */
+export async function* readCsvStream(
+  decoded: NodeJS.ReadableStream,
+  label: string,
+  options: Pick<CsvOptions, 'delimiter'> = {},
+): AsyncGenerator<CsvRecord> {
   const parser = decoded.pipe(
     parse({
       delimiter: options.delimiter ?? ',',
@@ -25,13 +44,15 @@ export async function* readCsvRows(file: string, options: CsvOptions = {}): Asyn
       relax_column_count: true,
       relax_quotes: true,
       skip_empty_lines: true,
+      info: true,
     }),
   );
   try {
-    for await (const record of parser) yield record as string[];
+    for await (const item of parser) {
+      const { record, info } = item as { record: string[]; info: { lines: number } };
+      yield { record, line: info.lines };
+    }
   } catch (err) {
-    throw new Error(`${path.basename(file)}: malformed CSV (${(err as Error).message})`);
-  } finally {
-    source.destroy();
+    throw new Error(`${label}: malformed CSV (${(err as Error).message})`);
   }
 }

@@ -1,0 +1,247 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { Clock } from '../infra/clock.js';
+import type { BatchConfig } from '../infra/config.js';
+import type { Log } from '../infra/context.js';
+import type { DatabaseHandle } from '../infra/database.js';
+import { AppError } from '../infra/errors.js';
+import { PollingJob } from '../infra/polling-job.js';
+import type { MonitorService } from '../monitoring/monitor-service.js';
+import type { ScreeningService } from '../screening/screening-service.js';
+import type { Caller } from '../tenants/caller.js';
+import { TenantsStore } from '../tenants/tenants-store.js';
+import { type Tier, effectiveQuota } from '../tenants/tiers.js';
+import { enqueueDelivery } from '../webhooks/delivery-store.js';
+import { serializeBatchEvent } from '../webhooks/payload.js';
+import { batchStatus } from './batch-items.js';
+import { type BatchRow, BatchStore, type ClaimedLine } from './batch-store.js';
+
+export interface BatchRunnerDeps {
+  database: DatabaseHandle;
+  clock: Clock;
+  config: BatchConfig;
+  nodeId: string;
+  screening: ScreeningService;
+  monitors: MonitorService;
+  /** Whether the lists are loaded: rows wait while they are not. */
+  listsReady: () => boolean;
+  /** Called when a batch.completed delivery was written. */
+  onDeliveries?: () => void;
+  log?: Log;
+}
+
+export interface RunReport {
+  screened: number;
+  errors: number;
+  completed: number;
+}
+
+/** A batch left 'receiving' this long was broken off by a node that died during its upload. */
+const STALE_RECEIVING_MS = 60 * 60 * 1000;
+
+/**
+ * Runs batch rows in the background, on every node: a round claims a few rows (BATCH_CLAIM_SIZE)
+ * of the oldest runnable batch and screens them through the screening service's own POST /screen
+ * path, at most BATCH_CONCURRENCY at once, so that interactive requests keep their latency. Each
+ * row's 'done' mark commits in its screening's transaction; a row's key is its line, so a row is
+ * never screened twice. A node that dies leaves its claims to run out (BATCH_LEASE); on SQLite (one
+ * process) the claims found at start-up are a dead process's and are released at once.
+ */
+export class BatchRunner {
+  readonly job: PollingJob<RunReport>;
+  /** Rows this node finished since it started (the ops hook reads it). */
+  rowsDone = 0;
+  private startedUp = false;
+
+  constructor(private readonly deps: BatchRunnerDeps) {
+    this.job = new PollingJob<RunReport>({
+      name: 'batches',
+      intervalMs: deps.config.pollIntervalMs,
+      round: () => this.round(),
+      combine: (a, b) =>
+        a && b
+          ? { screened: a.screened + b.screened, errors: a.errors + b.errors, completed: a.completed + b.completed }
+          : (b ?? a),
+      ...(deps.log ? { log: deps.log } : {}),
+    });
+  }
+
+  /** Rows waiting in open batches, on the whole database (the ops hook). */
+  queuedRows(): Promise<number> {
+    return new BatchStore(this.deps.database.db).queuedRows();
+  }
+
+  /** Runs the rows of one batch in this process until none is left (the command line's `screen`). */
+  async runBatch(batchId: string): Promise<void> {
+    for (;;) {
+      const { more } = await this.round(batchId);
+      if (!more) return;
+    }
+  }
+
+  private async round(batchId?: string): Promise<{ more: boolean; report: RunReport }> {
+    const { database, clock, nodeId, config } = this.deps;
+    const store = new BatchStore(database.db);
+    const report: RunReport = { screened: 0, errors: 0, completed: 0 };
+    const now = clock.now();
+    if (!this.startedUp) {
+      this.startedUp = true;
+      if (database.engine === 'sqlite') await store.releaseAll();
+      for (const id of await store.staleReceiving(new Date(now.getTime() - STALE_RECEIVING_MS).toISOString()))
+        await store.deleteBatch(id);
+    }
+    if (!this.deps.listsReady()) return { more: false, report };
+    const claimed = await BatchStore.claim(database, {
+      now: now.toISOString(),
+      until: new Date(now.getTime() + config.leaseMs).toISOString(),
+      nodeId,
+      limit: config.claimSize,
+      ...(batchId !== undefined ? { batchId } : {}),
+    });
+    const batches = new Map<string, { batch: BatchRow; caller: Caller } | null>();
+    for (const id of new Set(claimed.map((c) => c.batch_id))) {
+      await store.setStatus(id, ['queued'], { status: 'running', started_at: now.toISOString() });
+      batches.set(id, await this.callerOf(store, id));
+    }
+    let next = 0;
+    let stop = false;
+    const worker = async () => {
+      while (next < claimed.length && !stop && !this.job.stopping) {
+        const line = claimed[next++]!;
+        const owner = batches.get(line.batch_id);
+        const outcome = owner ? await this.runRow(line, owner.batch, owner.caller) : 'error';
+        if (outcome === 'retry') stop = true;
+        else if (outcome === 'done') report.screened++;
+        else report.errors++;
+        if (outcome !== 'retry') this.rowsDone++;
+        await yieldToEventLoop();
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, config.concurrency) }, worker));
+    const left = claimed.slice(next);
+    if (left.length > 0) await store.release(nodeId, left);
+    report.completed = await this.finishBatches();
+    return { more: claimed.length > 0 && !stop, report };
+  }
+
+  /** The caller a batch's rows run as: its creator, with the organization's tier and quota now. */
+  private async callerOf(store: BatchStore, batchId: string): Promise<{ batch: BatchRow; caller: Caller } | null> {
+    const batch = await this.deps.database.db
+      .selectFrom('batches')
+      .selectAll()
+      .where('id', '=', batchId)
+      .executeTakeFirst();
+    if (!batch) return null;
+    const org = await new TenantsStore(this.deps.database.db).orgById(batch.org_id);
+    if (!org) {
+      await store.setStatus(batchId, ['queued', 'running'], { status: 'failed', finished_at: this.now() });
+      return null;
+    }
+    const who = JSON.parse(batch.caller) as { keyId: string; userId: string };
+    const tier = org.tier as Tier;
+    return {
+      batch,
+      caller: {
+        orgId: org.id,
+        orgSlug: org.slug,
+        orgName: org.name,
+        tier,
+        quota: effectiveQuota(tier, org.monthly_quota),
+        keyId: who.keyId,
+        userId: who.userId,
+      },
+    };
+  }
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+
+  /** Screens one row as POST /screen does; 'retry' gives it back (the lists are not loaded). */
+  private async runRow(line: ClaimedLine, batch: BatchRow, caller: Caller): Promise<'done' | 'error' | 'retry'> {
+    const { database, clock, nodeId } = this.deps;
+    const ctx = { db: database.db, clock, caller, requestId: `${batch.id}:${line.line}` };
+    const store = new BatchStore(database.db);
+    try {
+      let screeningId = '';
+      await this.deps.screening.screen({
+        ctx,
+        input: {
+          body: JSON.parse(line.input),
+          alongside: async (trx, screening) => {
+            screeningId = screening.id;
+            await new BatchStore(trx).markDone(line, nodeId, {
+              screeningId: screening.id,
+              riskLevel: screening.risk_level,
+              riskScore: screening.risk_score,
+              entityId: screening.entity_id,
+              entityName: screening.entity_name,
+              matchedSources: screening.matched_sources,
+            });
+          },
+        },
+      });
+      if (batch.monitor === 1) await this.monitor(ctx, screeningId);
+      return 'done';
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'LISTS_NOT_READY') {
+        await store.release(nodeId, [line]);
+        return 'retry';
+      }
+      const known = error instanceof AppError;
+      if (!known)
+        this.deps.log?.('error', 'batch row failed', { batchId: batch.id, line: line.line, err: String(error) });
+      await store.markError(
+        line,
+        known
+          ? { code: error.code, field: error.field ?? null, message: error.message }
+          : { code: 'INTERNAL_ERROR', field: null, message: 'the row could not be screened' },
+        nodeId,
+      );
+      return 'error';
+    }
+  }
+
+  private async monitor(ctx: Parameters<MonitorService['createMonitor']>[0]['ctx'], screeningId: string) {
+    try {
+      await this.deps.monitors.createMonitor({ ctx, input: { screeningId } });
+    } catch (error) {
+      // A search already monitored stays as it is.
+      if (!(error instanceof AppError && error.code === 'CONFLICT')) throw error;
+    }
+  }
+
+  /** Completes every open batch with no row left to run, with its batch.completed delivery. */
+  private async finishBatches(): Promise<number> {
+    const { database } = this.deps;
+    let completed = 0;
+    let deliveries = false;
+    for (const open of await new BatchStore(database.db).finishedOpen()) {
+      const now = this.deps.clock.now();
+      await database.db.transaction().execute(async (trx) => {
+        const store = new BatchStore(trx);
+        const at = now.toISOString();
+        if (!(await store.setStatus(open.id, ['queued', 'running'], { status: 'completed', finished_at: at }))) return;
+        completed++;
+        const org = await new TenantsStore(trx).orgById(open.org_id);
+        if (!org?.webhook_url) return;
+        const batch = { ...open, status: 'completed', finished_at: at, started_at: open.started_at ?? at };
+        const payload = serializeBatchEvent(
+          at,
+          { id: org.id, slug: org.slug, name: org.name },
+          batchStatus(batch, await store.tally(open.id), await store.errors(open.id, 100)),
+        );
+        await enqueueDelivery(trx, {
+          orgId: org.id,
+          alertId: null,
+          event: 'batch.completed',
+          payload,
+          isTest: false,
+          now,
+        });
+        deliveries = true;
+      });
+    }
+    if (deliveries) this.deps.onDeliveries?.();
+    return completed;
+  }
+}
