@@ -19,7 +19,7 @@ import {
 import { readRussianRomanization } from './russian-romanization.js';
 import { hasHan, hasNonLatin, transliterate } from './transliterate.js';
 
-export type Translit = 'abjad' | 'han' | 'alphabet';
+export type Translit = 'abjad' | 'han' | 'hangul' | 'alphabet';
 
 export type PartKind = 'word' | 'number' | 'legal' | 'particle' | 'patronymic' | 'initial';
 
@@ -31,7 +31,10 @@ export interface NamePart {
    * The part was transliterated from a non-Latin script: `abjad` for scripts that leave short vowels
    * unwritten (Arabic, Persian, Urdu, Hebrew), where the consonant skeleton is all the evidence
    * there is; `han` for Chinese characters, read syllable by syllable into Pinyin, where a syllable
-   * read otherwise is another character, not a slip; `alphabet` for the others (vowels written,
+   * read otherwise is another character, not a slip; `hangul` for Korean, written syllable block by
+   * block with every vowel (a one-syllable family name, then mostly two syllables of given name), where
+   * the romanizations differ by a letter or two (Pak / Park, Jong / Jung) but a syllable with other
+   * letters is another name; `alphabet` for the others (vowels written,
    * consonant classes still guessed).
    */
   translit?: Translit;
@@ -53,6 +56,7 @@ export function foldText(input: string): string {
 }
 
 const ASCII = /^[\x00-\x7f]*$/;
+const HANGUL = /[\uac00-\ud7a3]/;
 const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff]/g;
 const ABJAD = /[\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
 const APOSTROPHES = /[`']/g;
@@ -203,7 +207,7 @@ export function normalizeName(raw: string, isPerson: boolean | undefined): Norma
   if (!parts.some((p) => p.kind === 'word' || p.kind === 'patronymic'))
     for (const p of parts) if (p.kind === 'number') p.kind = 'word';
   if (hasNonLatin(raw)) {
-    const t: Translit = ABJAD.test(raw) ? 'abjad' : hasHan(raw) ? 'han' : 'alphabet';
+    const t: Translit = ABJAD.test(raw) ? 'abjad' : hasHan(raw) ? 'han' : HANGUL.test(raw) ? 'hangul' : 'alphabet';
     for (const p of parts) p.translit = t;
   }
   return { parts, key: parts.map((p) => p.text).join(' ') };

@@ -1,0 +1,69 @@
+/**
+ * Rules against false alerts on names from many cultures (issue 12): each with a pair that must
+ * still match and a pair that must not. The pairs are made up; the rules follow from how names are
+ * written in each script (src/matching/README.md says where each kind of rule lives).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { emptyRecord, type ListRecord } from '../../src/lists/model.js';
+import { MatchingIndex, MEDIUM_BOUNDARY } from '../../src/matching/index.js';
+import { normalizeName } from '../../src/matching/normalize.js';
+import { lettersWritten } from '../../src/matching/part-similarity.js';
+
+// Enough rows for part weights to behave as on real lists (common given names weigh little).
+function filler(): ListRecord[] {
+  const out: ListRecord[] = [];
+  const given = ['Mohammad', 'Ali', 'Abdul', 'Jean'];
+  const family = ['Rahimi', 'Karimi', 'Nouri', 'Sadeghi'];
+  let i = 0;
+  for (const g of given)
+    for (const f of family)
+      for (let k = 0; k < 40; k++) out.push({ ...emptyRecord('eu_csl', `f${i++}`, 'person', `${g} ${f}${k}`) });
+  for (let k = 0; k < 200; k++) out.push({ ...emptyRecord('us_csl', `c${k}`, 'organization', `Trading${k} Company`) });
+  return out;
+}
+const idx = MatchingIndex.build(filler());
+const matches = (a: string, b: string): boolean => idx.scorePair(a, b, 'person') >= MEDIUM_BOUNDARY;
+
+test('Hangul is read syllable block by syllable block: no initials, no consonant skeletons', () => {
+  assert.ok(normalizeName('현우성', true).parts.every((p) => p.translit === 'hangul'));
+  // The same name in the romanizations the lists use (McCune-Reischauer, Revised, Pak / Park).
+  assert.ok(matches('김정은', 'KIM Jong Un'));
+  assert.ok(matches('박광철', 'PAK Kwang Chol'));
+  assert.ok(matches('최룡해', 'Choi Ryong-hae'));
+  // A two-syllable given name is not the one-letter syllable of another name (우성 / U) ...
+  assert.ok(!matches('현우성', 'Hyon U'));
+  // ... and a syllable sharing only consonants is another syllable (가영 Kayong / Kwang, 도연 Doyon /
+  // Donny, 하은 Haun / Han).
+  assert.ok(!matches('편가영', 'PYON Kwang Chol'));
+  assert.ok(!matches('이도연', 'Donny Lee'));
+  assert.ok(!matches('견하은', 'HAN Kon U'));
+});
+
+test('two names written in an abjad compare letter for letter, not by skeleton', () => {
+  // The same letters: a match.
+  assert.ok(matches('ابراهيم حسين', 'ابراهيم حسين'));
+  assert.ok(matches('يسار حسين', 'يسار حسين'));
+  // حسين (Husayn) and حسن (Hasan) share the skeleton h-s-n; in Arabic script the ya is written.
+  assert.ok(idx.scorePair('يسار حسين', 'يسار حسن', 'person') < idx.scorePair('يسار حسين', 'يسار حسين', 'person') - 25);
+  assert.ok(!matches('حسين علي', 'حسن علي'));
+});
+
+test('the long vowels an abjad writes are in the romanization of the same name', () => {
+  assert.ok(lettersWritten('hsyn', 'hussein'));
+  assert.ok(lettersWritten('hsyn', 'husayn'));
+  assert.ok(!lettersWritten('hsyn', 'hassan'));
+  assert.ok(lettersWritten('mhmdy', 'mohammadi'));
+  assert.ok(!lettersWritten('mhmdy', 'mohammed'));
+  assert.ok(lettersWritten('amnh', 'amina'));
+  assert.ok(!lettersWritten('amnh', 'amin'));
+  assert.ok(lettersWritten('amrw', 'amr'));
+  assert.ok(lettersWritten('awndwa', 'ondoa'));
+  // Whole names: Persian Mohammadi is not Mohammed, Umair is not Omar, Amina is not Amin.
+  assert.ok(matches('مازیار محمدی', 'Maziar Mohammadi'));
+  assert.ok(!matches('مازیار محمدی', 'Maziar Mohammed'));
+  assert.ok(matches('عمیر شریف', 'Umair Sharif'));
+  assert.ok(!matches('عمیر شریف', 'Omar Sharif'));
+  assert.ok(matches('آمنہ خان', 'Amina Khan'));
+  assert.ok(!matches('آمنہ خان', 'Amin Khan'));
+});
