@@ -100,7 +100,12 @@ export class MatchingIndex {
   scorePair(queryName: string, listedName: string, entityType?: EntityType): number {
     const listed = normalizeName(listedName, isPersonFlag(entityType)).parts;
     const index = this.index;
-    const q = new QueryParts(readQuery(index, queryName, entityType, listed), index.idfOf, index.maxIdf);
+    const q = new QueryParts(
+      readQuery(index, queryName, entityType, listed),
+      index.idfOf,
+      index.maxIdf,
+      entityType !== undefined && entityType !== 'person',
+    );
     const c = listed.map((p) => index.scored(p.text, p.kind, p.translit));
     const cmp = compareParts(q, c, entityType !== undefined && entityType !== 'person');
     return round1(scoreName(cmp, 'strong').score);
@@ -114,7 +119,12 @@ export class MatchingIndex {
     const none: ScreenOutcome = { riskScore: 0, riskLevel: 'low', confidence: 0, matches: [] };
     if (q.length === 0) return none;
     const cands = index.candidates(q);
-    const queryParts = new QueryParts(q, index.idfOf, index.maxIdf);
+    const queryParts = new QueryParts(
+      q,
+      index.idfOf,
+      index.maxIdf,
+      query.entityType !== undefined && query.entityType !== 'person',
+    );
     const least = nameFloor(floor);
     // Best name per record.
     const perRecord = new Map<number, { entry: NameEntry; cmp: NameComparison; nameScore: number; dist: number }>();

@@ -47,6 +47,18 @@ const ROLES_SWAPPED_FACTOR = 0.45;
 /** A country on one side only of an organization's name: another branch or subsidiary. */
 const BRANCH_FACTOR = 0.6;
 
+/**
+ * A name that says it is a person's, or says nothing, against an organization's, vessel's or
+ * aircraft's name, with no word of it the same: a company or ship is named with ordinary words and
+ * given names (Negar, Jazmin, Group, Holding), which the parts of a person's name come close to by
+ * chance. Resemblance alone is kept in view below the medium boundary. (A long word with one slip,
+ * Rosoboronexprt, is still the word: few names come within one letter of a word that long.)
+ */
+const RESEMBLANCE_ONLY_FACTOR = 0.6;
+const SAME_WORD = 0.97;
+const LONG_WORD = 8;
+const ONE_SLIP = 0.95;
+
 const FILIATION = new Set(['bin', 'ibn', 'ben', 'bint', 'binti', 'ould', 'walad']);
 
 /** Role of each part in an Arabic filiation chain: 1 = own name (before the first "bin"), 2 = father's name (right after a "bin"). */
@@ -180,6 +192,15 @@ export function scoreBound(query: QueryParts, c: ScoredPart[], cc: number[], pai
   return Math.pow(matched / (matched + EXTRA_QUERY_COST * unmatched), COVERAGE_EXPONENT);
 }
 
+/** Some pair of the alignment is the same word, or a long word with one slip (see RESEMBLANCE_ONLY_FACTOR). */
+function holdsSameWord(q: ScoredPart[], chosen: Pair[]): boolean {
+  for (const p of chosen) {
+    if (p.s >= SAME_WORD) return true;
+    if (p.s >= ONE_SLIP && p.qi === p.qj && q[p.qi]!.text.length >= LONG_WORD) return true;
+  }
+  return false;
+}
+
 /** Doubtful part similarities count much less than near-certain ones. */
 function eff(s: number): number {
   return s * s * s;
@@ -307,6 +328,7 @@ export function scoreAlignment(a: Alignment): NameComparison {
   // ("Banco Santander" / "Banco Santander Mexico").
   if (organization && (unmatchedQuery.some(isCountryWord) || unmatchedListed.some(isCountryWord)))
     score *= BRANCH_FACTOR;
+  if (organization && !query.organization && !holdsSameWord(q, chosen)) score *= RESEMBLANCE_ONLY_FACTOR;
   // Only particles or initials aligned: no real match.
   let substantive = false;
   for (let i = 0; i < q.length; i++)

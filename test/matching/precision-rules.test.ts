@@ -67,3 +67,26 @@ test('the long vowels an abjad writes are in the romanization of the same name',
   assert.ok(matches('آمنہ خان', 'Amina Khan'));
   assert.ok(!matches('آمنہ خان', 'Amin Khan'));
 });
+
+test("a person's name, or a name of no stated type, only resembling a company's or ship's words is no match", () => {
+  const records = [
+    ...filler(),
+    { ...emptyRecord('us_ofac', 'v1', 'vessel', 'NEGAR') },
+    { ...emptyRecord('us_ofac', 'o1', 'organization', 'SHAM HOLDING') },
+    { ...emptyRecord('us_ofac', 'o2', 'organization', 'ROSOBORONEXPORT') },
+  ];
+  const lists = MatchingIndex.build(records);
+  const risk = (name: string, entityType?: 'person' | 'vessel' | 'organization'): number =>
+    lists.screen({ name, ...(entityType ? { entityType } : {}) }).riskScore;
+  // The same words: a match, whatever the query says it is.
+  assert.ok(risk('Negar') >= MEDIUM_BOUNDARY);
+  assert.ok(risk('Sham Holding', 'person') >= MEDIUM_BOUNDARY);
+  // A long word with one slip is still the word.
+  assert.ok(risk('Rosoboronexprt') >= MEDIUM_BOUNDARY);
+  // A query that says it is a vessel or a company may be the name with a slip.
+  assert.ok(risk('Nigar', 'vessel') >= MEDIUM_BOUNDARY);
+  assert.ok(risk('Sham Holdin LLC') >= MEDIUM_BOUNDARY);
+  // A person's name only resembling them is not.
+  assert.ok(risk('Nigar') < MEDIUM_BOUNDARY);
+  assert.ok(risk('Holden Shum', 'person') < MEDIUM_BOUNDARY);
+});
