@@ -58,6 +58,14 @@ const RESEMBLANCE_ONLY_FACTOR = 0.6;
 const SAME_WORD = 0.97;
 const LONG_WORD = 8;
 const ONE_SLIP = 0.95;
+const GLUED_WORD = 4;
+
+/** The names' numbers, when they have some, all agree (a ship's or a series' number: SINCERE 02 / SICERE 02). */
+function sameNumbers(qNum: string[], cNum: string[]): boolean {
+  if (qNum.length === 0 || qNum.length !== cNum.length) return false;
+  for (const n of qNum) if (!cNum.includes(n)) return false;
+  return true;
+}
 
 const FILIATION = new Set(['bin', 'ibn', 'ben', 'bint', 'binti', 'ould', 'walad']);
 
@@ -193,9 +201,14 @@ export function scoreBound(query: QueryParts, c: ScoredPart[], cc: number[], pai
 }
 
 /** Some pair of the alignment is the same word, or a long word with one slip (see RESEMBLANCE_ONLY_FACTOR). */
-function holdsSameWord(q: ScoredPart[], chosen: Pair[]): boolean {
+function holdsSameWord(q: ScoredPart[], c: ScoredPart[], chosen: Pair[]): boolean {
   for (const p of chosen) {
-    if (p.s >= SAME_WORD) return true;
+    // The listed word whole inside the query's, something glued to it (AOeirburg / AO EIRBURG, HILDAi / HILDA I).
+    const qt = q[p.qi]!.text;
+    const ct = c[p.ci]!.text;
+    if (ct.length >= GLUED_WORD && (qt.startsWith(ct) || qt.endsWith(ct))) return true;
+    // (Joined runs and abbreviations, PLA / People's Liberation Army, agree over several parts.)
+    if (p.s >= SAME_WORD || p.qi !== p.qj || p.ci !== p.cj) return true;
     if (p.s >= ONE_SLIP && p.qi === p.qj && q[p.qi]!.text.length >= LONG_WORD) return true;
   }
   return false;
@@ -328,7 +341,15 @@ export function scoreAlignment(a: Alignment): NameComparison {
   // ("Banco Santander" / "Banco Santander Mexico").
   if (organization && (unmatchedQuery.some(isCountryWord) || unmatchedListed.some(isCountryWord)))
     score *= BRANCH_FACTOR;
-  if (organization && !query.organization && !holdsSameWord(q, chosen)) score *= RESEMBLANCE_ONLY_FACTOR;
+  // A one-word query (a given name or a surname alone) that only resembles a listed word is likewise
+  // a resemblance of one name part (Nigar / Negar, Adil / Adel): no name is identified by it.
+  if (
+    !query.organization &&
+    (qc.length === 1 || organization) &&
+    !holdsSameWord(q, c, chosen) &&
+    !sameNumbers(qNum, cNum)
+  )
+    score *= RESEMBLANCE_ONLY_FACTOR;
   // Only particles or initials aligned: no real match.
   let substantive = false;
   for (let i = 0; i < q.length; i++)

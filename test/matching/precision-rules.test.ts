@@ -90,3 +90,27 @@ test("a person's name, or a name of no stated type, only resembling a company's 
   assert.ok(risk('Nigar') < MEDIUM_BOUNDARY);
   assert.ok(risk('Holden Shum', 'person') < MEDIUM_BOUNDARY);
 });
+
+test('a one-word query only resembling one listed word is no match; the same word still is', () => {
+  const records = [...filler(), { ...emptyRecord('eu_csl', 'p1', 'person', 'ADEL') }];
+  const lists = MatchingIndex.build(records);
+  const risk = (name: string): number => lists.screen({ name }).riskScore;
+  assert.ok(risk('Adel') >= MEDIUM_BOUNDARY);
+  // Adil is another given name, not a spelling of Adel to alert on with nothing else to go by.
+  assert.ok(risk('Adil') < MEDIUM_BOUNDARY);
+  // Two words: the rule does not apply (each part is weighed as before).
+  assert.ok(idx.scorePair('Mohammad Rahimi3', 'Mohammad Rahimi3', 'person') >= MEDIUM_BOUNDARY);
+});
+
+test('a ship or company word with its number agreeing, or with a legal form glued on, still matches', () => {
+  const records = [
+    ...filler(),
+    { ...emptyRecord('us_ofac', 'v2', 'vessel', 'SINCERE 02') },
+    { ...emptyRecord('us_ofac', 'o3', 'organization', 'AO EIRBURG') },
+  ];
+  const lists = MatchingIndex.build(records);
+  assert.ok(lists.screen({ name: 'SICERE 02' }).riskScore >= MEDIUM_BOUNDARY);
+  assert.ok(lists.screen({ name: 'AOeirburg' }).riskScore >= MEDIUM_BOUNDARY);
+  // Without the number, a resemblance only.
+  assert.ok(lists.screen({ name: 'Sicere' }).riskScore < MEDIUM_BOUNDARY);
+});
