@@ -342,10 +342,13 @@ export function scoreAlignment(a: Alignment): NameComparison {
   if (organization && (unmatchedQuery.some(isCountryWord) || unmatchedListed.some(isCountryWord)))
     score *= BRANCH_FACTOR;
   // A one-word query (a given name or a surname alone) that only resembles a listed word is likewise
-  // a resemblance of one name part (Nigar / Negar, Adil / Adel): no name is identified by it.
+  // a resemblance of one part of a longer listed name (Nuray / NURA, Mohammed): no name is identified
+  // by it. (Not against a name of one word, a mononym such as Sukarno, whole against whole; not a
+  // word from another script: against its romanization, resemblance is all the evidence there is,
+  // משה / Moshe.)
   if (
     !query.organization &&
-    (qc.length === 1 || organization) &&
+    ((qc.length === 1 && cc.length > 1 && q[qc[0]!]!.translit === undefined) || organization) &&
     !holdsSameWord(q, c, chosen) &&
     !sameNumbers(qNum, cNum)
   )

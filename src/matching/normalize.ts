@@ -77,6 +77,37 @@ const SPECIAL: Record<string, string> = {
 };
 const SPECIAL_LETTERS = /[ßæœøłđðþıŀħŧəʿʾ`´‘’']/g;
 
+const ARABIC_LETTER = /[\u0600-\u06ff]/;
+/** Filiation words as the Arabic table spells them (بن, ابن, بنت), read as the particles Latin lists write. */
+const ARABIC_FILIATION = new Map([
+  ['bn', 'bin'],
+  ['abn', 'ibn'],
+  ['bnt', 'bint'],
+]);
+/** Persian family-name endings written apart (پور -pour, زاده -zadeh): part of the word before them. */
+const PERSIAN_ENDINGS = new Set(['pwr', 'zadh']);
+
+/**
+ * Name structure in Arabic script: بن / ابن / بنت are the particles bin / ibn / bint, not words to
+ * match by their letters; پور and زاده written apart belong to the word before (علی زاده is Alizadeh).
+ */
+function readArabicStructure(parts: NamePart[]): void {
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const p = parts[i]!;
+    if (p.kind !== 'word') continue;
+    const filiation = ARABIC_FILIATION.get(p.text);
+    if (filiation !== undefined && parts.length > 1) {
+      parts[i] = { text: filiation, kind: 'particle' };
+      continue;
+    }
+    const prev = parts[i - 1];
+    if (PERSIAN_ENDINGS.has(p.text) && prev?.kind === 'word') {
+      prev.text += p.text;
+      parts.splice(i, 1);
+    }
+  }
+}
+
 export interface NormalizedName {
   parts: NamePart[];
   /** The folded name with single spaces, for exact-equality shortcuts and cluster keys. */
@@ -208,6 +239,7 @@ export function normalizeName(raw: string, isPerson: boolean | undefined): Norma
     for (const p of parts) if (p.kind === 'number') p.kind = 'word';
   if (hasNonLatin(raw)) {
     const t: Translit = ABJAD.test(raw) ? 'abjad' : hasHan(raw) ? 'han' : HANGUL.test(raw) ? 'hangul' : 'alphabet';
+    if (t === 'abjad' && ARABIC_LETTER.test(raw)) readArabicStructure(parts);
     for (const p of parts) p.translit = t;
   }
   return { parts, key: parts.map((p) => p.text).join(' ') };

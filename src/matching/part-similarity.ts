@@ -43,7 +43,8 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
     return { s: 0, how: 'fuzzy' };
   }
   // A hypocorism or the same given name in another language (Bill / William, Juan / John).
-  if (!strict && sameGivenName(a.text, b.text)) return { s: 0.9, how: 'nickname' };
+  // (Not for a syllable read from Chinese characters or Hangul: 娟 juan is not the Spanish Juan.)
+  if (!strict && !syllabic(a) && !syllabic(b) && sameGivenName(a.text, b.text)) return { s: 0.9, how: 'nickname' };
   // One Mandarin syllable in Wade-Giles and in Pinyin (Hsi / Xi).
   if (
     !strict &&
