@@ -4,8 +4,9 @@
  *   node --import tsx bench/quality.ts        or        node dist/bench/quality.js
  * Options: --quick (10,000 of the 50,000 negatives, 300 perturbations a kind); --seed=N (another draw of
  * perturbations, to see how much the figures move with the names drawn); --only=perturbations (or
- * pairs, positives, negatives, identifiers, mix);
- * --extra (ten more kinds of perturbation, labelled "extra:", that the seven do not make).
+ * pairs, positives, negatives, multicultural, identifiers, mix);
+ * --extra (ten more kinds of perturbation, labelled "extra:", that the seven do not make);
+ * --multicultural=N (N names of the multicultural set instead of 50,000; its draw follows --seed too).
  * At the end it prints two digests: SHA-256 over every row's outcome (scores, risk, confidence, top
  * match) of the sets that ran, and the outcome digest of the performance benchmarks' query mix (see
  * outcomeDigest). A change of the engine's code that claims "same outcomes" must leave both unchanged.
@@ -20,6 +21,7 @@ import type { EntityType, ListRecord, OfficialSourceId, SourceAdapter } from '..
 import { MatchingIndex, MEDIUM_BOUNDARY, HIGH_BOUNDARY } from '../src/matching/index.js';
 import { identifierBench } from './identifiers.js';
 import { printDigest, queryMix, rng } from './query-mix.js';
+import { DEFAULT_MULTICULTURAL_SEED, MULTICULTURAL_SIZE, multiculturalBench } from './quality-multicultural.js';
 
 const DATA = path.resolve(process.cwd(), '../shared/data');
 const MATCHING = path.join(DATA, 'matching');
@@ -661,7 +663,9 @@ export async function main(): Promise<void> {
   );
 
   const onlyArg = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
-  const section = (name: 'pairs' | 'positives' | 'negatives' | 'perturbations' | 'identifiers' | 'mix'): boolean =>
+  const section = (
+    name: 'pairs' | 'positives' | 'negatives' | 'multicultural' | 'perturbations' | 'identifiers' | 'mix',
+  ): boolean =>
     onlyArg === undefined || onlyArg === name;
   // Every row's outcome, in the order the sets run.
   const digest = createHash('sha256');
@@ -809,11 +813,28 @@ export async function main(): Promise<void> {
     if (process.argv.includes('--verbose')) console.log('    ' + hits.join('\n    '));
   }
 
+  const seedArg = process.argv.find((a) => a.startsWith('--seed='));
+  if (section('multicultural')) {
+    const sizeArg = process.argv.find((a) => a.startsWith('--multicultural='));
+    const size = sizeArg ? Number(sizeArg.slice(16)) : quick ? 10_000 : MULTICULTURAL_SIZE;
+    const r = multiculturalBench(
+      idx,
+      seedArg ? Number(seedArg.slice(7)) : DEFAULT_MULTICULTURAL_SEED,
+      size,
+      row,
+      process.argv.includes('--verbose'),
+    );
+    const met = (x: number, t: number): string =>
+      `${(100 * x).toFixed(2)}% (target <= ${t}%: ${100 * x <= t ? 'met' : 'NOT met'})`;
+    console.log(
+      `  targets: name only medium ${met(r.nameOnly.medium, 0.3)}, high ${met(r.nameOnly.high, 0.02)}; with fields medium ${met(r.withFields.medium, 0.1)}, high ${met(r.withFields.high, 0.01)}`,
+    );
+  }
+
   const source = all.filter(
     (r) => r.source === 'un_csl' || r.source === 'us_ofac' || r.source === 'eu_csl' || r.source === 'uk_csl',
   );
   if (section('perturbations') && source.length > 0) {
-    const seedArg = process.argv.find((a) => a.startsWith('--seed='));
     const perts = perturb(
       source,
       quick ? 300 : 1000,

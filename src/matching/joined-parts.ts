@@ -203,7 +203,7 @@ export function joinPairs(
       // for one part (عبد الله, abd al lh / Abdullah).
       const skeleton =
         !same &&
-        (a[i]!.translit === 'abjad' || other.translit === 'abjad') &&
+        (a[i]!.translit === 'abjad') !== (other.translit === 'abjad') &&
         (run.pk ??= phoneticKey(text)) === other.pk;
       if (!same && !skeleton) continue;
       const s = text === other.text ? 0.97 : skeleton ? 0.9 : 0.93;

@@ -116,7 +116,12 @@ export class MatchingIndex {
   scorePair(queryName: string, listedName: string, entityType?: EntityType): number {
     const listed = normalizeName(listedName, isPersonFlag(entityType)).parts;
     const index = this.index;
-    const q = new QueryParts(readQuery(index, queryName, entityType, listed), index.idfOf, index.maxIdf);
+    const q = new QueryParts(
+      readQuery(index, queryName, entityType, listed),
+      index.idfOf,
+      index.maxIdf,
+      entityType !== undefined && entityType !== 'person',
+    );
     const c = listed.map((p) => index.scored(p.text, p.kind, p.translit));
     const cmp = compareParts(q, c, entityType !== undefined && entityType !== 'person');
     return round1(scoreName(cmp, 'strong').score);
@@ -133,7 +138,12 @@ export class MatchingIndex {
     const identified = ids?.length ? this.identifiers.recordsWith(ids) : undefined;
     if (q.length === 0 && !identified?.size) return none;
     const cands = index.candidates(q, identified);
-    const queryParts = new QueryParts(q, index.idfOf, index.maxIdf);
+    const queryParts = new QueryParts(
+      q,
+      index.idfOf,
+      index.maxIdf,
+      query.entityType !== undefined && query.entityType !== 'person',
+    );
     const least = nameFloor(floor);
     // Best name per record.
     const perRecord = new Map<number, { entry: NameEntry; cmp: NameComparison; nameScore: number; dist: number }>();

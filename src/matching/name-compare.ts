@@ -55,11 +55,19 @@ export class QueryParts {
   readonly runs: JoinRun[];
   readonly wordLengths: number;
 
+  /**
+   * The query says it names an organization, vessel or aircraft: by its entity type, or by a legal
+   * form among its parts.
+   */
+  readonly organization: boolean;
+
   constructor(
     readonly parts: ScoredPart[],
     idfOf: (s: string) => number | undefined,
     readonly maxIdf: number,
+    organizationType = false,
   ) {
+    this.organization = organizationType || parts.some((p) => p.kind === 'legal');
     for (let i = 0; i < parts.length; i++) {
       const k = parts[i]!.kind;
       if (CONTENT.has(k)) this.content.push(i);

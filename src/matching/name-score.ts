@@ -47,6 +47,26 @@ const ROLES_SWAPPED_FACTOR = 0.45;
 /** A country on one side only of an organization's name: another branch or subsidiary. */
 const BRANCH_FACTOR = 0.6;
 
+/**
+ * A name that says it is a person's, or says nothing, against an organization's, vessel's or
+ * aircraft's name, with no word of it the same: a company or ship is named with ordinary words and
+ * given names (Negar, Jazmin, Group, Holding), which the parts of a person's name come close to by
+ * chance. Resemblance alone is kept in view below the medium boundary. (A long word with one slip,
+ * Rosoboronexprt, is still the word: few names come within one letter of a word that long.)
+ */
+const RESEMBLANCE_ONLY_FACTOR = 0.6;
+const SAME_WORD = 0.97;
+const LONG_WORD = 8;
+const ONE_SLIP = 0.95;
+const GLUED_WORD = 4;
+
+/** The names' numbers, when they have some, all agree (a ship's or a series' number: SINCERE 02 / SICERE 02). */
+function sameNumbers(qNum: string[], cNum: string[]): boolean {
+  if (qNum.length === 0 || qNum.length !== cNum.length) return false;
+  for (const n of qNum) if (!cNum.includes(n)) return false;
+  return true;
+}
+
 const FILIATION = new Set(['bin', 'ibn', 'ben', 'bint', 'binti', 'ould', 'walad']);
 
 /** Role of each part in an Arabic filiation chain: 1 = own name (before the first "bin"), 2 = father's name (right after a "bin"). */
@@ -180,6 +200,20 @@ export function scoreBound(query: QueryParts, c: ScoredPart[], cc: number[], pai
   return Math.pow(matched / (matched + EXTRA_QUERY_COST * unmatched), COVERAGE_EXPONENT);
 }
 
+/** Some pair of the alignment is the same word, or a long word with one slip (see RESEMBLANCE_ONLY_FACTOR). */
+function holdsSameWord(q: ScoredPart[], c: ScoredPart[], chosen: Pair[]): boolean {
+  for (const p of chosen) {
+    // The listed word whole inside the query's, something glued to it (AOeirburg / AO EIRBURG, HILDAi / HILDA I).
+    const qt = q[p.qi]!.text;
+    const ct = c[p.ci]!.text;
+    if (ct.length >= GLUED_WORD && (qt.startsWith(ct) || qt.endsWith(ct))) return true;
+    // (Joined runs and abbreviations, PLA / People's Liberation Army, agree over several parts.)
+    if (p.s >= SAME_WORD || p.qi !== p.qj || p.ci !== p.cj) return true;
+    if (p.s >= ONE_SLIP && p.qi === p.qj && q[p.qi]!.text.length >= LONG_WORD) return true;
+  }
+  return false;
+}
+
 /** Doubtful part similarities count much less than near-certain ones. */
 function eff(s: number): number {
   return s * s * s;
@@ -307,6 +341,18 @@ export function scoreAlignment(a: Alignment): NameComparison {
   // ("Banco Santander" / "Banco Santander Mexico").
   if (organization && (unmatchedQuery.some(isCountryWord) || unmatchedListed.some(isCountryWord)))
     score *= BRANCH_FACTOR;
+  // A one-word query (a given name or a surname alone) that only resembles a listed word is likewise
+  // a resemblance of one part of a longer listed name (Nuray / NURA, Mohammed): no name is identified
+  // by it. (Not against a name of one word, a mononym such as Sukarno, whole against whole; not a
+  // word from another script: against its romanization, resemblance is all the evidence there is,
+  // משה / Moshe.)
+  if (
+    !query.organization &&
+    ((qc.length === 1 && cc.length > 1 && q[qc[0]!]!.translit === undefined) || organization) &&
+    !holdsSameWord(q, c, chosen) &&
+    !sameNumbers(qNum, cNum)
+  )
+    score *= RESEMBLANCE_ONLY_FACTOR;
   // Only particles or initials aligned: no real match.
   let substantive = false;
   for (let i = 0; i < q.length; i++)

@@ -19,7 +19,7 @@ import {
 import { readRussianRomanization } from './russian-romanization.js';
 import { hasHan, hasNonLatin, transliterate } from './transliterate.js';
 
-export type Translit = 'abjad' | 'han' | 'alphabet';
+export type Translit = 'abjad' | 'han' | 'hangul' | 'alphabet';
 
 export type PartKind = 'word' | 'number' | 'legal' | 'particle' | 'patronymic' | 'initial';
 
@@ -31,7 +31,10 @@ export interface NamePart {
    * The part was transliterated from a non-Latin script: `abjad` for scripts that leave short vowels
    * unwritten (Arabic, Persian, Urdu, Hebrew), where the consonant skeleton is all the evidence
    * there is; `han` for Chinese characters, read syllable by syllable into Pinyin, where a syllable
-   * read otherwise is another character, not a slip; `alphabet` for the others (vowels written,
+   * read otherwise is another character, not a slip; `hangul` for Korean, written syllable block by
+   * block with every vowel (a one-syllable family name, then mostly two syllables of given name), where
+   * the romanizations differ by a letter or two (Pak / Park, Jong / Jung) but a syllable with other
+   * letters is another name; `alphabet` for the others (vowels written,
    * consonant classes still guessed).
    */
   translit?: Translit;
@@ -53,6 +56,7 @@ export function foldText(input: string): string {
 }
 
 const ASCII = /^[\x00-\x7f]*$/;
+const HANGUL = /[\uac00-\ud7a3]/;
 const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff]/g;
 const ABJAD = /[\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
 const APOSTROPHES = /[`']/g;
@@ -72,6 +76,37 @@ const SPECIAL: Record<string, string> = {
   ə: 'a',
 };
 const SPECIAL_LETTERS = /[ßæœøłđðþıŀħŧəʿʾ`´‘’']/g;
+
+const ARABIC_LETTER = /[\u0600-\u06ff]/;
+/** Filiation words as the Arabic table spells them (بن, ابن, بنت), read as the particles Latin lists write. */
+const ARABIC_FILIATION = new Map([
+  ['bn', 'bin'],
+  ['abn', 'ibn'],
+  ['bnt', 'bint'],
+]);
+/** Persian family-name endings written apart (پور -pour, زاده -zadeh): part of the word before them. */
+const PERSIAN_ENDINGS = new Set(['pwr', 'zadh']);
+
+/**
+ * Name structure in Arabic script: بن / ابن / بنت are the particles bin / ibn / bint, not words to
+ * match by their letters; پور and زاده written apart belong to the word before (علی زاده is Alizadeh).
+ */
+function readArabicStructure(parts: NamePart[]): void {
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const p = parts[i]!;
+    if (p.kind !== 'word') continue;
+    const filiation = ARABIC_FILIATION.get(p.text);
+    if (filiation !== undefined && parts.length > 1) {
+      parts[i] = { text: filiation, kind: 'particle' };
+      continue;
+    }
+    const prev = parts[i - 1];
+    if (PERSIAN_ENDINGS.has(p.text) && prev?.kind === 'word') {
+      prev.text += p.text;
+      parts.splice(i, 1);
+    }
+  }
+}
 
 export interface NormalizedName {
   parts: NamePart[];
@@ -203,7 +238,8 @@ export function normalizeName(raw: string, isPerson: boolean | undefined): Norma
   if (!parts.some((p) => p.kind === 'word' || p.kind === 'patronymic'))
     for (const p of parts) if (p.kind === 'number') p.kind = 'word';
   if (hasNonLatin(raw)) {
-    const t: Translit = ABJAD.test(raw) ? 'abjad' : hasHan(raw) ? 'han' : 'alphabet';
+    const t: Translit = ABJAD.test(raw) ? 'abjad' : hasHan(raw) ? 'han' : HANGUL.test(raw) ? 'hangul' : 'alphabet';
+    if (t === 'abjad' && ARABIC_LETTER.test(raw)) readArabicStructure(parts);
     for (const p of parts) p.translit = t;
   }
   return { parts, key: parts.map((p) => p.text).join(' ') };

@@ -29,13 +29,22 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
   const la = a.text.length;
   const lb = b.text.length;
   if (la === 1 || lb === 1) {
-    // An initial stands for a part with that first letter; two different initials never align.
-    if (!strict && a.text[0] === b.text[0] && (a.kind === 'initial' || b.kind === 'initial'))
+    // An initial stands for a part with that first letter; two different initials never align. A part
+    // read from syllables (Chinese characters, Hangul) is a syllable or two, never an initial: "usong"
+    // (우성) is not the U of "Hyon U".
+    if (
+      !strict &&
+      a.text[0] === b.text[0] &&
+      (a.kind === 'initial' || b.kind === 'initial') &&
+      !syllabic(a) &&
+      !syllabic(b)
+    )
       return { s: 0.75, how: 'initial' };
     return { s: 0, how: 'fuzzy' };
   }
   // A hypocorism or the same given name in another language (Bill / William, Juan / John).
-  if (!strict && sameGivenName(a.text, b.text)) return { s: 0.9, how: 'nickname' };
+  // (Not for a syllable read from Chinese characters or Hangul: 娟 juan is not the Spanish Juan.)
+  if (!strict && !syllabic(a) && !syllabic(b) && sameGivenName(a.text, b.text)) return { s: 0.9, how: 'nickname' };
   // One Mandarin syllable in Wade-Giles and in Pinyin (Hsi / Xi).
   if (
     !strict &&
@@ -97,8 +106,22 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
     // One name in two romanizations (see spellingFold).
     return { s: 0.95, how: 'phonetic' };
   }
-  const abjad = a.translit === 'abjad' || b.translit === 'abjad';
-  if (!strict && a.pk === b.pk && (a.pk.length >= 2 || (a.pk.length === 1 && (Math.max(la, lb) <= 3 || abjad)))) {
+  // Both parts written in an abjad: the letters each writer put down (consonants and long vowels,
+  // حسين Husayn / حسن Hasan) are there to compare, and a different letter is another name, not a
+  // vowel the script left out. The skeleton stands in only against a romanization.
+  const bothAbjad = a.translit === 'abjad' && b.translit === 'abjad';
+  const abjad = !bothAbjad && (a.translit === 'abjad' || b.translit === 'abjad');
+  // Hangul writes every vowel: a consonant skeleton shared with another syllable (Cho / Chu, Han /
+  // Hun, Jiyong / Jang) is another name, not a romanization of this one.
+  if (
+    !strict &&
+    !bothAbjad &&
+    a.translit !== 'hangul' &&
+    b.translit !== 'hangul' &&
+    a.pk === b.pk &&
+    (!abjad || (a.translit === 'abjad' ? lettersWritten(a.text, b.text) : lettersWritten(b.text, a.text))) &&
+    (a.pk.length >= 2 || (a.pk.length === 1 && (Math.max(la, lb) <= 3 || abjad)))
+  ) {
     // Same consonant skeleton: a spelling variant when the strings agree otherwise too. From a
     // script that writes no short vowels the skeleton alone is the evidence; from other scripts
     // (vowels written, consonant classes guessed) a little less string agreement is asked.
@@ -123,11 +146,53 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
   // Kept alignable, but as a doubtful pair. (A final -s is left alone: Baltic languages add it to
   // every foreign name, Putins / Putin.)
   if (!strict && minLen >= 4 && s > 0.8 && inflected(a.text, b.text)) s = 0.8;
+  // In an abjad a short name is a few letters, each of them written: one more or one other (حسن
+  // Hasan / حسين Husayn, عمر Umar / عامر Amir, سعد Saad / سعيد Said) is another name.
+  if (bothAbjad && minLen <= 4) return { s: 0, how };
   if (s < 0.8) return { s: 0, how };
   return { s: Math.min(s, 0.99), how };
 }
 
 const OPAQUE = /[^a-z]/;
+
+const syllabic = (p: ScoredPart): boolean => p.translit === 'han' || p.translit === 'hangul';
+
+/**
+ * An abjad writes no short vowels but does write the long ones, with the letters alif (a), waw (w, o)
+ * and ya (y, i, and Urdu ے e), and a final ه/ة for a final -a or -e (Amina آمنہ, not Amin). A
+ * romanization of the same name has a vowel (or w/v, y) for each of them, in order: حسين (hsyn) is
+ * Husayn or Hussein, not Hassan; محمدی (mhmdy) is Mohammadi, not Mohammed; عمیر (amyr) is Umair or
+ * Amir, not Omar. The first letter is left out (an alif or waw there carries a vowel or is a
+ * consonant), and so is a final waw (the silent one of عمرو, Amr).
+ */
+export function lettersWritten(abjad: string, latin: string): boolean {
+  const n = abjad.length;
+  // (The romanization is read from its first letter: after an initial alif the waw or ya is the
+  // first vowel, أوندوا Ondoa.)
+  let at = 0;
+  const find = (re: RegExp): boolean => {
+    while (at < latin.length) if (re.test(latin[at++]!)) return true;
+    return false;
+  };
+  for (let i = 1; i < n; i++) {
+    const c = abjad[i]!;
+    const last = i === n - 1;
+    if (c === 'y' || c === 'i' || c === 'e') {
+      if (!find(Y_LETTER) || (last && !Y_LETTER.test(latin[latin.length - 1]!))) return false;
+    } else if (c === 'w' || c === 'o') {
+      if (!last && !find(W_LETTER)) return false;
+    } else if (c === 'a') {
+      if (!find(A_LETTER) || (last && !FINAL_VOWEL.test(latin))) return false;
+    } else if (c === 'h' && last && !DIGRAPH_FIRST.test(abjad[i - 1]!) && !FINAL_VOWEL.test(latin)) return false;
+  }
+  return true;
+}
+const Y_LETTER = /[iey]/;
+const W_LETTER = /[ouwv]/;
+const A_LETTER = /[aoe]/;
+const FINAL_VOWEL = /([aeiouy]h?)$/;
+/** The first letters of the digraphs the tables write (sh, kh, th, dh, gh, ch, zh): their h is no final -a. */
+const DIGRAPH_FIRST = /[sktdgcz]/;
 const letterCounts = new Int32Array(128);
 
 /**

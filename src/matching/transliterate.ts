@@ -259,6 +259,8 @@ function devanagari(chars: string[], start: number): [string, number] {
   return [out, i - 1];
 }
 
+const HARAKAT = /[\u064b-\u065f\u0670]/g;
+
 const SCRIPT_TABLES: Map<string, string>[] = [CYRILLIC, GREEK, ARABIC, HEBREW, ARMENIAN, GEORGIAN, THAI];
 
 // The scripts read by code of their own below (code points).
@@ -297,6 +299,9 @@ export function transliterate(input: string): string {
       .replace(/α[υύ]/g, 'av')
       .replace(/ε[υύ]/g, 'ev');
   if (/[\u0530-\u058f]/.test(input)) input = input.replace(/ու/g, 'u');
+  // Arabic script: the vowel marks (harakat) are dropped, and الله (Allah, in names such as Abd Allah,
+  // Hidayatullah) is one word, not the article before "lh".
+  if (/[\u0600-\u06ff]/.test(input)) input = input.replace(HARAKAT, '').replace(/(^|\s)الل[هہة](?=\s|$)/g, '$1allah');
   // Hebrew vav is a consonant at the start of a word and when doubled (ולדימיר Vladimir, דווידוב
   // Davidov); elsewhere it writes o or u.
   if (/[\u0590-\u05ff]/.test(input)) input = input.replace(/וו/g, 'v').replace(/(^|\s)ו/g, '$1v');

@@ -1,0 +1,147 @@
+/**
+ * Rules against false alerts on names from many cultures (issue 12): each with a pair that must
+ * still match and a pair that must not. The pairs are made up; the rules follow from how names are
+ * written in each script (src/matching/README.md says where each kind of rule lives).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { emptyRecord, type ListRecord } from '../../src/lists/model.js';
+import { MatchingIndex, MEDIUM_BOUNDARY } from '../../src/matching/index.js';
+import { normalizeName } from '../../src/matching/normalize.js';
+import { lettersWritten } from '../../src/matching/part-similarity.js';
+
+// Enough rows for part weights to behave as on real lists (common given names weigh little).
+function filler(): ListRecord[] {
+  const out: ListRecord[] = [];
+  const given = ['Mohammad', 'Ali', 'Abdul', 'Jean'];
+  const family = ['Rahimi', 'Karimi', 'Nouri', 'Sadeghi'];
+  let i = 0;
+  for (const g of given)
+    for (const f of family)
+      for (let k = 0; k < 40; k++) out.push({ ...emptyRecord('eu_csl', `f${i++}`, 'person', `${g} ${f}${k}`) });
+  for (let k = 0; k < 200; k++) out.push({ ...emptyRecord('us_csl', `c${k}`, 'organization', `Trading${k} Company`) });
+  return out;
+}
+const idx = MatchingIndex.build(filler());
+const matches = (a: string, b: string): boolean => idx.scorePair(a, b, 'person') >= MEDIUM_BOUNDARY;
+
+test('Hangul is read syllable block by syllable block: no initials, no consonant skeletons', () => {
+  assert.ok(normalizeName('현우성', true).parts.every((p) => p.translit === 'hangul'));
+  // The same name in the romanizations the lists use (McCune-Reischauer, Revised, Pak / Park).
+  assert.ok(matches('김정은', 'KIM Jong Un'));
+  assert.ok(matches('박광철', 'PAK Kwang Chol'));
+  assert.ok(matches('최룡해', 'Choi Ryong-hae'));
+  // A two-syllable given name is not the one-letter syllable of another name (우성 / U) ...
+  assert.ok(!matches('현우성', 'Hyon U'));
+  // ... and a syllable sharing only consonants is another syllable (가영 Kayong / Kwang, 도연 Doyon /
+  // Donny, 하은 Haun / Han).
+  assert.ok(!matches('편가영', 'PYON Kwang Chol'));
+  assert.ok(!matches('이도연', 'Donny Lee'));
+  assert.ok(!matches('견하은', 'HAN Kon U'));
+});
+
+test('two names written in an abjad compare letter for letter, not by skeleton', () => {
+  // The same letters: a match.
+  assert.ok(matches('ابراهيم حسين', 'ابراهيم حسين'));
+  assert.ok(matches('يسار حسين', 'يسار حسين'));
+  // حسين (Husayn) and حسن (Hasan) share the skeleton h-s-n; in Arabic script the ya is written.
+  assert.ok(idx.scorePair('يسار حسين', 'يسار حسن', 'person') < idx.scorePair('يسار حسين', 'يسار حسين', 'person') - 25);
+  assert.ok(!matches('حسين علي', 'حسن علي'));
+});
+
+test('the long vowels an abjad writes are in the romanization of the same name', () => {
+  assert.ok(lettersWritten('hsyn', 'hussein'));
+  assert.ok(lettersWritten('hsyn', 'husayn'));
+  assert.ok(!lettersWritten('hsyn', 'hassan'));
+  assert.ok(lettersWritten('mhmdy', 'mohammadi'));
+  assert.ok(!lettersWritten('mhmdy', 'mohammed'));
+  assert.ok(lettersWritten('amnh', 'amina'));
+  assert.ok(!lettersWritten('amnh', 'amin'));
+  assert.ok(lettersWritten('amrw', 'amr'));
+  assert.ok(lettersWritten('awndwa', 'ondoa'));
+  // Whole names: Persian Mohammadi is not Mohammed, Umair is not Omar, Amina is not Amin.
+  assert.ok(matches('مازیار محمدی', 'Maziar Mohammadi'));
+  assert.ok(!matches('مازیار محمدی', 'Maziar Mohammed'));
+  assert.ok(matches('عمیر شریف', 'Umair Sharif'));
+  assert.ok(!matches('عمیر شریف', 'Omar Sharif'));
+  assert.ok(matches('آمنہ خان', 'Amina Khan'));
+  assert.ok(!matches('آمنہ خان', 'Amin Khan'));
+});
+
+test("a person's name, or a name of no stated type, only resembling a company's or ship's words is no match", () => {
+  const records = [
+    ...filler(),
+    { ...emptyRecord('us_ofac', 'v1', 'vessel', 'NEGAR') },
+    { ...emptyRecord('us_ofac', 'o1', 'organization', 'SHAM HOLDING') },
+    { ...emptyRecord('us_ofac', 'o2', 'organization', 'ROSOBORONEXPORT') },
+  ];
+  const lists = MatchingIndex.build(records);
+  const risk = (name: string, entityType?: 'person' | 'vessel' | 'organization'): number =>
+    lists.screen({ name, ...(entityType ? { entityType } : {}) }).riskScore;
+  // The same words: a match, whatever the query says it is.
+  assert.ok(risk('Negar') >= MEDIUM_BOUNDARY);
+  assert.ok(risk('Sham Holding', 'person') >= MEDIUM_BOUNDARY);
+  // A long word with one slip is still the word.
+  assert.ok(risk('Rosoboronexprt') >= MEDIUM_BOUNDARY);
+  // A query that says it is a vessel or a company may be the name with a slip.
+  assert.ok(risk('Nigar', 'vessel') >= MEDIUM_BOUNDARY);
+  assert.ok(risk('Sham Holdin LLC') >= MEDIUM_BOUNDARY);
+  // A person's name only resembling them is not.
+  assert.ok(risk('Nigar') < MEDIUM_BOUNDARY);
+  assert.ok(risk('Holden Shum', 'person') < MEDIUM_BOUNDARY);
+});
+
+test('a one-word query only resembling one part of a longer listed name is no match; the same word still is', () => {
+  const records = [
+    ...filler(),
+    { ...emptyRecord('eu_csl', 'p1', 'person', 'BOUZIDANI, Adel') },
+    { ...emptyRecord('eu_csl', 'p2', 'person', 'SUKARNO') },
+  ];
+  const lists = MatchingIndex.build(records);
+  const risk = (name: string): number => lists.screen({ name }, { floor: 1 }).riskScore;
+  // Adil is another given name, not a spelling of Adel: with nothing else to go by it weighs far
+  // less than the same given name alone.
+  assert.ok(risk('Adel') > 0);
+  assert.ok(risk('Adil') < 0.5 * risk('Adel'));
+  // A long word with one slip is still that word.
+  assert.ok(risk('Bouzidane') > 0.7 * risk('Bouzidani'));
+  // A mononym is the whole name: one word against one word is judged by their likeness.
+  assert.ok(idx.scorePair('Sukamto', 'Sukarno', 'person') > 2 * idx.scorePair('Sukamto', 'Sukarno Rahimi3', 'person'));
+  // A word from another script can only resemble its romanization.
+  assert.ok(idx.scorePair('משה', 'Moshe', 'person') >= MEDIUM_BOUNDARY);
+});
+
+test('Arabic-script name structure: bin, ibn and Allah are read as such; Persian endings belong to their word', () => {
+  const parts = (n: string): string[] => normalizeName(n, true).parts.map((p) => `${p.text}:${p.kind}`);
+  assert.deepEqual(parts('بن لادن'), ['bin:particle', 'ladn:word']);
+  assert.deepEqual(parts('ابن تيمية'), ['ibn:particle', 'tymya:word']);
+  // الله is Allah, not the article before "lh"; vowel marks are dropped.
+  assert.deepEqual(parts('عبد الله'), ['abd:word', 'allah:word']);
+  assert.deepEqual(parts('عمیر اللَہ'), ['amyr:word', 'allah:word']);
+  assert.deepEqual(parts('علی زاده'), parts('علیزاده'));
+  // The same party: a match. A different own name beside the same "Allah": none.
+  assert.ok(matches('أسامة بن محمد بن لادن', 'Usama bin Muhammad bin Ladin'));
+  assert.ok(matches('محمد پور', 'Mohammadpour'));
+  assert.ok(!matches('محمد پور', 'Muhammad'));
+});
+
+test('a ship or company word with its number agreeing, or with a legal form glued on, still matches', () => {
+  const records = [
+    ...filler(),
+    { ...emptyRecord('us_ofac', 'v2', 'vessel', 'SINCERE 02') },
+    { ...emptyRecord('us_ofac', 'o3', 'organization', 'AO EIRBURG') },
+  ];
+  const lists = MatchingIndex.build(records);
+  assert.ok(lists.screen({ name: 'SICERE 02' }).riskScore >= MEDIUM_BOUNDARY);
+  assert.ok(lists.screen({ name: 'AOeirburg' }).riskScore >= MEDIUM_BOUNDARY);
+  // Without the number, a resemblance only.
+  assert.ok(lists.screen({ name: 'Sicere' }).riskScore < MEDIUM_BOUNDARY);
+});
+
+test('a syllable read from Chinese characters or Hangul is no nickname of a Western given name', () => {
+  // 覃娟 reads Qin Juan: Juan is a Chinese given-name syllable here, not the Spanish John.
+  assert.ok(!matches('覃娟', 'QIN, Jack'));
+  // Written in Latin letters, Juan is the Spanish John.
+  assert.ok(matches('Juan Qin', 'QIN, John'));
+  assert.ok(matches('覃娟', 'QIN Juan'));
+});
