@@ -2,7 +2,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { AppError } from '../infra/errors.js';
 import { parseStringArray } from '../infra/json.js';
 import { validateScreenInput } from '../screening/screen-input.js';
-import { ScreenRequest, type ScreenRequestBody } from '../screening/screening-schemas.js';
+import { IdentifierInput, ScreenRequest, type ScreenRequestBody } from '../screening/screening-schemas.js';
 import type { BatchResultRowData, BatchStatusData } from './batch-schemas.js';
 import type { BatchLine, BatchRow, BatchTally, RowFailure } from './batch-store.js';
 
@@ -11,7 +11,8 @@ import type { BatchLine, BatchRow, BatchTally, RowFailure } from './batch-store.
  * function POST /screen validates with (validateScreenInput). A bad row is that row's error.
  */
 
-const requestShape = TypeCompiler.Compile(ScreenRequest);
+// The schemas ScreenRequest refers to by $ref go with it (identifiers' items).
+const requestShape = TypeCompiler.Compile(ScreenRequest, [IdentifierInput]);
 /** The fields of a POST /screen body: a row keeps only these (unknown fields are never stored). */
 const REQUEST_FIELDS = Object.keys(ScreenRequest.properties);
 
@@ -37,7 +38,13 @@ export function checkItem(item: Record<string, unknown>, groupByCluster: boolean
   if (body.groupByCluster === undefined && groupByCluster) body.groupByCluster = true;
   const shapeError = requestShape.Errors(body).First();
   if (shapeError) {
-    const field = shapeError.path.replace(/^\//, '').split('/')[0] || 'name';
+    // The field as POST /screen's errors name it: /identifiers/0/value is identifiers[0].value.
+    const field =
+      shapeError.path
+        .replace(/^\//, '')
+        .split('/')
+        .map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : i > 0 ? `.${part}` : part))
+        .join('') || 'name';
     return {
       body,
       externalId,
