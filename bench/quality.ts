@@ -665,8 +665,7 @@ export async function main(): Promise<void> {
   const onlyArg = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
   const section = (
     name: 'pairs' | 'positives' | 'negatives' | 'multicultural' | 'perturbations' | 'identifiers' | 'mix',
-  ): boolean =>
-    onlyArg === undefined || onlyArg === name;
+  ): boolean => onlyArg === undefined || onlyArg === name;
   // Every row's outcome, in the order the sets run.
   const digest = createHash('sha256');
   let digested = 0;
