@@ -51,6 +51,7 @@ export async function buildServerApp(
     },
     screening: { screening: ctx.services.screening },
     monitors: { monitors: ctx.services.monitors },
+    console: { config, db: database.db, clock, services: ctx.services },
   });
 }
 

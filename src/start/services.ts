@@ -1,3 +1,4 @@
+import { accountsService, type AccountsService } from '../accounts/accounts-service.js';
 import type { Clock } from '../infra/clock.js';
 import type { Config } from '../infra/config.js';
 import type { Context, Log } from '../infra/context.js';
@@ -32,6 +33,8 @@ export interface Services {
   alerts: AlertsService;
   webhooks: WebhooksService;
   lists: ListSyncService;
+  /** Console sign-in: invitations, passwords, sessions. */
+  accounts: AccountsService;
 }
 
 /** Background work: none of it runs until start(); tests drive each job's runUntilIdle themselves. */
@@ -83,10 +86,11 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     ...logged,
   });
   const lists = lazyListSync({ config: config.lists, derived: [ownershipSource(config.ownership)] });
+  const tenants = tenantsService({
+    checkWebhookUrl: (url) => assertWebhookUrlAllowed(url, config.webhooks.allowPrivateAddresses),
+  });
   const services: Services = {
-    tenants: tenantsService({
-      checkWebhookUrl: (url) => assertWebhookUrlAllowed(url, config.webhooks.allowPrivateAddresses),
-    }),
+    tenants,
     screening: screeningService({
       matching: config.matching,
       lists: () => runtime.current(),
@@ -96,6 +100,7 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     alerts: alertsService({ onDeliveries: () => deliveries.job.kick() }),
     webhooks: webhooksService({ database, clock, config: config.webhooks, nodeId, ...logged }),
     lists,
+    accounts: accountsService({ config: config.console, tenants }),
   };
   // Every swap to new list versions rescreens the monitors against them.
   runtime.onChange(() => rescreen.job.kick());
