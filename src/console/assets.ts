@@ -41,7 +41,7 @@ th { background: var(--bg); }
 .muted { color: var(--muted); font-size: 14px; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 8px 0; }
 dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; }
-.pager { display: flex; gap: 16px; align-items: center; }
+.pager { display: flex; gap: 16px; align-items: center; list-style: none; padding: 0; margin: 8px 0; }
 .side { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 13px; }
 `;

@@ -43,8 +43,7 @@ export function listsPage(app: FastifyInstance, deps: ConsoleDeps): void {
                     <td>${s.records.toLocaleString('en-GB')}</td>
                     <td>${s.stale ? html`<strong>STALE</strong>` : 'fresh'}</td>
                     <td>
-                      ${s.lastAttemptStatus ?? html`<span class="muted">never</span>`}
-                      ${when(s.lastAttemptAt)}${s.lastError ? html`<br /><strong>Error:</strong> ${s.lastError}` : ''}
+                      ${s.lastAttemptStatus ? html`${s.lastAttemptStatus} ${when(s.lastAttemptAt)}` : when(null)}${s.lastError ? html`<br /><strong>Error:</strong> ${s.lastError}` : ''}
                     </td>
                   </tr>`,
               )}

@@ -192,7 +192,7 @@ export function settingsPages(app: FastifyInstance, deps: ConsoleDeps): void {
           <dd>
             ${status.paused ? html`<strong>PAUSED</strong> since ${when(status.pausedAt)} after ${status.consecutiveFailures} failed attempts` : status.url ? 'active' : 'off'}
           </dd>
-          <dt>Deliveries</dt>
+          <dt>Deliveries (test sends aside)</dt>
           <dd>${status.delivered} delivered, ${status.pending} pending, ${status.failed} failed</dd>
         </dl>
         ${forms}

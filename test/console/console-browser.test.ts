@@ -326,14 +326,14 @@ describe('console in Chromium (sqlite)', { skip }, () => {
   });
 
   it('limits sign-in after five wrong passwords', async () => {
-    const link = await invite('analyst@acme.test', 'analyst');
+    const link = await invite('clerk@acme.test', 'analyst');
     await setPassword(link.url);
     await page.getByRole('button', { name: 'Save' }).click();
     for (let i = 1; i <= 5; i++) {
-      await signIn('analyst@acme.test', `not the password ${i}`);
+      await signIn('clerk@acme.test', `not the password ${i}`);
       await page.getByText('wrong email or password').waitFor();
     }
-    await signIn('analyst@acme.test', PASSWORD);
+    await signIn('clerk@acme.test', PASSWORD);
     await page.getByText(/too many failed sign-ins/).waitFor();
     assert.equal(new URL(page.url()).pathname, '/console/login');
     assert.equal(
