@@ -15,7 +15,7 @@ header.top { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 24px;
 header.top a { color: #fff; }
 header.top .brand { font-weight: 700; margin-right: 8px; }
 header.top nav ul { display: flex; flex-wrap: wrap; gap: 2px 16px; list-style: none; margin: 0; padding: 0; }
-header.top nav a[aria-current="page"] { font-weight: 700; text-decoration: underline; text-underline-offset: 5px; }
+nav a[aria-current="page"] { font-weight: 700; text-decoration: underline; text-underline-offset: 5px; }
 header.top .who { margin-left: auto; display: flex; gap: 12px; align-items: center; font-size: 14px; }
 header.top .who button { background: transparent; color: #fff; border: 1px solid #fff; }
 main { max-width: 1100px; margin: 0 auto; padding: 20px 24px 48px; }

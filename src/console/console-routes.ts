@@ -62,6 +62,10 @@ const TITLES: Record<number, string> = {
  */
 export function consoleRoutes(deps: ConsoleDeps): FastifyPluginAsync {
   return async (app) => {
+    // Pages, not API: kept out of the OpenAPI document.
+    app.addHook('onRoute', (route) => {
+      route.schema = { ...route.schema, hide: true };
+    });
     await app.register(fastifyCookie);
     await app.register(fastifyFormbody);
 

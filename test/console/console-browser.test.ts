@@ -44,6 +44,8 @@ const JS_BUDGET = 150 * 1024;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type InPage = any;
 
+if (!existsSync(CHROMIUM) && process.env.REQUIRE_BROWSER === '1')
+  throw new Error(`REQUIRE_BROWSER=1 but ${CHROMIUM} is not installed (apt-get install -y chromium)`);
 const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} not found: apt-get install -y chromium (.ci/run does)`;
 
 describe('console in Chromium (sqlite)', { skip }, () => {
