@@ -48,7 +48,8 @@ export interface Invitation {
 /** Whole-minute throttle on last-seen writes: idle expiry is judged to the minute, not every request writes. */
 const TOUCH_EVERY_MS = 60_000;
 
-const INVALID_LINK = 'this link is not valid: it has expired, was already used or was replaced by a newer one';
+const invalidLink = () =>
+  new AppError('NOT_FOUND', 'this link is not valid: it has expired, was already used or was replaced by a newer one');
 
 export type AccountsService = ReturnType<typeof accountsService>;
 
@@ -57,7 +58,7 @@ export function accountsService(deps: AccountsDeps) {
 
   async function liveInvitation(store: AccountsStore, token: string, now: Date) {
     const row = await store.invitation(tokenHash(token));
-    if (!row || row.used_at !== null || row.expires_at <= now.toISOString()) throw notFound(INVALID_LINK);
+    if (!row || row.used_at !== null || row.expires_at <= now.toISOString()) throw invalidLink();
     return row;
   }
 
@@ -119,7 +120,7 @@ export function accountsService(deps: AccountsDeps) {
       const row = await liveInvitation(new AccountsStore(ctx.db), input.token, ctx.clock.now());
       const tenants = new TenantsStore(ctx.db);
       const [user, org] = await Promise.all([tenants.userById(row.user_id), tenants.orgById(row.org_id)]);
-      if (!user || !org) throw notFound(INVALID_LINK);
+      if (!user || !org) throw invalidLink();
       return { email: user.email, orgName: org.name, purpose: row.purpose as 'invite' | 'reset' };
     },
 
@@ -131,7 +132,7 @@ export function accountsService(deps: AccountsDeps) {
       const hash = await hashPassword(password);
       await ctx.db.transaction().execute(async (trx) => {
         const store = new AccountsStore(trx);
-        if (!(await store.useInvitation(row.token_hash, now.toISOString()))) throw notFound(INVALID_LINK);
+        if (!(await store.useInvitation(row.token_hash, now.toISOString()))) throw invalidLink();
         await store.setPassword(row.user_id, hash, now.toISOString());
         await store.deleteSessionsOf(row.user_id);
       });
