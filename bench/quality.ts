@@ -3,7 +3,8 @@
  * prints, per data set, agreement / recall / false-positive rates at the medium and high boundaries.
  *   node --import tsx bench/quality.ts        or        node dist/bench/quality.js
  * Options: --quick (10,000 of the 50,000 negatives, 300 perturbations a kind); --seed=N (another draw of
- * perturbations, to see how much the figures move with the names drawn); --only=perturbations;
+ * perturbations, to see how much the figures move with the names drawn); --only=perturbations (or
+ * pairs, positives, negatives, identifiers, mix);
  * --extra (ten more kinds of perturbation, labelled "extra:", that the seven do not make).
  * At the end it prints two digests: SHA-256 over every row's outcome (scores, risk, confidence, top
  * match) of the sets that ran, and the outcome digest of the performance benchmarks' query mix (see
@@ -17,6 +18,7 @@ import { parse } from 'csv-parse/sync';
 import { toCountryCode } from '../src/lists/countries.js';
 import type { EntityType, ListRecord, OfficialSourceId, SourceAdapter } from '../src/lists/model.js';
 import { MatchingIndex, MEDIUM_BOUNDARY, HIGH_BOUNDARY } from '../src/matching/index.js';
+import { identifierBench } from './identifiers.js';
 import { printDigest, queryMix, rng } from './query-mix.js';
 
 const DATA = path.resolve(process.cwd(), '../shared/data');
@@ -659,7 +661,7 @@ export async function main(): Promise<void> {
   );
 
   const onlyArg = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
-  const section = (name: 'pairs' | 'positives' | 'negatives' | 'perturbations' | 'mix'): boolean =>
+  const section = (name: 'pairs' | 'positives' | 'negatives' | 'perturbations' | 'identifiers' | 'mix'): boolean =>
     onlyArg === undefined || onlyArg === name;
   // Every row's outcome, in the order the sets run.
   const digest = createHash('sha256');
@@ -837,6 +839,8 @@ export async function main(): Promise<void> {
       if (process.argv.includes('--verbose')) console.log('      missed: ' + k.missed.join(' | '));
     }
   }
+  // Identifier screening: its own figures, outside the rows' digest (bench/identifiers.ts).
+  if (section('identifiers')) identifierBench(idx, all);
   console.log(`\noutcome digest of the ${digested} rows above: ${digest.digest('hex')}`);
   if (section('mix')) printDigest(idx, queryMix(all));
 }

@@ -129,6 +129,7 @@ async function main(): Promise<void> {
         rescreen_generation: null,
         created_at: now,
         removed_at: null,
+        identifiers: null,
       });
     }
     const seedStart = performance.now();

@@ -20,7 +20,11 @@ export function describeValidation(
   context: string | undefined,
 ): { field: string; message: string } {
   const first = errors[0] ?? {};
-  let field = (first.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+  // An element of an array is named as the client would write it: identifiers[0].value.
+  let field = (first.instancePath ?? '')
+    .replace(/^\//, '')
+    .replace(/\/(\d+)(?=\/|$)/g, '[$1]')
+    .replace(/\//g, '.');
   if (first.keyword === 'required' && typeof first.params?.missingProperty === 'string') {
     field = field ? `${field}.${first.params.missingProperty}` : first.params.missingProperty;
     return { field, message: `${field} is required` };

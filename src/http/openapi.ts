@@ -15,6 +15,12 @@ under the OFAC 50 percent rule. Every screening is stored for the caller's organ
 riskLevel is \`high\` when riskScore >= 80, \`medium\` when 50 <= riskScore < 80, and \`low\` below 50.
 A screening with no match above the reporting floor has riskScore 0, riskLevel \`low\`, null entityId and entityName.
 
+**Identifiers.** POST /screen and POST /monitors take \`identifiers\`: IMO, MMSI, LEI, BIC, passport, national id,
+registration, tax id, crypto wallet, call sign, aircraft serial and aircraft registration numbers, normalized per type
+and checked where the standard defines a check (IMO check digit, LEI MOD 97-10, BIC structure, MMSI identification
+digits); a bad one is 400 VALIDATION_ERROR naming \`identifiers[i].value\`. A listing carrying one is found whatever its
+name, and its explanation names the identifier and the name score beside it.
+
 **Authentication.** Every /v1 request carries an \`x-api-key\` header. Keys are created by an administrator
 (command line \`sanctions keys create\`). API access requires the Starter tier or above.
 

@@ -74,6 +74,8 @@ export interface ScreeningsTable {
   list_versions: string;
   match_details: string;
   created_at: string;
+  /** JSON array of the search's identifiers (screening/identifiers-input.ts); null when it named none. */
+  identifiers: string | null;
 }
 
 export interface IdempotencyKeysTable {
@@ -136,6 +138,8 @@ export interface MonitorsTable {
   rescreen_generation: string | null;
   created_at: string;
   removed_at: string | null;
+  /** JSON array of the monitored search's identifiers; null when it names none. */
+  identifiers: string | null;
 }
 
 export interface AlertsTable {

@@ -231,6 +231,18 @@ const monitoring: Migration = {
 };
 
 /**
+ * The identifiers of a screening and of a monitor (issue 15): JSON text, an array of
+ * `{type, value, normalized, country?, currency?}`; null when the search named none, as every row
+ * written before.
+ */
+const identifiers: Migration = {
+  async up(db: AnyDb) {
+    await db.schema.alterTable('screenings').addColumn('identifiers', 'text').execute();
+    await db.schema.alterTable('monitors').addColumn('identifiers', 'text').execute();
+  },
+};
+
+/**
  * The web console (issue 16): password hashes, invitation and reset links, sessions and failed
  * sign-ins. Tokens are stored only as their SHA-256 (a database read leaks no usable link or
  * session). Memberships made before roles existed ("member") become admins: they were made by the
@@ -286,6 +298,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0002_screenings': screenings,
   '0003_lists': lists,
   '0004_monitoring': monitoring,
+  '0006_identifiers': identifiers,
   '0009_console': consoleAccounts,
 };
 

@@ -128,6 +128,8 @@ export class CandidateIndex {
   /** The vocabulary entries one fuzzy way of a probe reaches (at most MAX_REACHED). */
   private readonly reachable = new Int32Array(MAX_REACHED);
   private stampCounter = 0;
+  /** The names of record r are names[firstName[r]] up to names[firstName[r + 1]] (they are added record by record). */
+  private firstName: Int32Array = new Int32Array(1);
 
   private constructor(records: number) {
     this.records = records;
@@ -194,6 +196,10 @@ export class CandidateIndex {
       if (k % (step * 4) === 0) yield;
     }
     normalized.length = 0;
+    idx.firstName = new Int32Array(records.length + 1).fill(idx.names.length);
+    for (let id = idx.names.length - 1; id >= 0; id--) idx.firstName[idx.names[id]!.record] = id;
+    for (let r = records.length - 1; r >= 0; r--)
+      if (idx.firstName[r]! > idx.firstName[r + 1]!) idx.firstName[r] = idx.firstName[r + 1]!;
     idx.parts.clear();
     const tokens = idx.vocabTokens;
     for (let v = 0; v < tokens.length; v++) {
@@ -330,8 +336,22 @@ export class CandidateIndex {
     return this.postStart[v + 1]! - this.postStart[v]!;
   }
 
-  /** Candidate names for the query parts, best first. */
-  candidates(q: ScoredPart[]): RankedName[] {
+  /**
+   * Candidate names for the query parts, best first; then, whatever their names, every name of the
+   * records in `identified` (found by an identifier of the query, identifier-index.ts) not yet among
+   * them, with rank 0.
+   */
+  candidates(q: ScoredPart[], identified?: ReadonlySet<number>): RankedName[] {
+    const out = this.nameCandidates(q);
+    if (identified === undefined || identified.size === 0) return out;
+    const have = new Set(out.map((c) => c.name));
+    for (const r of identified)
+      for (let id = this.firstName[r]!; id < this.firstName[r + 1]!; id++)
+        if (!have.has(id)) out.push({ name: id, rank: 0, seq: out.length });
+    return out;
+  }
+
+  private nameCandidates(q: ScoredPart[]): RankedName[] {
     const touched = this.touched;
     let reached = 0;
     const acc = this.acc;

@@ -1,11 +1,14 @@
 /**
- * What the fields beside the name do to a match: birth date, country, entity type. Effects are
+ * What the fields beside the name do to a match: birth date, country, entity type, identifiers. Effects are
  * points added to or taken from the 0..100 match score (scoring.ts corroborate), each with the
  * sentence an explanation gives for it. A new field (an identifier, say) gets its effect here.
  */
+import type { ScreeningIdentifierType } from '../lists/adapters/kit/identifiers.js';
 import { toCountryCode } from '../lists/countries.js';
 import type { EntityType, ListRecord } from '../lists/model.js';
-import type { CorroborationEffect } from './types.js';
+import type { IdentifierEvidence } from './identifier-index.js';
+import { round1 } from './levels.js';
+import type { CorroborationEffect, IdentifierEffect } from './types.js';
 import { withArticle } from './wording.js';
 
 /**
@@ -108,4 +111,128 @@ export function entityTypeEffect(query: EntityType | undefined, listed: EntityTy
     effect: personConflict ? TYPE_CONTRADICTS_PERSON : TYPE_CONTRADICTS,
     detail: `query is ${withArticle(query)}, listed entry is ${withArticle(listed)}`,
   };
+}
+
+/**
+ * An identifier the listing carries (the same type and normalized number) is the strongest evidence
+ * there is: with a name that is compatible (IDENTIFIER_COMPATIBLE_NAME), or on a vessel's or
+ * aircraft's listing whatever its name (a renamed tanker keeps its IMO number), the row is raised to
+ * at least IDENTIFIER_MATCH_SCORE, high, and by IDENTIFIER_MATCH_MIN at the least. A person's or
+ * organization's number under a name that has nothing to do with the listed one is a lead for
+ * review, not a hit: IDENTIFIER_UNRELATED_NAME_SCORE, medium (a document number typed into the
+ * wrong form, or a stolen identity).
+ */
+export const IDENTIFIER_MATCH_SCORE = 90;
+export const IDENTIFIER_MATCH_MIN = 10;
+export const IDENTIFIER_COMPATIBLE_NAME = 40;
+export const IDENTIFIER_UNRELATED_NAME_SCORE = 70;
+/**
+ * The listing carries numbers of the query's type, none of them the query's. A ship keeps its IMO
+ * number for life, a company its LEI, an airframe its serial: another one is another party, which
+ * takes an exact name (100) below high. MMSI, call signs and aircraft registrations change with the
+ * flag or the register, passports expire, people hold several documents and companies several
+ * registrations: another one says less.
+ */
+export const IDENTIFIER_CONTRADICTS_LIFELONG = -25;
+export const IDENTIFIER_CONTRADICTS = -10;
+const LIFELONG: ReadonlySet<ScreeningIdentifierType> = new Set(['imo', 'lei', 'aircraft_serial']);
+/** Numbers that name a ship or an aircraft, not its owner. */
+const CRAFT_NUMBERS: ReadonlySet<ScreeningIdentifierType> = new Set([
+  'imo',
+  'mmsi',
+  'call_sign',
+  'aircraft_serial',
+  'aircraft_registration',
+]);
+
+const IDENTIFIER_LABELS: Record<ScreeningIdentifierType, string> = {
+  imo: 'IMO number',
+  mmsi: 'MMSI',
+  lei: 'LEI',
+  bic: 'BIC',
+  passport: 'passport',
+  national_id: 'national identity number',
+  registration: 'registration number',
+  tax_id: 'tax number',
+  crypto_wallet: 'wallet address',
+  call_sign: 'call sign',
+  aircraft_serial: 'aircraft serial number',
+  aircraft_registration: 'aircraft registration',
+};
+
+export function identifierLabel(type: ScreeningIdentifierType): string {
+  return IDENTIFIER_LABELS[type];
+}
+
+/** An identifier match is `strong` (high) with a compatible name or on a vessel's or aircraft's listing, else `weak` (review). */
+export function identifierStrength(nameScore: number, listed: EntityType): 'strong' | 'weak' {
+  return nameScore >= IDENTIFIER_COMPATIBLE_NAME || listed === 'vessel' || listed === 'aircraft' ? 'strong' : 'weak';
+}
+
+/** The effect of what a listing's identifiers say (identifier-index.ts) on a row whose name scores `nameScore`. */
+export function identifierEffect(
+  evidence: IdentifierEvidence | undefined,
+  nameScore: number,
+  listed: EntityType,
+): IdentifierEffect | undefined {
+  if (!evidence) return undefined;
+  const name = round1(nameScore);
+  if (evidence.matched) {
+    const { query, listed: id } = evidence.matched;
+    const strong = identifierStrength(nameScore, listed) === 'strong';
+    const target = strong ? IDENTIFIER_MATCH_SCORE : IDENTIFIER_UNRELATED_NAME_SCORE;
+    const effect = round1(Math.max(strong ? IDENTIFIER_MATCH_MIN : 0, target - nameScore));
+    const why =
+      nameScore >= IDENTIFIER_COMPATIBLE_NAME
+        ? 'the name is compatible'
+        : strong
+          ? `${withArticle(listed)} keeps its numbers when renamed`
+          : 'the name differs: review';
+    return {
+      effect,
+      detail: `${identifierLabel(query.type)} ${query.value} is listed as "${id.value}" (the name alone scores ${name}; ${why})`,
+      outcome: 'match',
+      type: query.type,
+      value: query.value,
+      listed: [id.value],
+      nameScore: name,
+    };
+  }
+  // The strongest contradiction among the query's types.
+  let worst: IdentifierEffect | undefined;
+  for (const { query, listed: ids } of evidence.contradicted) {
+    const effect = LIFELONG.has(query.type) ? IDENTIFIER_CONTRADICTS_LIFELONG : IDENTIFIER_CONTRADICTS;
+    if (worst && worst.effect <= effect) continue;
+    const values = ids.map((i) => i.value);
+    worst = {
+      effect,
+      detail: `${identifierLabel(query.type)} ${query.value} is not the listed ${values.slice(0, 3).join(', ')} (the name alone scores ${name})`,
+      outcome: 'contradiction',
+      type: query.type,
+      value: query.value,
+      listed: values,
+      nameScore: name,
+    };
+  }
+  return worst;
+}
+
+/**
+ * The entity type's effect once an identifier matched: a vessel's or aircraft's own number on a
+ * listing typed as an organization (the EU and UK file ships as entities) is that craft, so the two
+ * types do not contradict each other. Not when the listing holds several such numbers: that is a
+ * company listing its fleet (OFSI's Ocean Maritime Management and its 23 IMO numbers), another
+ * party than the ship. Every other conflict stands.
+ */
+export function typeEffectWithIdentifier(
+  type: CorroborationEffect | undefined,
+  evidence: IdentifierEvidence | undefined,
+  query: EntityType | undefined,
+  listed: EntityType,
+): CorroborationEffect | undefined {
+  const matched = evidence?.matched;
+  if (!type || type.effect >= 0 || !matched || matched.ofType > 1 || !CRAFT_NUMBERS.has(matched.query.type))
+    return type;
+  if (query === 'person' || listed === 'person') return type;
+  return { effect: 0, detail: `${type.detail}, and its ${identifierLabel(matched.query.type)} is the same` };
 }

@@ -30,6 +30,7 @@ export function explainMatch(
   if (fields.birthDate) corroboration.birthDate = fields.birthDate;
   if (fields.country) corroboration.country = fields.country;
   if (fields.entityType) corroboration.entityType = fields.entityType;
+  if (fields.identifier) corroboration.identifier = fields.identifier;
   if (cmp.numberConflict)
     corroboration.numbers = {
       effect: 0,
@@ -39,20 +40,25 @@ export function explainMatch(
   const aligned = alignment.map((a) => (a.how === 'exact' ? a.listed : `${a.query}~${a.listed} (${a.how})`));
   const bits: string[] = [];
   const kind = listed.kind === 'aka' ? 'alias' : `${listed.kind} name`;
-  bits.push(
-    `Matched ${listed.kind === 'primary' ? 'the primary name' : withArticle(listed.quality === 'weak' ? `weak ${kind}` : kind)} "${listed.name}"`,
-  );
-  bits.push(`on ${aligned.join(', ') || 'no parts'}`);
-  if (cmp.unmatchedQuery.length) bits.push(`; query parts not found: ${cmp.unmatchedQuery.join(', ')}`);
-  if (cmp.unmatchedListed.length) bits.push(`; listed parts not in the query: ${cmp.unmatchedListed.join(', ')}`);
+  const id = fields.identifier;
+  const named = `${listed.kind === 'primary' ? 'the primary name' : withArticle(listed.quality === 'weak' ? `weak ${kind}` : kind)} "${listed.name}"`;
+  // A row an identifier found may share no name part with the query: then that is what is said.
+  const nameless = id?.outcome === 'match' && alignment.length === 0;
+  if (nameless) bits.push(`The listed name, ${named}, shares no part with the query`);
+  else bits.push(`Matched ${named}`, `on ${aligned.join(', ') || 'no parts'}`);
+  if (cmp.unmatchedQuery.length && !nameless) bits.push(`; query parts not found: ${cmp.unmatchedQuery.join(', ')}`);
+  if (cmp.unmatchedListed.length && !nameless)
+    bits.push(`; listed parts not in the query: ${cmp.unmatchedListed.join(', ')}`);
   // Distinctiveness below 1: the matched parts carry little information, being common on the
   // lists or in the population, or being a single part.
-  if (distinctiveness < SCALED)
+  if (distinctiveness < SCALED && !nameless)
     bits.push(
       `; ${alignment.length === 1 ? 'a single name part matched' : 'common name parts'}, score scaled by ${Math.round(distinctiveness * 100)}%`,
     );
-  for (const e of [fields.birthDate, fields.country, fields.entityType])
+  for (const e of [fields.birthDate, fields.country, fields.entityType, id?.outcome === 'match' ? undefined : id])
     if (e && e.effect !== 0) bits.push(`; ${e.detail} (${e.effect > 0 ? '+' : ''}${e.effect})`);
+  // An identifier the listing carries leads: it, more than the name, is why the row matched.
+  if (id?.outcome === 'match') bits.unshift(`${id.detail[0]!.toUpperCase()}${id.detail.slice(1)} (+${id.effect}).`);
   return {
     matchedName: listed.name,
     nameKind: listed.kind,

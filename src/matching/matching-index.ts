@@ -8,8 +8,17 @@
 import type { EntityType, ListRecord } from '../lists/model.js';
 import { CandidateIndex, type NameEntry } from './candidate-index.js';
 import { clusterSteps } from './clusters.js';
-import { birthDateEffect, countryEffect, entityTypeEffect, recordCountries } from './corroboration.js';
+import {
+  birthDateEffect,
+  countryEffect,
+  entityTypeEffect,
+  identifierEffect,
+  identifierStrength,
+  recordCountries,
+  typeEffectWithIdentifier,
+} from './corroboration.js';
 import { explainMatch } from './explanation.js';
+import { IdentifierIndex, readIdentifiers } from './identifier-index.js';
 import { DEFAULT_FLOOR, DEFAULT_MAX_MATCHES, riskLevelFor, round1 } from './levels.js';
 import { QueryParts, compareParts, type NameComparison } from './name-compare.js';
 import { normalizeName } from './normalize.js';
@@ -37,6 +46,7 @@ export class MatchingIndex {
   private clusterOf: Int32Array = new Int32Array(0);
   private clusterMembers = new Map<number, number[]>();
   private index!: CandidateIndex;
+  private identifiers!: IdentifierIndex;
 
   private constructor(records: ListRecord[]) {
     this.records = records;
@@ -60,6 +70,7 @@ export class MatchingIndex {
     const clusters = yield* clusterSteps(records, this.countries, built.primaryParts, BUILD_STEP * 4);
     this.clusterOf = clusters.clusterOf;
     this.clusterMembers = clusters.members;
+    this.identifiers = yield* IdentifierIndex.build(records, BUILD_STEP * 4);
   }
 
   /** Build the index at once (blocks the thread for the whole build). */
@@ -88,6 +99,11 @@ export class MatchingIndex {
     return idx;
   }
 
+  /** Number of distinct identifiers indexed (by screening type and normalized value). */
+  get identifierCount(): number {
+    return this.identifiers.size;
+  }
+
   /** Number of indexed names (primary names and aliases, deduplicated per record). */
   get nameCount(): number {
     return this.index.names.length;
@@ -112,17 +128,24 @@ export class MatchingIndex {
     const index = this.index;
     const q = readQuery(index, query.name, query.entityType);
     const none: ScreenOutcome = { riskScore: 0, riskLevel: 'low', confidence: 0, matches: [] };
-    if (q.length === 0) return none;
-    const cands = index.candidates(q);
+    // The query's identifiers, and the records carrying one of them whatever their names.
+    const ids = query.identifiers?.length ? readIdentifiers(query.identifiers) : undefined;
+    const identified = ids?.length ? this.identifiers.recordsWith(ids) : undefined;
+    if (q.length === 0 && !identified?.size) return none;
+    const cands = index.candidates(q, identified);
     const queryParts = new QueryParts(q, index.idfOf, index.maxIdf);
     const least = nameFloor(floor);
     // Best name per record.
     const perRecord = new Map<number, { entry: NameEntry; cmp: NameComparison; nameScore: number; dist: number }>();
     for (const c of cands) {
       const entry = index.names[c.name]!;
-      // A record whose best name scores under the name floor is left out below: such names need no alignment.
-      const cmp = compareParts(queryParts, entry.parts, entry.organization, least);
-      if (!cmp || cmp.score <= 0) continue;
+      // A record whose best name scores under the name floor is left out below: such names need no
+      // alignment, unless an identifier found the record.
+      const found = identified?.has(entry.record) === true;
+      const cmp = found
+        ? compareParts(queryParts, entry.parts, entry.organization)
+        : compareParts(queryParts, entry.parts, entry.organization, least);
+      if (!cmp || (cmp.score <= 0 && !found)) continue;
       const name = scoreName(cmp, entry.quality);
       const prev = perRecord.get(entry.record);
       if (!prev || name.score > prev.nameScore)
@@ -130,16 +153,26 @@ export class MatchingIndex {
     }
     const scored: ScoredRow[] = [];
     for (const [r, best] of perRecord) {
-      // Corroboration cannot lift a name that is far from a match over the floor on its own.
-      if (best.nameScore < least) continue;
       const rec = this.records[r]!;
+      const evidence = ids?.length ? this.identifiers.evidenceFor(ids, r) : undefined;
+      const identifier = identifierEffect(evidence, best.nameScore, rec.entityType);
+      const identifiedBy = identifier?.outcome === 'match';
+      // Corroboration cannot lift a name that is far from a match over the floor on its own; an
+      // identifier the record carries can.
+      if (best.nameScore < least && !identifiedBy) continue;
       const fields: FieldEffects = {};
       const birth = birthDateEffect(query.birthDate, rec);
       if (birth) fields.birthDate = birth;
       const country = countryEffect(query.country, this.countries[r]!);
       if (country) fields.country = country;
-      const type = entityTypeEffect(query.entityType, rec.entityType);
+      const type = typeEffectWithIdentifier(
+        entityTypeEffect(query.entityType, rec.entityType),
+        evidence,
+        query.entityType,
+        rec.entityType,
+      );
       if (type) fields.entityType = type;
+      if (identifier) fields.identifier = identifier;
       const { score, corroborated, contradicted } = corroborate(best.nameScore, fields);
       if (score < floor) continue;
       scored.push({
@@ -158,6 +191,7 @@ export class MatchingIndex {
         entry: best.entry,
         cmp: best.cmp,
         fields,
+        ...(identifiedBy ? { identified: identifierStrength(best.nameScore, rec.entityType) } : {}),
       });
     }
     if (scored.length === 0) return none;

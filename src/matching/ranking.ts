@@ -42,6 +42,14 @@ export const MAX_LIST_CONFIDENCE = 15;
 export const NAME_ALONE_CONFIDENCE = 85;
 export const CORROBORATION_CONFIDENCE = 2;
 export const MAX_CORROBORATION_CONFIDENCE = 20;
+/**
+ * An identifier the top row carries says more than any name: with a compatible name, or on a
+ * vessel's or aircraft's listing, the confidence starts from IDENTIFIED_CONFIDENCE instead of the
+ * name's share (corroboration and contradictions then count as for names); under an unrelated name,
+ * from IDENTIFIED_NAME_UNRELATED_CONFIDENCE (a lead for review).
+ */
+export const IDENTIFIED_CONFIDENCE = 80;
+export const IDENTIFIED_NAME_UNRELATED_CONFIDENCE = 40;
 /** [the best other party within this many points, confidence taken away], closest first. */
 export const RUNNER_UP_PENALTIES: readonly (readonly [number, number])[] = [
   [3, 15],
@@ -63,6 +71,8 @@ export interface RowScore {
   source: SourceId;
   /** The matched listed name's parts, sorted (the same name on another list has the same key). */
   nameKey: string;
+  /** An identifier of the query the row carries: `strong` with a compatible name or on a craft's listing. */
+  identified?: 'strong' | 'weak';
 }
 
 export interface Ranking<T> {
@@ -90,6 +100,11 @@ export function confidenceOf(top: RowScore, lists: number, runnerUp: RowScore | 
     top.nameScore * NAME_CONFIDENCE * (COMMON_NAME_BASE + (1 - COMMON_NAME_BASE) * top.distinctiveness) +
       Math.min(MAX_LIST_CONFIDENCE, LIST_CONFIDENCE * (lists - 1)),
   );
+  if (top.identified)
+    confidence = Math.max(
+      confidence,
+      top.identified === 'strong' ? IDENTIFIED_CONFIDENCE : IDENTIFIED_NAME_UNRELATED_CONFIDENCE,
+    );
   confidence += Math.min(MAX_CORROBORATION_CONFIDENCE, top.corroborated * CORROBORATION_CONFIDENCE) - top.contradicted;
   if (runnerUp) confidence -= runnerUpPenalty(top.score - runnerUp.score);
   return round1(clamp(confidence, 0, 100));

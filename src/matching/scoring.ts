@@ -7,7 +7,7 @@
  */
 import type { NameQuality } from '../lists/model.js';
 import { HIGH_BOUNDARY, clamp, round1 } from './levels.js';
-import type { CorroborationEffect } from './types.js';
+import type { CorroborationEffect, IdentifierEffect } from './types.js';
 
 /**
  * Information (sum of IDF, nats) of the matched query parts at which a name counts as distinctive:
@@ -42,6 +42,8 @@ export interface FieldEffects {
   birthDate?: CorroborationEffect;
   country?: CorroborationEffect;
   entityType?: CorroborationEffect;
+  /** An identifier of the query the row carries, or contradicts (identifier-index.ts, corroboration.ts). */
+  identifier?: IdentifierEffect;
 }
 
 /** What the name comparison tells the score (NameComparison carries these). */
@@ -93,7 +95,7 @@ export function corroborate(nameScore: number, fields: FieldEffects): CandidateS
   let score = nameScore;
   let corroborated = 0;
   let contradicted = 0;
-  for (const e of [fields.birthDate, fields.country, fields.entityType]) {
+  for (const e of [fields.birthDate, fields.country, fields.entityType, fields.identifier]) {
     if (!e) continue;
     score += e.effect;
     if (e.effect > 0) corroborated += e.effect;

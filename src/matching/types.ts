@@ -1,3 +1,4 @@
+import type { ScreeningIdentifierType } from '../lists/adapters/kit/identifiers.js';
 import type { Derivation, EntityType, NameKind, NameQuality, SourceId } from '../lists/model.js';
 
 export type RiskLevel = 'low' | 'medium' | 'high';
@@ -9,6 +10,22 @@ export interface MatchQuery {
   country?: string;
   /** YYYY-MM-DD, YYYY-MM or YYYY. */
   birthDate?: string;
+  /**
+   * Numbers of the party (IMO, LEI, passport...): listings carrying one are found whatever their
+   * names, and a listing's other numbers of the same type contradict it (identifier-index.ts).
+   * Values are normalized here by the lists' own rules; the API checks them before (400 on a bad one).
+   */
+  identifiers?: QueryIdentifier[];
+}
+
+/** An identifier of the query: its screening type and value, for documents the issuing country. */
+export interface QueryIdentifier {
+  type: ScreeningIdentifierType;
+  value: string;
+  /** ISO 3166-1 alpha-2 of the issuing country (passports, national ids, registrations, tax ids). */
+  country?: string;
+  /** The currency of a crypto wallet (BTC, ETH...). */
+  currency?: string;
 }
 
 export interface MatchOptions {
@@ -39,6 +56,21 @@ export interface CorroborationEffect {
   detail: string;
 }
 
+/** What an identifier did: the listing carries the query's number, or only other numbers of its type. */
+export interface IdentifierEffect extends CorroborationEffect {
+  outcome: 'match' | 'contradiction';
+  type: ScreeningIdentifierType;
+  /** The query's number, normalized. */
+  value: string;
+  /** The listing's number(s) of that type, as printed. */
+  listed: string[];
+  /**
+   * The score of the name alone beside it, 0..100: the name similarity (`nameScore` of the
+   * explanation) scaled by its distinctiveness, the score the identifier's effect is added to.
+   */
+  nameScore: number;
+}
+
 export interface Explanation {
   /** The listed name (as published) that matched best. */
   matchedName: string;
@@ -56,6 +88,7 @@ export interface Explanation {
     country?: CorroborationEffect;
     entityType?: CorroborationEffect;
     numbers?: CorroborationEffect;
+    identifier?: IdentifierEffect;
   };
   /** One sentence a compliance analyst can read. */
   summary: string;

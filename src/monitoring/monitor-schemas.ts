@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PageQuery, RiskLevelSchema } from '../screening/screening-schemas.js';
+import { PageQuery, RiskLevelSchema, StoredIdentifier, identifiersField } from '../screening/screening-schemas.js';
 import { DEFAULT_RISK_THRESHOLD } from './alert-rules.js';
 
 /** Shapes of the monitoring endpoints (api-v1.md 2.8, 4.4-4.6; DECISIONS.md "Monitors"). */
@@ -14,6 +14,9 @@ export const CreateMonitorRequest = Type.Object(
         default: DEFAULT_RISK_THRESHOLD,
         description: 'Alert when the risk score crosses it, in either direction. 0 to 100, default 55.',
       }),
+    ),
+    identifiers: identifiersField(
+      "Added to the screening's own identifiers for every rescreen (the same checks as POST /screen). The monitored search is then the screening's name and filters with all of them: another search than the screening's.",
     ),
   },
   { $id: 'CreateMonitorRequest', title: 'CreateMonitorRequest', description: 'Unknown fields are ignored.' },
@@ -48,6 +51,9 @@ export const MonitorItem = Type.Object(
     lastSources: Type.Array(Type.String()),
     lastScreenedAt: Type.String({ format: 'date-time' }),
     createdAt: Type.String({ format: 'date-time' }),
+    identifiers: Type.Array(Type.Ref(StoredIdentifier), {
+      description: 'The identifiers every rescreen uses; empty when none.',
+    }),
   },
   { $id: 'MonitorItem', title: 'MonitorItem' },
 );

@@ -2,7 +2,15 @@ import type { Call } from '../infra/context.js';
 import { AppError, notFound, validationError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';
 import { parseStringArray } from '../infra/json.js';
+import type { EntityType } from '../lists/model.js';
+import {
+  mergeIdentifiers,
+  parseStoredIdentifiers,
+  storedIdentifiers,
+  validateIdentifiers,
+} from '../screening/identifiers-input.js';
 import { ScreeningStore } from '../screening/screening-store.js';
+import { searchKey } from '../screening/search-key.js';
 import type { CallerContext } from '../tenants/caller.js';
 import { TenantsStore } from '../tenants/tenants-store.js';
 import { type Tier, hasApiAccess } from '../tenants/tiers.js';
@@ -52,16 +60,31 @@ export function monitorService(deps: MonitorDeps = {}) {
         throw validationError('riskThreshold', 'must be a number from 0 to 100');
       }
       const screening = await new ScreeningStore(ctx.db).byId(caller.orgId, input.screeningId);
+      // A vessel's IMO number is checked by the ship scheme: the screening says whether it is a vessel.
+      const added = validateIdentifiers(input.identifiers, (screening?.entity_type ?? null) as EntityType | null);
       if (!screening) throw notFound(`screening "${input.screeningId}"`);
+      const own = parseStoredIdentifiers(screening.identifiers);
+      const identifiers = mergeIdentifiers(own, added);
+      // The monitored search: the screening's, or with more identifiers, the search that names them all.
+      const key =
+        identifiers.length === own.length
+          ? screening.search_key
+          : searchKey({
+              name: screening.query,
+              entityType: screening.entity_type,
+              country: screening.country,
+              birthDate: screening.birth_date,
+              identifiers,
+            });
       const store = new MonitorStore(ctx.db);
-      if (await store.isMonitored(caller.orgId, screening.search_key)) throw sameSearchConflict();
+      if (await store.isMonitored(caller.orgId, key)) throw sameSearchConflict();
 
       const now = ctx.clock.now();
       const row: MonitorRow = {
         id: newId('mon', now),
         org_id: caller.orgId,
         screening_id: screening.id,
-        search_key: screening.search_key,
+        search_key: key,
         query: screening.query,
         entity_type: screening.entity_type,
         country: screening.country,
@@ -79,6 +102,7 @@ export function monitorService(deps: MonitorDeps = {}) {
         rescreen_generation: fingerprintOf(screening.list_versions),
         created_at: now.toISOString(),
         removed_at: null,
+        identifiers: storedIdentifiers(identifiers),
       };
       try {
         await store.insert(row);
@@ -118,6 +142,7 @@ export function monitorService(deps: MonitorDeps = {}) {
           lastSources: parseStringArray(r.last_sources),
           lastScreenedAt: r.last_screened_at,
           createdAt: r.created_at,
+          identifiers: parseStoredIdentifiers(r.identifiers),
         })),
         total,
       };

@@ -10,6 +10,7 @@ import { PollingJob } from '../infra/polling-job.js';
 import { listLabels } from '../lists/labels.js';
 import type { ListSnapshot } from '../lists/list-runtime.js';
 import { ListStore } from '../lists/list-store.js';
+import { matchIdentifiers, parseStoredIdentifiers } from '../screening/identifiers-input.js';
 import type { Screener } from '../screening/screener.js';
 import { enqueueDelivery } from '../webhooks/delivery-store.js';
 import { serializeEvent } from '../webhooks/payload.js';
@@ -149,6 +150,9 @@ export class Rescreener {
             ...(monitor.entity_type ? { entityType: monitor.entity_type as never } : {}),
             ...(monitor.country ? { country: monitor.country } : {}),
             ...(monitor.birth_date ? { birthDate: monitor.birth_date } : {}),
+            ...(monitor.identifiers
+              ? { identifiers: matchIdentifiers(parseStoredIdentifiers(monitor.identifiers)) }
+              : {}),
           },
           { floor: this.deps.matching.floor, maxMatches: this.deps.matching.maxMatches },
         );

@@ -1,5 +1,6 @@
 import type { EntityType } from '../lists/model.js';
 import { validationError } from '../infra/errors.js';
+import { type SearchIdentifier, validateIdentifiers } from './identifiers-input.js';
 import { isRequestCountryCode } from './request-country.js';
 import type { ScreenRequestBody } from './screening-schemas.js';
 
@@ -15,6 +16,8 @@ export interface ScreenInput {
   country: string | null;
   birthDate: string | null;
   groupByCluster: boolean;
+  /** Checked and normalized (identifiers-input.ts); empty when the request names none. */
+  identifiers: SearchIdentifier[];
 }
 
 export function isRealDate(value: string): boolean {
@@ -52,6 +55,7 @@ export function validateScreenInput(body: ScreenRequestBody, now: Date): ScreenI
     country,
     birthDate,
     groupByCluster: body.groupByCluster ?? false,
+    identifiers: validateIdentifiers(body.identifiers, entityType as EntityType | null),
   };
 }
 

@@ -1,4 +1,5 @@
 import { parseJsonArray } from '../infra/json.js';
+import { parseStoredIdentifiers } from './identifiers-input.js';
 import type { ScreeningRow } from './screening-store.js';
 
 /**
@@ -57,6 +58,7 @@ export function screeningRecord(row: ScreeningRow, isMonitored: boolean) {
     country: row.country,
     birthDate: row.birth_date,
     groupByCluster: row.group_by_cluster === 1,
+    identifiers: parseStoredIdentifiers(row.identifiers),
     timestamp: row.created_at,
   };
 }

@@ -1,4 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { SCREENING_IDENTIFIER_TYPES } from '../lists/adapters/kit/identifiers.js';
+import { MAX_IDENTIFIERS, MAX_IDENTIFIER_LENGTH } from './identifiers-input.js';
 
 /**
  * Request and response shapes of the screening endpoints (api-v1.md 2.2-2.6, 4.1-4.3). They validate
@@ -14,6 +16,64 @@ export const RiskLevelSchema = Type.Union(
 );
 
 const Score = (description: string) => Type.Number({ minimum: 0, maximum: 100, description });
+
+export const IdentifierInput = Type.Object(
+  {
+    type: Type.Union(
+      SCREENING_IDENTIFIER_TYPES.map((t) => Type.Literal(t)),
+      {
+        description:
+          'imo (7 digits, IMO check digit), mmsi (9 digits, allocated maritime identification digits), lei (ISO 17442, MOD 97-10), bic (ISO 9362 structure), passport, national_id, registration, tax_id, crypto_wallet, call_sign, aircraft_serial, aircraft_registration.',
+      },
+    ),
+    value: Type.String({
+      minLength: 1,
+      maxLength: MAX_IDENTIFIER_LENGTH,
+      description:
+        'As written: letter case, spaces, dashes, dots and prefixes such as "IMO" or "No." do not matter. A value failing its type\'s check is 400 VALIDATION_ERROR naming identifiers[i].value.',
+    }),
+    country: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z]{2}$',
+        description:
+          'Issuing country (ISO 3166-1 alpha-2) of a passport, national_id, registration or tax_id: a number of another country on the listing is another document.',
+      }),
+    ),
+    currency: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9]{2,10}$',
+        description: 'Only with crypto_wallet: the currency (BTC, ETH, XMR...; XBT is read as BTC).',
+      }),
+    ),
+  },
+  {
+    $id: 'IdentifierInput',
+    title: 'IdentifierInput',
+    description: 'An identifier of the screened party. Unknown fields are ignored.',
+  },
+);
+
+/** An identifier as stored with a screening or monitor and returned by GET /screenings/{id}. */
+export const StoredIdentifier = Type.Object(
+  {
+    type: Type.String(),
+    value: Type.String({ description: 'As sent, trimmed.' }),
+    normalized: Type.String({ description: 'The form the lists are compared in.' }),
+    country: Type.Optional(Type.String()),
+    currency: Type.Optional(Type.String()),
+  },
+  { $id: 'StoredIdentifier', title: 'StoredIdentifier' },
+);
+
+/** The `identifiers` field of a request (POST /screen, POST /monitors), with what it means there. */
+export function identifiersField(description: string) {
+  return Type.Optional(
+    Type.Array(Type.Ref(IdentifierInput), {
+      maxItems: MAX_IDENTIFIERS,
+      description: `At most ${MAX_IDENTIFIERS}. ${description}`,
+    }),
+  );
+}
 
 export const ScreenRequest = Type.Object(
   {
@@ -40,6 +100,9 @@ export const ScreenRequest = Type.Object(
         default: false,
         description: 'Collapse rows for the same party across lists into one match with `listings`.',
       }),
+    ),
+    identifiers: identifiersField(
+      "A listing carrying one of them (same type and normalized value) is found whatever its name: high with a compatible name, or on a vessel's or aircraft's listing with any name; medium (review) under an unrelated name. A listing with only other numbers of the same type is contradicted. Part of the search (isMonitored, monitors' rescreens).",
     ),
   },
   { $id: 'ScreenRequest', title: 'ScreenRequest', description: 'Unknown fields are ignored and never stored.' },
@@ -173,6 +236,7 @@ export const ScreeningRecord = Type.Object(
     country: Type.Union([Type.String(), Type.Null()]),
     birthDate: Type.Union([Type.String(), Type.Null()]),
     groupByCluster: Type.Boolean(),
+    identifiers: Type.Array(Type.Ref(StoredIdentifier), { description: 'The identifiers screened; empty when none.' }),
     timestamp: Type.String({ format: 'date-time' }),
   },
   { $id: 'ScreeningRecord', title: 'ScreeningRecord' },
@@ -222,6 +286,8 @@ export type ListScreeningsQueryType = Static<typeof ListScreeningsQuery>;
 export const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 
 export const SCREENING_SCHEMAS = [
+  IdentifierInput,
+  StoredIdentifier,
   ScreenRequest,
   Derivation,
   MatchedEntity,

@@ -14,6 +14,7 @@ import {
   completeIdempotencyKey,
   releaseIdempotencyKey,
 } from './idempotency.js';
+import { canonicalIdentifiers, matchIdentifiers, storedIdentifiers } from './identifiers-input.js';
 import { type ScreenInput, parseDateBound, validateScreenInput } from './screen-input.js';
 import type { Screener } from './screener.js';
 import type { ScreenRequestBody } from './screening-schemas.js';
@@ -55,9 +56,17 @@ export interface ListScreeningsInput {
   search?: string;
 }
 
+/**
+ * What a replay must repeat: the validated body. Identifiers enter normalized and in one order (two
+ * writings of one number are one body), and only when there are some, so a body without them hashes
+ * as it always has.
+ */
 function requestHash(input: ScreenInput): string {
+  const ids = input.identifiers.length ? [canonicalIdentifiers(input.identifiers)] : [];
   return createHash('sha256')
-    .update(JSON.stringify([input.name, input.entityType, input.country, input.birthDate, input.groupByCluster]))
+    .update(
+      JSON.stringify([input.name, input.entityType, input.country, input.birthDate, input.groupByCluster, ...ids]),
+    )
     .digest('hex');
 }
 
@@ -155,6 +164,7 @@ export function screeningService(deps: ScreeningDeps) {
             ...(request.entityType ? { entityType: request.entityType } : {}),
             ...(request.country ? { country: request.country } : {}),
             ...(request.birthDate ? { birthDate: request.birthDate } : {}),
+            ...(request.identifiers.length ? { identifiers: matchIdentifiers(request.identifiers) } : {}),
           },
           { floor: deps.matching.floor, maxMatches: deps.matching.maxMatches, groupByCluster: request.groupByCluster },
         );
@@ -194,6 +204,7 @@ export function screeningService(deps: ScreeningDeps) {
           list_versions: stored.listVersions,
           match_details: outcome.matchesJson,
           created_at: now.toISOString(),
+          identifiers: storedIdentifiers(request.identifiers),
         };
         // The response is sent only once the screening, its quota unit and its idempotency record are committed.
         await writerFor(db).submit({ caller, row, now, idempotencyKey, responseJson: json });

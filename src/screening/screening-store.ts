@@ -44,6 +44,7 @@ const queries = preparedFor((db) => ({
       list_versions: p.list_versions,
       match_details: p.match_details,
       created_at: p.created_at,
+      identifiers: p.identifiers,
     }),
   ),
 }));

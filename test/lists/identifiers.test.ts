@@ -77,6 +77,11 @@ describe('BICs (ISO 9362)', () => {
       assert.equal(ok('bic', v), undefined, v);
     assert.equal(normalizeIdentifier('bic', 'VTBRRUMMXXX'), 'VTBRRUMM');
     assert.equal(normalizeIdentifier('bic', 'SABRRUMM012'), 'SABRRUMM012');
+    // A BIC whose party code begins with the letters of the word BIC or SWIFT keeps them.
+    assert.equal(normalizeIdentifier('bic', 'BICCCNYA'), 'BICCCNYA');
+    assert.equal(normalizeIdentifier('bic', 'SWIFTUS33'), 'SWIFTUS33');
+    assert.equal(normalizeIdentifier('bic', 'BIC: BICCCNYA'), 'BICCCNYA');
+    assert.equal(normalizeIdentifier('lei', 'LEI 5493001KJTIIGC8Y1R12'), '5493001KJTIIGC8Y1R12');
   });
 
   it('refuse a country that does not exist and a wrong length', () => {

@@ -37,6 +37,25 @@ test('a pool answers exactly what the same index answers on this thread', async 
   }
 });
 
+test("a query's identifiers cross to the matching thread: the answer is the one this thread gives", async () => {
+  const pool = new MatchingPool(1);
+  try {
+    const screener = await pool.load(records);
+    const inline = MatchingIndex.build(records);
+    const query = {
+      name: 'Maria Lopez',
+      identifiers: [{ type: 'passport' as const, value: 'AB 123-4567', country: 'UZ' }],
+    };
+    const answer = await screener.screen(query);
+    assert.deepEqual(answer, summarizeOutcome(inline.screen(query), sourceLabel));
+    // Found by the passport alone: the name is unrelated.
+    assert.equal(answer.entityId?.endsWith(':1001') || answer.entityId?.endsWith(':9001'), true, answer.matchesJson);
+    assert.match(answer.matchesJson, /passport AB1234567 is listed/);
+  } finally {
+    await pool.close();
+  }
+});
+
 test('screenings started together travel as one batch and each gets its own answer, also when the answers come back in parts', async () => {
   const pool = new MatchingPool(1);
   try {

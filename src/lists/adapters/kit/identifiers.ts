@@ -48,12 +48,16 @@ export function isScreeningIdentifierType(value: string): value is ScreeningIden
 /** The types whose standard defines a check; every other type is taken as written. */
 export const CHECKED_IDENTIFIER_TYPES: readonly ScreeningIdentifierType[] = ['imo', 'mmsi', 'lei', 'bic'];
 
-/** Words printed before a number that are not part of it: "IMO 9123456", "LEI: 2534...", "No. 123". */
+/**
+ * Words printed before a number that are not part of it: "IMO 9123456", "LEI: 2534...", "No. 123".
+ * Where the number itself may begin with the same letters (a BIC BICCCNYA, an LEI of a prefix
+ * LEIX...), the word counts only when no letter or digit follows it at once.
+ */
 const PREFIXES: Partial<Record<IdentifierKind, RegExp>> = {
   imo: /^(?:IMO|International Maritime Organi[sz]ation)(?:\s*(?:No\.?|Number|#))?\s*[:.]?\s*/i,
   mmsi: /^MMSI(?:\s*(?:No\.?|Number|#))?\s*[:.]?\s*/i,
-  lei: /^(?:LEI|Legal Entity (?:Identifier|Number))(?:\s*(?:Code|No\.?|#))?\s*[:.]?\s*/i,
-  bic: /^(?:SWIFT\s*\/\s*BIC|SWIFT|BIC)(?:\s*(?:Code|No\.?|#))?\s*[:.]?\s*/i,
+  lei: /^(?:LEI|Legal Entity (?:Identifier|Number))(?![0-9A-Z])(?:\s*(?:Code|No\.?|#))?\s*[:.]?\s*/i,
+  bic: /^(?:SWIFT\s*\/\s*BIC|SWIFT|BIC)(?![0-9A-Z])(?:\s*(?:Code|No\.?|#))?\s*[:.]?\s*/i,
   call_sign: /^Call\s*Sign\s*[:.]?\s*/i,
   aircraft_serial: /^(?:MSN|S\/N|Serial(?:\s*(?:No\.?|Number))?)\s*[:.]?\s*/i,
 };

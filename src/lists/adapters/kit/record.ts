@@ -35,6 +35,14 @@ const KIND_OF_TYPE: Record<IdentifierType, IdentifierKind> = {
   other: 'other',
 };
 
+/**
+ * The kind of a stored identifier: its own `kind` where an adapter set one, else the screening
+ * kind of its model type (records built elsewhere, such as us_ofac_50's, carry only `type`).
+ */
+export function identifierKindOf(id: Pick<Identifier, 'type' | 'kind'>): IdentifierKind {
+  return id.kind ?? KIND_OF_TYPE[id.type];
+}
+
 /** An identifier as an adapter reads it: `kind` when the label says more than `type`, the raw value. */
 export interface IdentifierInput {
   type: IdentifierType;
