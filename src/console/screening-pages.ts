@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../infra/errors.js';
+import { SCREENING_IDENTIFIER_TYPES } from '../lists/adapters/kit/identifiers.js';
 import { hasApiAccess } from '../tenants/tiers.js';
 import type { ConsoleDeps } from './console-routes.js';
 import { type Html, html, query } from './html.js';
@@ -16,6 +17,8 @@ interface ScreenValues {
   entityType: string;
   country: string;
   birthDate: string;
+  identifierType: string;
+  identifier: string;
 }
 
 const TYPES = [
@@ -57,6 +60,25 @@ function screenForm(request: FastifyRequest, values: ScreenValues, message?: Htm
         <label for="birthDate"
           >Birth date <input id="birthDate" name="birthDate" type="date" value="${values.birthDate}"
         /></label>
+        <label for="identifierType"
+          >Identifier type
+          <select id="identifierType" name="identifierType">
+            <option value="">None</option>
+            ${SCREENING_IDENTIFIER_TYPES.map(
+              (t) => html`<option value="${t}" ${t === values.identifierType ? html` selected` : ''}>${t}</option>`,
+            )}
+          </select></label
+        >
+        <label for="identifier"
+          >Identifier
+          <input
+            id="identifier"
+            name="identifier"
+            maxlength="200"
+            value="${values.identifier}"
+            autocomplete="off"
+            placeholder="IMO 9176187, an LEI, a passport number"
+        /></label>
         <div><button type="submit">Screen</button></div>
       </form>
       <p class="muted">
@@ -71,7 +93,10 @@ export function screeningPages(app: FastifyInstance, deps: ConsoleDeps): void {
   const send = (reply: FastifyReply, body: string) => reply.type('text/html; charset=utf-8').send(body);
 
   app.get('/screen', async (request, reply) =>
-    send(reply, screenForm(request, { name: '', entityType: '', country: '', birthDate: '' })),
+    send(
+      reply,
+      screenForm(request, { name: '', entityType: '', country: '', birthDate: '', identifierType: '', identifier: '' }),
+    ),
   );
 
   app.post('/screen', async (request, reply) => {
@@ -81,6 +106,8 @@ export function screeningPages(app: FastifyInstance, deps: ConsoleDeps): void {
       entityType: field(request, 'entityType'),
       country: field(request, 'country').trim(),
       birthDate: field(request, 'birthDate').trim(),
+      identifierType: field(request, 'identifierType'),
+      identifier: field(request, 'identifier').trim(),
     };
     try {
       if (!hasApiAccess(session.tier))
@@ -96,6 +123,10 @@ export function screeningPages(app: FastifyInstance, deps: ConsoleDeps): void {
             ...(values.entityType ? { entityType: values.entityType as 'person' } : {}),
             ...(values.country ? { country: values.country } : {}),
             ...(values.birthDate ? { birthDate: values.birthDate } : {}),
+            // One identifier from the form (the API takes several); the service checks its type and value.
+            ...(values.identifier
+              ? { identifiers: [{ type: values.identifierType as 'imo', value: values.identifier }] }
+              : {}),
           },
           idempotencyKey: undefined,
         },

@@ -46,6 +46,7 @@ export interface ScreeningView {
   entityType: string | null;
   country: string | null;
   birthDate: string | null;
+  identifiers?: { type: string; value: string }[];
   riskScore: number;
   riskLevel: string;
   confidence: number;
@@ -171,6 +172,8 @@ export function screeningDetail(
       <dd>${s.country ?? 'any'}</dd>
       <dt>Birth date</dt>
       <dd>${s.birthDate ?? 'not given'}</dd>
+      <dt>Identifiers</dt>
+      <dd>${s.identifiers?.length ? s.identifiers.map((i) => `${i.type} ${i.value}`).join('; ') : 'none'}</dd>
       <dt>Risk</dt>
       <dd>${riskLevel(s.riskLevel, s.riskScore)}</dd>
       <dt>Confidence</dt>

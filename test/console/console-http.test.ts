@@ -204,6 +204,20 @@ for (const { engine, skip } of ENGINES) {
       const bad = await analyst.post('/console/screen', { name: 'Rustam Karimov', country: 'ZZ' });
       assert.equal(bad.status, 400);
       assert.match(bad.text, /country/);
+      const withId = await analyst.post('/console/screen', {
+        name: 'R. Karimov',
+        identifierType: 'passport',
+        identifier: 'AB 1234567',
+      });
+      assert.equal(withId.status, 303, withId.text);
+      assert.match((await analyst.get(withId.location ?? '')).text, /passport AB ?1234567/);
+      const badId = await analyst.post('/console/screen', {
+        name: 'Some Ship',
+        identifierType: 'imo',
+        identifier: '1234568',
+      });
+      assert.equal(badId.status, 400);
+      assert.match(badId.text, /identifiers\[0\]\.value/);
     });
 
     it("never shows an organization's data to another's users (404)", async () => {
