@@ -23,6 +23,9 @@ h1 { font-size: 26px; margin: 8px 0 16px; } h2 { font-size: 20px; margin: 28px 0
 form.stack { display: grid; gap: 12px; max-width: 480px; }
 form.row { display: flex; flex-wrap: wrap; gap: 12px; align-items: flex-end; }
 label { display: grid; gap: 4px; font-weight: 600; font-size: 14px; }
+/* A label beside its select (not around it): the select's name is the label alone, without its options. */
+.field { display: grid; gap: 4px; }
+.field label { display: block; }
 input, select, textarea { font: inherit; padding: 6px 8px; border: 1px solid #8c959f; border-radius: 4px; min-width: 0; }
 button { font: inherit; font-weight: 600; padding: 6px 14px; border-radius: 4px; border: 1px solid var(--accent); background: var(--accent); color: #fff; cursor: pointer; }
 button.secondary { background: #fff; color: var(--accent); }

@@ -38,15 +38,15 @@ function screenForm(request: FastifyRequest, values: ScreenValues, message?: Htm
         <label for="name"
           >Name <input id="name" name="name" required maxlength="500" value="${values.name}" autocomplete="off"
         /></label>
-        <label for="entityType"
-          >Type
+        <div class="field">
+          <label for="entityType">Type</label>
           <select id="entityType" name="entityType">
             ${TYPES.map(
               ([value, label]) =>
                 html`<option value="${value}" ${value === values.entityType ? html` selected` : ''}>${label}</option>`,
             )}
-          </select></label
-        >
+          </select>
+        </div>
         <label for="country"
           >Country
           <input
@@ -60,15 +60,15 @@ function screenForm(request: FastifyRequest, values: ScreenValues, message?: Htm
         <label for="birthDate"
           >Birth date <input id="birthDate" name="birthDate" type="date" value="${values.birthDate}"
         /></label>
-        <label for="identifierType"
-          >Identifier type
+        <div class="field">
+          <label for="identifierType">Identifier type</label>
           <select id="identifierType" name="identifierType">
             <option value="">None</option>
             ${SCREENING_IDENTIFIER_TYPES.map(
               (t) => html`<option value="${t}" ${t === values.identifierType ? html` selected` : ''}>${t}</option>`,
             )}
-          </select></label
-        >
+          </select>
+        </div>
         <label for="identifier"
           >Identifier
           <input

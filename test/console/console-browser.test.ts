@@ -206,7 +206,7 @@ describe('console in Chromium (sqlite)', { skip }, () => {
   it("screens a listed name and shows each match explained, with the party's listings grouped", async () => {
     await page.getByRole('link', { name: 'Screen' }).first().click();
     await page.getByLabel('Name').fill('Karimov Rustam');
-    await page.getByLabel('Type').selectOption('person');
+    await page.getByLabel('Type', { exact: true }).selectOption('person');
     await page.getByLabel('Country').fill('UZ');
     await page.getByLabel('Birth date').fill('1961-04-12');
     await shot('screen');
