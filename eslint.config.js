@@ -1,5 +1,5 @@
 // Lint: the recommended rules, plus the architecture of STYLE.md and README ("Layout"): dependencies
-// point one way (http, cli -> start -> domain services -> stores -> infra), domains import each other
+// point one way (cli -> start -> http -> console -> domain services -> stores -> infra), domains import each other
 // in one order, the matching engine is a pure library, and no module imports itself back through
 // others (import-x/no-cycle, which sees loops between files; the folder rules see loops between domains).
 import js from '@eslint/js';
@@ -20,6 +20,7 @@ const DOMAINS = [
   'matching',
   'ownership',
   'tenants',
+  'accounts',
   'screening',
   'webhooks',
   'monitoring',
@@ -32,6 +33,7 @@ const folder = (dir, message) => ({ group: [`**/${dir}/*`, `**/${dir}/**`], mess
 /** What no domain imports: the HTTP layer, the composition root, the command line. */
 const ABOVE_DOMAINS = [
   folder('http', 'A domain must not import the HTTP layer (http -> domain services -> stores -> infra).'),
+  folder('console', 'A domain must not import the web console (it sits beside the HTTP layer).'),
   folder('start', 'Only the composition root wires domains; a domain must not import start/.'),
   folder('cli', 'A domain must not import the command line.'),
 ];
@@ -67,7 +69,7 @@ const infraRule = {
     'no-restricted-imports': [
       'error',
       {
-        patterns: [...DOMAINS, 'http', 'start', 'cli'].map((dir) =>
+        patterns: [...DOMAINS, 'http', 'console', 'start', 'cli'].map((dir) =>
           folder(dir, 'infra/ imports no domain, and neither the HTTP layer nor the composition root.'),
         ),
       },
@@ -89,6 +91,22 @@ const layerRules = [
           patterns: [
             folder('start', 'http/ is wired by start/, not the other way.'),
             folder('cli', 'http/ must not import cli/.'),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The web console: pages on the domain services, registered by http/server.ts under /console.
+    files: ['src/console/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            folder('http', 'console/ is registered by http/, not the other way.'),
+            folder('start', 'console/ is wired by start/, not the other way.'),
+            folder('cli', 'console/ must not import cli/.'),
           ],
         },
       ],

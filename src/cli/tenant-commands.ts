@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
+import { ROLES } from '../tenants/roles.js';
 import { TIERS } from '../tenants/tiers.js';
 import type { CliRuntime } from './runtime.js';
 import { printResult, table } from './output.js';
@@ -11,6 +12,12 @@ function whole(value: string): number {
 function tier(value: string): string {
   if (!(TIERS as readonly string[]).includes(value))
     throw new InvalidArgumentError(`must be one of ${TIERS.join(', ')}`);
+  return value;
+}
+
+function role(value: string): string {
+  if (!(ROLES as readonly string[]).includes(value))
+    throw new InvalidArgumentError(`must be one of ${ROLES.join(', ')}`);
   return value;
 }
 
@@ -109,15 +116,34 @@ export function registerTenantCommands(program: Command, runtime: CliRuntime): v
     .description('Add a user (by email) to an organization')
     .requiredOption('--org <slug>', 'organization slug')
     .requiredOption('--email <email>', 'email address of the user')
+    .option('--role <role>', `${ROLES.join(', ')}; default admin for the first member, analyst after`, role)
     .option('--json', 'print one JSON document')
-    .action(async (opts: { org: string; email: string }, command: Command) => {
+    .action(async (opts: { org: string; email: string; role?: string }, command: Command) => {
       const result = await runtime.withContext((ctx) =>
         ctx.services.tenants.addUser({ ctx: ctx.operator, input: opts }),
       );
       printResult(runtime.output(command), result, () =>
         result.created
-          ? `added ${result.email} to ${result.org}`
-          : `${result.email} is already a member of ${result.org}`,
+          ? `added ${result.email} to ${result.org} as ${result.role}`
+          : `${result.email} is a member of ${result.org} as ${result.role}`,
+      );
+    });
+  users
+    .command('invite')
+    .description('Print a single-use link to set a console password (a reset link for a user who has one)')
+    .requiredOption('--org <slug>', 'organization slug')
+    .requiredOption('--email <email>', 'email address of the user; made a member when not one yet')
+    .option('--role <role>', `for a new member: ${ROLES.join(', ')} (default as for users add)`, role)
+    .option('--json', 'print one JSON document (url, email, org, role, purpose, expiresAt, newMember)')
+    .action(async (opts: { org: string; email: string; role?: string }, command: Command) => {
+      const result = await runtime.withContext((ctx) =>
+        ctx.services.accounts.invite({ ctx: ctx.operator, input: opts }),
+      );
+      printResult(
+        runtime.output(command),
+        result,
+        () =>
+          `${result.purpose === 'reset' ? 'password reset' : 'invitation'} for ${result.email} (${result.role} in ${result.org}), single use, expires ${result.expiresAt}:\n\n  ${result.url}\n`,
       );
     });
   users

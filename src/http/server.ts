@@ -3,6 +3,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Ajv from 'ajv';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import { type ConsoleDeps, consoleRoutes } from '../console/console-routes.js';
 import type { Clock } from '../infra/clock.js';
 import type { Config } from '../infra/config.js';
 import type { Db } from '../infra/database.js';
@@ -32,6 +33,8 @@ export interface AppDeps {
   monitors: MonitorRouteDeps;
   decisions: DecisionRouteDeps;
   batches: BatchRouteDeps;
+  /** The web console under /console; left out, the server has none. */
+  console?: ConsoleDeps;
   logger?: FastifyServerOptions['logger'];
   /** Defaults to in-memory counters on SQLite and database-backed ones on PostgreSQL. */
   limiter?: RateLimiter;
@@ -109,7 +112,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // A POST without a JSON content type is a 415 even when it has no body.
   app.addHook('preValidation', async (request) => {
-    if (request.method === 'POST' && !request.routeOptions.config.acceptsFiles) {
+    // The console's pages post forms (parsed in its own plugin); batch uploads take files.
+    if (
+      request.method === 'POST' &&
+      !request.routeOptions.config.acceptsFiles &&
+      !request.url.startsWith('/console/')
+    ) {
       const type = request.headers['content-type'] ?? '';
       if (!/^application\/json\b/i.test(type)) {
         throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'the request body must be sent as application/json');
@@ -136,6 +144,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(monitorRoutes(deps.monitors), { prefix: '/v1' });
   await app.register(decisionRoutes(deps.decisions), { prefix: '/v1' });
   await app.register(batchRoutes(deps.batches), { prefix: '/v1' });
+  if (deps.console) await app.register(consoleRoutes(deps.console), { prefix: '/console' });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () =>
     finishOpenApiDocument(app.swagger() as Record<string, unknown>),

@@ -99,6 +99,23 @@ export interface BatchConfig {
   pollIntervalMs: number;
 }
 
+/** The web console (issue 16): links, sessions and sign-in limits. */
+export interface ConsoleConfig {
+  /** Where users reach the server; invitation links printed by the command line start with it. */
+  publicUrl: string;
+  /** A session unused this long ends, in ms. */
+  sessionIdleMs: number;
+  /** A session ends this long after sign-in whatever its use, in ms. */
+  sessionMaxMs: number;
+  /** Invitation and reset links expire after this long, in ms. */
+  invitationTtlMs: number;
+  /** Failed sign-ins per account within the window before sign-in is refused. */
+  signInAccountLimit: number;
+  /** Failed sign-ins per client address within the window before sign-in is refused. */
+  signInAddressLimit: number;
+  signInWindowMs: number;
+}
+
 export interface Config {
   env: 'production' | 'development' | 'test';
   logLevel: LogLevel;
@@ -112,6 +129,7 @@ export interface Config {
   monitoring: MonitoringConfig;
   audit: AuditConfig;
   batches: BatchConfig;
+  console: ConsoleConfig;
 }
 
 export class ConfigError extends Error {
@@ -247,6 +265,16 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     }
   }
 
+  const port = int(env, 'PORT', 8080, 0, 65535);
+  const publicUrl = (
+    str(env, 'PUBLIC_URL') ?? `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`
+  ).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^\s/]+(\/\S*)?$/.test(publicUrl))
+    throw new ConfigError(
+      'PUBLIC_URL',
+      `must be an http(s) address such as https://screening.example.com, got "${publicUrl}"`,
+    );
+
   const listsDir = str(env, 'LISTS_DIR');
   const ownershipDir = str(env, 'OWNERSHIP_DIR');
   const config: Config = {
@@ -256,7 +284,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     database,
     http: {
       host,
-      port: int(env, 'PORT', 8080, 0, 65535),
+      port,
       rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 60, 1, 10_000_000),
       authFailureLimitPerMinute: int(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 30, 1, 10_000_000),
       publicRateLimitPerMinute: int(env, 'PUBLIC_RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
@@ -298,6 +326,15 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       claimSize: int(env, 'BATCH_CLAIM_SIZE', 32, 1, 10_000),
       leaseMs: duration(env, 'BATCH_LEASE', '60s'),
       pollIntervalMs: duration(env, 'BATCH_POLL_INTERVAL', '2s'),
+    },
+    console: {
+      publicUrl,
+      sessionIdleMs: duration(env, 'CONSOLE_SESSION_IDLE', '30m'),
+      sessionMaxMs: duration(env, 'CONSOLE_SESSION_MAX', '12h'),
+      invitationTtlMs: duration(env, 'CONSOLE_INVITATION_TTL', '72h'),
+      signInAccountLimit: int(env, 'CONSOLE_SIGNIN_ACCOUNT_LIMIT', 5, 1, 1000),
+      signInAddressLimit: int(env, 'CONSOLE_SIGNIN_ADDRESS_LIMIT', 20, 1, 100_000),
+      signInWindowMs: duration(env, 'CONSOLE_SIGNIN_WINDOW', '15m'),
     },
   };
   return deepFreeze(config);

@@ -305,6 +305,45 @@ export interface BatchRowsTable {
   claimed_by: string | null;
 }
 
+export interface UserPasswordsTable {
+  user_id: string;
+  /** scrypt, with its parameters and salt (accounts/passwords.ts). */
+  password_hash: string;
+  updated_at: string;
+}
+
+export interface ConsoleInvitationsTable {
+  /** SHA-256 of the link's token, hex. */
+  token_hash: string;
+  user_id: string;
+  org_id: string;
+  /** `invite` or `reset`. */
+  purpose: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface ConsoleSessionsTable {
+  /** SHA-256 of the cookie's token, hex. */
+  token_hash: string;
+  user_id: string;
+  org_id: string;
+  csrf_token: string;
+  created_at: string;
+  last_seen_at: string;
+  /** The absolute end; the idle end is last_seen_at plus the idle time. */
+  expires_at: string;
+  address: string | null;
+}
+
+export interface SignInFailuresTable {
+  id: string;
+  email: string;
+  address: string;
+  at: string;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -327,4 +366,8 @@ export interface Database {
   audit_heads: AuditHeadsTable;
   batches: BatchesTable;
   batch_rows: BatchRowsTable;
+  user_passwords: UserPasswordsTable;
+  console_invitations: ConsoleInvitationsTable;
+  console_sessions: ConsoleSessionsTable;
+  sign_in_failures: SignInFailuresTable;
 }

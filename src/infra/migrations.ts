@@ -379,6 +379,56 @@ const batches: Migration = {
   },
 };
 
+/**
+ * The web console (issue 16): password hashes, invitation and reset links, sessions and failed
+ * sign-ins. Tokens are stored only as their SHA-256 (a database read leaks no usable link or
+ * session). Memberships made before roles existed ("member") become admins: they were made by the
+ * operator, who alone could act for the organization then.
+ */
+const consoleAccounts: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('user_passwords')
+      .addColumn('user_id', 'text', (c) => c.primaryKey().references('users.id'))
+      .addColumn('password_hash', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('console_invitations')
+      .addColumn('token_hash', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+      .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id'))
+      .addColumn('purpose', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'text', (c) => c.notNull())
+      .addColumn('used_at', 'text')
+      .execute();
+    await db.schema.createIndex('console_invitations_user').on('console_invitations').column('user_id').execute();
+    await db.schema
+      .createTable('console_sessions')
+      .addColumn('token_hash', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+      .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id'))
+      .addColumn('csrf_token', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('last_seen_at', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'text', (c) => c.notNull())
+      .addColumn('address', 'text')
+      .execute();
+    await db.schema.createIndex('console_sessions_user').on('console_sessions').column('user_id').execute();
+    await db.schema
+      .createTable('sign_in_failures')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('email', 'text', (c) => c.notNull())
+      .addColumn('address', 'text', (c) => c.notNull())
+      .addColumn('at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('sign_in_failures_email').on('sign_in_failures').columns(['email', 'at']).execute();
+    await db.schema.createIndex('sign_in_failures_address').on('sign_in_failures').columns(['address', 'at']).execute();
+    await db.updateTable('memberships').set({ role: 'admin' }).where('role', '=', 'member').execute();
+  },
+};
+
 /** Ordered by name; Kysely runs them in that order. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_tenancy': tenancy,
@@ -388,6 +438,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0005_decisions_audit': decisionsAudit,
   '0006_identifiers': identifiers,
   '0007_batches': batches,
+  '0009_console': consoleAccounts,
 };
 
 class InlineProvider implements MigrationProvider {

@@ -124,13 +124,14 @@ export function alertsService(deps: AlertsDeps = {}) {
      * Resolves an alert for a member of its organization and, in the same transaction, writes the
      * alert.resolved delivery (DECISIONS.md: the alert object with resolvedAt set, plus resolvedBy and note).
      */
-    async resolveAlert({ ctx, input }: Call<{ id: string; user: string; note?: string }>) {
+    async resolveAlert({ ctx, input }: Call<{ id: string; user: string; note?: string; orgId?: string }>) {
       const email = normalizeEmail(input.user);
       const note = input.note?.trim() || null;
       if (note !== null && note.length > MAX_NOTE_LENGTH)
         throw validationError('note', `must be at most ${MAX_NOTE_LENGTH} characters`);
       const alert = await new AlertStore(ctx.db).byId(input.id);
-      if (!alert) throw notFound(`alert "${input.id}"`);
+      // With orgId (the console acts for one organization), another organization's alert is not found.
+      if (!alert || (input.orgId !== undefined && alert.org_id !== input.orgId)) throw notFound(`alert "${input.id}"`);
       const member = await new TenantsStore(ctx.db).memberByEmail(alert.org_id, email);
       if (!member)
         throw new AppError('FORBIDDEN', `${email} is not a member of the organization that owns alert "${input.id}"`);

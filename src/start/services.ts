@@ -1,6 +1,7 @@
 import { auditService, type AuditService } from '../audit/audit-service.js';
 import { BatchRunner } from '../batches/batch-runner.js';
 import { batchService, type BatchService } from '../batches/batch-service.js';
+import { accountsService, type AccountsService } from '../accounts/accounts-service.js';
 import type { Clock } from '../infra/clock.js';
 import type { Config } from '../infra/config.js';
 import type { Context, Log } from '../infra/context.js';
@@ -41,6 +42,8 @@ export interface Services {
   decisions: DecisionsService;
   audit: AuditService;
   batches: BatchService;
+  /** Console sign-in: invitations, passwords, sessions. */
+  accounts: AccountsService;
 }
 
 /** Background work: none of it runs until start(); tests drive each job's runUntilIdle themselves. */
@@ -93,10 +96,11 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     ...logged,
   });
   const lists = lazyListSync({ config: config.lists, derived: [ownershipSource(config.ownership)] });
+  const tenants = tenantsService({
+    checkWebhookUrl: (url) => assertWebhookUrlAllowed(url, config.webhooks.allowPrivateAddresses),
+  });
   const services: Services = {
-    tenants: tenantsService({
-      checkWebhookUrl: (url) => assertWebhookUrlAllowed(url, config.webhooks.allowPrivateAddresses),
-    }),
+    tenants,
     screening: screeningService({
       matching: config.matching,
       lists: () => runtime.current(),
@@ -113,6 +117,7 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
       orgId: async (db, slug) => (await new TenantsStore(db).orgBySlug(slug))?.id,
     }),
     batches: batchService({ onQueued: () => batchRunner.job.kick() }),
+    accounts: accountsService({ config: config.console, tenants }),
   };
   const batchRunner = new BatchRunner({
     database,

@@ -3,6 +3,7 @@ import type { Call, Context } from '../infra/context.js';
 import { AppError, notFound, validationError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';
 import { generateApiKey } from './api-keys.js';
+import { checkRole } from './roles.js';
 import { type OrganizationRow, TenantsStore } from './tenants-store.js';
 import { type Tier, effectiveQuota, isTier, TIERS } from './tiers.js';
 
@@ -206,20 +207,29 @@ export function tenantsService(deps: TenantsDeps = {}) {
       return (await new TenantsStore(ctx.db).listOrgs()).map(viewOrganization);
     },
 
+    /**
+     * Adds a member with a role (roles.ts). Without one, the organization's first member becomes its
+     * admin (someone must be able to manage it from the console) and later ones analysts.
+     */
     async addUser({ ctx, input }: Call<{ org: string; email: string; role?: string }>) {
       const email = normalizeEmail(input.email);
+      const given = input.role !== undefined ? checkRole(input.role) : undefined;
       const org = await requireOrg(new TenantsStore(ctx.db), input.org);
       const now = ctx.clock.now();
-      const role = input.role ?? 'member';
       return ctx.db.transaction().execute(async (trx) => {
         const store = new TenantsStore(trx);
+        const role = given ?? ((await store.countMembers(org.id)) === 0 ? 'admin' : 'analyst');
         let user = await store.userByEmail(email);
         if (!user) {
           user = { id: newId('usr', now), email, created_at: now.toISOString() };
           await store.insertUser(user);
         }
-        if (await store.isMember(org.id, user.id))
-          return { userId: user.id, email, org: org.slug, role, created: false };
+        const current = await store.roleOf(org.id, user.id);
+        if (current !== undefined) {
+          // An existing member keeps their role unless one is given.
+          if (given !== undefined && given !== current) await store.setRole(org.id, user.id, given);
+          return { userId: user.id, email, org: org.slug, role: given ?? current, created: false };
+        }
         await store.insertMembership({ org_id: org.id, user_id: user.id, role, created_at: now.toISOString() });
         await appendAudit(ctx.db, trx, [
           {
@@ -247,6 +257,17 @@ export function tenantsService(deps: TenantsDeps = {}) {
       }));
       if (!removed) throw notFound(`membership of "${email}" in "${org.slug}"`);
       return { email, org: org.slug, removed: true };
+    },
+
+    async setRole({ ctx, input }: Call<{ org: string; email: string; role: string }>) {
+      const role = checkRole(input.role);
+      const email = normalizeEmail(input.email);
+      const store = new TenantsStore(ctx.db);
+      const org = await requireOrg(store, input.org);
+      const user = await store.userByEmail(email);
+      if (!user || !(await store.setRole(org.id, user.id, role)))
+        throw notFound(`membership of "${email}" in "${org.slug}"`);
+      return { email, org: org.slug, role };
     },
 
     async listUsers({ ctx, input }: Call<{ org: string }>) {
@@ -294,10 +315,14 @@ export function tenantsService(deps: TenantsDeps = {}) {
       return { id, key, prefix, org: org.slug, user: email, expiresAt, createdAt };
     },
 
-    async revokeApiKey({ ctx, input }: Call<{ id: string }>): Promise<{ id: string; revokedAt: string }> {
+    /** With `orgId`, a key of another organization is NOT_FOUND (the console acts for one organization). */
+    async revokeApiKey({
+      ctx,
+      input,
+    }: Call<{ id: string; orgId?: string }>): Promise<{ id: string; revokedAt: string }> {
       const store = new TenantsStore(ctx.db);
       const key = await store.keyById(input.id);
-      if (!key) throw notFound(`key "${input.id}"`);
+      if (!key || (input.orgId !== undefined && key.org_id !== input.orgId)) throw notFound(`key "${input.id}"`);
       if (key.revoked_at) return { id: input.id, revokedAt: key.revoked_at };
       const revokedAt = ctx.clock.now().toISOString();
       await audited(ctx, async (trx) => {

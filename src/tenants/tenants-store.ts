@@ -120,6 +120,53 @@ export class TenantsStore {
       .executeTakeFirst();
   }
 
+  /** The role of a user in an organization, or undefined when not a member. */
+  async roleOf(orgId: string, userId: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('memberships')
+      .select('role')
+      .where('org_id', '=', orgId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return row?.role;
+  }
+
+  /** The organizations a user belongs to, oldest membership first. */
+  membershipsOf(userId: string) {
+    return this.db
+      .selectFrom('memberships as m')
+      .innerJoin('organizations as o', 'o.id', 'm.org_id')
+      .select(['o.id', 'o.slug', 'o.name', 'm.role'])
+      .where('m.user_id', '=', userId)
+      .orderBy('m.created_at')
+      .orderBy('o.slug')
+      .execute();
+  }
+
+  async countMembers(orgId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('memberships')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('org_id', '=', orgId)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** True when the membership existed. */
+  async setRole(orgId: string, userId: string, role: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('memberships')
+      .set({ role })
+      .where('org_id', '=', orgId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  userById(id: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
   async insertMembership(row: { org_id: string; user_id: string; role: string; created_at: string }): Promise<void> {
     await this.db.insertInto('memberships').values(row).execute();
   }

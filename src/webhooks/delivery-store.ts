@@ -190,3 +190,38 @@ export async function abandonDelivery(
     .where('claimed_by', '=', nodeId)
     .execute();
 }
+
+/** An organization's latest deliveries, test sends included, newest first, each with its attempts in order. */
+export async function recentDeliveries(db: Executor, orgId: string, limit: number) {
+  const deliveries = await db
+    .selectFrom('webhook_deliveries')
+    .select([
+      'id',
+      'event',
+      'is_test',
+      'state',
+      'attempts',
+      'next_attempt_at',
+      'last_status',
+      'last_error',
+      'created_at',
+      'delivered_at',
+    ])
+    .where('org_id', '=', orgId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  const ids = deliveries.map((d) => d.id);
+  const attempts =
+    ids.length === 0
+      ? []
+      : await db
+          .selectFrom('webhook_attempts')
+          .select(['delivery_id', 'attempt', 'started_at', 'duration_ms', 'status', 'error'])
+          .where('delivery_id', 'in', ids)
+          .orderBy('delivery_id')
+          .orderBy('attempt')
+          .execute();
+  return deliveries.map((d) => ({ ...d, attemptLog: attempts.filter((a) => a.delivery_id === d.id) }));
+}

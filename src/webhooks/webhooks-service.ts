@@ -5,7 +5,13 @@ import { listLabels } from '../lists/labels.js';
 import { requireOrg } from '../tenants/tenants-service.js';
 import { TenantsStore } from '../tenants/tenants-store.js';
 import { attemptDelivery, claimLeaseMs, type DeliveryWorkerDeps } from './delivery-worker.js';
-import { claimDelivery, deliveryCounts, enqueueDelivery, releaseHeldDeliveries } from './delivery-store.js';
+import {
+  claimDelivery,
+  deliveryCounts,
+  enqueueDelivery,
+  recentDeliveries,
+  releaseHeldDeliveries,
+} from './delivery-store.js';
 import { serializeEvent } from './payload.js';
 
 /** Administration of an organization's webhook: test sends, resuming after a pause, status. */
@@ -119,6 +125,31 @@ export function webhooksService(deps: DeliveryWorkerDeps) {
         return releaseHeldDeliveries(trx, org.id, now);
       });
       return { org: org.slug, wasPaused: org.webhook_paused_at !== null, released };
+    },
+
+    /** The delivery log of the console: the latest deliveries with every attempt's time, status and error. */
+    async deliveries({ ctx, input }: Call<{ org: string; limit?: number }>) {
+      const org = await requireOrg(new TenantsStore(ctx.db), input.org);
+      const rows = await recentDeliveries(ctx.db, org.id, Math.min(Math.max(input.limit ?? 50, 1), 500));
+      return rows.map((d) => ({
+        id: d.id,
+        event: d.event,
+        test: d.is_test === 1,
+        state: d.state,
+        attempts: d.attempts,
+        nextAttemptAt: d.state === 'pending' ? d.next_attempt_at : null,
+        lastStatus: d.last_status,
+        lastError: d.last_error,
+        createdAt: d.created_at,
+        deliveredAt: d.delivered_at,
+        attemptLog: d.attemptLog.map((a) => ({
+          attempt: a.attempt,
+          startedAt: a.started_at,
+          durationMs: a.duration_ms,
+          status: a.status,
+          error: a.error,
+        })),
+      }));
     },
 
     async status({ ctx, input }: Call<{ org: string }>): Promise<WebhookStatus> {

@@ -1,0 +1,213 @@
+import { type Html, html } from './html.js';
+import { riskLevel, when } from './layout.js';
+
+/** How a stored screening reads in the console: the search, the risk, each match explained, the lists it ran against. */
+
+interface Effect {
+  effect: number;
+  detail: string;
+}
+
+export interface MatchView {
+  dataset: string;
+  datasetLabel: string;
+  matchScore: number;
+  entity: {
+    id: string;
+    name: string;
+    entityType: string;
+    country?: string;
+    programs?: string[];
+    listingDate?: string;
+    reason?: string;
+    derivation?: { percentage?: number; ownerName: string; chain: { lei: string; name: string }[]; asOf: string };
+  };
+  explanation?: {
+    matchedName?: string;
+    nameKind?: string;
+    nameScore?: number;
+    summary?: string;
+    corroboration?: Record<string, Effect | undefined>;
+  };
+  listings?: {
+    dataset: string;
+    datasetLabel: string;
+    entityId: string;
+    name: string;
+    programs: string[];
+    listingDate?: string;
+    matchScore?: number;
+  }[];
+}
+
+export interface ScreeningView {
+  id: string;
+  query: string;
+  entityType: string | null;
+  country: string | null;
+  birthDate: string | null;
+  identifiers?: { type: string; value: string }[];
+  riskScore: number;
+  riskLevel: string;
+  confidence: number;
+  matchDetails: unknown[];
+  listVersions: { source: string; version: string; publishedAt: string | null; records: number }[];
+  isMonitored: boolean;
+  timestamp: string;
+}
+
+const FIELD_NAMES: Record<string, string> = {
+  birthDate: 'Birth date',
+  country: 'Country',
+  entityType: 'Type',
+  numbers: 'Numbers',
+};
+
+function signed(n: number): string {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+/** One match: who is listed, why it matched, and every list that carries the same party. */
+export function matchCard(match: MatchView, index: number, actions?: Html): Html {
+  const e = match.explanation;
+  const effects = Object.entries(e?.corroboration ?? {}).filter((entry): entry is [string, Effect] => !!entry[1]);
+  return html`<section class="match" aria-labelledby="match-${index}">
+    <h3 id="match-${index}">
+      ${index + 1}. ${match.entity.name} <span class="muted">(${match.entity.entityType}, ${match.datasetLabel})</span>
+    </h3>
+    <dl class="facts">
+      <dt>Match score</dt>
+      <dd>${match.matchScore}</dd>
+      <dt>Listed id</dt>
+      <dd><code>${match.entity.id}</code></dd>
+      ${
+        match.entity.programs?.length
+          ? html`<dt>Programs</dt>
+              <dd>${match.entity.programs.join(', ')}</dd>`
+          : ''
+      }
+      ${
+        match.entity.listingDate
+          ? html`<dt>Listed on</dt>
+              <dd>${match.entity.listingDate}</dd>`
+          : ''
+      }
+      ${
+        match.entity.reason
+          ? html`<dt>Reason</dt>
+              <dd>${match.entity.reason}</dd>`
+          : ''
+      }
+    </dl>
+    ${e?.summary ? html`<p><strong>Explanation:</strong> ${e.summary}</p>` : ''}
+    ${
+      e?.matchedName
+        ? html`<p class="muted">
+            Matched name "${e.matchedName}" (${e.nameKind ?? 'name'}), name similarity ${e.nameScore ?? ''}.
+          </p>`
+        : ''
+    }
+    ${
+      effects.length
+        ? html`<ul>
+            ${effects.map(([name, effect]) => html`<li>${FIELD_NAMES[name] ?? name}: ${effect.detail} (${signed(effect.effect)})</li>`)}
+          </ul>`
+        : ''
+    }
+    ${
+      match.entity.derivation
+        ? html`<p>
+            Owned ${match.entity.derivation.percentage ?? ''}% by blocked parties; chain from
+            ${match.entity.derivation.ownerName}: ${match.entity.derivation.chain.map((c) => c.name).join(' → ')}
+            (ownership data of ${match.entity.derivation.asOf}).
+          </p>`
+        : ''
+    }
+    ${
+      match.listings?.length
+        ? html`<table>
+            <caption class="muted">
+              Listings of this party
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">List</th>
+                <th scope="col">Name as listed</th>
+                <th scope="col">Id</th>
+                <th scope="col">Programs</th>
+                <th scope="col">Listed on</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${match.listings.map(
+                (l) =>
+                  html`<tr>
+                    <td>${l.datasetLabel}</td>
+                    <td>${l.name}</td>
+                    <td><code>${l.entityId}</code></td>
+                    <td>${l.programs.join(', ')}</td>
+                    <td>${l.listingDate ?? ''}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+        : ''
+    }
+    ${actions}
+  </section>`;
+}
+
+/** The whole record; `actions` adds controls under each match (the decision buttons will go there). */
+export function screeningDetail(
+  s: ScreeningView,
+  options: { monitorForm?: Html; actions?: (m: MatchView, i: number) => Html } = {},
+): Html {
+  const matches = s.matchDetails as MatchView[];
+  return html`<dl class="facts">
+      <dt>Name</dt>
+      <dd>${s.query}</dd>
+      <dt>Type</dt>
+      <dd>${s.entityType ?? 'any'}</dd>
+      <dt>Country</dt>
+      <dd>${s.country ?? 'any'}</dd>
+      <dt>Birth date</dt>
+      <dd>${s.birthDate ?? 'not given'}</dd>
+      <dt>Identifiers</dt>
+      <dd>${s.identifiers?.length ? s.identifiers.map((i) => `${i.type} ${i.value}`).join('; ') : 'none'}</dd>
+      <dt>Risk</dt>
+      <dd>${riskLevel(s.riskLevel, s.riskScore)}</dd>
+      <dt>Confidence</dt>
+      <dd>${s.confidence}</dd>
+      <dt>Screened</dt>
+      <dd>${when(s.timestamp)}</dd>
+      <dt>Monitored</dt>
+      <dd>${s.isMonitored ? 'yes' : 'no'}</dd>
+      <dt>Screening id</dt>
+      <dd><code>${s.id}</code></dd>
+    </dl>
+    ${options.monitorForm}
+    <h2>Matches (${matches.length})</h2>
+    ${matches.length === 0 ? html`<p>No listed party matched at or above the reporting floor.</p>` : matches.map((m, i) => matchCard(m, i, options.actions?.(m, i)))}
+    <h2>List versions screened against</h2>
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">Source</th>
+          <th scope="col">Version</th>
+          <th scope="col">Published</th>
+          <th scope="col">Records</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${s.listVersions.map(
+          (v) =>
+            html`<tr>
+              <td>${v.source}</td>
+              <td><code>${v.version}</code></td>
+              <td>${v.publishedAt ?? 'unknown'}</td>
+              <td>${v.records}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>`;
+}
