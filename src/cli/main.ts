@@ -5,6 +5,7 @@ import { AppError } from '../infra/errors.js';
 import { registerTenantCommands } from './tenant-commands.js';
 import { registerListCommands } from './list-commands.js';
 import { registerExtraCommands } from './extra-commands.js';
+import { registerOpsCommands } from './ops-commands.js';
 import { printResult } from './output.js';
 import { type CliOptions, makeRuntime } from './runtime.js';
 
@@ -55,6 +56,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env, options: CliO
   registerTenantCommands(program, runtime);
   registerListCommands(program, runtime);
   registerExtraCommands(program, runtime);
+  registerOpsCommands(program, runtime);
   return program;
 }
 

@@ -230,12 +230,28 @@ const monitoring: Migration = {
   },
 };
 
+/**
+ * Issue 17: when each API key was last used. A table of its own rather than a column of api_keys:
+ * writes to api_keys drop the key cache (tenants/auth.ts, infra/table-watch.ts). Webhook secrets need
+ * no column: a sealed secret is text in organizations.webhook_secret (infra/secrets.ts).
+ */
+const operations: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('api_key_usage')
+      .addColumn('key_id', 'text', (c) => c.primaryKey().references('api_keys.id').onDelete('cascade'))
+      .addColumn('last_used_at', 'text', (c) => c.notNull())
+      .execute();
+  },
+};
+
 /** Ordered by name; Kysely runs them in that order. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_tenancy': tenancy,
   '0002_screenings': screenings,
   '0003_lists': lists,
   '0004_monitoring': monitoring,
+  '0008_operations': operations,
 };
 
 class InlineProvider implements MigrationProvider {

@@ -5,6 +5,7 @@ import type { Call } from '../infra/context.js';
 import type { Db } from '../infra/database.js';
 import { AppError, notFound, validationError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';
+import { observeScreening } from '../infra/metrics.js';
 import type { ListSnapshot } from '../lists/list-runtime.js';
 import type { Caller, CallerContext } from '../tenants/caller.js';
 import { assertQuotaLeft, consumeQuota } from '../tenants/quota.js';
@@ -149,6 +150,7 @@ export function screeningService(deps: ScreeningDeps) {
         // The snapshot is taken right where it is used: the screening and its record name the same lists.
         const lists = deps.lists();
         if (!lists) throw listsNotReady();
+        const matchingStarted = performance.now();
         const outcome = await lists.index.screen(
           {
             name: request.name,
@@ -197,6 +199,7 @@ export function screeningService(deps: ScreeningDeps) {
         };
         // The response is sent only once the screening, its quota unit and its idempotency record are committed.
         await writerFor(db).submit({ caller, row, now, idempotencyKey, responseJson: json });
+        observeScreening(outcome.riskLevel, outcome.matchedSources, (performance.now() - matchingStarted) / 1000);
         return { status: 200, json, replayed: false };
       } catch (error) {
         if (idempotencyKey !== undefined) await releaseIdempotencyKey(db, caller.orgId, idempotencyKey);

@@ -2,6 +2,7 @@ import type { Clock } from '../infra/clock.js';
 import type { Config } from '../infra/config.js';
 import type { Context, Log } from '../infra/context.js';
 import type { DatabaseHandle } from '../infra/database.js';
+import { SecretBox } from '../infra/secrets.js';
 import type { ListRuntime } from '../lists/list-runtime.js';
 import { listStatus } from '../lists/list-status.js';
 import type { ListSyncDeps, ListSyncService } from '../lists/sync-service.js';
@@ -70,8 +71,10 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
   const { config, database, clock, runtime, nodeId, log } = host;
   const logged = log ? { log } : {};
   const operator: Context = { db: database.db, clock };
+  // Webhook secrets are sealed at rest when SECRET_KEY is set (infra/secrets.ts).
+  const secrets = new SecretBox(config.ops);
 
-  const deliveries = new DeliveryWorker({ database, clock, config: config.webhooks, nodeId, ...logged });
+  const deliveries = new DeliveryWorker({ database, clock, config: config.webhooks, nodeId, secrets, ...logged });
   const rescreen = new Rescreener({
     database,
     clock,
@@ -86,6 +89,7 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
   const services: Services = {
     tenants: tenantsService({
       checkWebhookUrl: (url) => assertWebhookUrlAllowed(url, config.webhooks.allowPrivateAddresses),
+      sealSecret: (plain) => secrets.seal(plain),
     }),
     screening: screeningService({
       matching: config.matching,
@@ -94,7 +98,7 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     }),
     monitors: monitorService({ onCreated: () => rescreen.job.kick() }),
     alerts: alertsService({ onDeliveries: () => deliveries.job.kick() }),
-    webhooks: webhooksService({ database, clock, config: config.webhooks, nodeId, ...logged }),
+    webhooks: webhooksService({ database, clock, config: config.webhooks, nodeId, secrets, ...logged }),
     lists,
   };
   // Every swap to new list versions rescreens the monitors against them.

@@ -10,6 +10,8 @@ import { type Tier, effectiveQuota, isTier, TIERS } from './tiers.js';
 export interface TenantsDeps {
   /** Checks a webhook URL before it is saved (the SSRF rules live in the webhooks domain). */
   checkWebhookUrl?: (url: string) => Promise<void>;
+  /** Encrypts a webhook secret before it is stored (infra/secrets.ts; as it is without SECRET_KEY). */
+  sealSecret?: (plain: string) => string;
 }
 
 export interface OrganizationView {
@@ -145,7 +147,8 @@ export function tenantsService(deps: TenantsDeps = {}) {
         if (input.webhookSecret !== null && input.webhookSecret.length < 16) {
           throw validationError('webhook-secret', 'must be at least 16 characters');
         }
-        patch.webhook_secret = input.webhookSecret;
+        patch.webhook_secret =
+          input.webhookSecret !== null && deps.sealSecret ? deps.sealSecret(input.webhookSecret) : input.webhookSecret;
       }
       if (Object.keys(patch).length === 0) throw validationError('org', 'nothing to update: give at least one setting');
       patch.updated_at = ctx.clock.now().toISOString();
@@ -246,6 +249,7 @@ export function tenantsService(deps: TenantsDeps = {}) {
         createdAt: k.created_at,
         expiresAt: k.expires_at,
         revokedAt: k.revoked_at,
+        lastUsedAt: k.last_used_at ?? null,
         status: k.revoked_at ? 'revoked' : k.expires_at && k.expires_at <= now ? 'expired' : 'active',
       }));
     },
