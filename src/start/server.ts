@@ -92,7 +92,16 @@ export async function startServer(
      */
     async stop() {
       operations.draining = true;
-      await Promise.all([app.close(), ctx.jobs.stop()]);
+      // A keep-alive connection whose request ends during the drain turns idle after close() looked
+      // for idle ones: close those as they turn idle, or they would hold the drain for the keep-alive time.
+      const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
+      await Promise.all([
+        app
+          .close()
+          .finally(() => clearInterval(reaper))
+          .then(() => app.log.info('drain: requests finished, listener closed')),
+        ctx.jobs.stop().then(() => app.log.info('drain: jobs stopped')),
+      ]);
       await operations.keyUsage.flush();
       const released = await releaseNodeHoldings(ctx).catch(() => ({ leases: 0, claims: 0 }));
       app.log.info(released, 'drained');
