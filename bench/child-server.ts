@@ -100,10 +100,10 @@ export function spawnServer(env: Record<string, string>, options: { port?: numbe
 }
 
 /** A server process once it has loaded the lists from its database. */
-export async function spawnReadyServer(env: Record<string, string>): Promise<ServerProcess> {
+export async function spawnReadyServer(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
   const child = await spawnServer(env);
   try {
-    await child.logged((l) => l.msg === 'lists loaded');
+    await child.logged((l) => l.msg === 'lists loaded', timeoutMs);
   } catch (error) {
     await child.kill9();
     throw error;

@@ -44,12 +44,14 @@ export async function runCrashRounds(options: {
   acksPerRound: number;
   concurrency: number;
   log?: (line: string) => void;
+  /** How long a server may take to load its lists (the real lists take longer than the test sample). */
+  readyTimeoutMs?: number;
 }): Promise<CrashReport> {
   const acks: Ack[] = [];
   const cut: { key: string; name: string }[] = [];
   let kills = 0;
   for (let round = 0; round < options.rounds; round++) {
-    const server = await spawnReadyServer(options.env);
+    const server = await spawnReadyServer(options.env, options.readyTimeoutMs);
     let roundAcks = 0;
     let killing: Promise<void> | undefined;
     const client = async (worker: number) => {
@@ -77,7 +79,7 @@ export async function runCrashRounds(options: {
     options.log?.(`round ${round + 1}: ${roundAcks} acknowledged, then kill -9`);
   }
 
-  const server = await spawnReadyServer(options.env);
+  const server = await spawnReadyServer(options.env, options.readyTimeoutMs);
   try {
     const report: CrashReport = {
       rounds: options.rounds,

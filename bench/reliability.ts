@@ -32,7 +32,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function soak(env: Record<string, string>, key: string, names: string[]): Promise<void> {
-  const server = await spawnReadyServer(env);
+  const server = await spawnReadyServer(env, 300_000);
   try {
     console.log(`soak: ${RATE} POST /screen a second for ${SOAK_SECONDS} s, a line every ${EVERY} s`);
     console.log('   t (s)  sent  errors  p50 ms  p99 ms  max ms  RSS MiB');
@@ -106,6 +106,7 @@ async function main(): Promise<void> {
         rounds: ROUNDS,
         acksPerRound: 300,
         concurrency: 32,
+        readyTimeoutMs: 300_000,
         log: (line) => console.log(`kill -9: ${line}`),
       });
       console.log(
