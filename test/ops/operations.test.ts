@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { after, afterEach, describe, it } from 'node:test';
 import { ManualClock } from '../../src/infra/clock.js';
+import { loadConfig } from '../../src/infra/config.js';
 import { SecretBox, SecretError } from '../../src/infra/secrets.js';
 import { nodeOperations, startMetricsListener } from '../../src/start/operations.js';
 import { rotateWebhookSecrets } from '../../src/tenants/secret-rotation.js';
@@ -54,6 +55,27 @@ describe('secrets at rest (AES-256-GCM)', () => {
     const tampered = a.slice(0, -2) + (a.endsWith('A') ? 'BB' : 'AA');
     assert.throws(() => box.open(tampered), /does not authenticate/);
     assert.equal(new SecretBox({ previousSecretKeys: [] }).seal('plain'), 'plain', 'no key: stored as given');
+  });
+});
+
+describe('operations settings', () => {
+  it('are validated at start-up, naming the variable', () => {
+    const bad: [Record<string, string>, RegExp][] = [
+      [{ SECRET_KEY: 'short' }, /SECRET_KEY must be 32 bytes/],
+      [{ SECRET_KEY: key(), SECRET_KEY_PREVIOUS: 'nope' }, /SECRET_KEY_PREVIOUS must be 32 bytes/],
+      [{ SECRET_KEY_PREVIOUS: key() }, /SECRET_KEY_PREVIOUS needs SECRET_KEY/],
+      [{ METRICS_TOKEN: 'too-short' }, /METRICS_TOKEN must be at least 16/],
+      [{ METRICS_PORT: '70000' }, /METRICS_PORT must be between/],
+      [{ SHUTDOWN_TIMEOUT: 'soon' }, /SHUTDOWN_TIMEOUT must be a duration/],
+      [{ PUBLIC_URL: 'screening.example.com' }, /PUBLIC_URL must be an http\(s\) URL/],
+    ];
+    for (const [env, message] of bad) assert.throws(() => loadConfig(env), message);
+    const ok = loadConfig({ METRICS_PORT: '9464', SECRET_KEY: 'ab'.repeat(32), SHUTDOWN_TIMEOUT: '45s' });
+    assert.deepEqual(
+      [ok.ops.metricsPort, ok.ops.metricsHost, ok.ops.shutdownTimeoutMs, ok.ops.metricsToken],
+      [9464, '127.0.0.1', 45_000, undefined],
+    );
+    assert.equal(loadConfig({}).ops.shutdownTimeoutMs, 30_000);
   });
 });
 
@@ -205,6 +227,24 @@ for (const { engine, skip } of ENGINES) {
       assert.equal(
         (JSON.parse(bad.split('\r\n\r\n')[1] ?? '') as { error: { code: string } }).error.code,
         'BAD_REQUEST',
+      );
+    });
+
+    it('a NUL character in an id, a query value or a body field: 400 naming the field (found by the fuzzing)', async () => {
+      const t = await start();
+      const org = await seedOrg(t.ctx);
+      await loadSampleLists(t.ctx);
+      assertError(await t.request('GET', '/v1/screenings/%00', { key: org.key }), 400, 'VALIDATION_ERROR', {
+        field: 'id',
+      });
+      assertError(await t.request('GET', '/v1/screenings?search=a%00b', { key: org.key }), 400, 'VALIDATION_ERROR', {
+        field: 'search',
+      });
+      assertError(
+        await t.request('POST', '/v1/screen', { key: org.key, body: { name: 'Ana\u0000Lopez' } }),
+        400,
+        'VALIDATION_ERROR',
+        { field: 'name' },
       );
     });
 

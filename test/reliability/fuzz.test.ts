@@ -8,9 +8,10 @@ import assert from 'node:assert/strict';
 import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+// Loaded before the harness, whose PostgreSQL probe (2 s time-out) runs while later imports load.
+import { type FuzzRequest, type Schema, requestFor, v1Operations } from './openapi-requests.js';
 import { ENGINES, type SeededOrg, type TestApp, seedOrg, startTestApp } from '../helpers/harness.js';
 import { loadSampleLists } from '../helpers/http-assert.js';
-import { type FuzzRequest, type Schema, requestFor, v1Operations } from './openapi-requests.js';
 
 const STACK = /\n\s+at |\.ts:\d+|\.js:\d+|node_modules|Error: /;
 
