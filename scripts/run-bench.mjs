@@ -10,10 +10,19 @@ const benches = [
   ['ownership derivation (3M entities, 500k stakes)', ['--max-old-space-size=4096', 'dist/bench/ownership.js']],
   ['rescreening monitors', ['dist/bench/rescreen.js']],
   ['batch screening: 100,000 CSV rows, interactive p99, kill -9 and restart', ['dist/bench/batch.js']],
+  // Options after `npm run bench --` go to it: --rounds=N (kill -9 rounds), --soak=SECONDS, --rate=N, --every=SECONDS.
+  ['reliability (kill -9 rounds, soak)', ['dist/bench/reliability.js', '--rounds=10', '--soak=120', '--every=20']],
 ];
+// `npm run bench -- --only=reliability --soak=1800`: one benchmark (by a word of its title), with options.
+const options = process.argv.slice(2);
+const only = options.find((o) => o.startsWith('--only='))?.slice('--only='.length);
 let failed = 0;
-for (const [title, args] of benches) {
-  const script = args[args.length - 1];
+for (const [title, baseArgs] of benches) {
+  if (only && !title.includes(only)) continue;
+  const script = baseArgs.find((a) => a.endsWith('.js'));
+  const passed = options.filter((o) => !o.startsWith('--only='));
+  // numberArg takes the first occurrence: options given win over the defaults after them.
+  const args = script === 'dist/bench/reliability.js' ? [script, ...passed, ...baseArgs.slice(1)] : baseArgs;
   if (!existsSync(script)) {
     console.log(`\n== ${title}: ${script} not built, skipped`);
     continue;

@@ -7,6 +7,7 @@ import { registerListCommands } from './list-commands.js';
 import { registerExtraCommands } from './extra-commands.js';
 import { registerDecisionCommands } from './decision-commands.js';
 import { registerBatchCommands } from './batch-commands.js';
+import { registerOpsCommands } from './ops-commands.js';
 import { printResult } from './output.js';
 import { type CliOptions, makeRuntime } from './runtime.js';
 
@@ -59,6 +60,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env, options: CliO
   registerExtraCommands(program, runtime);
   registerDecisionCommands(program, runtime);
   registerBatchCommands(program, runtime);
+  registerOpsCommands(program, runtime);
   return program;
 }
 

@@ -222,8 +222,8 @@ export function registerTenantCommands(program: Command, runtime: CliRuntime): v
       );
       printResult(runtime.output(command), list, () =>
         table(
-          ['id', 'prefix', 'user', 'status', 'created', 'expires'],
-          list.map((k) => [k.id, k.prefix, k.user, k.status, k.createdAt, k.expiresAt]),
+          ['id', 'prefix', 'user', 'status', 'created', 'expires', 'last used'],
+          list.map((k) => [k.id, k.prefix, k.user, k.status, k.createdAt, k.expiresAt, k.lastUsedAt]),
         ),
       );
     });

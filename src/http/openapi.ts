@@ -35,7 +35,8 @@ different body gives 422 IDEMPOTENCY_KEY_MISMATCH; the same key while the first 
 
 **Errors.** Every failure uses the envelope \`{ "success": false, "error": { "code", "message" } }\`.`;
 
-export function buildOpenApiOptions(): SwaggerOptions {
+/** `publicUrl` (PUBLIC_URL) is the server entry; unset, the entry is relative to where the document was read. */
+export function buildOpenApiOptions(publicUrl?: string): SwaggerOptions {
   return {
     openapi: {
       openapi: '3.1.0',
@@ -45,7 +46,11 @@ export function buildOpenApiOptions(): SwaggerOptions {
         description: DESCRIPTION,
         license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       },
-      servers: [{ url: 'http://127.0.0.1:8080', description: 'Local server (the v1 prefix is part of every path)' }],
+      servers: [
+        publicUrl
+          ? { url: publicUrl, description: 'This deployment (PUBLIC_URL; the v1 prefix is part of every path)' }
+          : { url: '/', description: 'The server this document was read from (the v1 prefix is part of every path)' },
+      ],
       tags: [
         { name: 'screening', description: 'Screen names and read stored screenings.' },
         { name: 'monitoring', description: 'Continuous monitoring of stored screenings.' },

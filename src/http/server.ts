@@ -17,6 +17,7 @@ import { BATCH_SCHEMAS } from '../batches/batch-schemas.js';
 import { registerErrorHandler, sendError } from './error-handler.js';
 import { buildOpenApiOptions, finishOpenApiDocument } from './openapi.js';
 import { registerPipeline } from './pipeline.js';
+import { clientErrorHandler, type OperationsDeps, registerOperations } from './operations.js';
 import { ErrorEnvelope, Pagination } from './schemas.js';
 import { healthRoutes, type HealthDeps } from './routes/health-routes.js';
 import { screeningRoutes, type ScreeningRouteDeps } from './routes/screening-routes.js';
@@ -39,6 +40,8 @@ export interface AppDeps {
   /** Defaults to in-memory counters on SQLite and database-backed ones on PostgreSQL. */
   limiter?: RateLimiter;
   loggerInstance?: FastifyServerOptions['loggerInstance'];
+  /** /health/live, /health/ready, /metrics and the request metrics (issue 17). */
+  operations?: OperationsDeps;
 }
 
 /** The 64 KiB body limit of DECISIONS.md ("Status codes"). */
@@ -52,7 +55,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: () => newId('req', deps.clock.now()),
     bodyLimit: BODY_LIMIT,
     trustProxy: deps.config.http.trustProxy,
-    return503OnClosing: true,
+    // While draining after SIGTERM, requests on open connections are served (with Connection: close),
+    // not answered with Fastify's own 503 body outside the envelope.
+    return503OnClosing: false,
+    clientErrorHandler: clientErrorHandler(deps.clock),
     // A log controller replaces the deprecated top-level disableRequestLogging (FSTDEP023).
     logController: new LogController({
       disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace',
@@ -125,7 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
   });
 
-  await app.register(fastifySwagger, buildOpenApiOptions());
+  await app.register(fastifySwagger, buildOpenApiOptions(deps.config.http.publicUrl));
   await app.register(fastifySwaggerUi, {
     routePrefix: '/docs',
     uiConfig: { docExpansion: 'list', deepLinking: true },
@@ -139,6 +145,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     for (const method of methods) knownRoutes.push({ method: method.toUpperCase(), pattern });
   });
 
+  if (deps.operations) registerOperations(app, deps.operations);
   await app.register(healthRoutes(deps.health));
   await app.register(screeningRoutes(deps.screening), { prefix: '/v1' });
   await app.register(monitorRoutes(deps.monitors), { prefix: '/v1' });

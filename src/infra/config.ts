@@ -29,6 +29,8 @@ export interface HttpConfig {
   /** Requests to the public routes (/health, /openapi.json, /docs) per client address per minute. */
   publicRateLimitPerMinute: number;
   trustProxy: boolean;
+  /** The address clients reach the service at, for the OpenAPI servers entry; unset: relative. */
+  publicUrl?: string;
 }
 
 export interface ListsConfig {
@@ -116,6 +118,21 @@ export interface ConsoleConfig {
   signInWindowMs: number;
 }
 
+/** Operating the service (issue 17): metrics, shutdown, secrets at rest. */
+export interface OpsConfig {
+  /** Serve /metrics on this port (its own listener on `metricsHost`); unset: not on a port of its own. */
+  metricsPort?: number;
+  metricsHost: string;
+  /** Bearer token for /metrics; with no METRICS_PORT, /metrics is on the API port only when this is set. */
+  metricsToken?: string;
+  /** Longest drain after SIGTERM before the process gives up and exits 1, in ms. */
+  shutdownTimeoutMs: number;
+  /** Base64 (32 bytes) or hex (64 characters): encrypts webhook secrets at rest. */
+  secretKey?: string;
+  /** Earlier keys, still able to decrypt (rotation). */
+  previousSecretKeys: string[];
+}
+
 export interface Config {
   env: 'production' | 'development' | 'test';
   logLevel: LogLevel;
@@ -130,6 +147,7 @@ export interface Config {
   audit: AuditConfig;
   batches: BatchConfig;
   console: ConsoleConfig;
+  ops: OpsConfig;
 }
 
 export class ConfigError extends Error {
@@ -266,14 +284,11 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   }
 
   const port = int(env, 'PORT', 8080, 0, 65535);
-  const publicUrl = (
-    str(env, 'PUBLIC_URL') ?? `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`
-  ).replace(/\/+$/, '');
-  if (!/^https?:\/\/[^\s/]+(\/\S*)?$/.test(publicUrl))
-    throw new ConfigError(
-      'PUBLIC_URL',
-      `must be an http(s) address such as https://screening.example.com, got "${publicUrl}"`,
-    );
+  // PUBLIC_URL, checked once (publicUrl below): the OpenAPI servers entry is relative without it;
+  // console links need an absolute address, so they fall back to this host and port.
+  const publicHttp = publicUrl(env);
+  const consoleUrl =
+    publicHttp.publicUrl ?? `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`;
 
   const listsDir = str(env, 'LISTS_DIR');
   const ownershipDir = str(env, 'OWNERSHIP_DIR');
@@ -289,6 +304,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       authFailureLimitPerMinute: int(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 30, 1, 10_000_000),
       publicRateLimitPerMinute: int(env, 'PUBLIC_RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
       trustProxy: bool(env, 'TRUST_PROXY', false),
+      ...publicHttp,
     },
     lists: {
       ...(listsDir ? { dir: resolve(listsDir) } : {}),
@@ -328,7 +344,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       pollIntervalMs: duration(env, 'BATCH_POLL_INTERVAL', '2s'),
     },
     console: {
-      publicUrl,
+      publicUrl: consoleUrl,
       sessionIdleMs: duration(env, 'CONSOLE_SESSION_IDLE', '30m'),
       sessionMaxMs: duration(env, 'CONSOLE_SESSION_MAX', '12h'),
       invitationTtlMs: duration(env, 'CONSOLE_INVITATION_TTL', '72h'),
@@ -336,8 +352,51 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       signInAddressLimit: int(env, 'CONSOLE_SIGNIN_ADDRESS_LIMIT', 20, 1, 100_000),
       signInWindowMs: duration(env, 'CONSOLE_SIGNIN_WINDOW', '15m'),
     },
+    ops: opsConfig(env, host),
   };
   return deepFreeze(config);
+}
+
+function publicUrl(env: Env): { publicUrl?: string } {
+  const raw = str(env, 'PUBLIC_URL');
+  if (raw === undefined) return {};
+  if (!/^https?:\/\/[^\s/]+(\/\S*)?$/.test(raw))
+    throw new ConfigError(
+      'PUBLIC_URL',
+      `must be an http(s) address such as https://screening.example.com, got "${raw}"`,
+    );
+  return { publicUrl: raw.replace(/\/+$/, '') };
+}
+
+/** A 32-byte key as base64 or hex; the secrets module turns it into bytes. */
+function secretKeyValue(name: string, raw: string): string {
+  const hex = /^[0-9a-f]{64}$/i.test(raw);
+  const base64 = /^[A-Za-z0-9+/]{43}=?$/.test(raw);
+  if (!hex && !base64)
+    throw new ConfigError(
+      name,
+      'must be 32 bytes as base64 (44 characters) or hex (64 characters); make one with: openssl rand -base64 32',
+    );
+  return raw;
+}
+
+function opsConfig(env: Env, host: string): OpsConfig {
+  const metricsPort = str(env, 'METRICS_PORT') === undefined ? undefined : int(env, 'METRICS_PORT', 0, 1, 65535);
+  const metricsToken = str(env, 'METRICS_TOKEN');
+  if (metricsToken !== undefined && metricsToken.length < 16)
+    throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters');
+  const secretKey = str(env, 'SECRET_KEY');
+  const previous = (str(env, 'SECRET_KEY_PREVIOUS') ?? '').split(/[\s,]+/).filter(Boolean);
+  if (previous.length > 0 && secretKey === undefined)
+    throw new ConfigError('SECRET_KEY_PREVIOUS', 'needs SECRET_KEY (the key to encrypt under)');
+  return {
+    ...(metricsPort !== undefined ? { metricsPort } : {}),
+    metricsHost: str(env, 'METRICS_HOST') ?? host,
+    ...(metricsToken !== undefined ? { metricsToken } : {}),
+    shutdownTimeoutMs: duration(env, 'SHUTDOWN_TIMEOUT', '30s'),
+    ...(secretKey !== undefined ? { secretKey: secretKeyValue('SECRET_KEY', secretKey) } : {}),
+    previousSecretKeys: previous.map((k) => secretKeyValue('SECRET_KEY_PREVIOUS', k)),
+  };
 }
 
 function deepFreeze<T>(value: T): T {

@@ -46,6 +46,12 @@ export interface ApiKeysTable {
   revoked_at: string | null;
 }
 
+/** When each API key was last used, written at most once a minute per key (migration 0008). */
+export interface ApiKeyUsageTable {
+  key_id: string;
+  last_used_at: string;
+}
+
 export interface RateLimitsTable {
   bucket: string;
   window_start: number;
@@ -349,6 +355,7 @@ export interface Database {
   users: UsersTable;
   memberships: MembershipsTable;
   api_keys: ApiKeysTable;
+  api_key_usage: ApiKeyUsageTable;
   rate_limits: RateLimitsTable;
   usage: UsageTable;
   screenings: ScreeningsTable;

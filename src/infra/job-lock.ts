@@ -44,3 +44,9 @@ export async function withLease<T>(
     await releaseLease(db, name, holder);
   }
 }
+
+/** Gives up every lease `holder` has (a node shutting down: another node may take its jobs at once). */
+export async function releaseLeasesOf(db: Db, holder: string): Promise<number> {
+  const result = await db.deleteFrom('job_locks').where('holder', '=', holder).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

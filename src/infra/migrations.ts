@@ -380,6 +380,21 @@ const batches: Migration = {
 };
 
 /**
+ * Issue 17: when each API key was last used. A table of its own rather than a column of api_keys:
+ * writes to api_keys drop the key cache (tenants/auth.ts, infra/table-watch.ts). Webhook secrets need
+ * no column: a sealed secret is text in organizations.webhook_secret (infra/secrets.ts).
+ */
+const operations: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('api_key_usage')
+      .addColumn('key_id', 'text', (c) => c.primaryKey().references('api_keys.id').onDelete('cascade'))
+      .addColumn('last_used_at', 'text', (c) => c.notNull())
+      .execute();
+  },
+};
+
+/**
  * The web console (issue 16): password hashes, invitation and reset links, sessions and failed
  * sign-ins. Tokens are stored only as their SHA-256 (a database read leaks no usable link or
  * session). Memberships made before roles existed ("member") become admins: they were made by the
@@ -438,6 +453,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0005_decisions_audit': decisionsAudit,
   '0006_identifiers': identifiers,
   '0007_batches': batches,
+  '0008_operations': operations,
   '0009_console': consoleAccounts,
 };
 

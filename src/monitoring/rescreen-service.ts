@@ -5,6 +5,7 @@ import type { Log } from '../infra/context.js';
 import type { DatabaseHandle, Db } from '../infra/database.js';
 import { newId } from '../infra/ids.js';
 import { releaseLease, tryAcquireLease } from '../infra/job-lock.js';
+import { observeRescreenPass } from '../infra/metrics.js';
 import { parseStringArray } from '../infra/json.js';
 import { PollingJob } from '../infra/polling-job.js';
 import { listLabels } from '../lists/labels.js';
@@ -156,6 +157,7 @@ export class Rescreener {
     } finally {
       await releaseLease(db, LEASE_NAME, holder).catch(() => undefined);
     }
+    observeRescreenPass(report, (performance.now() - started) / 1000);
     if (report.rescreened > 0 || report.stopped) {
       this.deps.log?.('info', 'rescreen pass', { ...report, tookMs: Math.round(performance.now() - started) });
     }

@@ -6,6 +6,7 @@ import type { Call } from '../infra/context.js';
 import type { Db } from '../infra/database.js';
 import { AppError, notFound, validationError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';
+import { observeScreening } from '../infra/metrics.js';
 import type { ListSnapshot } from '../lists/list-runtime.js';
 import type { Caller, CallerContext } from '../tenants/caller.js';
 import { assertQuotaLeft, consumeQuota } from '../tenants/quota.js';
@@ -221,6 +222,7 @@ export function screeningService(deps: ScreeningDeps) {
           searchKey: key,
           lists,
         });
+        const matchingStarted = performance.now();
         const outcome = await lists.index.screen(
           {
             name: request.name,
@@ -287,6 +289,7 @@ export function screeningService(deps: ScreeningDeps) {
           lapses: newLapses(suppressions),
           alongside: input.alongside,
         });
+        observeScreening(outcome.riskLevel, outcome.matchedSources, (performance.now() - matchingStarted) / 1000);
         return { status: 200, json, replayed: false };
       } catch (error) {
         if (idempotencyKey !== undefined) await releaseIdempotencyKey(db, caller.orgId, idempotencyKey);

@@ -24,6 +24,8 @@ export interface AppContext {
   nodeId: string;
   services: Services;
   jobs: Jobs;
+  /** The matching threads, as /metrics and /health/ready see them. */
+  matching: { threads: number; queueDepth(): number; healthy(): boolean };
   /** The context of a call made by an operator (the command line) or a job: the database and the clock, no caller. */
   operator: Context;
   close(): Promise<void>;
@@ -75,6 +77,11 @@ export async function createContext(
     services,
     jobs,
     operator: { db: database.db, clock },
+    matching: {
+      threads,
+      queueDepth: () => pool?.queueDepth ?? 0,
+      healthy: () => pool?.healthy ?? true,
+    },
     async close() {
       await jobs.stop();
       await pool?.close();

@@ -101,6 +101,18 @@ export class MatchingPool {
     return this.threads.length;
   }
 
+  /** Screenings handed to the threads and not answered yet (for /metrics). */
+  get queueDepth(): number {
+    let depth = 0;
+    for (const thread of this.threads) depth += thread.pending.size + thread.outbox.length;
+    return depth;
+  }
+
+  /** Every thread is running (a thread that died is replaced; readiness waits for it). */
+  get healthy(): boolean {
+    return !this.closed && this.threads.every((t) => this.generations.size === 0 || t.ready.size > 0);
+  }
+
   /** Builds the records into a new generation in every thread; resolves when all of them can screen it. */
   async load(records: ListRecord[]): Promise<PooledScreener> {
     if (this.closed) throw new Error('the matching pool is closed');

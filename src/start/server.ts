@@ -6,6 +6,13 @@ import type { Clock } from '../infra/clock.js';
 import type { Log } from '../infra/context.js';
 import { buildApp } from '../http/server.js';
 import { type AppContext, createContext } from './context.js';
+import {
+  type NodeOperations,
+  acquireServerLock,
+  nodeOperations,
+  releaseNodeHoldings,
+  startMetricsListener,
+} from './operations.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -17,10 +24,11 @@ export interface RunningServer {
 /** Builds the HTTP app on an existing context (tests use this with a manual clock). */
 export async function buildServerApp(
   ctx: AppContext,
-  options: { logger?: false; loggerInstance?: Logger } = {},
+  options: { logger?: false; loggerInstance?: Logger; operations?: NodeOperations } = {},
 ): Promise<FastifyInstance> {
   const { config, database, clock } = ctx;
   return buildApp({
+    operations: (options.operations ?? nodeOperations(ctx)).deps,
     config,
     db: database.db,
     clock,
@@ -64,19 +72,45 @@ export async function startServer(
 ): Promise<RunningServer> {
   const logger = pino({ level: config.logLevel });
   const log: Log = (level, message, detail) => logger[level](detail ?? {}, message);
+  // SQLite is served by one process: the lock tells `sanctions restore` (and a second serve) so.
+  const lock = config.database.engine === 'sqlite' ? acquireServerLock(config.database.url, new Date()) : undefined;
   const ctx = await createContext(config, { ...(options.clock ? { clock: options.clock } : {}), log });
   if (options.jobs !== false) ctx.jobs.start();
-  const app = await buildServerApp(ctx, { loggerInstance: logger });
+  const operations = nodeOperations(ctx);
+  const app = await buildServerApp(ctx, { loggerInstance: logger, operations });
   const url = await app.listen({ host: config.http.host, port: config.http.port });
-  app.log.info({ url, database: config.database.engine }, 'sanctions screening service listening');
+  const metrics = await startMetricsListener(config.ops, operations.deps.sample, () => ctx.clock.now());
+  app.log.info(
+    { url, database: config.database.engine, ...(metrics ? { metrics: metrics.url } : {}) },
+    'sanctions screening service listening',
+  );
   return {
     app,
     ctx,
     url,
+    /**
+     * Drains: /health/ready turns 503, the listener stops accepting while requests under way finish
+     * (and with them their group commits), jobs finish their round, then leases and delivery claims are
+     * given back, API key uses written, and the database closed.
+     */
     async stop() {
-      await ctx.jobs.stop();
-      await app.close();
+      operations.draining = true;
+      // A keep-alive connection whose request ends during the drain turns idle after close() looked
+      // for idle ones: close those as they turn idle, or they would hold the drain for the keep-alive time.
+      const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
+      await Promise.all([
+        app
+          .close()
+          .finally(() => clearInterval(reaper))
+          .then(() => app.log.info('drain: requests finished, listener closed')),
+        ctx.jobs.stop().then(() => app.log.info('drain: jobs stopped')),
+      ]);
+      await operations.keyUsage.flush();
+      const released = await releaseNodeHoldings(ctx).catch(() => ({ leases: 0, claims: 0 }));
+      app.log.info(released, 'drained');
+      await metrics?.close();
       await ctx.close();
+      lock?.release();
     },
   };
 }
@@ -97,7 +131,12 @@ export async function main(): Promise<void> {
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    server.app.log.info({ signal }, 'shutting down');
+    server.app.log.info({ signal, timeoutMs: config.ops.shutdownTimeoutMs }, 'shutting down');
+    // A drain that takes longer than SHUTDOWN_TIMEOUT gives up: exit 1 (what was acknowledged is durable).
+    setTimeout(() => {
+      server.app.log.error({ timeoutMs: config.ops.shutdownTimeoutMs }, 'shutdown timed out');
+      process.exit(1);
+    }, config.ops.shutdownTimeoutMs).unref();
     server.stop().then(
       () => process.exit(0),
       () => process.exit(1),

@@ -6,6 +6,7 @@ import type { Clock } from '../infra/clock.js';
 import type { Config } from '../infra/config.js';
 import type { Context, Log } from '../infra/context.js';
 import type { DatabaseHandle } from '../infra/database.js';
+import { SecretBox } from '../infra/secrets.js';
 import type { ListRuntime } from '../lists/list-runtime.js';
 import { listStatus } from '../lists/list-status.js';
 import type { ListSyncDeps, ListSyncService } from '../lists/sync-service.js';
@@ -83,8 +84,10 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
   const { config, database, clock, runtime, nodeId, log } = host;
   const logged = log ? { log } : {};
   const operator: Context = { db: database.db, clock };
+  // Webhook secrets are sealed at rest when SECRET_KEY is set (infra/secrets.ts).
+  const secrets = new SecretBox(config.ops);
 
-  const deliveries = new DeliveryWorker({ database, clock, config: config.webhooks, nodeId, ...logged });
+  const deliveries = new DeliveryWorker({ database, clock, config: config.webhooks, nodeId, secrets, ...logged });
   const rescreen = new Rescreener({
     database,
     clock,
@@ -98,6 +101,7 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
   const lists = lazyListSync({ config: config.lists, derived: [ownershipSource(config.ownership)] });
   const tenants = tenantsService({
     checkWebhookUrl: (url) => assertWebhookUrlAllowed(url, config.webhooks.allowPrivateAddresses),
+    sealSecret: (plain) => secrets.seal(plain),
   });
   const services: Services = {
     tenants,
@@ -108,7 +112,7 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     }),
     monitors: monitorService({ onCreated: () => rescreen.job.kick() }),
     alerts: alertsService({ onDeliveries: () => deliveries.job.kick() }),
-    webhooks: webhooksService({ database, clock, config: config.webhooks, nodeId, ...logged }),
+    webhooks: webhooksService({ database, clock, config: config.webhooks, nodeId, secrets, ...logged }),
     lists,
     decisions: decisionsService({ lists: () => runtime.current(), alertTarget: alertDecisionTarget }),
     audit: auditService({

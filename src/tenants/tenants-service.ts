@@ -12,6 +12,8 @@ import { type Tier, effectiveQuota, isTier, TIERS } from './tiers.js';
 export interface TenantsDeps {
   /** Checks a webhook URL before it is saved (the SSRF rules live in the webhooks domain). */
   checkWebhookUrl?: (url: string) => Promise<void>;
+  /** Encrypts a webhook secret before it is stored (infra/secrets.ts; as it is without SECRET_KEY). */
+  sealSecret?: (plain: string) => string;
 }
 
 export interface OrganizationView {
@@ -178,7 +180,8 @@ export function tenantsService(deps: TenantsDeps = {}) {
         if (input.webhookSecret !== null && input.webhookSecret.length < 16) {
           throw validationError('webhook-secret', 'must be at least 16 characters');
         }
-        patch.webhook_secret = input.webhookSecret;
+        patch.webhook_secret =
+          input.webhookSecret !== null && deps.sealSecret ? deps.sealSecret(input.webhookSecret) : input.webhookSecret;
       }
       if (input.fourEyes !== undefined) {
         if (!(FOUR_EYES_MODES as readonly string[]).includes(input.fourEyes))
@@ -346,6 +349,7 @@ export function tenantsService(deps: TenantsDeps = {}) {
         createdAt: k.created_at,
         expiresAt: k.expires_at,
         revokedAt: k.revoked_at,
+        lastUsedAt: k.last_used_at ?? null,
         status: k.revoked_at ? 'revoked' : k.expires_at && k.expires_at <= now ? 'expired' : 'active',
       }));
     },

@@ -204,7 +204,8 @@ export class TenantsStore {
     return this.db
       .selectFrom('api_keys as k')
       .innerJoin('users as u', 'u.id', 'k.user_id')
-      .select(['k.id', 'k.prefix', 'u.email', 'k.created_at', 'k.expires_at', 'k.revoked_at'])
+      .leftJoin('api_key_usage as ku', 'ku.key_id', 'k.id')
+      .select(['k.id', 'k.prefix', 'u.email', 'k.created_at', 'k.expires_at', 'k.revoked_at', 'ku.last_used_at'])
       .where('k.org_id', '=', orgId)
       .orderBy('k.created_at')
       .orderBy('k.id')
@@ -213,6 +214,24 @@ export class TenantsStore {
 
   keyById(id: string): Promise<ApiKeyRow | undefined> {
     return this.db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /**
+   * Records that a key was used (api_key_usage, a table of its own: a write to api_keys would drop
+   * the key cache of auth.ts on every use). Never moves the time backwards.
+   */
+  async touchKeys(uses: { keyId: string; at: string }[]): Promise<void> {
+    if (uses.length === 0) return;
+    await this.db
+      .insertInto('api_key_usage')
+      .values(uses.map((u) => ({ key_id: u.keyId, last_used_at: u.at })))
+      .onConflict((oc) =>
+        oc
+          .column('key_id')
+          .doUpdateSet((eb) => ({ last_used_at: eb.ref('excluded.last_used_at') }))
+          .whereRef('api_key_usage.last_used_at', '<', 'excluded.last_used_at'),
+      )
+      .execute();
   }
 
   async revokeKey(id: string, at: string): Promise<void> {

@@ -225,3 +225,35 @@ export async function recentDeliveries(db: Executor, orgId: string, limit: numbe
           .execute();
   return deliveries.map((d) => ({ ...d, attemptLog: attempts.filter((a) => a.delivery_id === d.id) }));
 }
+
+/**
+ * The outbox's backlog for /metrics: deliveries due now and not sent (paused webhooks hold theirs on
+ * purpose and are left out), and how long the oldest of them has existed, in seconds.
+ */
+export async function outboxBacklog(db: Executor, now: Date): Promise<{ due: number; oldestAgeSeconds: number }> {
+  const row = await db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('organizations as o', 'o.id', 'd.org_id')
+    .select((eb) => [eb.fn.countAll<number>().as('due'), eb.fn.min('d.created_at').as('oldest')])
+    .where('d.state', '=', 'pending')
+    .where('d.is_test', '=', 0)
+    .where('d.next_attempt_at', '<=', now.toISOString())
+    .where('o.webhook_paused_at', 'is', null)
+    .executeTakeFirst();
+  const oldest = row?.oldest ? new Date(String(row.oldest)).getTime() : undefined;
+  return {
+    due: Number(row?.due ?? 0),
+    oldestAgeSeconds: oldest === undefined ? 0 : Math.max(0, Math.round((now.getTime() - oldest) / 1000)),
+  };
+}
+
+/** Gives up the claims of a node that stops (none of its attempts runs any more): other nodes may send them at once. */
+export async function releaseClaims(db: Executor, nodeId: string): Promise<number> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ claimed_until: null, claimed_by: null })
+    .where('claimed_by', '=', nodeId)
+    .where('state', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

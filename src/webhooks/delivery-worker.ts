@@ -2,7 +2,9 @@ import type { Clock } from '../infra/clock.js';
 import type { WebhookConfig } from '../infra/config.js';
 import type { Log } from '../infra/context.js';
 import type { DatabaseHandle } from '../infra/database.js';
+import { observeDelivery } from '../infra/metrics.js';
 import { PollingJob } from '../infra/polling-job.js';
+import type { SecretBox } from '../infra/secrets.js';
 import { TenantsStore } from '../tenants/tenants-store.js';
 import { abandonDelivery, claimDueDeliveries, type DeliveryRow, recordAttempt } from './delivery-store.js';
 import { sendWebhook } from './sender.js';
@@ -14,6 +16,18 @@ export interface DeliveryWorkerDeps {
   config: WebhookConfig;
   nodeId: string;
   log?: Log;
+  /** Opens webhook secrets sealed at rest (SECRET_KEY); clear-text secrets need none. */
+  secrets?: SecretBox;
+}
+
+/** The organization's webhook secret in clear, or why it cannot be had. */
+function openSecret(deps: DeliveryWorkerDeps, stored: string | null): { secret?: string; error?: string } {
+  if (stored === null) return { error: 'the organization has no webhook secret' };
+  try {
+    return { secret: deps.secrets ? deps.secrets.open(stored) : stored };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
 }
 
 /** Deliveries sent at once by one node. */
@@ -53,15 +67,17 @@ export async function attemptDelivery(deps: DeliveryWorkerDeps, delivery: Delive
   };
   if (delivery.is_test === 1) headers['X-Service-Test'] = 'true';
   // Never send an unsigned event: a receiver could not tell it from a forgery.
-  const result = target.webhook_secret
-    ? await sendWebhook({
-        url: target.webhook_url,
-        body: delivery.payload,
-        headers: { ...headers, 'X-Service-Signature': signPayload(target.webhook_secret, delivery.payload) },
-        timeoutMs: deps.config.timeoutMs,
-        allowPrivateAddresses: deps.config.allowPrivateAddresses,
-      })
-    : { ok: false, status: null, error: 'the organization has no webhook secret', durationMs: 0 };
+  const { secret, error: secretError } = openSecret(deps, target.webhook_secret);
+  const result =
+    secret !== undefined
+      ? await sendWebhook({
+          url: target.webhook_url,
+          body: delivery.payload,
+          headers: { ...headers, 'X-Service-Signature': signPayload(secret, delivery.payload) },
+          timeoutMs: deps.config.timeoutMs,
+          allowPrivateAddresses: deps.config.allowPrivateAddresses,
+        })
+      : { ok: false, status: null, error: secretError ?? 'no webhook secret', durationMs: 0 };
   const now = deps.clock.now();
   const outcome = {
     ok: result.ok,
@@ -94,6 +110,7 @@ export async function attemptDelivery(deps: DeliveryWorkerDeps, delivery: Delive
     error: result.error,
     state: recorded.state,
   });
+  observeDelivery(result.ok ? 'delivered' : recorded.state === 'failed' ? 'failed' : 'retry', result.durationMs);
   if (recorded.paused) deps.log?.('warn', 'webhook paused after consecutive failures', { org: delivery.org_id });
   return { ...recorded, status: result.status, error: result.error };
 }

@@ -1,0 +1,96 @@
+/**
+ * Reliability (issue 17, 6d): another organization's ids are 404 on every id-bearing v1 route, read
+ * from the OpenAPI document so that routes added later are covered too, and another organization's
+ * resources never show in a list. The ids of organization A come from A's own list routes
+ * (GET /v1/<collection>); a new id-bearing route whose collection cannot be listed fails this test
+ * until the fixture below creates one of its resources.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+// Loaded before the harness, whose PostgreSQL probe (2 s time-out) runs while later imports load.
+import { type Schema, minimalBody, v1Operations } from './openapi-requests.js';
+import { ENGINES, type SeededOrg, type TestApp, seedOrg, startTestApp } from '../helpers/harness.js';
+import { GENEROUS_LIMITS, assertError, loadSampleLists } from '../helpers/http-assert.js';
+
+for (const { engine, skip } of ENGINES) {
+  describe(`cross-organization access (${engine})`, { skip }, () => {
+    let t: TestApp;
+    let a: SeededOrg;
+    let b: SeededOrg;
+    let doc: Schema;
+    before(async () => {
+      t = await startTestApp(engine, { env: GENEROUS_LIMITS });
+      a = await seedOrg(t.ctx, { tier: 'enterprise' });
+      b = await seedOrg(t.ctx, { tier: 'enterprise' });
+      await loadSampleLists(t.ctx);
+      doc = (await t.request('GET', '/openapi.json')).body as Schema;
+      // Organization A's resources: screenings and monitors.
+      for (const name of ['Rustam Karimov', 'Zarya Shipping']) {
+        const s = await t.request('POST', '/v1/screen', { key: a.key, body: { name } });
+        assert.equal(s.status, 200, s.text);
+        const m = await t.request('POST', '/v1/monitors', {
+          key: a.key,
+          body: { screeningId: s.body.data.screeningId },
+        });
+        assert.equal(m.status, 201, m.text);
+      }
+    });
+    after(async () => t?.close());
+
+    /** The ids organization A sees in GET /v1/<collection>. */
+    const idsOf = async (key: string, collection: string): Promise<string[]> => {
+      const res = await t.request('GET', `/v1/${collection}`, { key });
+      if (res.status !== 200) return [];
+      return (res.body.data as { id?: string; monitorId?: string; screeningId?: string }[]).map(
+        (item) => item.id ?? item.monitorId ?? item.screeningId ?? '',
+      );
+    };
+
+    it('every id-bearing route answers 404 to another organization, and changes nothing', async () => {
+      const operations = v1Operations(doc).filter((op) => op.parameters.some((p) => p.in === 'path'));
+      assert.ok(operations.length >= 2, 'id-bearing routes found');
+      let checked = 0;
+      for (const op of operations) {
+        const collection = op.path.split('/')[2]!;
+        const ids = (await idsOf(a.key, collection)).filter(Boolean);
+        assert.ok(
+          ids.length > 0,
+          `no ${collection} of organization A to try ${op.method} ${op.path} with: add one above`,
+        );
+        for (const id of ids) {
+          const path = op.path.replace(/\{[^}]+\}/g, encodeURIComponent(id));
+          const res = await t.request(op.method, path, {
+            key: b.key,
+            ...(op.body ? { body: minimalBody(doc, op.body) } : {}),
+          });
+          assertError(res, 404, 'NOT_FOUND');
+          assert.doesNotMatch(res.text, new RegExp(a.orgId), 'nothing of A is named');
+          checked++;
+        }
+        // A still has every one of them.
+        assert.deepEqual(
+          (await idsOf(a.key, collection)).filter(Boolean).sort(),
+          [...ids].sort(),
+          `${collection} unchanged`,
+        );
+      }
+      assert.ok(checked >= 4);
+    });
+
+    it("no list route shows another organization's resources", async () => {
+      const lists = v1Operations(doc).filter((op) => op.method === 'GET' && !op.path.includes('{'));
+      assert.ok(lists.length >= 2);
+      for (const op of lists) {
+        const collection = op.path.split('/')[2]!;
+        const mine = new Set(await idsOf(a.key, collection));
+        const theirs = await idsOf(b.key, collection);
+        assert.ok(mine.size > 0, `organization A has ${collection}`);
+        assert.deepEqual(
+          theirs.filter((id) => mine.has(id)),
+          [],
+          `${op.path}: B sees none of A's`,
+        );
+      }
+    });
+  });
+}
