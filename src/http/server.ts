@@ -125,7 +125,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       !request.url.startsWith('/console/')
     ) {
       const type = request.headers['content-type'] ?? '';
-      if (!/^application\/json\b/i.test(type)) {
+      // A route that takes no body (POST /decisions/{id}/approve) may be posted without one.
+      const bodyless = !request.routeOptions.schema?.body && !type && !hasBody(request.headers);
+      if (!bodyless && !/^application\/json\b/i.test(type)) {
         throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'the request body must be sent as application/json');
       }
     }
@@ -173,4 +175,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   return app;
+}
+
+/** Whether a request announces a body: a non-zero Content-Length, or chunked Transfer-Encoding. */
+function hasBody(headers: { 'content-length'?: string; 'transfer-encoding'?: string }): boolean {
+  return (
+    (headers['content-length'] !== undefined && headers['content-length'] !== '0') || !!headers['transfer-encoding']
+  );
 }

@@ -67,7 +67,7 @@ describe('operations settings', () => {
       [{ METRICS_TOKEN: 'too-short' }, /METRICS_TOKEN must be at least 16/],
       [{ METRICS_PORT: '70000' }, /METRICS_PORT must be between/],
       [{ SHUTDOWN_TIMEOUT: 'soon' }, /SHUTDOWN_TIMEOUT must be a duration/],
-      [{ PUBLIC_URL: 'screening.example.com' }, /PUBLIC_URL must be an http\(s\) URL/],
+      [{ PUBLIC_URL: 'screening.example.com' }, /PUBLIC_URL must be an http\(s\) address/],
     ];
     for (const [env, message] of bad) assert.throws(() => loadConfig(env), message);
     const ok = loadConfig({ METRICS_PORT: '9464', SECRET_KEY: 'ab'.repeat(32), SHUTDOWN_TIMEOUT: '45s' });

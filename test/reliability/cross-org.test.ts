@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { type Schema, minimalBody, v1Operations } from './openapi-requests.js';
 import { ENGINES, type SeededOrg, type TestApp, seedOrg, startTestApp } from '../helpers/harness.js';
 import { GENEROUS_LIMITS, assertError, loadSampleLists } from '../helpers/http-assert.js';
+import { AlertStore } from '../../src/monitoring/alert-store.js';
 
 for (const { engine, skip } of ENGINES) {
   describe(`cross-organization access (${engine})`, { skip }, () => {
@@ -18,6 +19,8 @@ for (const { engine, skip } of ENGINES) {
     let a: SeededOrg;
     let b: SeededOrg;
     let doc: Schema;
+    /** Collections with no list route of their own (alerts reach users by webhook): A's ids, made below. */
+    const unlisted: Record<string, string[]> = {};
     before(async () => {
       t = await startTestApp(engine, { env: GENEROUS_LIMITS });
       a = await seedOrg(t.ctx, { tier: 'enterprise' });
@@ -34,15 +37,54 @@ for (const { engine, skip } of ENGINES) {
         });
         assert.equal(m.status, 201, m.text);
       }
+      // A decision on one of A's matches (GET /v1/decisions lists it).
+      const listed = await t.request('POST', '/v1/screen', { key: a.key, body: { name: 'Rustam Karimov' } });
+      const entityId = listed.body.data.matchDetails[0]?.entity?.id as string | undefined;
+      assert.ok(entityId, 'the sample lists list Rustam Karimov');
+      const d = await t.request('POST', `/v1/screenings/${listed.body.data.screeningId}/decisions`, {
+        key: a.key,
+        body: { entityId, decision: 'needs_information', note: 'cross-organization fixture' },
+      });
+      assert.equal(d.status, 201, d.text);
+      // A batch (GET /v1/batches lists it).
+      const batch = await t.request('POST', '/v1/batches', { key: a.key, body: { items: [{ name: 'Ana Lopez' }] } });
+      assert.equal(batch.status, 202, batch.text);
+      // An alert of A's first monitor, as a rescreen writes one (alerts have no list route).
+      const monitors = await t.request('GET', '/v1/monitors', { key: a.key });
+      const monitorId = monitors.body.data[0].id as string;
+      const alertId = 'alr_crossorgfixture';
+      await new AlertStore(t.ctx.database.db).insert({
+        id: alertId,
+        org_id: a.orgId,
+        monitor_id: monitorId,
+        entity_id: entityId,
+        entity_name: 'Rustam Karimov',
+        old_risk_score: 0,
+        new_risk_score: 90,
+        old_risk_level: 'low',
+        new_risk_level: 'high',
+        old_sources: '[]',
+        new_sources: '[]',
+        reasons: '["risk_increased"]',
+        list_versions: '[]',
+        created_at: new Date().toISOString(),
+        resolved_at: null,
+        resolved_by: null,
+        note: null,
+        match_details: listed.body.data.matchDetails ? JSON.stringify(listed.body.data.matchDetails) : null,
+        lapses: null,
+      });
+      unlisted.alerts = [alertId];
     });
     after(async () => t?.close());
 
     /** The ids organization A sees in GET /v1/<collection>. */
     const idsOf = async (key: string, collection: string): Promise<string[]> => {
+      if (unlisted[collection]) return key === a.key ? unlisted[collection] : [];
       const res = await t.request('GET', `/v1/${collection}`, { key });
       if (res.status !== 200) return [];
-      return (res.body.data as { id?: string; monitorId?: string; screeningId?: string }[]).map(
-        (item) => item.id ?? item.monitorId ?? item.screeningId ?? '',
+      return (res.body.data as { id?: string; monitorId?: string; screeningId?: string; batchId?: string }[]).map(
+        (item) => item.id ?? item.monitorId ?? item.screeningId ?? item.batchId ?? '',
       );
     };
 

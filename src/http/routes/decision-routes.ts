@@ -132,7 +132,7 @@ export function decisionRoutes(deps: DecisionRouteDeps): FastifyPluginAsync {
           operationId: 'approveDecision',
           summary: 'Approve a decision waiting for a second user (four-eyes)',
           description:
-            'The approver is the user of the API key and must not be the one who decided. Send `{}` as the JSON body. The suppression takes effect now; its review date counts from now.',
+            'The approver is the user of the API key and must not be the one who decided. No body is needed (or send `{}` as JSON). The suppression takes effect now; its review date counts from now.',
           security: [{ apiKey: [] }],
           params: IdParams,
           response: responses(
