@@ -174,7 +174,7 @@ export function batchPages(app: FastifyInstance, deps: ConsoleDeps): void {
             b.rowErrors.length
               ? html`<h2>Row errors</h2>
                   <ul>
-                    ${b.rowErrors.map((e) => html`<li>Line ${e.line}: ${e.field ? `${e.field}: ` : ''}${e.message}</li>`)}
+                    ${b.rowErrors.map((e) => html`<li>Line ${e.line}: ${e.message}</li>`)}
                   </ul>`
               : ''
           }
