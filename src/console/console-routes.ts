@@ -2,6 +2,8 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { AccountsService } from '../accounts/accounts-service.js';
+import type { AuditService } from '../audit/audit-service.js';
+import type { BatchService } from '../batches/batch-service.js';
 import type { Clock } from '../infra/clock.js';
 import type { Config } from '../infra/config.js';
 import type { Db } from '../infra/database.js';
@@ -9,11 +11,15 @@ import { AppError } from '../infra/errors.js';
 import type { ListSyncService } from '../lists/sync-service.js';
 import type { AlertsService } from '../monitoring/alerts-service.js';
 import type { MonitorService } from '../monitoring/monitor-service.js';
+import type { DecisionsService } from '../screening/decisions-service.js';
 import type { ScreeningService } from '../screening/screening-service.js';
 import type { TenantsService } from '../tenants/tenants-service.js';
 import type { WebhooksService } from '../webhooks/webhooks-service.js';
 import { SCRIPT, STYLESHEET } from './assets.js';
+import { auditPage } from './audit-page.js';
 import { authPages } from './auth-pages.js';
+import { batchPages, registerUploads } from './batch-pages.js';
+import { decisionPages } from './decision-pages.js';
 import { html } from './html.js';
 import { page } from './layout.js';
 import { listsPage } from './lists-page.js';
@@ -35,6 +41,9 @@ export interface ConsoleDeps {
     alerts: AlertsService;
     webhooks: WebhooksService;
     lists: ListSyncService;
+    decisions: DecisionsService;
+    audit: AuditService;
+    batches: BatchService;
   };
 }
 
@@ -68,6 +77,7 @@ export function consoleRoutes(deps: ConsoleDeps): FastifyPluginAsync {
     });
     await app.register(fastifyCookie);
     await app.register(fastifyFormbody);
+    await registerUploads(app);
 
     app.addHook('onRequest', async (request, reply) => {
       void reply
@@ -122,6 +132,16 @@ export function consoleRoutes(deps: ConsoleDeps): FastifyPluginAsync {
     app.get('/assets/console.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(SCRIPT));
     app.get('/', async (_request, reply) => reply.redirect('/console/screen', 303));
 
-    for (const module of [authPages, screeningPages, monitoringPages, listsPage, settingsPages]) module(app, deps);
+    for (const module of [
+      authPages,
+      screeningPages,
+      decisionPages,
+      monitoringPages,
+      batchPages,
+      listsPage,
+      auditPage,
+      settingsPages,
+    ])
+      module(app, deps);
   };
 }

@@ -9,7 +9,9 @@ export const NAV = [
   { id: 'screenings', label: 'Screenings', href: '/console/screenings' },
   { id: 'alerts', label: 'Alerts', href: '/console/alerts' },
   { id: 'monitors', label: 'Monitors', href: '/console/monitors' },
+  { id: 'batches', label: 'Batches', href: '/console/batches' },
   { id: 'lists', label: 'Lists', href: '/console/lists' },
+  { id: 'audit', label: 'Audit', href: '/console/audit' },
   { id: 'settings', label: 'Settings', href: '/console/settings/keys' },
 ] as const;
 

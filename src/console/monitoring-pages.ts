@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ConsoleDeps } from './console-routes.js';
 import { type Html, html, query } from './html.js';
 import { csrfField, notice, page, pager, readOnly, riskLevel, when } from './layout.js';
+import { DECIDED_NOTICES, approvalsFor, approvalsTable, decisionForm, decisionState } from './decision-pages.js';
 import { allowed, callerContext, field, sessionOf } from './session.js';
 
 /** Alerts (open first, oldest first; resolve with a note) and Monitors. */
@@ -18,10 +19,23 @@ const REASONS: Record<string, string> = {
 
 type AlertItem = Awaited<ReturnType<ConsoleDeps['services']['alerts']['listAlerts']>>[number];
 
-function alertRow(alert: AlertItem, resolveForm: Html | undefined): Html {
+/** The alert's top match with its latest decision and, when the role may work, the decision buttons. */
+function alertMatch(alert: AlertItem, decide: Html | undefined): Html {
+  if (!alert.entityId) return html``;
+  const decision = alert.decisions.find((d) => d.entityId === alert.entityId);
+  return html`${decisionState({
+    entity: { id: alert.entityId, name: alert.entityName ?? alert.entityId },
+    ...(decision ? { decision } : {}),
+  })}${decide}`;
+}
+
+function alertRow(alert: AlertItem, resolveForm: Html | undefined, decide?: Html): Html {
   return html`<tr>
     <td>${when(alert.timestamp)}</td>
-    <td>${alert.query ?? ''}${alert.entityName ? html`<br /><span class="muted">${alert.entityName}</span>` : ''}</td>
+    <td>
+      ${alert.query ?? ''}${alert.entityName ? html`<br /><span class="muted">${alert.entityName}</span>` : ''}
+      ${alertMatch(alert, decide)}
+    </td>
     <td>
       ${riskLevel(alert.oldRiskLevel, alert.oldRiskScore)}<br /><span class="muted"
         >${alert.oldLists.join(', ') || 'no list'}</span
@@ -51,9 +65,10 @@ export function monitoringPages(app: FastifyInstance, deps: ConsoleDeps): void {
 
   app.get('/alerts', async (request, reply) => {
     const session = sessionOf(request);
-    const [open, recent] = await Promise.all([
+    const [open, recent, approvals] = await Promise.all([
       alerts.listAlerts({ ctx: ctx(), input: { org: session.orgSlug, unresolved: true, limit: OPEN_LIMIT } }),
       alerts.listAlerts({ ctx: ctx(), input: { org: session.orgSlug, limit: RESOLVED_SHOWN + OPEN_LIMIT } }),
+      approvalsFor(deps, request),
     ]);
     // Open first, oldest first: the longest-waiting alert is worked first.
     const openOldestFirst = [...open].sort(
@@ -88,15 +103,35 @@ export function monitoringPages(app: FastifyInstance, deps: ConsoleDeps): void {
           title: 'Alerts',
           session,
           section: 'alerts',
-          notice: done === 'resolved' ? notice('ok', 'The alert is resolved.') : undefined,
+          notice:
+            done === 'resolved'
+              ? notice('ok', 'The alert is resolved.')
+              : done && DECIDED_NOTICES[done]
+                ? notice('ok', DECIDED_NOTICES[done])
+                : undefined,
         },
-        html`<h2>Open (${openOldestFirst.length})</h2>
+        html`<h2>Approvals waiting for me (${approvals.length})</h2>
+          ${approvalsTable(session, approvals)}
+          <h2>Open (${openOldestFirst.length})</h2>
           ${
             openOldestFirst.length
               ? html`<table>
                   ${head}
                   <tbody>
-                    ${openOldestFirst.map((a) => alertRow(a, resolveForm(a)))}
+                    ${openOldestFirst.map((a) =>
+                      alertRow(
+                        a,
+                        resolveForm(a),
+                        a.entityId
+                          ? decisionForm(
+                              session,
+                              `/console/alerts/${encodeURIComponent(a.id)}/decisions`,
+                              a.entityId,
+                              a.id,
+                            )
+                          : undefined,
+                      ),
+                    )}
                   </tbody>
                 </table>`
               : html`<p>No open alerts.</p>`

@@ -5,6 +5,7 @@ import { hasApiAccess } from '../tenants/tiers.js';
 import type { ConsoleDeps } from './console-routes.js';
 import { type Html, html, query } from './html.js';
 import { csrfField, notice, page, pager, readOnly, riskLevel, when } from './layout.js';
+import { DECIDED_NOTICES, type DecidedMatch, decisionForm, decisionState } from './decision-pages.js';
 import { screeningDetail, type ScreeningView } from './screening-views.js';
 import { allowed, callerContext, field, sessionOf } from './session.js';
 
@@ -244,9 +245,21 @@ export function screeningPages(app: FastifyInstance, deps: ConsoleDeps): void {
           title: `Screening of "${record.query}"`,
           session,
           section: 'screenings',
-          notice: done === 'monitored' ? notice('ok', 'The search is now monitored.') : undefined,
+          notice:
+            done === 'monitored'
+              ? notice('ok', 'The search is now monitored.')
+              : done && DECIDED_NOTICES[done]
+                ? notice('ok', DECIDED_NOTICES[done])
+                : undefined,
         },
-        screeningDetail(record, { ...(monitorForm ? { monitorForm } : {}) }),
+        screeningDetail(record, {
+          ...(monitorForm ? { monitorForm } : {}),
+          actions: (m, i) => {
+            const decided = m as unknown as DecidedMatch;
+            const action = `/console/screenings/${encodeURIComponent(record.id)}/decisions`;
+            return html`${decisionState(decided)}${decisionForm(session, action, m.entity.id, `m${i}`)}`;
+          },
+        }),
       ),
     );
   });

@@ -25,13 +25,21 @@ declare module 'fastify' {
   }
 }
 
-export type FormBody = Record<string, string | string[] | undefined>;
+/** A form field: a string (url-encoded forms) or, in a multipart form (the batch upload), a part holding `value`. */
+type FormValue = string | { type?: string; value?: unknown };
+export type FormBody = Record<string, FormValue | FormValue[] | undefined>;
+
+function text(value: FormValue | undefined): string {
+  if (value === undefined) return '';
+  if (typeof value === 'string') return value;
+  return value.type === 'field' && typeof value.value === 'string' ? value.value : '';
+}
 
 /** One text field of a posted form ('' when absent; the first value when repeated). */
 export function field(request: FastifyRequest, name: string): string {
   const body = (request.body ?? {}) as FormBody;
   const value = body[name];
-  return (Array.isArray(value) ? value[0] : value) ?? '';
+  return text(Array.isArray(value) ? value[0] : value);
 }
 
 export function cookieOptions(request: FastifyRequest) {

@@ -242,7 +242,7 @@ describe('console in Chromium (sqlite)', { skip }, () => {
     const row = page.locator('tr', { hasText: 'Ivan Sidorov' });
     assert.match((await row.textContent()) ?? '', /LOW 0[\s\S]*HIGH/);
     await shot('alerts');
-    await row.getByLabel('Note').fill('Same person as the EU listing; escalated to compliance.');
+    await row.getByLabel('Note', { exact: true }).fill('Same person as the EU listing; escalated to compliance.');
     await row.getByRole('button', { name: 'Resolve' }).click();
     await page.getByText('The alert is resolved').waitFor();
     assert.match((await page.locator('body').textContent()) ?? '', /No open alerts/);
