@@ -4,6 +4,7 @@ import type { BatchConfig } from '../infra/config.js';
 import type { Log } from '../infra/context.js';
 import type { DatabaseHandle } from '../infra/database.js';
 import { AppError } from '../infra/errors.js';
+import type { InFlight } from '../infra/in-flight.js';
 import { PollingJob } from '../infra/polling-job.js';
 import type { MonitorService } from '../monitoring/monitor-service.js';
 import type { ScreeningService } from '../screening/screening-service.js';
@@ -26,6 +27,11 @@ export interface BatchRunnerDeps {
   listsReady: () => boolean;
   /** Called when a batch.completed delivery was written. */
   onDeliveries?: () => void;
+  /**
+   * Interactive requests under way (the HTTP layer counts them): while any is, at most
+   * BATCH_BUSY_CONCURRENCY rows are in flight instead of BATCH_CONCURRENCY. Left out, never busy.
+   */
+  interactive?: InFlight;
   log?: Log;
 }
 
@@ -41,7 +47,9 @@ const STALE_RECEIVING_MS = 60 * 60 * 1000;
 /**
  * Runs batch rows in the background, on every node: a round claims a few rows (BATCH_CLAIM_SIZE)
  * of the oldest runnable batch and screens them through the screening service's own POST /screen
- * path, at most BATCH_CONCURRENCY at once, so that interactive requests keep their latency. Each
+ * path, BATCH_CONCURRENCY at once while no interactive request is under way (so that the group
+ * commit and the matching thread get many rows in one go) and at most BATCH_BUSY_CONCURRENCY while
+ * one is, so that interactive requests keep their latency. Each
  * row's 'done' mark commits in its screening's transaction; a row's key is its line, so a row is
  * never screened twice. A node that dies leaves its claims to run out (BATCH_LEASE); on SQLite (one
  * process) the claims found at start-up are a dead process's and are released at once.
@@ -104,23 +112,41 @@ export class BatchRunner {
     }
     let next = 0;
     let stop = false;
-    const worker = async () => {
-      while (next < claimed.length && !stop && !this.job.stopping) {
+    // Resolves once every claimed row has been taken, so that workers waiting for a quiet moment end.
+    let drained!: () => void;
+    const allTaken = new Promise<void>((resolve) => (drained = resolve));
+    const more = () => next < claimed.length && !stop && !this.job.stopping;
+    const worker = async (slot: number) => {
+      for (;;) {
+        // Back off at once while interactive requests are under way: the slots above the busy
+        // limit take no new row until none is (rows already running finish).
+        while (more() && slot >= this.limit()) await Promise.race([this.deps.interactive!.idle(), allTaken]);
+        if (!more()) break;
         const line = claimed[next++]!;
+        if (next >= claimed.length) drained();
         const owner = batches.get(line.batch_id);
         const outcome = owner ? await this.runRow(line, owner.batch, owner.caller) : 'error';
-        if (outcome === 'retry') stop = true;
-        else if (outcome === 'done') report.screened++;
+        if (outcome === 'retry') {
+          stop = true;
+          drained();
+        } else if (outcome === 'done') report.screened++;
         else report.errors++;
         if (outcome !== 'retry') this.rowsDone++;
         await yieldToEventLoop();
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, config.concurrency) }, worker));
+    const slots = Math.min(config.concurrency, Math.max(1, claimed.length));
+    await Promise.all(Array.from({ length: slots }, (_, slot) => worker(slot)));
     const left = claimed.slice(next);
     if (left.length > 0) await store.release(nodeId, left);
     report.completed = await this.finishBatches();
     return { more: claimed.length > 0 && !stop, report };
+  }
+
+  /** Rows allowed in flight now: fewer while interactive requests are under way. */
+  private limit(): number {
+    const { config, interactive } = this.deps;
+    return interactive?.busy ? Math.min(config.busyConcurrency, config.concurrency) : config.concurrency;
   }
 
   /** The caller a batch's rows run as: its creator, with the organization's tier and quota now. */
