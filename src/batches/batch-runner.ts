@@ -59,8 +59,13 @@ export class BatchRunner {
   /** Rows this node finished since it started (the ops hook reads it). */
   rowsDone = 0;
   private startedUp = false;
+  /** Rows allowed in flight while no request is under way: grows by one per finished row up to BATCH_CONCURRENCY. */
+  private allowed: number;
+  /** Workers waiting for `allowed` to grow. */
+  private grown: (() => void)[] = [];
 
   constructor(private readonly deps: BatchRunnerDeps) {
+    this.allowed = this.busyLimit();
     this.job = new PollingJob<RunReport>({
       name: 'batches',
       intervalMs: deps.config.pollIntervalMs,
@@ -120,7 +125,7 @@ export class BatchRunner {
       for (;;) {
         // Back off at once while interactive requests are under way: the slots above the busy
         // limit take no new row until none is (rows already running finish).
-        while (more() && slot >= this.limit()) await Promise.race([this.deps.interactive!.idle(), allTaken]);
+        while (more() && slot >= this.limit()) await Promise.race([this.slotFreed(), allTaken]);
         if (!more()) break;
         const line = claimed[next++]!;
         if (next >= claimed.length) drained();
@@ -132,21 +137,44 @@ export class BatchRunner {
         } else if (outcome === 'done') report.screened++;
         else report.errors++;
         if (outcome !== 'retry') this.rowsDone++;
+        this.grow();
         await yieldToEventLoop();
       }
     };
     const slots = Math.min(config.concurrency, Math.max(1, claimed.length));
     await Promise.all(Array.from({ length: slots }, (_, slot) => worker(slot)));
+    for (const wake of this.grown.splice(0)) wake();
     const left = claimed.slice(next);
     if (left.length > 0) await store.release(nodeId, left);
     report.completed = await this.finishBatches();
     return { more: claimed.length > 0 && !stop, report };
   }
 
-  /** Rows allowed in flight now: fewer while interactive requests are under way. */
+  private busyLimit(): number {
+    return Math.max(1, Math.min(this.deps.config.busyConcurrency, this.deps.config.concurrency));
+  }
+
+  /**
+   * Rows allowed in flight now: BATCH_BUSY_CONCURRENCY while interactive requests are under way;
+   * after they end, one more per finished row up to BATCH_CONCURRENCY (a short gap between two
+   * requests lets only a few more rows in, not a burst that the next request would wait behind).
+   */
   private limit(): number {
-    const { config, interactive } = this.deps;
-    return interactive?.busy ? Math.min(config.busyConcurrency, config.concurrency) : config.concurrency;
+    if (this.deps.interactive?.busy) this.allowed = this.busyLimit();
+    return this.allowed;
+  }
+
+  private grow(): void {
+    if (this.deps.interactive?.busy || this.allowed >= this.deps.config.concurrency) return;
+    this.allowed++;
+    this.grown.shift()?.();
+  }
+
+  /** Resolves when a worker above the limit may look again: the requests ended, or the limit grew. */
+  private slotFreed(): Promise<void> {
+    const { interactive } = this.deps;
+    if (interactive?.busy) return interactive.idle();
+    return new Promise<void>((resolve) => this.grown.push(resolve));
   }
 
   /** The caller a batch's rows run as: its creator, with the organization's tier and quota now. */

@@ -93,6 +93,8 @@ for (const { engine, skip } of ENGINES) {
       const id = await batchOf(40, 'fi');
       const { batches, atStart } = runner(new InFlight());
       await batches.job.runUntilIdle();
+      // It starts at the busy limit and adds one row per finished row, up to BATCH_CONCURRENCY.
+      assert.deepEqual(atStart.slice(0, 2), [1, 1]);
       assert.equal(Math.max(...atStart), 8);
       await screenedOnce(id, 'fi', 40);
     });
@@ -108,11 +110,11 @@ for (const { engine, skip } of ENGINES) {
     });
 
     it('backs off at once when a request arrives: no row starts above the busy limit after it', async () => {
-      const id = await batchOf(60, 'fo');
+      const id = await batchOf(80, 'fo');
       const interactive = new InFlight();
       let busyFrom = 0;
       const { batches, atStart } = runner(interactive, (started) => {
-        if (started === 10) {
+        if (started === 30) {
           interactive.enter();
           busyFrom = started;
         }
@@ -127,7 +129,7 @@ for (const { engine, skip } of ENGINES) {
         assert.ok(after[i]! <= Math.max(1, after[i - 1]!), `row ${i} added to the rows in flight`);
       assert.equal(after.at(-1), 1, 'one row at a time once the running rows finished');
       interactive.leave();
-      await screenedOnce(id, 'fo', 60);
+      await screenedOnce(id, 'fo', 80);
     });
 
     it('the HTTP layer counts requests under way, and forgets answered, failed and abandoned ones', async () => {
