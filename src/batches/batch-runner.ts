@@ -4,6 +4,7 @@ import type { BatchConfig } from '../infra/config.js';
 import type { Log } from '../infra/context.js';
 import type { DatabaseHandle } from '../infra/database.js';
 import { AppError } from '../infra/errors.js';
+import type { InFlight } from '../infra/in-flight.js';
 import { PollingJob } from '../infra/polling-job.js';
 import type { MonitorService } from '../monitoring/monitor-service.js';
 import type { ScreeningService } from '../screening/screening-service.js';
@@ -26,6 +27,11 @@ export interface BatchRunnerDeps {
   listsReady: () => boolean;
   /** Called when a batch.completed delivery was written. */
   onDeliveries?: () => void;
+  /**
+   * Interactive requests under way (the HTTP layer counts them): while any is, at most
+   * BATCH_BUSY_CONCURRENCY rows are in flight instead of BATCH_CONCURRENCY. Left out, never busy.
+   */
+  interactive?: InFlight;
   log?: Log;
 }
 
@@ -41,7 +47,9 @@ const STALE_RECEIVING_MS = 60 * 60 * 1000;
 /**
  * Runs batch rows in the background, on every node: a round claims a few rows (BATCH_CLAIM_SIZE)
  * of the oldest runnable batch and screens them through the screening service's own POST /screen
- * path, at most BATCH_CONCURRENCY at once, so that interactive requests keep their latency. Each
+ * path, BATCH_CONCURRENCY at once while no interactive request is under way (so that the group
+ * commit and the matching thread get many rows in one go) and at most BATCH_BUSY_CONCURRENCY while
+ * one is, so that interactive requests keep their latency. Each
  * row's 'done' mark commits in its screening's transaction; a row's key is its line, so a row is
  * never screened twice. A node that dies leaves its claims to run out (BATCH_LEASE); on SQLite (one
  * process) the claims found at start-up are a dead process's and are released at once.
@@ -51,8 +59,13 @@ export class BatchRunner {
   /** Rows this node finished since it started (the ops hook reads it). */
   rowsDone = 0;
   private startedUp = false;
+  /** Rows allowed in flight while no request is under way: grows by one per finished row up to BATCH_CONCURRENCY. */
+  private allowed: number;
+  /** Workers waiting for `allowed` to grow. */
+  private grown: (() => void)[] = [];
 
   constructor(private readonly deps: BatchRunnerDeps) {
+    this.allowed = this.busyLimit();
     this.job = new PollingJob<RunReport>({
       name: 'batches',
       intervalMs: deps.config.pollIntervalMs,
@@ -104,23 +117,64 @@ export class BatchRunner {
     }
     let next = 0;
     let stop = false;
-    const worker = async () => {
-      while (next < claimed.length && !stop && !this.job.stopping) {
+    // Resolves once every claimed row has been taken, so that workers waiting for a quiet moment end.
+    let drained!: () => void;
+    const allTaken = new Promise<void>((resolve) => (drained = resolve));
+    const more = () => next < claimed.length && !stop && !this.job.stopping;
+    const worker = async (slot: number) => {
+      for (;;) {
+        // Back off at once while interactive requests are under way: the slots above the busy
+        // limit take no new row until none is (rows already running finish).
+        while (more() && slot >= this.limit()) await Promise.race([this.slotFreed(), allTaken]);
+        if (!more()) break;
         const line = claimed[next++]!;
+        if (next >= claimed.length) drained();
         const owner = batches.get(line.batch_id);
         const outcome = owner ? await this.runRow(line, owner.batch, owner.caller) : 'error';
-        if (outcome === 'retry') stop = true;
-        else if (outcome === 'done') report.screened++;
+        if (outcome === 'retry') {
+          stop = true;
+          drained();
+        } else if (outcome === 'done') report.screened++;
         else report.errors++;
         if (outcome !== 'retry') this.rowsDone++;
+        this.grow();
         await yieldToEventLoop();
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, config.concurrency) }, worker));
+    const slots = Math.min(config.concurrency, Math.max(1, claimed.length));
+    await Promise.all(Array.from({ length: slots }, (_, slot) => worker(slot)));
+    for (const wake of this.grown.splice(0)) wake();
     const left = claimed.slice(next);
     if (left.length > 0) await store.release(nodeId, left);
     report.completed = await this.finishBatches();
     return { more: claimed.length > 0 && !stop, report };
+  }
+
+  private busyLimit(): number {
+    return Math.max(1, Math.min(this.deps.config.busyConcurrency, this.deps.config.concurrency));
+  }
+
+  /**
+   * Rows allowed in flight now: BATCH_BUSY_CONCURRENCY while interactive requests are under way;
+   * after they end, one more per finished row up to BATCH_CONCURRENCY (a short gap between two
+   * requests lets only a few more rows in, not a burst that the next request would wait behind).
+   */
+  private limit(): number {
+    if (this.deps.interactive?.busy) this.allowed = this.busyLimit();
+    return this.allowed;
+  }
+
+  private grow(): void {
+    if (this.deps.interactive?.busy || this.allowed >= this.deps.config.concurrency) return;
+    this.allowed++;
+    this.grown.shift()?.();
+  }
+
+  /** Resolves when a worker above the limit may look again: the requests ended, or the limit grew. */
+  private slotFreed(): Promise<void> {
+    const { interactive } = this.deps;
+    if (interactive?.busy) return interactive.idle();
+    return new Promise<void>((resolve) => this.grown.push(resolve));
   }
 
   /** The caller a batch's rows run as: its creator, with the organization's tier and quota now. */

@@ -8,6 +8,7 @@ import type { Clock } from '../infra/clock.js';
 import type { Config } from '../infra/config.js';
 import type { Db } from '../infra/database.js';
 import { AppError } from '../infra/errors.js';
+import type { InFlight } from '../infra/in-flight.js';
 import { newId } from '../infra/ids.js';
 import { MemoryRateLimiter, type RateLimiter, SharedRateLimiter } from '../infra/rate-limiter.js';
 import { SCREENING_SCHEMAS } from '../screening/screening-schemas.js';
@@ -34,6 +35,8 @@ export interface AppDeps {
   monitors: MonitorRouteDeps;
   decisions: DecisionRouteDeps;
   batches: BatchRouteDeps;
+  /** Counts the requests under way, for background work that yields to them (batch rows). */
+  interactive?: InFlight;
   /** The web console under /console; left out, the server has none. */
   console?: ConsoleDeps;
   logger?: FastifyServerOptions['logger'];
@@ -116,6 +119,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     http: deps.config.http,
   });
 
+  if (deps.interactive) countInteractive(app, deps.interactive);
+
   // A POST without a JSON content type is a 415 even when it has no body.
   app.addHook('preValidation', async (request) => {
     // The console's pages post forms (parsed in its own plugin); batch uploads take files.
@@ -182,4 +187,23 @@ function hasBody(headers: { 'content-length'?: string; 'transfer-encoding'?: str
   return (
     (headers['content-length'] !== undefined && headers['content-length'] !== '0') || !!headers['transfer-encoding']
   );
+}
+
+/**
+ * Every request but the health check is counted from its arrival until its answer is sent (or its
+ * client goes away), so that batch rows back off while one is waiting.
+ */
+function countInteractive(app: FastifyInstance, interactive: InFlight): void {
+  const counted = new WeakSet<object>();
+  const leave = async (request: { raw: object }) => {
+    if (counted.delete(request.raw)) interactive.leave();
+  };
+  app.addHook('onRequest', async (request) => {
+    // Health checks and probes (/health, /health/live, /health/ready) are not someone waiting.
+    if (request.url === '/health' || request.url.startsWith('/health?') || request.url.startsWith('/health/')) return;
+    counted.add(request.raw);
+    interactive.enter();
+  });
+  app.addHook('onResponse', leave);
+  app.addHook('onRequestAbort', leave);
 }

@@ -92,8 +92,10 @@ export interface AuditConfig {
 
 /** Batch screening (issue 14): how the background rows run beside interactive requests. */
 export interface BatchConfig {
-  /** Rows of batches in flight at once on one node. */
+  /** Rows of batches in flight at once on one node while no interactive request is under way. */
   concurrency: number;
+  /** Rows of batches in flight at once on one node while interactive requests are under way. */
+  busyConcurrency: number;
   /** Rows one round claims. */
   claimSize: number;
   /** How long a claim holds before another node may take the row, in ms. */
@@ -338,8 +340,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     },
     audit: { retentionYears: int(env, 'AUDIT_RETENTION_YEARS', 10, 1, 100) },
     batches: {
-      concurrency: int(env, 'BATCH_CONCURRENCY', 2, 1, 64),
-      claimSize: int(env, 'BATCH_CLAIM_SIZE', 32, 1, 10_000),
+      concurrency: int(env, 'BATCH_CONCURRENCY', 64, 1, 1024),
+      busyConcurrency: int(env, 'BATCH_BUSY_CONCURRENCY', 2, 1, 1024),
+      claimSize: int(env, 'BATCH_CLAIM_SIZE', 512, 1, 10_000),
       leaseMs: duration(env, 'BATCH_LEASE', '60s'),
       pollIntervalMs: duration(env, 'BATCH_POLL_INTERVAL', '2s'),
     },

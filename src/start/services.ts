@@ -7,6 +7,7 @@ import type { Config } from '../infra/config.js';
 import type { Context, Log } from '../infra/context.js';
 import type { DatabaseHandle } from '../infra/database.js';
 import { SecretBox } from '../infra/secrets.js';
+import { InFlight } from '../infra/in-flight.js';
 import type { ListRuntime } from '../lists/list-runtime.js';
 import { listStatus } from '../lists/list-status.js';
 import type { ListSyncDeps, ListSyncService } from '../lists/sync-service.js';
@@ -53,6 +54,8 @@ export interface Jobs {
   rescreen: Rescreener;
   deliveries: DeliveryWorker;
   batches: BatchRunner;
+  /** Interactive requests under way: the HTTP layer counts them, the batch runner yields to them. */
+  interactive: InFlight;
   start(): void;
   stop(): Promise<void>;
 }
@@ -123,7 +126,9 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     batches: batchService({ onQueued: () => batchRunner.job.kick() }),
     accounts: accountsService({ config: config.console, tenants }),
   };
+  const interactive = new InFlight();
   const batchRunner = new BatchRunner({
+    interactive,
     database,
     clock,
     config: config.batches,
@@ -145,6 +150,7 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     rescreen,
     deliveries,
     batches: batchRunner,
+    interactive,
     start() {
       listJobs.job.start();
       rescreen.job.start();

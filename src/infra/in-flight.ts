@@ -1,0 +1,37 @@
+/**
+ * A count of work under way (interactive HTTP requests) that background work yields to: the HTTP
+ * layer enters and leaves, a background job asks `busy` before it starts more and waits on `idle()`.
+ * Made once in src/start/services.ts and handed to both sides, so no domain imports the HTTP layer.
+ */
+export class InFlight {
+  private count = 0;
+  private waiters: (() => void)[] = [];
+
+  get size(): number {
+    return this.count;
+  }
+
+  get busy(): boolean {
+    return this.count > 0;
+  }
+
+  enter(): void {
+    this.count++;
+  }
+
+  leave(): void {
+    if (this.count === 0) return;
+    this.count--;
+    if (this.count === 0) {
+      const waiters = this.waiters;
+      this.waiters = [];
+      for (const wake of waiters) wake();
+    }
+  }
+
+  /** Resolves when nothing is under way (at once if nothing is). */
+  idle(): Promise<void> {
+    if (this.count === 0) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+}
