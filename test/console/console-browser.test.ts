@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type BrowserContext, type Page, chromium } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { ManualClock } from '../../src/infra/clock.js';
 import {
   REPO_ROOT,
@@ -15,6 +15,7 @@ import {
   seedOrg,
   startTestApp,
 } from '../helpers/harness.js';
+import { type InPage, PASSWORD, launchBrowser, skipWithoutBrowser } from '../helpers/browser.js';
 import { linkPath } from '../helpers/console-client.js';
 import { type Receiver, startReceiver } from '../webhooks/receiver.js';
 
@@ -24,29 +25,11 @@ import { type Receiver, startReceiver } from '../webhooks/receiver.js';
  * console tests run on both engines). Screenshots of every page go to test-output/console/.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const SHOTS = resolve(REPO_ROOT, 'test-output/console');
-const PASSWORD = 'a long passphrase for the console';
 /** The issue's budget: the first load of any page under 150 KB of JavaScript. */
 const JS_BUDGET = 150 * 1024;
 
-/** What code passed to page.evaluate sees: the page's globals (the tests compile without the DOM types). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type InPage = any;
-
-if (!existsSync(CHROMIUM) && process.env.REQUIRE_BROWSER === '1')
-  throw new Error(`REQUIRE_BROWSER=1 but ${CHROMIUM} is not installed (apt-get install -y chromium)`);
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} not found: apt-get install -y chromium (.ci/run does)`;
+const skip = skipWithoutBrowser;
 
 describe('console in Chromium (sqlite)', { skip }, () => {
   let t: TestApp;
@@ -130,12 +113,7 @@ describe('console in Chromium (sqlite)', { skip }, () => {
     org = await seedOrg(t.ctx, { slug: 'acme' });
     other = await seedOrg(t.ctx, { slug: 'globex' });
     profile = mkdtempSync(join(tmpdir(), 'console-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: FLAGS,
-      viewport: { width: 1280, height: 900 },
-    });
+    context = await launchBrowser(profile);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.url });
     page = context.pages()[0] ?? (await context.newPage());
   });

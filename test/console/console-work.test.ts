@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type BrowserContext, type Page, chromium } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { ManualClock } from '../../src/infra/clock.js';
 import {
   REPO_ROOT,
@@ -15,6 +15,7 @@ import {
   seedOrg,
   startTestApp,
 } from '../helpers/harness.js';
+import { type InPage, PASSWORD, launchBrowser, skipWithoutBrowser } from '../helpers/browser.js';
 import { linkPath } from '../helpers/console-client.js';
 
 /**
@@ -23,27 +24,9 @@ import { linkPath } from '../helpers/console-client.js';
  * page (verify, export), and an auditor refused a decision. Screenshots go to test-output/console-work/.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const SHOTS = resolve(REPO_ROOT, 'test-output/console-work');
-const PASSWORD = 'a long passphrase for the console';
 
-/** What code passed to page.evaluate sees: the page's globals (the tests compile without the DOM types). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type InPage = any;
-
-if (!existsSync(CHROMIUM) && process.env.REQUIRE_BROWSER === '1')
-  throw new Error(`REQUIRE_BROWSER=1 but ${CHROMIUM} is not installed (apt-get install -y chromium)`);
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} not found: apt-get install -y chromium (.ci/run does)`;
+const skip = skipWithoutBrowser;
 
 describe('console work pages in Chromium (sqlite)', { skip }, () => {
   let t: TestApp;
@@ -92,13 +75,7 @@ describe('console work pages in Chromium (sqlite)', { skip }, () => {
     await activateRecords(t.ctx, 'un_csl', records.un_csl);
     org = await seedOrg(t.ctx, { slug: 'acme' });
     profile = mkdtempSync(join(tmpdir(), 'console-work-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: FLAGS,
-      viewport: { width: 1280, height: 900 },
-      acceptDownloads: true,
-    });
+    context = await launchBrowser(profile, { acceptDownloads: true });
     page = context.pages()[0] ?? (await context.newPage());
     await member('ana@acme.test', 'analyst');
     await member('boss@acme.test', 'admin');
