@@ -1,6 +1,7 @@
 import type { Db } from '../infra/database.js';
 import type { MonitorsTable } from '../infra/db-schema.js';
 import { prepareQuery, preparedFor } from '../infra/prepared-query.js';
+import { chunksOf } from '../infra/chunks.js';
 
 /**
  * The monitors table. No other module writes SQL against it; screening asks whether a search is
@@ -32,9 +33,6 @@ const queries = preparedFor((db) => ({
       .where('removed_at', 'is', null),
   ),
 }));
-
-/** Ids per statement when monitors are moved in bulk: well under both engines' parameter limits. */
-const BULK = 500;
 
 export class MonitorStore {
   /** `db` is the database, or a transaction whose writes must commit with others. */
@@ -147,7 +145,7 @@ export class MonitorStore {
 
   /** Monitors whose result did not change only move to the new generation, in bulk. */
   async markScreened(ids: string[], generation: { fingerprint: string; versions: string; at: string }): Promise<void> {
-    for (let i = 0; i < ids.length; i += BULK) {
+    for (const chunk of chunksOf(ids)) {
       await this.db
         .updateTable('monitors')
         .set({
@@ -155,7 +153,7 @@ export class MonitorStore {
           last_list_versions: generation.versions,
           rescreen_generation: generation.fingerprint,
         })
-        .where('id', 'in', ids.slice(i, i + BULK))
+        .where('id', 'in', chunk)
         .execute();
     }
   }

@@ -1,6 +1,7 @@
 import type { Db } from '../infra/database.js';
 import type { DecisionsTable } from '../infra/db-schema.js';
 import { prepareQuery, preparedFor } from '../infra/prepared-query.js';
+import { chunksOf } from '../infra/chunks.js';
 
 /**
  * The decisions table (issue 13) and the suppression review's bookkeeping (decision_list_reviews).
@@ -65,14 +66,8 @@ export class DecisionsStore {
 
   async byIds(ids: string[]): Promise<DecisionRow[]> {
     const out: DecisionRow[] = [];
-    for (let i = 0; i < ids.length; i += 500)
-      out.push(
-        ...(await this.db
-          .selectFrom('decisions')
-          .selectAll()
-          .where('id', 'in', ids.slice(i, i + 500))
-          .execute()),
-      );
+    for (const chunk of chunksOf(ids))
+      out.push(...(await this.db.selectFrom('decisions').selectAll().where('id', 'in', chunk).execute()));
     return out;
   }
 
@@ -111,12 +106,12 @@ export class DecisionsStore {
   async effectiveForCustomers(customerKeys: string[]): Promise<DecisionRow[]> {
     if (customerKeys.length === 0) return [];
     const out: DecisionRow[] = [];
-    for (let i = 0; i < customerKeys.length; i += 500) {
+    for (const chunk of chunksOf(customerKeys)) {
       out.push(
         ...(await this.db
           .selectFrom('decisions')
           .selectAll()
-          .where('customer_key', 'in', customerKeys.slice(i, i + 500))
+          .where('customer_key', 'in', chunk)
           .where('status', '=', 'effective')
           .orderBy('created_at')
           .orderBy('id')
@@ -184,11 +179,11 @@ export class DecisionsStore {
   }
 
   async markDelisted(ids: string[], at: string, trx: Db = this.db): Promise<void> {
-    for (let i = 0; i < ids.length; i += 500) {
+    for (const chunk of chunksOf(ids)) {
       await trx
         .updateTable('decisions')
         .set({ delisted_at: at })
-        .where('id', 'in', ids.slice(i, i + 500))
+        .where('id', 'in', chunk)
         .where('delisted_at', 'is', null)
         .execute();
     }
@@ -211,12 +206,12 @@ export class DecisionsStore {
   /** Which of these record ids a list version holds; null when the version's records were pruned. */
   async recordsPresent(versionId: string, recordIds: string[], expected: number): Promise<Set<string> | null> {
     const present = new Set<string>();
-    for (let i = 0; i < recordIds.length; i += 500) {
+    for (const chunk of chunksOf(recordIds)) {
       const rows = await this.db
         .selectFrom('list_records')
         .select('record_id')
         .where('version_id', '=', versionId)
-        .where('record_id', 'in', recordIds.slice(i, i + 500))
+        .where('record_id', 'in', chunk)
         .execute();
       for (const r of rows) present.add(r.record_id);
     }

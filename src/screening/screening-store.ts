@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../infra/database.js';
 import type { ScreeningsTable } from '../infra/db-schema.js';
 import { prepareQuery, preparedFor } from '../infra/prepared-query.js';
+import { chunksOf } from '../infra/chunks.js';
 
 /**
  * The screenings table: stored screenings are history, written once and never edited (STYLE.md,
@@ -73,14 +74,8 @@ export class ScreeningStore {
   /** Screenings by id, of any organization (the audit log's check of what its entries recorded). */
   async byIds(ids: string[]): Promise<ScreeningRow[]> {
     const out: ScreeningRow[] = [];
-    for (let i = 0; i < ids.length; i += 500)
-      out.push(
-        ...(await this.db
-          .selectFrom('screenings')
-          .selectAll()
-          .where('id', 'in', ids.slice(i, i + 500))
-          .execute()),
-      );
+    for (const chunk of chunksOf(ids))
+      out.push(...(await this.db.selectFrom('screenings').selectAll().where('id', 'in', chunk).execute()));
     return out;
   }
 
