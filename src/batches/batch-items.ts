@@ -1,5 +1,5 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { AppError } from '../infra/errors.js';
+import { AppError, fieldOfPointer } from '../infra/errors.js';
 import { parseStringArray } from '../infra/json.js';
 import { validateScreenInput } from '../screening/screen-input.js';
 import { IdentifierInput, ScreenRequest, type ScreenRequestBody } from '../screening/screening-schemas.js';
@@ -39,12 +39,7 @@ export function checkItem(item: Record<string, unknown>, groupByCluster: boolean
   const shapeError = requestShape.Errors(body).First();
   if (shapeError) {
     // The field as POST /screen's errors name it: /identifiers/0/value is identifiers[0].value.
-    const field =
-      shapeError.path
-        .replace(/^\//, '')
-        .split('/')
-        .map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : i > 0 ? `.${part}` : part))
-        .join('') || 'name';
+    const field = fieldOfPointer(shapeError.path) || 'name';
     return {
       body,
       externalId,

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../infra/errors.js';
+import { AppError, fieldOfPointer } from '../infra/errors.js';
 
 /** Turns every failure into the envelope of api-v1.md 2.1. A 500 never echoes an internal message. */
 
@@ -21,10 +21,7 @@ export function describeValidation(
 ): { field: string; message: string } {
   const first = errors[0] ?? {};
   // An element of an array is named as the client would write it: identifiers[0].value.
-  let field = (first.instancePath ?? '')
-    .replace(/^\//, '')
-    .replace(/\/(\d+)(?=\/|$)/g, '[$1]')
-    .replace(/\//g, '.');
+  let field = fieldOfPointer(first.instancePath ?? '');
   if (first.keyword === 'required' && typeof first.params?.missingProperty === 'string') {
     field = field ? `${field}.${first.params.missingProperty}` : first.params.missingProperty;
     return { field, message: `${field} is required` };

@@ -53,3 +53,14 @@ export function validationError(field: string, message: string): AppError {
 export function notFound(what: string): AppError {
   return new AppError('NOT_FOUND', `${what} not found`);
 }
+
+/**
+ * A JSON pointer into a request (`/identifiers/0/value`) as the client would write the field:
+ * `identifiers[0].value`. Route validation and batch rows name fields the same way.
+ */
+export function fieldOfPointer(pointer: string): string {
+  return pointer
+    .replace(/^\//, '')
+    .replace(/\/(\d+)(?=\/|$)/g, '[$1]')
+    .replace(/\//g, '.');
+}
