@@ -189,7 +189,7 @@ export function multiculturalBench(
   );
   top.sort((a, b) => b.score - a.score);
   console.log('  highest-scoring false hits (name only):');
-  for (const t of top.slice(0, verbose ? 200 : 20)) console.log(`    ${t.line}`);
+  for (const t of top.slice(0, verbose ? 2000 : 20)) console.log(`    ${t.line}`);
   if (namesakes.length > 0) {
     console.log('  true namesakes:');
     for (const l of namesakes.slice(0, 20)) console.log(`    ${l}`);

@@ -11,6 +11,7 @@ import { EditNeighbours } from './edit-neighbours.js';
 import type { ScoredPart } from './part-similarity.js';
 import { normalizeName, type NamePart } from './normalize.js';
 import { phoneticKey, spellingFold } from './similarity.js';
+import { hasNonLatin } from './transliterate.js';
 
 /** Weight cap (nats) of a name part common in the population (common-names.ts): about 1 record in 60. */
 const COMMON_NAME_IDF = 3.5;
@@ -48,6 +49,13 @@ const IDF_PRIOR = 1000;
 /** Spelling folds and phonetic keys remembered while building (bounded, then computed again). */
 const BUILD_CACHE = 200_000;
 
+/** Words and patronymics of a name. */
+function wordCount(parts: readonly { kind: string }[]): number {
+  let n = 0;
+  for (const p of parts) if (p.kind === 'word' || p.kind === 'patronymic') n++;
+  return n;
+}
+
 export interface NameEntry {
   record: number;
   name: string;
@@ -58,7 +66,20 @@ export interface NameEntry {
   weight: number;
   /** The record is not a person (names are compared as organizations'). */
   organization: boolean;
+  /**
+   * A one-word name of a person whose primary name has more words: a nickname or a part of the
+   * name (BASU for EBERAHIM, Abbas), not a mononym (Sukarno) that is the person's whole name.
+   */
+  shortForm: boolean;
+  /**
+   * The name is written in Arabic, Hebrew or Japanese kana, and its record has a name in Latin
+   * letters too: a rendering, for readers of that script, of a name the record spells in Latin.
+   */
+  rendering: boolean;
 }
+
+/** Scripts in which lists render names spelled in Latin (vowels left out, or sounds changed). */
+const RENDERING_SCRIPTS = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 
 export interface RankedName {
   name: number;
@@ -103,6 +124,8 @@ export class CandidateIndex {
   private neighbours: EditNeighbours | undefined;
   /** Records whose names hold each word or patronymic (document frequency). */
   private readonly df = new Map<string, number>();
+  /** Words the lists hold in persons' names (see ScoredPart.personal). */
+  private readonly personWords = new Set<string>();
   /** Listed parts by kind, transliteration and text, while building (see interned()). */
   private parts = new Map<string, ScoredPart>();
   private readonly pkCache = new Map<string, string>();
@@ -147,8 +170,10 @@ export class CandidateIndex {
     const idx = new CandidateIndex(records.length);
     const normalized: { record: number; name: string; kind: NameKind; quality: NameQuality; parts: NamePart[] }[] = [];
     const primaryParts: (NamePart[] | undefined)[] = [];
+    const latinNamed = new Uint8Array(records.length);
     for (let r = 0; r < records.length; r++) {
       const rec = records[r]!;
+      latinNamed[r] = !hasNonLatin(rec.name) || rec.aliases.some((a) => !hasNonLatin(a.name)) ? 1 : 0;
       const person = rec.entityType === 'person';
       const seen = new Set<string>();
       const first = normalized.length;
@@ -167,7 +192,10 @@ export class CandidateIndex {
       for (let i = first; i < normalized.length; i++) {
         for (const p of normalized[i]!.parts) if (isWordLike(p)) tokens.add(p.text);
       }
-      for (const t of tokens) idx.df.set(t, (idx.df.get(t) ?? 0) + 1);
+      for (const t of tokens) {
+        idx.df.set(t, (idx.df.get(t) ?? 0) + 1);
+        if (person) idx.personWords.add(t);
+      }
       if (r % step === 0) yield;
     }
     for (let k = 0; k < normalized.length; k++) {
@@ -184,6 +212,11 @@ export class CandidateIndex {
         parts,
         weight,
         organization: records[n.record]!.entityType !== 'person',
+        shortForm:
+          records[n.record]!.entityType === 'person' &&
+          wordCount(parts) === 1 &&
+          wordCount(primaryParts[n.record] ?? []) >= 2,
+        rendering: latinNamed[n.record] === 1 && RENDERING_SCRIPTS.test(n.name),
       });
       const words = parts.filter(isWordLike);
       for (const p of words) idx.post(p.text, p.idf, id);
@@ -304,6 +337,7 @@ export class CandidateIndex {
     const p: ScoredPart = { text, kind, pk: word ? this.pk(text) : '', idf };
     if (translit) p.translit = translit;
     if (word) p.fold = this.fold(text);
+    if (word && this.personWords.has(text)) p.personal = true;
     return p;
   }
 

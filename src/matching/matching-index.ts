@@ -21,8 +21,9 @@ import { explainMatch } from './explanation.js';
 import { IdentifierIndex, readIdentifiers } from './identifier-index.js';
 import { DEFAULT_FLOOR, DEFAULT_MAX_MATCHES, riskLevelFor, round1 } from './levels.js';
 import { QueryParts, compareParts, type NameComparison } from './name-compare.js';
-import { normalizeName } from './normalize.js';
+import { namesByTitle, normalizeName } from './normalize.js';
 import { isPersonFlag, readQuery } from './query-reading.js';
+import { hasNonLatin } from './transliterate.js';
 import { rankRows, type RowScore } from './ranking.js';
 import { corroborate, nameFloor, scoreName, type FieldEffects } from './scoring.js';
 import type { Listing, Match, MatchOptions, MatchQuery, ScreenOutcome } from './types.js';
@@ -121,9 +122,10 @@ export class MatchingIndex {
       index.idfOf,
       index.maxIdf,
       entityType !== undefined && entityType !== 'person',
+      namesByTitle(queryName),
     );
     const c = listed.map((p) => index.scored(p.text, p.kind, p.translit));
-    const cmp = compareParts(q, c, entityType !== undefined && entityType !== 'person');
+    const cmp = compareParts(q, c, { organization: entityType !== undefined && entityType !== 'person' });
     return round1(scoreName(cmp, 'strong').score);
   }
 
@@ -143,8 +145,10 @@ export class MatchingIndex {
       index.idfOf,
       index.maxIdf,
       query.entityType !== undefined && query.entityType !== 'person',
+      namesByTitle(query.name),
     );
     const least = nameFloor(floor);
+    const latinQuery = !hasNonLatin(query.name);
     // Best name per record.
     const perRecord = new Map<number, { entry: NameEntry; cmp: NameComparison; nameScore: number; dist: number }>();
     for (const c of cands) {
@@ -152,9 +156,12 @@ export class MatchingIndex {
       // A record whose best name scores under the name floor is left out below: such names need no
       // alignment, unless an identifier found the record.
       const found = identified?.has(entry.record) === true;
+      // A query in Latin letters is compared with the record's Latin names, not with their
+      // renderings in a script that leaves vowels out or changes sounds (see NameEntry.rendering).
+      if (latinQuery && entry.rendering && !found) continue;
       const cmp = found
-        ? compareParts(queryParts, entry.parts, entry.organization)
-        : compareParts(queryParts, entry.parts, entry.organization, least);
+        ? compareParts(queryParts, entry.parts, entry)
+        : compareParts(queryParts, entry.parts, entry, least);
       if (!cmp || (cmp.score <= 0 && !found)) continue;
       const name = scoreName(cmp, entry.quality);
       const prev = perRecord.get(entry.record);

@@ -57,7 +57,7 @@ export class QueryParts {
 
   /**
    * The query says it names an organization, vessel or aircraft: by its entity type, or by a legal
-   * form among its parts.
+   * form among its parts (not one read from a slip, which may be a surname: see ScoredPart.slip).
    */
   readonly organization: boolean;
 
@@ -66,8 +66,10 @@ export class QueryParts {
     idfOf: (s: string) => number | undefined,
     readonly maxIdf: number,
     organizationType = false,
+    /** The query names a person by a role title ("President Putin", "Mullah Omar"; see namesByTitle). */
+    readonly byTitle = false,
   ) {
-    this.organization = organizationType || parts.some((p) => p.kind === 'legal');
+    this.organization = organizationType || parts.some((p) => p.kind === 'legal' && p.slip !== true);
     for (let i = 0; i < parts.length; i++) {
       const k = parts[i]!.kind;
       if (CONTENT.has(k)) this.content.push(i);
@@ -91,24 +93,33 @@ export class QueryParts {
   }
 }
 
+/** What the listed name is, beside its parts (see NameEntry). */
+export interface ListedAs {
+  /** The listed party is not a person. */
+  organization: boolean;
+  /** A one-word name of a person whose primary name has more words. */
+  shortForm?: boolean;
+}
+
 /**
  * Compare query parts with listed parts. `query` carries the query's parts with what is known of
  * them (see QueryParts); a pair check passes a fresh one. With `atLeast` (0..100), a comparison that
  * cannot reach it (see scoreBound) is not worked out: undefined.
  */
-export function compareParts(query: QueryParts, c: ScoredPart[], organization: boolean): NameComparison;
+export function compareParts(query: QueryParts, c: ScoredPart[], listed: ListedAs): NameComparison;
 export function compareParts(
   query: QueryParts,
   c: ScoredPart[],
-  organization: boolean,
+  listed: ListedAs,
   atLeast: number,
 ): NameComparison | undefined;
 export function compareParts(
   query: QueryParts,
   c: ScoredPart[],
-  organization: boolean,
+  listed: ListedAs,
   atLeast?: number,
 ): NameComparison | undefined {
+  const { organization } = listed;
   const q = query.parts;
   const qc = query.content;
   const cc: number[] = [];
@@ -174,6 +185,7 @@ export function compareParts(
     listedContent: cc,
     listedNumbers: cNum,
     organization,
+    shortForm: listed.shortForm === true,
     chosen,
     qUsed,
     cUsed,

@@ -60,6 +60,17 @@ const LONG_WORD = 8;
 const ONE_SLIP = 0.95;
 const GLUED_WORD = 4;
 
+/**
+ * One name part of a person's name of two or more, and nothing else: a given name or a surname
+ * alone ("Zaur" / ISMAILOV, Zaur; "Tina Ilc" / KANDELAKI, Tina), or a one-word alias matched by one
+ * part of a longer query ("Matej Plch" / alias MATE). OFAC's guidance on false hits says as much:
+ * when just one of two or more names matches, it is not a valid match. It stays in view, below
+ * the medium boundary; a birth date or country that agrees can still bring it to review.
+ */
+const ONE_PART_FACTOR = 0.6;
+/** Particles that make a name of their own (a kunya, Abu Tahir, is not Tahir; bin Laden not Laden). */
+const NAME_FORMING = new Set(['abu', 'abou', 'bou', 'umm', 'bin', 'ibn', 'bint', 'ben', 'ould']);
+
 /** The names' numbers, when they have some, all agree (a ship's or a series' number: SINCERE 02 / SICERE 02). */
 function sameNumbers(qNum: string[], cNum: string[]): boolean {
   if (qNum.length === 0 || qNum.length !== cNum.length) return false;
@@ -214,6 +225,27 @@ function holdsSameWord(q: ScoredPart[], c: ScoredPart[], chosen: Pair[]): boolea
   return false;
 }
 
+/**
+ * Parts that say who someone is: words, patronymics, initials (a name written short), the
+ * particles that form a name (see NAME_FORMING) and a word read as a legal form only by a slip.
+ */
+function nameParts(parts: ScoredPart[]): number {
+  let n = 0;
+  for (const p of parts) {
+    if (p.kind === 'particle' ? NAME_FORMING.has(p.text) : p.kind === 'legal' ? p.slip === true : p.kind !== 'number')
+      n++;
+  }
+  return n;
+}
+
+/** The alignment is one part against one part, of names of which at least one has two or more (see ONE_PART_FACTOR). */
+function onePartOfMore(q: ScoredPart[], c: ScoredPart[], chosen: Pair[]): boolean {
+  if (chosen.length !== 1) return false;
+  const p = chosen[0]!;
+  if (p.qi !== p.qj || p.ci !== p.cj || q[p.qi]!.kind !== 'word') return false;
+  return nameParts(q) >= 2 || nameParts(c) >= 2;
+}
+
 /** Doubtful part similarities count much less than near-certain ones. */
 function eff(s: number): number {
   return s * s * s;
@@ -228,6 +260,8 @@ export interface Alignment {
   listedNumbers: string[];
   /** The listed party is not a person. */
   organization: boolean;
+  /** A one-word name of a person whose primary name has more words (see ListedAs). */
+  shortForm: boolean;
   /** The pairs taken, in the order they were taken. */
   chosen: Pair[];
   qUsed: Uint8Array;
@@ -247,6 +281,7 @@ export function scoreAlignment(a: Alignment): NameComparison {
     listedContent: cc,
     listedNumbers: cNum,
     organization,
+    shortForm,
     chosen,
     qUsed,
     cUsed,
@@ -343,16 +378,27 @@ export function scoreAlignment(a: Alignment): NameComparison {
     score *= BRANCH_FACTOR;
   // A one-word query (a given name or a surname alone) that only resembles a listed word is likewise
   // a resemblance of one part of a longer listed name (Nuray / NURA, Mohammed): no name is identified
-  // by it. (Not against a name of one word, a mononym such as Sukarno, whole against whole; not a
-  // word from another script: against its romanization, resemblance is all the evidence there is,
-  // משה / Moshe.)
+  // by it; nor does one that resembles a one-word nickname or short form of a person with a longer
+  // name (Banu / alias BASU of EBERAHIM, Abbas). (Not against a mononym such as Sukarno, the whole
+  // name against the whole; not a word from another script: against its romanization, resemblance
+  // is all the evidence there is, משה / Moshe.)
   if (
     !query.organization &&
-    ((qc.length === 1 && cc.length > 1 && q[qc[0]!]!.translit === undefined) || organization) &&
+    ((qc.length === 1 && (cc.length > 1 || shortForm) && q[qc[0]!]!.translit === undefined) || organization) &&
     !holdsSameWord(q, c, chosen) &&
     !sameNumbers(qNum, cNum)
   )
     score *= RESEMBLANCE_ONLY_FACTOR;
+  // One part of a person's name of two or more, alone: not a valid match (see ONE_PART_FACTOR),
+  // unless the query names the person by a role title ("President Putin", "Mullah Omar"). Likewise a word of
+  // persons' names matching one word of an organization's or vessel's name of more (Maya / MAYA
+  // EXCHANGE COMPANY, Deniz / DENIZ CAPITAL), when the query does not say it names an organization.
+  if (
+    !query.byTitle &&
+    onePartOfMore(q, c, chosen) &&
+    (!organization || (!query.organization && q[chosen[0]!.qi]!.personal === true && nameParts(c) >= 2))
+  )
+    score *= ONE_PART_FACTOR;
   // Only particles or initials aligned: no real match.
   let substantive = false;
   for (let i = 0; i < q.length; i++)

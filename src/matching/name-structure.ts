@@ -96,3 +96,18 @@ export function splitLettersDigits(t: string): string[] {
   if (m && !/^\d+(st|nd|rd|th)$/.test(t)) return [m[1]!, m[2]!];
   return [t];
 }
+
+/**
+ * Titles everyone is given (Mr, Dr, Señor): the other honorifics are titles of a role (an office, a
+ * rank, a religious title: President, General, Sheikh, Mullah), by which a person is named with
+ * one name ("President Putin", "Mullah Omar", "Sheikh Yaqoob"), as lists themselves name them.
+ */
+const COURTESY = new Set(
+  `mr mrs ms miss mister madam madame dr doctor prof professor sir dame lord lady hon honorable honourable
+   herr frau monsieur senor senora sr sra don dona signor signora gospodin jr jnr snr his her he`.split(/\s+/),
+);
+
+/** An honorific that names a role, not one everyone is given (see COURTESY). */
+export function isRoleTitle(t: string): boolean {
+  return HONORIFICS.has(t) && !COURTESY.has(t);
+}

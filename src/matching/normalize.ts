@@ -8,6 +8,7 @@ import { legalSymbol, readLegalForms } from './legal-forms.js';
 import {
   FEMALE_PATRONYMIC,
   HONORIFICS,
+  isRoleTitle,
   NUMBER_WORDS,
   PARTICLES,
   ROMAN,
@@ -112,6 +113,18 @@ export interface NormalizedName {
   parts: NamePart[];
   /** The folded name with single spaces, for exact-equality shortcuts and cluster keys. */
   key: string;
+}
+
+/**
+ * The name names a person by a role title before a name ("President Putin", "Mullah Omar"; see
+ * isRoleTitle), a title of the kind normalizeName drops.
+ */
+export function namesByTitle(raw: string): boolean {
+  const tokens = foldText(raw)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((t) => t.length > 0);
+  for (let i = 0; i < tokens.length - 1; i++) if (isRoleTitle(tokens[i]!)) return true;
+  return false;
 }
 
 /**

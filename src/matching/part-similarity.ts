@@ -18,6 +18,21 @@ export interface ScoredPart {
   translit?: Translit;
   /** spellingFold() of the text, for words. */
   fold?: string;
+  /**
+   * A legal form read from a query word one slip away from it ("SOLINVEST LD"; see readQuery): a
+   * guess, which may as well be a short surname (Ilc, Cors), not the query saying it names a company.
+   */
+  slip?: true;
+  /** A word the lists hold in some person's name (Maya, Deniz, Kamran; not Rosneft). */
+  personal?: true;
+}
+
+/** How lists and customers write Allah as a name part of its own. */
+const ALLAH = new Set(['allah', 'ullah', 'ollah', 'alla', 'ulla', 'olla', 'alah', 'ulah', 'allahi', 'ullahi']);
+
+/** Written with the double l or the -lah of Allah (not Ali, Aly, Eli). */
+function allahLike(t: string): boolean {
+  return t.includes('ll') || t.includes('lah');
 }
 
 /**
@@ -42,6 +57,10 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
       return { s: 0.75, how: 'initial' };
     return { s: 0, how: 'fuzzy' };
   }
+  // Allah, in a theophoric name written apart (Seif Allah, Rahmat Ullah), is that word in any
+  // spelling (Allakh, Ullakh), never Ali: its skeleton comes close to Ali's, its meaning nowhere near.
+  if (ALLAH.has(a.text) !== ALLAH.has(b.text) && !(allahLike(a.text) && allahLike(b.text)))
+    return { s: 0, how: 'fuzzy' };
   // A hypocorism or the same given name in another language (Bill / William, Juan / John).
   // (Not for a syllable read from Chinese characters or Hangul: 娟 juan is not the Spanish Juan.)
   if (!strict && !syllabic(a) && !syllabic(b) && sameGivenName(a.text, b.text)) return { s: 0.9, how: 'nickname' };

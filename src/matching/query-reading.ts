@@ -43,6 +43,7 @@ export function readQuery(
   // An abbreviated legal form with a slip, first or last in a name that is not a person's, is a
   // legal form unless the lists hold the word as a name part ("SOLINVEST LD", "LzLC ALFA"): they
   // hold such slips themselves a few times (LD, LC, LMTD), name parts more often (OO, TOM).
+  const slips = new Set<number>();
   if (person !== true && parts.length >= 2) {
     for (const i of [0, parts.length - 1]) {
       const p = parts[i]!;
@@ -55,11 +56,17 @@ export function readQuery(
         continue;
       const form = legalSlip(p.text, i === 0);
       // (Never the name's last word part: "LD LC" stays a name.)
-      if (form !== undefined && parts.some((o, j) => j !== i && o.kind === 'word'))
+      if (form !== undefined && parts.some((o, j) => j !== i && o.kind === 'word')) {
         parts[i] = { text: form, kind: 'legal' };
+        slips.add(i);
+      }
     }
   }
-  return parts.slice(0, MAX_QUERY_PARTS).map((p) => index.scored(p.text, p.kind, p.translit));
+  return parts.slice(0, MAX_QUERY_PARTS).map((p, i) => {
+    const scored = index.scored(p.text, p.kind, p.translit);
+    if (slips.has(i)) scored.slip = true;
+    return scored;
+  });
 }
 
 /**

@@ -434,10 +434,52 @@ export function transliterate(input: string): string {
     let end = i + 1;
     while (end < chars.length && (LETTER.test(chars[end]!) || MARK.test(chars[end]!)) && !hasOwnReading(chars[end]!))
       end++;
-    out += anyAscii(chars.slice(i, end).join(''))
+    out += anyAscii(readKhmer(chars.slice(i, end)))
       .toLowerCase()
       .replace(/[^a-z0-9 ]+/g, ' ');
     i = end - 1;
+  }
+  return out;
+}
+
+/** Khmer consonants whose inherent vowel is o (the "o series"); the others' is a. */
+const KHMER_O_SERIES = new Set('គឃងជឈញឌឍទធនពភមយរលវ');
+const isKhmerConsonant = (ch: string | undefined): boolean => ch !== undefined && ch >= '\u1780' && ch <= '\u17a2';
+
+/**
+ * Khmer is written in syllables whose vowel a consonant carries unwritten: a consonant followed by
+ * another with no vowel sign between is read with its inherent vowel (ពត pot, ផន phan), which
+ * any-ascii leaves out. The musikatoan turns ប into p (ប៉ុល Pol) and a consonant into the a series;
+ * the triisap turns one into the o series. Other runs pass through as they are.
+ */
+function readKhmer(run: string[]): string {
+  if (!run.some((ch) => isKhmerConsonant(ch))) return run.join('');
+  let out = '';
+  for (let k = 0; k < run.length; k++) {
+    const ch = run[k]!;
+    if (!isKhmerConsonant(ch) || run[k - 1] === '\u17d2') {
+      out += ch;
+      continue;
+    }
+    let series = KHMER_O_SERIES.has(ch) ? 'o' : 'a';
+    let letter = ch;
+    let next = k + 1;
+    if (run[next] === '\u17c9') {
+      series = 'a';
+      if (ch === 'ប') letter = 'p';
+      next++;
+    } else if (run[next] === '\u17ca') {
+      series = 'o';
+      next++;
+    }
+    out += letter;
+    if (isKhmerConsonant(run[next])) out += series;
+    else
+      out += run
+        .slice(k + 1, next)
+        .filter((m) => m !== '\u17c9' && m !== '\u17ca')
+        .join('');
+    k = next - 1;
   }
   return out;
 }

@@ -69,6 +69,16 @@ test(
     assert.equal(shabaab.entityType, 'organization');
     assert.ok(shabaab.aliases.some((a) => a.name === 'ザ・ユース'));
     assert.ok(!shabaab.aliases.some((a) => /^[a-z]\)/.test(a.name)), 'enumeration markers are not part of names');
+
+    // An enumeration running over several lines, each item glossed in Latin letters, and nicknames
+    // in quotation brackets: ALI KONY's aliases are names, without markers, brackets or half glosses.
+    const kony = list.records.find((r) => r.name === 'ALI KONY')!;
+    for (const name of ['Ali Lalobo', 'アリ・モハンマド・ラボロ', 'Ali Mohammad Labolo', 'バシール', 'ワン・P'])
+      assert.ok(
+        kony.aliases.some((a) => a.name === name),
+        name,
+      );
+    assert.ok(!kony.aliases.some((a) => /^\(?[a-z]\)|[「」(]/.test(a.name)), JSON.stringify(kony.aliases));
   },
 );
 

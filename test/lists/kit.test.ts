@@ -11,6 +11,7 @@ import {
   countryCode,
   partialDate,
   readListDir,
+  splitEnumerated,
   squash,
   streamXmlChildren,
   yearsBetween,
@@ -39,6 +40,15 @@ describe('adapter kit', () => {
     );
     assert.equal(aliasKey('İSTANBUL'), aliasKey('İstanbul'));
     assert.notEqual(aliasKey('Müller'), aliasKey('Muller'));
+  });
+
+  it('splits enumerations, with markers glued to the item before or in Japanese quotation brackets', () => {
+    assert.deepEqual(splitEnumerated('a) x b) y'), ['x', 'y']);
+    assert.deepEqual(splitEnumerated('(a)Mahmoud(b)AL-ZAHHAR(c)AL-ZAHAR'), ['Mahmoud', 'AL-ZAHHAR', 'AL-ZAHAR']);
+    assert.deepEqual(splitEnumerated('a)「アミン」b)「カワ」'), ['アミン', 'カワ']);
+    // A number and a bracket that start no sequence stay text.
+    assert.deepEqual(splitEnumerated('Road 3) x'), ['Road 3) x']);
+    assert.deepEqual(splitEnumerated('Ltd(b)'), ['Ltd(b)']);
   });
 
   it('drops placeholders in free text but keeps NA as a country code', () => {

@@ -76,3 +76,15 @@ test('script of a transliterated name: abjad scripts are marked apart', () => {
   assert.equal(normalizeName('Путин', true).parts[0]!.translit, 'alphabet');
   assert.equal(normalizeName('Putin', true).parts[0]!.translit, undefined);
 });
+
+test('Khmer: a consonant before another carries its inherent vowel; the musikatoan makes ប a p', () => {
+  const words = (n: string): string =>
+    normalizeName(n, true)
+      .parts.map((p) => p.text)
+      .join(' ');
+  assert.equal(words('ប៉ុល ពត'), 'pol pot');
+  assert.equal(words('ខៀវ សំផន'), 'khiev samphan');
+  // A written vowel, a final consonant and a consonant stacked under another take none.
+  assert.equal(words('នួន ជា'), 'nuon cha');
+  assert.equal(words('ភ្នំពេញ'), 'phnampenh');
+});

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { emptyRecord, type ListRecord } from '../../src/lists/model.js';
+import { emptyRecord, type ListName, type ListRecord } from '../../src/lists/model.js';
 import { MatchingIndex, MEDIUM_BOUNDARY } from '../../src/matching/index.js';
 import { normalizeName } from '../../src/matching/normalize.js';
 import { lettersWritten } from '../../src/matching/part-similarity.js';
@@ -23,6 +23,7 @@ function filler(): ListRecord[] {
   return out;
 }
 const idx = MatchingIndex.build(filler());
+const alias = (name: string): ListName => ({ name, quality: 'strong', kind: 'aka' });
 const matches = (a: string, b: string): boolean => idx.scorePair(a, b, 'person') >= MEDIUM_BOUNDARY;
 
 test('Hangul is read syllable block by syllable block: no initials, no consonant skeletons', () => {
@@ -144,4 +145,107 @@ test('a syllable read from Chinese characters or Hangul is no nickname of a West
   // Written in Latin letters, Juan is the Spanish John.
   assert.ok(matches('Juan Qin', 'QIN, John'));
   assert.ok(matches('覃娟', 'QIN Juan'));
+});
+
+test("one part of a person's name of two or more is no valid match (OFAC's guidance); the whole name is", () => {
+  const records = [
+    ...filler(),
+    { ...emptyRecord('us_ofac', 'p3', 'person', 'ISMAILOV, Zaur') },
+    { ...emptyRecord('us_ofac', 'p4', 'person', 'KANDELAKI, Tina') },
+    {
+      ...emptyRecord('us_ofac', 'p5', 'person', 'PUTIN, Vladimir Vladimirovich'),
+      birthDates: [{ date: '1952-10-07' }],
+    },
+    { ...emptyRecord('us_csl', 'p6', 'person', 'LALOVIC, Dragan'), aliases: [alias('MATE')] },
+  ];
+  const lists = MatchingIndex.build(records);
+  const risk = (name: string): number => lists.screen({ name }).riskScore;
+  const risk1 = (name: string): number => lists.screen({ name }, { floor: 1 }).riskScore;
+  // The whole name, in either order: a match.
+  assert.ok(risk('Zaur Ismailov') >= MEDIUM_BOUNDARY);
+  assert.ok(risk('Tina Kandelaki') >= MEDIUM_BOUNDARY);
+  assert.ok(risk('Vladimir Putin') >= MEDIUM_BOUNDARY);
+  // A given name or a surname alone, or beside another surname: below review.
+  assert.ok(risk('Zaur') < MEDIUM_BOUNDARY);
+  assert.ok(risk('Tina Ilc') < MEDIUM_BOUNDARY);
+  assert.ok(risk('Putin') < MEDIUM_BOUNDARY);
+  // ... unless the query names the office the person holds; an agreeing birth date counts as ever.
+  assert.ok(lists.screen({ name: 'Putin', birthDate: '1952-10-07' }, { floor: 1 }).riskScore > risk1('Putin'));
+  assert.ok(risk1('President Putin') > 1.5 * risk1('Putin'));
+  assert.equal(risk1('Präsident Putin'), risk1('President Putin'));
+  // A one-word alias matched by one part of a longer query is one part too; alone, it is the alias.
+  assert.ok(risk('Mate Horvat') < MEDIUM_BOUNDARY);
+  assert.ok(risk('Mate') >= MEDIUM_BOUNDARY);
+});
+
+test('a short surname one slip from a legal form (Ilc, Cors) leaves the name a person’s', () => {
+  const records = [
+    ...filler(),
+    { ...emptyRecord('us_csl', 'p7', 'person', 'QUINTERO SANCLEMENTE, Ramon'), aliases: [alias('DON TOMAS')] },
+    { ...emptyRecord('us_csl', 'p8', 'person', 'FERNANDEZ VALENCIA, Guadalupe'), aliases: [alias('JULIA')] },
+    { ...emptyRecord('us_ofac', 'o4', 'organization', 'SOLINVEST LTD') },
+  ];
+  const lists = MatchingIndex.build(records);
+  const risk = (name: string): number => lists.screen({ name }).riskScore;
+  assert.ok(risk('Tomaz Ilc') < MEDIUM_BOUNDARY);
+  assert.ok(risk('Julian Cors') < MEDIUM_BOUNDARY);
+  // The slip is still read as the legal form it may be.
+  assert.ok(risk('SOLINVEST LD') >= MEDIUM_BOUNDARY);
+});
+
+test("a one-word nickname of a person with a longer name is only resembled by another name; a mononym is the person's name", () => {
+  const records = [
+    ...filler(),
+    { ...emptyRecord('us_csl', 'p9', 'person', 'EBERAHIM, Abbas'), aliases: [alias('BASU')] },
+    { ...emptyRecord('eu_csl', 'p10', 'person', 'SUKARNO') },
+  ];
+  const lists = MatchingIndex.build(records);
+  const risk = (name: string): number => lists.screen({ name }).riskScore;
+  assert.ok(risk('Basu') >= MEDIUM_BOUNDARY);
+  assert.ok(risk('Banu') < MEDIUM_BOUNDARY);
+  assert.ok(risk('Sukarno') >= MEDIUM_BOUNDARY);
+});
+
+test("a word of persons' names matching one word of a company's name is no match; the company's own word is", () => {
+  const records = [
+    ...filler(),
+    { ...emptyRecord('eu_csl', 'p11', 'person', 'Maya IVANOVA') },
+    { ...emptyRecord('us_ofac', 'o5', 'organization', 'MAYA EXCHANGE COMPANY') },
+    { ...emptyRecord('us_ofac', 'o6', 'organization', 'ROSNEFT EXCHANGE COMPANY') },
+  ];
+  const lists = MatchingIndex.build(records);
+  const risk = (name: string, entityType?: 'organization'): number =>
+    lists.screen({ name, ...(entityType ? { entityType } : {}) }, { floor: 1 }).riskScore;
+  assert.ok(risk('Maya') < MEDIUM_BOUNDARY);
+  assert.ok(risk('Maya Exchange') >= MEDIUM_BOUNDARY);
+  // A word the lists hold in no person's name, or a query that says it names a company, is the company's word.
+  assert.ok(risk('Maya') < 0.7 * risk('Rosneft'));
+  assert.ok(risk('Maya', 'organization') > 0.9 * risk('Rosneft'));
+});
+
+test('Allah written apart is never Ali, in any spelling of either', () => {
+  assert.ok(
+    idx.scorePair('ابراهيم الله', 'Ibrahim Ali', 'person') <
+      0.5 * idx.scorePair('ابراهيم علي', 'Ibrahim Ali', 'person'),
+  );
+  assert.ok(matches('Seif Allakh', 'Seif Allah'));
+  assert.ok(matches('Rahmat Ullah', 'RAHMAT ULLAH'));
+});
+
+test("a query in Latin letters is compared with a party's Latin names, not with their renderings in kana or an abjad", () => {
+  const records = [
+    ...filler(),
+    { ...emptyRecord('jp_mof', 'p12', 'person', 'Ivan TERTEL'), aliases: [alias('イヴァン・テルテリ')] },
+    { ...emptyRecord('uk_csl', 'p13', 'person', 'Zaid SALAH'), aliases: [alias('زيد صالح')] },
+    { ...emptyRecord('un_csl', 'p14', 'person', 'مصطفى الزرقاوي') },
+  ];
+  const lists = MatchingIndex.build(records);
+  const top = (name: string): string | undefined => lists.screen({ name }).matches[0]?.entity.id;
+  assert.equal(top('Ivan Tertel'), 'jp_mof:p12');
+  assert.equal(top('イヴァン・テルテリ'), 'jp_mof:p12');
+  assert.equal(top('زيد صالح'), 'uk_csl:p13');
+  assert.equal(top('Ian Truter'), undefined);
+  assert.equal(top('Saly Sadio'), undefined);
+  // A party named only in Arabic script is still compared with a Latin query.
+  assert.equal(top('Mustafa al-Zarqawi'), 'un_csl:p14');
 });

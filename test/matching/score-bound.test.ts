@@ -103,17 +103,17 @@ test('the comparison bound is never below the score of the full comparison', () 
     const c = scored(randomName(next), person);
     if (q.length === 0 || c.length === 0) continue;
     const query = new QueryParts(q, idfOf, MAX_IDF);
-    const full = compareParts(query, c, organization);
+    const full = compareParts(query, c, { organization });
     checked++;
     if (full.score > 0) {
-      const atItsScore = compareParts(query, c, organization, 100 * full.score * (1 - 1e-12));
+      const atItsScore = compareParts(query, c, { organization }, 100 * full.score * (1 - 1e-12));
       assert.ok(
         atItsScore !== undefined,
         `skipped although it scores ${full.score}: ${q.map((p) => p.text).join(' ')} / ${c.map((p) => p.text).join(' ')}`,
       );
       assert.equal(atItsScore.score, full.score);
     }
-    if (compareParts(query, c, organization, 30) === undefined) skipped++;
+    if (compareParts(query, c, { organization }, 30) === undefined) skipped++;
   }
   assert.ok(checked > 3000);
   // The bound does its job: weak pairs are skipped.
@@ -131,8 +131,11 @@ test('a candidate sharing one common part with the query is skipped; a close one
   ]);
   const weightOf = (t: string): number | undefined => listWeights.get(t);
   const query = new QueryParts(scored('Mohammad Rezaei Tehrani', true, weightOf), weightOf, MAX_IDF);
-  assert.equal(compareParts(query, scored('Mohammad Ali Hassan', true, weightOf), false, 30), undefined);
-  const close = compareParts(query, scored('Mohammad Rezaei Tehrani', true, weightOf), false, 30);
+  assert.equal(
+    compareParts(query, scored('Mohammad Ali Hassan', true, weightOf), { organization: false }, 30),
+    undefined,
+  );
+  const close = compareParts(query, scored('Mohammad Rezaei Tehrani', true, weightOf), { organization: false }, 30);
   assert.ok(close !== undefined && close.score > 0.9);
 });
 

@@ -232,13 +232,23 @@ const LATIN = /[A-Za-z]/;
 const JAPANESE = /[\p{Script=Katakana}\p{Script=Hiragana}\p{Script=Han}]/u;
 
 /** Lines of a bilingual cell, each without wrapping brackets and "a.k.a." prefixes. */
+/** Brackets in the text pair up: "(a)x(y" is not a line in brackets, "(x (y))" is. */
+function balanced(text: string): boolean {
+  let depth = 0;
+  for (const ch of text) {
+    if (ch === '(' || ch === '（') depth++;
+    else if ((ch === ')' || ch === '）') && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
 function lines(text: string): string[] {
   return text
     .split(/\n+/)
     .map((l) =>
       l
         .trim()
-        .replace(/^[（(]\s*(.*?)\s*[）)]$/, '$1')
+        .replace(/^[（(]\s*(.*?)\s*[）)]$/, (whole, inner: string) => (balanced(inner) ? inner : whole))
         .replace(/^(?:a\.?k\.?a\.?|f\.?k\.?a\.?)\s*[:,]?\s*/i, '')
         .trim(),
     )
@@ -253,7 +263,10 @@ function splitNames(text: string): string[] {
     const unglossed = line.replace(/\(([^()]*)\)/g, (whole, inner: string) =>
       /^[a-z]$/i.test(inner) || /^\d+$/.test(inner) ? whole : `、${inner}、`,
     );
-    for (const item of splitEnumerated(unglossed)) {
+    for (const enumerated of splitEnumerated(unglossed)) {
+      // An item of an enumeration that runs over several lines keeps its marker ("b)「カワ」"), and
+      // nicknames stand in quotation marks: neither belongs to the name.
+      const item = enumerated.replace(/^\(?(?:[a-z]|\d{1,2})\)\s*/, '').replace(/[「」“”]/g, ' ');
       const seps = JAPANESE.test(item) ? /\s*[、；;]\s*/ : /\s*[;；,、]\s*/;
       for (const n of item.split(seps)) {
         const c = clean(n.replace(/^[（(]|[）)]$/g, '').replace(/^(?:a\.?k\.?a\.?|f\.?k\.?a\.?)\s*/i, ''));

@@ -37,12 +37,14 @@ export function addUnique(list: string[], value: string | undefined | null): voi
 }
 
 /**
- * Splits a publisher's enumerations: "a) x b) y", "(a) x (b) y", "1) x 2) y", "(1) x (2) y".
- * Text without markers comes back as one item.
+ * Splits a publisher's enumerations: "a) x b) y", "(a) x (b) y", "1) x 2) y", "(1) x (2) y". A
+ * marker in brackets may be glued to the item before it ("Mahmoud(b)AL-ZAHAR", "アミン(b)アミン"),
+ * and Japanese quotation brackets end an item ("a)「...」b)「...」"). Text without markers comes
+ * back as one item.
  */
 export function splitEnumerated(text: string): string[] {
   const t = text.trim();
-  const marker = /(^|[\s,;、])\(?([a-z]|\d{1,2})\)\s*/g;
+  const marker = /(^|[\s,;、「」]|(?=\())\(?([a-z]|\d{1,2})\)\s*/g;
   const found: { start: number; end: number; label: string }[] = [];
   let m: RegExpExecArray | null;
   while ((m = marker.exec(t))) {
@@ -61,11 +63,11 @@ export function splitEnumerated(text: string): string[] {
   }
   if (seq.length === 0) return t ? [t] : [];
   const out: string[] = [];
-  const before = t.slice(0, seq[0]!.start).replace(/[\s,;、:]+$/, '');
+  const before = t.slice(0, seq[0]!.start).replace(/[\s,;、:」]+$/, '');
   if (before) out.push(before);
   for (let i = 0; i < seq.length; i++) {
     const piece = t.slice(seq[i]!.end, seq[i + 1]?.start);
-    const c = piece.replace(/^[\s,;、]+|[\s,;、]+$/g, '');
+    const c = piece.replace(/^[\s,;、「]+|[\s,;、」]+$/g, '');
     if (c) out.push(c);
   }
   return out;
