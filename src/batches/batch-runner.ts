@@ -221,16 +221,22 @@ export class BatchRunner {
         ctx,
         input: {
           body: JSON.parse(line.input),
+          background: true,
           alongside: async (trx, screening) => {
             screeningId = screening.id;
-            await new BatchStore(trx).markDone(line, nodeId, {
-              screeningId: screening.id,
-              riskLevel: screening.risk_level,
-              riskScore: screening.risk_score,
-              entityId: screening.entity_id,
-              entityName: screening.entity_name,
-              matchedSources: screening.matched_sources,
-            });
+            await store.markDone(
+              line,
+              nodeId,
+              {
+                screeningId: screening.id,
+                riskLevel: screening.risk_level,
+                riskScore: screening.risk_score,
+                entityId: screening.entity_id,
+                entityName: screening.entity_name,
+                matchedSources: screening.matched_sources,
+              },
+              trx,
+            );
           },
         },
       });
