@@ -41,6 +41,13 @@ export interface RunReport {
   completed: number;
 }
 
+/**
+ * Rows allowed in flight grow again only once no interactive request has been under way for this
+ * long: closed-loop clients leave gaps of well under a millisecond between two requests, and rows let
+ * in during such a gap are queued ahead of the next request in the matching thread and the commit.
+ */
+const QUIET_MS = 20;
+
 /** A batch left 'receiving' this long was broken off by a node that died during its upload. */
 const STALE_RECEIVING_MS = 60 * 60 * 1000;
 
@@ -156,8 +163,8 @@ export class BatchRunner {
 
   /**
    * Rows allowed in flight now: BATCH_BUSY_CONCURRENCY while interactive requests are under way;
-   * after they end, one more per finished row up to BATCH_CONCURRENCY (a short gap between two
-   * requests lets only a few more rows in, not a burst that the next request would wait behind).
+   * once none has been for QUIET_MS, one more per finished row up to BATCH_CONCURRENCY (a gap
+   * between two requests lets no more rows in, so the next request finds no burst to wait behind).
    */
   private limit(): number {
     if (this.deps.interactive?.busy) this.allowed = this.busyLimit();
@@ -165,7 +172,9 @@ export class BatchRunner {
   }
 
   private grow(): void {
-    if (this.deps.interactive?.busy || this.allowed >= this.deps.config.concurrency) return;
+    const { interactive } = this.deps;
+    if (this.allowed >= this.deps.config.concurrency) return;
+    if (interactive && (interactive.busy || interactive.quietFor() < QUIET_MS)) return;
     this.allowed++;
     this.grown.shift()?.();
   }
@@ -221,16 +230,22 @@ export class BatchRunner {
         ctx,
         input: {
           body: JSON.parse(line.input),
+          background: true,
           alongside: async (trx, screening) => {
             screeningId = screening.id;
-            await new BatchStore(trx).markDone(line, nodeId, {
-              screeningId: screening.id,
-              riskLevel: screening.risk_level,
-              riskScore: screening.risk_score,
-              entityId: screening.entity_id,
-              entityName: screening.entity_name,
-              matchedSources: screening.matched_sources,
-            });
+            await store.markDone(
+              line,
+              nodeId,
+              {
+                screeningId: screening.id,
+                riskLevel: screening.risk_level,
+                riskScore: screening.risk_score,
+                entityId: screening.entity_id,
+                entityName: screening.entity_name,
+                matchedSources: screening.matched_sources,
+              },
+              trx,
+            );
           },
         },
       });

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DatabaseHandle, Db } from '../infra/database.js';
 import type { BatchRowsTable, BatchesTable } from '../infra/db-schema.js';
+import { prepareQuery, preparedFor } from '../infra/prepared-query.js';
 
 /**
  * The batches and batch_rows tables: no other module writes SQL against them. A row's key is its
@@ -38,6 +39,28 @@ export interface BatchTally {
 
 /** A row that is claimed and about to run. */
 export type ClaimedLine = Pick<BatchLine, 'batch_id' | 'line' | 'input'>;
+
+// On every row's path: built and compiled once per database.
+const queries = preparedFor((db) => ({
+  markDone: prepareQuery(db, (db, p: RowOutcome & { batchId: string; line: number; nodeId: string }) =>
+    db
+      .updateTable('batch_rows')
+      .set({
+        state: 'done',
+        screening_id: p.screeningId,
+        risk_level: p.riskLevel,
+        risk_score: p.riskScore,
+        entity_id: p.entityId,
+        entity_name: p.entityName,
+        matched_sources: p.matchedSources,
+        claimed_until: null,
+      })
+      .where('batch_id', '=', p.batchId)
+      .where('line', '=', p.line)
+      .where('state', '=', 'queued')
+      .where('claimed_by', '=', p.nodeId),
+  ),
+}));
 
 export class BatchStore {
   constructor(private readonly db: Db) {}
@@ -204,29 +227,21 @@ export class BatchStore {
   }
 
   /**
-   * The row's 'done' mark, in its screening's transaction: only while the row is still queued and
-   * claimed by this node (else it throws, and the screening is not stored).
+   * The row's 'done' mark, in its screening's transaction `trx` (this store is on the database): only
+   * while the row is still queued and claimed by this node (else it throws, and the screening is not
+   * stored).
    */
-  async markDone(line: { batch_id: string; line: number }, nodeId: string, outcome: RowOutcome): Promise<void> {
-    const result = await this.db
-      .updateTable('batch_rows')
-      .set({
-        state: 'done',
-        screening_id: outcome.screeningId,
-        risk_level: outcome.riskLevel,
-        risk_score: outcome.riskScore,
-        entity_id: outcome.entityId,
-        entity_name: outcome.entityName,
-        matched_sources: outcome.matchedSources,
-        claimed_until: null,
-      })
-      .where('batch_id', '=', line.batch_id)
-      .where('line', '=', line.line)
-      .where('state', '=', 'queued')
-      .where('claimed_by', '=', nodeId)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0)
-      throw new Error(`batch row ${line.batch_id}:${line.line} is no longer ours`);
+  async markDone(
+    line: { batch_id: string; line: number },
+    nodeId: string,
+    outcome: RowOutcome,
+    trx: Db = this.db,
+  ): Promise<void> {
+    const updated = await queries(this.db).markDone.affectedRows(
+      { ...outcome, batchId: line.batch_id, line: line.line, nodeId },
+      trx,
+    );
+    if (updated === 0) throw new Error(`batch row ${line.batch_id}:${line.line} is no longer ours`);
   }
 
   async markError(line: { batch_id: string; line: number }, failure: RowFailure, nodeId?: string): Promise<void> {

@@ -190,20 +190,18 @@ function hasBody(headers: { 'content-length'?: string; 'transfer-encoding'?: str
 }
 
 /**
- * Every request but the health check is counted from its arrival until its answer is sent (or its
- * client goes away), so that batch rows back off while one is waiting.
+ * Every request but the health check is counted from its arrival until its answer is sent or its
+ * connection closes, so that batch rows back off while one is waiting. The count ends on the
+ * response's 'close' event, which Node emits once for every response, sent or not: Fastify's
+ * onResponse and onRequestAbort hooks both miss a request whose client closes the connection while
+ * it is being handled (a load generator stopping), and a count left above zero would hold every batch
+ * at BATCH_BUSY_CONCURRENCY for good.
  */
 function countInteractive(app: FastifyInstance, interactive: InFlight): void {
-  const counted = new WeakSet<object>();
-  const leave = async (request: { raw: object }) => {
-    if (counted.delete(request.raw)) interactive.leave();
-  };
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     // Health checks and probes (/health, /health/live, /health/ready) are not someone waiting.
     if (request.url === '/health' || request.url.startsWith('/health?') || request.url.startsWith('/health/')) return;
-    counted.add(request.raw);
     interactive.enter();
+    reply.raw.once('close', () => interactive.leave());
   });
-  app.addHook('onResponse', leave);
-  app.addHook('onRequestAbort', leave);
 }

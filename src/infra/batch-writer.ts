@@ -4,6 +4,7 @@ type Trx = Parameters<Parameters<ReturnType<Db['transaction']>['execute']>[0]>[0
 
 interface Pending<J> {
   job: J;
+  background: boolean;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -19,11 +20,19 @@ interface Pending<J> {
  * a failed commit fails every job of the batch.
  * Jobs run in the order of `lockKey` (stable), so that concurrent batches, here or on other nodes,
  * take row locks in one order and cannot deadlock each other.
+ * Background jobs (batch rows: throughput counts, not each one's wait) may linger: while only they
+ * are queued, fewer than half a batch of them wait up to `lingerMs` for others, so that one commit
+ * (its log pages, its sync, its audit head) serves many of them. A job submitted without the flag
+ * starts a batch at once and takes the lingering ones with it.
  */
 export class BatchWriter<J> {
   private queue: Pending<J>[] = [];
   private scheduled = false;
   private inFlight = 0;
+  /** Queued jobs that are not background jobs. */
+  private foreground = 0;
+  private linger: NodeJS.Timeout | undefined;
+  private lingered = false;
 
   constructor(
     private readonly db: Db,
@@ -33,23 +42,40 @@ export class BatchWriter<J> {
     private readonly maxInFlight = 2,
     /** Runs once per batch, in its transaction, after the jobs, with the jobs that wrote (e.g. their audit entries). */
     private readonly finish?: (trx: Trx, jobs: J[]) => Promise<void>,
+    private readonly lingerMs = 8,
   ) {}
 
-  submit(job: J): Promise<void> {
+  submit(job: J, background = false): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ job, resolve, reject });
+      this.queue.push({ job, background, resolve, reject });
+      if (!background) this.foreground++;
       this.schedule();
     });
   }
 
+  /** Only background jobs are queued, too few for a batch, and they have not waited their time yet. */
+  private lingering(): boolean {
+    if (this.foreground > 0 || this.lingered || this.queue.length >= this.maxBatch / 2) return false;
+    this.linger ??= setTimeout(() => {
+      this.linger = undefined;
+      this.lingered = true;
+      this.schedule();
+    }, this.lingerMs);
+    return true;
+  }
+
   /** Starts a batch on the next turn of the event loop, so that it gathers this turn's writes. */
   private schedule(): void {
-    if (this.scheduled || this.inFlight >= this.maxInFlight || this.queue.length === 0) return;
+    if (this.scheduled || this.inFlight >= this.maxInFlight || this.queue.length === 0 || this.lingering()) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
       if (this.inFlight >= this.maxInFlight || this.queue.length === 0) return;
       const batch = this.queue.splice(0, this.maxBatch);
+      for (const item of batch) if (!item.background) this.foreground--;
+      this.lingered = false;
+      clearTimeout(this.linger);
+      this.linger = undefined;
       this.inFlight++;
       void this.run(batch).finally(() => {
         this.inFlight--;

@@ -6,6 +6,8 @@
 export class InFlight {
   private count = 0;
   private waiters: (() => void)[] = [];
+  /** When the count last fell to zero (performance.now()); -Infinity before any work. */
+  private quietSince = -Infinity;
 
   get size(): number {
     return this.count;
@@ -23,10 +25,16 @@ export class InFlight {
     if (this.count === 0) return;
     this.count--;
     if (this.count === 0) {
+      this.quietSince = performance.now();
       const waiters = this.waiters;
       this.waiters = [];
       for (const wake of waiters) wake();
     }
+  }
+
+  /** Milliseconds since the last work ended; 0 while some is under way. */
+  quietFor(): number {
+    return this.count > 0 ? 0 : performance.now() - this.quietSince;
   }
 
   /** Resolves when nothing is under way (at once if nothing is). */

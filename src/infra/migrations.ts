@@ -444,6 +444,21 @@ const consoleAccounts: Migration = {
   },
 };
 
+/**
+ * A batch's status counts its rows per state and risk level (batches/batch-store.ts `tally`) on every
+ * GET /v1/batches/{id}: read from this index alone, not from every row of the table, so polling a
+ * batch of 100,000 rows once a second costs a few milliseconds instead of a tenth of the server's thread.
+ */
+const batchTally: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createIndex('batch_rows_tally')
+      .on('batch_rows')
+      .columns(['batch_id', 'state', 'risk_level'])
+      .execute();
+  },
+};
+
 /** Ordered by name; Kysely runs them in that order. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_tenancy': tenancy,
@@ -455,6 +470,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0007_batches': batches,
   '0008_operations': operations,
   '0009_console': consoleAccounts,
+  '0010_batch_tally': batchTally,
 };
 
 class InlineProvider implements MigrationProvider {

@@ -3,5 +3,14 @@ import type { MatchOptions, MatchQuery } from '../matching/types.js';
 
 /** What screening needs from the matching engine: in a matching thread (start/matching-pool.ts) or on this one. */
 export interface Screener {
-  screen(query: MatchQuery, options?: MatchOptions): Promise<ScreenSummary>;
+  screen(query: MatchQuery, options?: MatchOptions, hints?: ScreenHints): Promise<ScreenSummary>;
+}
+
+/** How a screening is run, never what it finds. */
+export interface ScreenHints {
+  /**
+   * No one waits on this one answer (a batch row): a matching thread may hold it back to send it
+   * with others in fewer messages.
+   */
+  background?: boolean;
 }

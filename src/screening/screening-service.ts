@@ -62,6 +62,11 @@ export interface ScreenRequest {
   idempotencyKey?: string | undefined;
   /** Batch rows (src/batches/): written in the screening's own transaction. */
   alongside?: AlongsideWrite;
+  /**
+   * Batch rows: no one waits on this one screening, so its commit may wait a few milliseconds to be
+   * shared with others (infra/batch-writer.ts). It is stored exactly as any other.
+   */
+  background?: boolean;
 }
 
 export interface ScreenResponse {
@@ -237,6 +242,7 @@ export function screeningService(deps: ScreeningDeps) {
             groupByCluster: request.groupByCluster,
             ...(suppressions.suppressed.size > 0 ? { suppressed: [...suppressions.suppressed.keys()] } : {}),
           },
+          input.background === true ? { background: true } : undefined,
         );
         const matchesJson = annotateMatches(outcome.matchesJson, suppressions);
         const stored = storedLists(lists);
@@ -279,16 +285,19 @@ export function screeningService(deps: ScreeningDeps) {
           identifiers: storedIdentifiers(request.identifiers),
         };
         // The response is sent only once the screening, its quota unit and its idempotency record are committed.
-        await writerFor(db).submit({
-          caller,
-          row,
-          now,
-          idempotencyKey,
-          responseJson: json,
-          suppressions,
-          lapses: newLapses(suppressions),
-          alongside: input.alongside,
-        });
+        await writerFor(db).submit(
+          {
+            caller,
+            row,
+            now,
+            idempotencyKey,
+            responseJson: json,
+            suppressions,
+            lapses: newLapses(suppressions),
+            alongside: input.alongside,
+          },
+          input.background === true,
+        );
         observeScreening(outcome.riskLevel, outcome.matchedSources, (performance.now() - matchingStarted) / 1000);
         return { status: 200, json, replayed: false };
       } catch (error) {

@@ -2,13 +2,15 @@ import { Worker } from 'node:worker_threads';
 import { SOURCE_LABELS, type ListRecord } from '../lists/model.js';
 import { MatchingIndex, type ScreenSummary, type SourceLabel, summarizeOutcome } from '../matching/index.js';
 import type { MatchOptions, MatchQuery } from '../matching/types.js';
-import type { Screener } from '../screening/screener.js';
+import type { ScreenHints, Screener } from '../screening/screener.js';
 
 export interface ScreenJob {
   id: number;
   generation: number;
   query: MatchQuery;
   options: MatchOptions;
+  /** A batch row's: its answer may wait to travel with others (matching-worker.ts). */
+  background?: boolean;
 }
 
 export interface ScreenResult {
@@ -124,7 +126,10 @@ export class MatchingPool {
       this.drop(generation);
       throw error;
     }
-    return { generation, screen: (query, options) => this.screen(generation, query, options ?? {}) };
+    return {
+      generation,
+      screen: (query, options, hints) => this.screen(generation, query, options ?? {}, hints),
+    };
   }
 
   /**
@@ -153,7 +158,12 @@ export class MatchingPool {
     this.threads.length = 0;
   }
 
-  private screen(generation: number, query: MatchQuery, options: MatchOptions): Promise<ScreenSummary> {
+  private screen(
+    generation: number,
+    query: MatchQuery,
+    options: MatchOptions,
+    hints: ScreenHints | undefined,
+  ): Promise<ScreenSummary> {
     const entry = this.generations.get(generation);
     if (!entry) return Promise.reject(new Error(`list generation ${generation} has been retired`));
     // The least busy thread that has the generation; a replacement thread still building it is waited for.
@@ -170,7 +180,8 @@ export class MatchingPool {
       new Promise<ScreenSummary>((resolve, reject) => {
         const id = this.nextRequest++;
         t.pending.set(id, { resolve, reject });
-        if (t.outbox.push({ id, generation, query, options }) === 1) setImmediate(() => this.flush(t));
+        const job: ScreenJob = { id, generation, query, options, ...(hints?.background ? { background: true } : {}) };
+        if (t.outbox.push(job) === 1) setImmediate(() => this.flush(t));
       });
     let result: Promise<ScreenSummary>;
     if (thread) {

@@ -20,8 +20,13 @@ if (!port) throw new Error('matching-worker must run as a worker thread');
 const indexes = new Map<number, MatchingIndex>();
 const reply = (message: WorkerReply) => port.postMessage(message);
 
-/** Answers go out once this much time has gone into a batch, so that the first ones do not wait for the whole batch. */
+/**
+ * Answers go out once this much time has gone into a batch, so that the first ones do not wait for
+ * the whole batch; answers to background jobs alone (batch rows) wait longer, so that they travel in
+ * fewer messages (each costs both threads a serialization and a wake-up).
+ */
 const REPLY_EVERY_MS = 1;
+const BACKGROUND_REPLY_EVERY_MS = 20;
 
 function screenOne(job: ScreenJob): ScreenResult {
   const index = indexes.get(job.generation);
@@ -37,12 +42,15 @@ port.on('message', (message: WorkerRequest) => {
   switch (message.type) {
     case 'screen': {
       let results: ScreenResult[] = [];
+      let waiting = false;
       let since = performance.now();
       for (const job of message.jobs) {
         results.push(screenOne(job));
-        if (performance.now() - since >= REPLY_EVERY_MS) {
+        if (!job.background) waiting = true;
+        if (performance.now() - since >= (waiting ? REPLY_EVERY_MS : BACKGROUND_REPLY_EVERY_MS)) {
           reply({ type: 'screened', results });
           results = [];
+          waiting = false;
           since = performance.now();
         }
       }

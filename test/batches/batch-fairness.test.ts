@@ -160,5 +160,33 @@ for (const { engine, skip } of ENGINES) {
       await idle;
       assert.equal(interactive.size, 0);
     });
+
+    it('a request whose client leaves while it is being answered is forgotten too (a load generator stopping)', async () => {
+      const interactive = t.ctx.jobs.interactive;
+      const { port } = new URL(t.url);
+      for (let i = 0; i < 5; i++) {
+        const body = JSON.stringify({ name: `Anna Schmidt ${i}` });
+        const req = http.request({
+          host: '127.0.0.1',
+          port: Number(port),
+          method: 'POST',
+          path: '/v1/screen',
+          headers: { 'x-api-key': org.key, 'content-type': 'application/json', 'content-length': body.length },
+        });
+        req.on('error', () => undefined);
+        // The whole request is sent; the client goes away once the server has it and before the answer.
+        req.end(body);
+        await turnsUntil(() => interactive.size === 1);
+        req.destroy();
+        await interactive.idle();
+        assert.equal(interactive.size, 0);
+      }
+      // What was screened meanwhile is stored as usual; nothing is left counted.
+      assert.equal(
+        (await t.request('POST', '/v1/screen', { key: org.key, body: { name: 'Anna Schmidt' } })).status,
+        200,
+      );
+      assert.equal(interactive.size, 0);
+    });
   });
 }
