@@ -37,7 +37,7 @@ export function screeningRoutes(deps: ScreeningRouteDeps): FastifyPluginAsync {
           operationId: 'screen',
           summary: 'Screen an entity against all sanctions lists',
           description:
-            'Screens a name (with optional entity type, country and birth date) against every loaded list and stores the screening. One unit of the monthly quota per new execution; a replay with the same Idempotency-Key within 24 hours returns the stored response with `Idempotency-Replayed: true` and costs nothing.',
+            'Screens a name (with optional entity type, country and birth date) against every loaded list and stores the screening. One unit of the monthly quota per new execution; a replay with the same Idempotency-Key within 24 hours returns the stored response with `Idempotency-Replayed: true` and costs nothing. Screen full names: a name that matches only one part of a listed person\u2019s name of two or more (a given name or a surname alone) scores below the medium boundary and is not reported, after OFAC\u2019s false-hit guidance, unless a role title precedes it ("President Putin") or an agreeing birth date brings it back.',
           security: [{ apiKey: [] }],
           headers: Type.Object({
             'idempotency-key': Type.Optional(
