@@ -782,6 +782,7 @@ export async function main(): Promise<void> {
       medNoCorr = 0,
       highNoCorr = 0;
     const hits: string[] = [];
+    const bareHits: string[] = [];
     for (const r of rows) {
       const country = toCountryCode(r.nationality) ?? undefined;
       const o = idx.screen({
@@ -799,7 +800,11 @@ export async function main(): Promise<void> {
       row(
         `negative ${o.riskScore} ${o.confidence} ${o.matches[0]?.entity.id ?? '-'} ${bare.riskScore} ${bare.confidence} ${bare.matches[0]?.entity.id ?? '-'}`,
       );
-      if (bare.riskScore >= MEDIUM_BOUNDARY) medNoCorr++;
+      if (bare.riskScore >= MEDIUM_BOUNDARY) {
+        medNoCorr++;
+        if (bareHits.length < 400)
+          bareHits.push(`${r.full_name} -> ${bare.matches[0]?.entity.name} ${bare.riskScore}: ${bare.matches[0]?.explanation.summary ?? ''}`);
+      }
       if (bare.riskScore >= HIGH_BOUNDARY) highNoCorr++;
     }
     console.log(`${label} (${rows.length} innocent persons) vs all loaded lists:`);
@@ -809,7 +814,10 @@ export async function main(): Promise<void> {
     console.log(
       `  name only:                            false positives at medium+ ${pct(medNoCorr, rows.length)}, at high ${pct(highNoCorr, rows.length)}`,
     );
-    if (process.argv.includes('--verbose')) console.log('    ' + hits.join('\n    '));
+    if (process.argv.includes('--verbose')) {
+      console.log('    ' + hits.join('\n    '));
+      console.log('  name only, the first 400 false positives:\n    ' + bareHits.join('\n    '));
+    }
   }
 
   const seedArg = process.argv.find((a) => a.startsWith('--seed='));

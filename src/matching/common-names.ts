@@ -5,7 +5,8 @@
  * customers, and a match on such parts alone is weak evidence. Their weight is capped.
  *
  * Sources: general knowledge of the most frequent given names and surnames per region (US census
- * surname ranks, national statistics offices' given-name tables, the commonest Chinese, Korean,
+ * surname ranks, national statistics offices' given-name and surname tables, the commonest surnames
+ * of Spain, Mexico, Colombia, Argentina, Brazil and Portugal, the commonest Chinese, Korean,
  * Vietnamese, Arabic, South Asian, Slavic and European names). Romanized, lowercase, without
  * diacritics; spelling variants are caught through the part comparison, not listed here.
  */
@@ -46,6 +47,15 @@ min seo ji hye young yong sung soo jung hyun eun kyung jae jin ho su hee
 raj ravi amit anil sunil rahul vijay sanjay ashok ramesh suresh rajesh priya anita sunita pooja deepak krishna
 mehmet mustafa ahmet ali huseyin hasan ibrahim ismail osman yusuf murat fatma ayse emine hatice
 nguyen van thi minh anh hoang duc
+jorge julio cesar octavio hernan armando arturo ramiro ruben rodrigo gustavo emilio ernesto alfonso agustin
+augusto lorenzo leonardo joaquin vicente marcos mauricio rogelio salvador sergio andres esteban fabian gerardo
+gilberto gonzalo horacio humberto jaime julian leandro martin mateo matias nestor orlando rene saul teodoro
+tomas ulises wilson jhon yolanda beatriz luz alba rocio marisol consuelo gladys martha liliana sandra elena
+paola diana carla lina tatiana viviana ximena josefina raquel susana veronica norma alicia miriam ruth
+joao paulo tiago thiago bruno rafael gabriel lucas mateus felipe vinicius gustavo leonardo rodrigo marcelo
+fabio andre luiz antonio francisco sebastiao raimundo manoel jose maria ana francisca antonia adriana juliana
+marcia fernanda patricia aline sandra camila amanda bruna jessica leticia vitoria
+giorgio luigi mario franco enzo matteo davide simone federico riccardo alessio lorenzo emanuele
 `;
 
 const SURNAMES = `
@@ -79,6 +89,19 @@ nguyen tran le pham hoang phan vu dang bui do ho ngo duong ly
 singh kumar sharma patel shah gupta khan ali ahmed hussain rahman chowdhury das roy
 yilmaz kaya demir sahin celik yildiz yildirim ozturk aydin ozdemir arslan dogan
 hosseini mohammadi ahmadi rezaei moradi karimi jafari hashemi rahimi
+munoz romero alonso navarro dominguez gil serrano blanco suarez molina ortega delgado rubio marin sanz
+nunez iglesias garrido cortes lozano guerrero cano prieto mendez calvo gallego vidal leon marquez pena cabrera
+campos vega fuentes carrasco caballero nieto pascual santana herrero lorenzo montero hidalgo gimenez ibanez
+ferrer duran santiago benitez mora vicente arias carmona crespo roman pastor saez velasco moya soler parra
+esteban bravo gallardo rojas pardo merino franco espinosa lara rivas arroyo camacho otero montes rios sierra
+segura carrillo soriano juarez bautista estrada alvarado espinoza avila cervantes sandoval mejia solis ibarra
+robles acosta valdez rosales pacheco zamora trejo velazquez salinas figueroa cardenas escobar valencia quintero
+restrepo castano giraldo ospina cardona osorio arango zapata ocampo montoya londono duque velasquez rincon duarte
+aguirre barrera beltran calderon rendon serna pineda bermudez acevedo tovar orozco maldonado vasquez villa
+miranda ponce salas mercado rosario ayala galvan cisneros padilla murillo paredes
+rodrigues goncalves martins carvalho lopes soares fernandes vieira barbosa nascimento andrade moreira nunes
+marques machado mendes freitas cardoso teixeira pinto correia monteiro mendonca cunha batista reis moura
+azevedo guimaraes coelho neves fonseca mota leite tavares brito cavalcanti pires
 `;
 
 const COMMON = new Set<string>([...GIVEN.split(/\s+/), ...SURNAMES.split(/\s+/)].filter((w) => w.length > 0));

@@ -6,7 +6,7 @@
  */
 import type { Pair } from './name-compare.js';
 import type { ScoredPart } from './part-similarity.js';
-import { phoneticKey, spellingFold } from './similarity.js';
+import { koreanFold, phoneticKey, spellingFold } from './similarity.js';
 import { wadeGilesSpells } from './wade-giles.js';
 
 const VOWEL = /[aeiouy]/;
@@ -175,6 +175,18 @@ export function joinPairs(
         other.text.length > text.length + 2
       )
         continue;
+      // Syllables read from Hangul against a romanization: the same syllables in any of the
+      // romanizations of Korean (정민 jongmin / Jeong-min, 성훈 songhun / Sung Hoon), nothing else.
+      if (a[i]!.translit === 'hangul' || other.translit === 'hangul') {
+        if (koreanFold(text) !== koreanFold(other.text)) continue;
+        const s = text === other.text ? 0.97 : 0.93;
+        out.push(
+          swapped
+            ? { qi: j, qj: j, ci: i, cj: i2, s, how: 'joined' }
+            : { qi: i, qj: i2, ci: j, cj: j, s, how: 'joined' },
+        );
+        continue;
+      }
       if (other.text.charCodeAt(0) !== text.charCodeAt(0)) {
         // A hyphenated Wade-Giles given name against the Pinyin one word (Chin-ping / Jinping, Tse-tung / Zedong).
         if (len <= 3 && wadeGilesSpells(syllables(a, ac, run.start, len), other.text))

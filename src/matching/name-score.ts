@@ -7,6 +7,7 @@
 import { toCountryCode } from '../lists/countries.js';
 import type { NameComparison, Pair, QueryParts } from './name-compare.js';
 import type { ScoredPart } from './part-similarity.js';
+import { spellingFold } from './similarity.js';
 
 /*
  * Weights of the name score. A part's weight is its information on the lists (IDF, nats) for words;
@@ -68,6 +69,14 @@ const GLUED_WORD = 4;
  * the medium boundary; a birth date or country that agrees can still bring it to review.
  */
 const ONE_PART_FACTOR = 0.6;
+/**
+ * Two parts of a person's name each one slip from the listed ones, neither a spelling variant
+ * (Hamid Saidov / SAIDOU, Habib; Mila Martin / MARTIC, Milan): every letter is written in both, and
+ * a name two slips away in two of its parts is another person's (given names and surnames are
+ * drawn from a pool of names, and near neighbours are common) more often than the same one
+ * mistyped twice. A company's name is words of its own: two slips in it are still that company.
+ */
+const TWO_SLIPS_FACTOR = 0.65;
 /** Particles that make a name of their own (a kunya, Abu Tahir, is not Tahir; bin Laden not Laden). */
 const NAME_FORMING = new Set(['abu', 'abou', 'bou', 'umm', 'bin', 'ibn', 'bint', 'ben', 'ould']);
 
@@ -246,6 +255,89 @@ function onePartOfMore(q: ScoredPart[], c: ScoredPart[], chosen: Pair[]): boolea
   return nameParts(q) >= 2 || nameParts(c) >= 2;
 }
 
+/** Hungarian digraphs for the sounds other languages write d', t', n', ch, zh and s (Vlagyimir, Putyin, Csaba). */
+const hungarian = (t: string): string =>
+  t
+    .replace(/gy/g, 'd')
+    .replace(/ty/g, 't')
+    .replace(/ny/g, 'n')
+    .replace(/ly/g, 'l')
+    .replace(/cs/g, 'ch')
+    .replace(/zs/g, 'zh')
+    .replace(/sz/g, 's');
+/** The endings Latvian and Lithuanian give every name, foreign ones too (Sergejs, Putinas, Vladimiras). */
+const BALTIC_ENDINGS = ['s', 'as', 'is', 'us', 'ys'];
+
+/**
+ * Two spellings of one name that a language's own way of writing names explains, not a slip:
+ * Hungarian digraphs (Vlagyimir / Vladimir), or a Baltic ending on a name (Lavrovs / Lavrov,
+ * Sergejs / Sergey).
+ */
+function writtenByConvention(a: string, b: string): boolean {
+  if (hungarian(a) === hungarian(b)) return true;
+  const aS = a.endsWith('s');
+  if (aS === b.endsWith('s')) return false;
+  const [long, short] = aS ? [a, b] : [b, a];
+  const fold = spellingFold(short);
+  for (const e of BALTIC_ENDINGS)
+    if (long.endsWith(e) && long.length - e.length >= 3 && spellingFold(long.slice(0, -e.length)) === fold) return true;
+  return false;
+}
+
+/**
+ * What one slip changed, with what both words share at their start and end set aside (Martin /
+ * Martic: "n>c"; Abou / Abu: "o>"), or the one letter written for another wherever it stands
+ * (Maynuky / Mainuki: "y>i"); undefined for anything longer, which is a slip of its own.
+ */
+function slipOf(a: string, b: string): string | undefined {
+  let i = 0;
+  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  let ja = a.length;
+  let jb = b.length;
+  while (ja > i && jb > i && a.charCodeAt(ja - 1) === b.charCodeAt(jb - 1)) {
+    ja--;
+    jb--;
+  }
+  if (ja - i === jb - i) {
+    let change: string | undefined;
+    for (let k = 0; i + k < ja; k++) {
+      if (a[i + k] === b[i + k]) continue;
+      const c = a[i + k]! + '>' + b[i + k]!;
+      if (change !== undefined && change !== c) return undefined;
+      change = c;
+    }
+    return change;
+  }
+  return ja - i + (jb - i) <= 3 ? a.slice(i, ja) + '>' + b.slice(i, jb) : undefined;
+}
+
+/**
+ * Parts matched one to one by a slip, not a spelling variant, in Latin letters on both sides, and
+ * the slips not all one change: a spelling convention the tables do not know (Kho Yon Khun / CHO
+ * YON CHUN, Abou / Abu and Mahfuz / Mahfouz) makes the same change wherever it applies, typing
+ * slips and other names do not.
+ */
+function independentSlips(query: QueryParts, c: ScoredPart[], chosen: Pair[]): boolean {
+  const q = query.parts;
+  let n = 0;
+  let first: string | undefined;
+  let different = false;
+  for (const p of chosen) {
+    if (p.how !== 'fuzzy' || p.s >= SAME_WORD || p.qi !== p.qj || p.ci !== p.cj) continue;
+    const qt = q[p.qi]!;
+    const ct = c[p.ci]!;
+    if (qt.translit !== undefined || ct.translit !== undefined || writtenByConvention(qt.text, ct.text)) continue;
+    const change = slipOf(qt.text, ct.text);
+    if (n > 0 && (change === undefined || change !== first)) different = true;
+    if (n === 0) {
+      first = change;
+      if (change === undefined) different = true;
+    }
+    n++;
+  }
+  return n >= 2 && different;
+}
+
 /** Doubtful part similarities count much less than near-certain ones. */
 function eff(s: number): number {
   return s * s * s;
@@ -399,6 +491,7 @@ export function scoreAlignment(a: Alignment): NameComparison {
     (!organization || (!query.organization && q[chosen[0]!.qi]!.personal === true && nameParts(c) >= 2))
   )
     score *= ONE_PART_FACTOR;
+  if (!organization && independentSlips(query, c, chosen)) score *= TWO_SLIPS_FACTOR;
   // Only particles or initials aligned: no real match.
   let substantive = false;
   for (let i = 0; i < q.length; i++)

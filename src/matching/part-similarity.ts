@@ -6,7 +6,7 @@
 import { sameGivenName } from './name-variants.js';
 import type { AlignedPart } from './types.js';
 import type { PartKind, Translit } from './normalize.js';
-import { isTransposition, jaroWinkler, levenshtein } from './similarity.js';
+import { isTransposition, jaroWinkler, koreanFold, levenshtein } from './similarity.js';
 import { wadeGilesSpellsSyllable } from './wade-giles.js';
 
 export interface ScoredPart {
@@ -71,6 +71,11 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
   // A hypocorism or the same given name in another language (Bill / William, Juan / John).
   // (Not for a syllable read from Chinese characters or Hangul: 娟 juan is not the Spanish Juan.)
   if (!strict && !syllabic(a) && !syllabic(b) && sameGivenName(a.text, b.text)) return { s: 0.9, how: 'nickname' };
+  // Hangul writes every letter of a syllable: a part read from it is another name when its syllables
+  // differ otherwise than the romanizations of one syllable do (see koreanFold): 편 Pyon is not
+  // Pyong, 승 Sung not Sang, and the two syllables of 정민 Jongmin are not the one of Jong.
+  if ((a.translit === 'hangul' || b.translit === 'hangul') && koreanFold(a.text) !== koreanFold(b.text))
+    return { s: 0, how: 'fuzzy' };
   // One Mandarin syllable in Wade-Giles and in Pinyin (Hsi / Xi).
   if (
     !strict &&
@@ -137,6 +142,7 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
   // vowel the script left out. The skeleton stands in only against a romanization.
   const bothAbjad = a.translit === 'abjad' && b.translit === 'abjad';
   const abjad = !bothAbjad && (a.translit === 'abjad' || b.translit === 'abjad');
+  let skeletonAgrees = false;
   // Hangul writes every vowel: a consonant skeleton shared with another syllable (Cho / Chu, Han /
   // Hun, Jiyong / Jang) is another name, not a romanization of this one.
   if (
@@ -159,6 +165,7 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
           ? 0.8
           : 0.85;
     if (jw >= floor || Math.max(la, lb) <= 3) {
+      skeletonAgrees = true;
       const ps = abjad ? 0.9 : 0.86 + 0.3 * (jw - floor);
       if (ps > s) {
         s = ps;
@@ -166,6 +173,15 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
       }
     }
   }
+  // Against a romanization, the long vowels an abjad writes must be there whatever the path: the
+  // edit distance between amyr (عمیر, Umair) and Amar counts the vowels the script leaves out as
+  // slips, and finds a name one slip away that the letters written rule out.
+  if (
+    abjad &&
+    !skeletonAgrees &&
+    !(a.translit === 'abjad' ? lettersWritten(a.text, b.text) : lettersWritten(b.text, a.text))
+  )
+    return { s: 0, how };
   // A different first letter is rarely a slip in a short part (Anna / Banna) and not often in a long one.
   if (!sameFirst && how === 'fuzzy' && s > 0) s = minLen < 4 ? 0 : Math.min(s, 0.86);
   // Another inflection of one stem is another name: Antonio/Antonia, Martin/Martina, Ivanov/Ivanova.
@@ -209,7 +225,7 @@ export function lettersWritten(abjad: string, latin: string): boolean {
       if (!last && !find(W_LETTER)) return false;
     } else if (c === 'a') {
       if (!find(A_LETTER) || (last && !FINAL_VOWEL.test(latin))) return false;
-    } else if (c === 'h' && last && !DIGRAPH_FIRST.test(abjad[i - 1]!) && !FINAL_VOWEL.test(latin)) return false;
+    } else if (c === 'h' && last && !DIGRAPH_FIRST.test(abjad[i - 1]!) && !FINAL_A.test(latin)) return false;
   }
   return true;
 }
@@ -217,6 +233,8 @@ const Y_LETTER = /[iey]/;
 const W_LETTER = /[ouwv]/;
 const A_LETTER = /[aoe]/;
 const FINAL_VOWEL = /([aeiouy]h?)$/;
+/** A final ه, ہ or ة after a consonant is the -a or -e of Fatima, Aisha, Fatemeh, Hamza (or the h of Allah, Shah). */
+const FINAL_A = /([ae]h?|[ae]t)$/;
 /** The first letters of the digraphs the tables write (sh, kh, th, dh, gh, ch, zh): their h is no final -a. */
 const DIGRAPH_FIRST = /[sktdgcz]/;
 const letterCounts = new Int32Array(128);

@@ -285,6 +285,30 @@ export function spellingFold(token: string): string {
   return s;
 }
 
+/**
+ * One Korean name in the romanizations lists and customers use, reduced to what they agree on:
+ * McCune-Reischauer without its breves (ŏ, ŭ as o, u), Revised Romanization (eo, eu, g, d, b, j) and
+ * the popular spellings (Sung, Hyun, Lee, Shin, Choi): voiced and plain consonants as one, the
+ * vowels o and u (and eo, eu, oo) as one, oi as oe, the English r of Park (never a Korean sound before a consonant) dropped, doubled letters single, an initial r or l before i or y dropped
+ * (Ri, Li, Yi and I; Ryong and Yong).
+ */
+export function koreanFold(t: string): string {
+  return t
+    .replace(/^[rl](?=[iy])/, '')
+    .replace(/^yi/, 'i')
+    .replace(/ee/g, 'i')
+    .replace(/([aeiou])r(?=[^aeiouy]|$)/g, '$1')
+    .replace(/oi/g, 'oe')
+    .replace(/eo|eu|oo|u/g, 'o')
+    .replace(/sh/g, 's')
+    .replace(/g/g, 'k')
+    .replace(/b/g, 'p')
+    .replace(/d/g, 't')
+    .replace(/j/g, 'ch')
+    .replace(/l/g, 'r')
+    .replace(/(.)\1+/g, '$1');
+}
+
 /** At most one slip apart: a letter dropped, added or replaced, or two neighbouring letters swapped. */
 export function withinOneSlip(a: string, b: string): boolean {
   return levenshtein(a, b, 1) <= 1 || isTransposition(a, b);

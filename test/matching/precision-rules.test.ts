@@ -249,3 +249,45 @@ test("a query in Latin letters is compared with a party's Latin names, not with 
   // A party named only in Arabic script is still compared with a Latin query.
   assert.equal(top('Mustafa al-Zarqawi'), 'un_csl:p14');
 });
+
+test('against a romanization, the long vowels an abjad writes are asked of every path, a slip too', () => {
+  // اویس (Owais, Uwais) writes its long i: Awas, one slip away from the letters read (awys), is another name.
+  assert.ok(matches('اویس کریم', 'Owais KARIM'));
+  assert.ok(!matches('اویس کریم', 'Awas KARIM'));
+  // A final ہ (heh) after a consonant is the -a or -e of the name, not an -i.
+  assert.ok(lettersWritten('rwzynh', 'rozina'));
+  assert.ok(!lettersWritten('rwzynh', 'rezwani'));
+});
+
+test('two parts each one slip from the listed ones are another person, unless one convention explains both', () => {
+  // Two slips, two different changes: another person's name.
+  assert.ok(matches('Hamid Saidov', 'SAIDOV, Hamid'));
+  assert.ok(!matches('Hamid Saidov', 'SAIDOU, Habib'));
+  assert.ok(
+    idx.scorePair('Hamid Saidov', 'SAIDOU, Habib', 'person') < idx.scorePair('Hamid Saidou', 'SAIDOU, Habib', 'person'),
+  );
+  // The same change in both parts is a spelling the tables do not know (kh for ch), not two slips.
+  assert.ok(matches('Khang Myong Khin', 'CHANG Myong Chin'));
+  // Baltic endings and Hungarian digraphs are how those languages write any name.
+  assert.ok(matches('Sergejs Lavrovs', 'Sergey LAVROV'));
+  assert.ok(matches('Vlagyimir Putyin', 'Vladimir PUTIN'));
+  // A company's name with two slips is still that company.
+  const orgs = MatchingIndex.build([
+    { ...emptyRecord('us_csl', 'o1', 'organization', 'JPMorgan Chase & Co.') },
+    ...filler(),
+  ]);
+  assert.ok(orgs.scorePair('JPMorgon Chace & Co.', 'JPMorgan Chase & Co.', 'organization') >= MEDIUM_BOUNDARY);
+});
+
+test('a part read from Hangul aligns only with a romanization of the same syllables', () => {
+  // The romanizations lists and customers use for one name: McCune-Reischauer, Revised, popular.
+  assert.ok(matches('김성훈', 'KIM Song Hun'));
+  assert.ok(matches('김성훈', 'KIM Sung Hoon'));
+  assert.ok(matches('박정민', 'PARK Jeong Min'));
+  assert.ok(matches('최정민', 'CHOI Jong Min'));
+  // One letter of a syllable different is another syllable (편 Pyon, 평 Pyong) ...
+  assert.ok(matches('평찬', 'PYONG Chan'));
+  assert.ok(!matches('편찬', 'PYONG Chan'));
+  // ... and a two-syllable given name is not a one-syllable one (정민 Jongmin / Jong).
+  assert.ok(!matches('박정민', 'PAK Jong'));
+});
