@@ -803,7 +803,9 @@ export async function main(): Promise<void> {
       if (bare.riskScore >= MEDIUM_BOUNDARY) {
         medNoCorr++;
         if (bareHits.length < 400)
-          bareHits.push(`${r.full_name} -> ${bare.matches[0]?.entity.name} ${bare.riskScore}: ${bare.matches[0]?.explanation.summary ?? ''}`);
+          bareHits.push(
+            `${r.full_name} -> ${bare.matches[0]?.entity.name} ${bare.riskScore}: ${bare.matches[0]?.explanation.summary ?? ''}`,
+          );
       }
       if (bare.riskScore >= HIGH_BOUNDARY) highNoCorr++;
     }
