@@ -10,6 +10,9 @@
  * Vietnamese, Arabic, South Asian, Slavic and European names). Romanized, lowercase, without
  * diacritics; spelling variants are caught through the part comparison, not listed here.
  */
+import { lettersWritten } from './part-similarity.js';
+import { phoneticKey } from './similarity.js';
+
 const GIVEN = `
 james john robert michael william david richard joseph thomas charles christopher daniel matthew anthony mark
 donald steven paul andrew joshua kenneth kevin brian george timothy ronald edward jason jeffrey ryan jacob gary
@@ -109,4 +112,32 @@ const COMMON = new Set<string>([...GIVEN.split(/\s+/), ...SURNAMES.split(/\s+/)]
 /** True for a given name or surname that is common in the general population. */
 export function isCommonName(part: string): boolean {
   return COMMON.has(part);
+}
+
+/** The common names by consonant skeleton, for reading a name written in an abjad (see isCommonInAbjad). */
+let bySkeleton: Map<string, string[]> | undefined;
+const abjadCommon = new Map<string, boolean>();
+
+/**
+ * True for a word read from Arabic or Hebrew script that writes a common name: one of the names
+ * above with its consonant skeleton and the long vowels the script writes (حسين hsyn: Hussein,
+ * Husein; ابراہیم abrahym: Ibrahim). The lists hold few names in these scripts, so without this a
+ * common name written in them weighs as if it were rare.
+ */
+export function isCommonInAbjad(text: string): boolean {
+  let v = abjadCommon.get(text);
+  if (v !== undefined) return v;
+  if (bySkeleton === undefined) {
+    bySkeleton = new Map();
+    for (const name of COMMON) {
+      const k = phoneticKey(name);
+      const list = bySkeleton.get(k);
+      if (list) list.push(name);
+      else bySkeleton.set(k, [name]);
+    }
+  }
+  v = (bySkeleton.get(phoneticKey(text)) ?? []).some((name) => lettersWritten(text, name));
+  if (abjadCommon.size >= 100_000) abjadCommon.clear();
+  abjadCommon.set(text, v);
+  return v;
 }

@@ -405,7 +405,15 @@ export function scoreAlignment(a: Alignment): NameComparison {
       const known = query.known[i];
       w = known ?? (qUsed[i] ? qPartnerIdf[i]! : query.maxIdf);
       if (known !== undefined && qUsed[i] && qPartnerIdf[i]! > 0)
-        w = Math.min(w, Math.max(qPartnerIdf[i]!, w * KNOWN_WEIGHT_SHARE));
+        w = Math.min(
+          w,
+          // Both written in an abjad, the listed part's weight is the one to take: the lists hold
+          // few names in these scripts, and a common name written in them (ابراہیم, Ibrahim) is
+          // weighed as common (see isCommonInAbjad), not as the rare word it seems on the lists.
+          part.translit === 'abjad' && qPartner[i]! >= 0 && c[qPartner[i]!]!.translit === 'abjad'
+            ? qPartnerIdf[i]!
+            : Math.max(qPartnerIdf[i]!, w * KNOWN_WEIGHT_SHARE),
+        );
     } else w = kindWeight(part);
     if (qUsed[i]) {
       matchedW += w;

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { emptyRecord, type ListName, type ListRecord } from '../../src/lists/model.js';
 import { MatchingIndex, MEDIUM_BOUNDARY } from '../../src/matching/index.js';
 import { normalizeName } from '../../src/matching/normalize.js';
+import { isCommonInAbjad } from '../../src/matching/common-names.js';
 import { lettersWritten } from '../../src/matching/part-similarity.js';
 
 // Enough rows for part weights to behave as on real lists (common given names weigh little).
@@ -290,4 +291,16 @@ test('a part read from Hangul aligns only with a romanization of the same syllab
   assert.ok(!matches('편찬', 'PYONG Chan'));
   // ... and a two-syllable given name is not a one-syllable one (정민 Jongmin / Jong).
   assert.ok(!matches('박정민', 'PAK Jong'));
+});
+
+test('a common name written in an abjad weighs as common, as it does in Latin letters', () => {
+  // حسين (hsyn) writes Hussein, ابراہیم (abrahym) Ibrahim: common names; مخلص (mkhls, Mukhlis) is not one.
+  assert.ok(isCommonInAbjad('hsyn'));
+  assert.ok(isCommonInAbjad('abrahym'));
+  assert.ok(!isCommonInAbjad('mkhls'));
+  // Two common names of three, both in Arabic script, weigh less than a rarer name in their place.
+  assert.ok(
+    idx.scorePair('ابراہیم حسین', 'يسار حسين ابراهيم', 'person') <
+      idx.scorePair('ابراہیم مخلص', 'يسار مخلص ابراهيم', 'person') - 15,
+  );
 });
