@@ -458,11 +458,12 @@ export function scoreAlignment(a: Alignment): NameComparison {
   let doubtful = false;
   for (const p of chosen)
     if (p.how === 'fuzzy' && p.s < DOUBTFUL && p.qi === p.qj && query.known[p.qi] !== undefined) doubtful = true;
-  const extraCCost = doubtful
-    ? DOUBTFUL_EXTRA_COST
-    : missingNames <= MIDDLE_NAMES
-      ? EXTRA_LISTED_COST
-      : EXTRA_LISTED_COST_LONGER;
+  // A name read from Chinese characters is its characters: a listed syllable it does not have is
+  // another character, so another name (郭萍 Guo Ping / CHEN, Guo Ping), not a middle name left out.
+  let han = qc.length > 0;
+  for (const i of qc) if (q[i]!.translit !== 'han') han = false;
+  const extraCCost =
+    doubtful || han ? DOUBTFUL_EXTRA_COST : missingNames <= MIDDLE_NAMES ? EXTRA_LISTED_COST : EXTRA_LISTED_COST_LONGER;
   const denom = matchedW + CONFLICT_COST * conflict + extraQCost * extraQ + extraCCost * extraC;
   const cov = denom > 0 ? mq / denom : 0;
   let score = Math.pow(cov, COVERAGE_EXPONENT);

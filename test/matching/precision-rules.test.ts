@@ -304,3 +304,10 @@ test('a common name written in an abjad weighs as common, as it does in Latin le
       idx.scorePair('ابراہیم مخلص', 'يسار مخلص ابراهيم', 'person') - 15,
   );
 });
+
+test('a name read from Chinese characters is its characters: a listed syllable it lacks is another name', () => {
+  assert.ok(matches('陈国平', 'CHEN, Guo Ping'));
+  assert.ok(matches('习近平', 'XI Jinping'));
+  // 郭萍 (Guo Ping) has neither the surname Chen nor a third character: another person.
+  assert.ok(!matches('郭萍', 'CHEN, Guo Ping'));
+});
