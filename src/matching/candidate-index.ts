@@ -6,15 +6,13 @@
  * the weight of the query parts they share, so that only a bounded number is compared in full.
  */
 import type { ListRecord, NameKind, NameQuality } from '../lists/model.js';
-import { isCommonInAbjad, isCommonName } from './common-names.js';
+import { COMMON_NAME_IDF, isCommonName } from './common-names.js';
 import { EditNeighbours } from './edit-neighbours.js';
 import type { ScoredPart } from './part-similarity.js';
 import { normalizeName, type NamePart } from './normalize.js';
 import { phoneticKey, spellingFold } from './similarity.js';
 import { hasNonLatin } from './transliterate.js';
 
-/** Weight cap (nats) of a name part common in the population (common-names.ts): about 1 record in 60. */
-const COMMON_NAME_IDF = 3.5;
 /** Listed names carrying a part above which its fuzzy neighbourhood is not searched. */
 const COMMON_POSTINGS = 1500;
 /** Weight of a number part in candidate ranking, as a share of the rarest word's. */
@@ -308,9 +306,9 @@ export class CandidateIndex {
    * The lists' weight (IDF, nats) of a word, capped for names common in the population; undefined
    * for a word no listed name holds and no population table knows.
    */
-  idfOf = (text: string, translit?: NamePart['translit']): number | undefined => {
+  idfOf = (text: string): number | undefined => {
     const df = this.df.get(text);
-    const common = isCommonName(text) || (translit === 'abjad' && isCommonInAbjad(text));
+    const common = isCommonName(text);
     if (df === undefined) return common ? COMMON_NAME_IDF : undefined;
     const idf = Math.log((this.records + IDF_PRIOR) / (df + 1));
     return common && idf > COMMON_NAME_IDF ? COMMON_NAME_IDF : idf;
@@ -333,7 +331,7 @@ export class CandidateIndex {
   /** A part with the lists' weight, phonetic key and spelling fold. */
   scored(text: string, kind: NamePart['kind'], translit?: NamePart['translit']): ScoredPart {
     const word = kind === 'word' || kind === 'patronymic';
-    const idf = word ? (this.idfOf(text, translit) ?? this.maxIdf) : 0;
+    const idf = word ? (this.idfOf(text) ?? this.maxIdf) : 0;
     const p: ScoredPart = { text, kind, pk: word ? this.pk(text) : '', idf };
     if (translit) p.translit = translit;
     if (word) p.fold = this.fold(text);

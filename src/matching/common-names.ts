@@ -13,6 +13,9 @@
 import { lettersWritten } from './part-similarity.js';
 import { phoneticKey } from './similarity.js';
 
+/** Weight cap (nats) of a name part common in the population: about 1 record in 60. */
+export const COMMON_NAME_IDF = 3.5;
+
 const GIVEN = `
 james john robert michael william david richard joseph thomas charles christopher daniel matthew anthony mark
 donald steven paul andrew joshua kenneth kevin brian george timothy ronald edward jason jeffrey ryan jacob gary

@@ -8,6 +8,7 @@ import { toCountryCode } from '../lists/countries.js';
 import type { NameComparison, Pair, QueryParts } from './name-compare.js';
 import type { ScoredPart } from './part-similarity.js';
 import { spellingFold } from './similarity.js';
+import { COMMON_NAME_IDF, isCommonInAbjad } from './common-names.js';
 
 /*
  * Weights of the name score. A part's weight is its information on the lists (IDF, nats) for words;
@@ -405,15 +406,18 @@ export function scoreAlignment(a: Alignment): NameComparison {
       const known = query.known[i];
       w = known ?? (qUsed[i] ? qPartnerIdf[i]! : query.maxIdf);
       if (known !== undefined && qUsed[i] && qPartnerIdf[i]! > 0)
-        w = Math.min(
-          w,
-          // Both written in an abjad, the listed part's weight is the one to take: the lists hold
-          // few names in these scripts, and a common name written in them (ابراہیم, Ibrahim) is
-          // weighed as common (see isCommonInAbjad), not as the rare word it seems on the lists.
-          part.translit === 'abjad' && qPartner[i]! >= 0 && c[qPartner[i]!]!.translit === 'abjad'
-            ? qPartnerIdf[i]!
-            : Math.max(qPartnerIdf[i]!, w * KNOWN_WEIGHT_SHARE),
-        );
+        w = Math.min(w, Math.max(qPartnerIdf[i]!, w * KNOWN_WEIGHT_SHARE));
+      // Both written in an abjad: the lists hold few names in these scripts, and a common name
+      // written in them (ابراہیم, Ibrahim) weighs as common (see isCommonInAbjad), not as the rare
+      // word it seems on the lists.
+      if (
+        part.translit === 'abjad' &&
+        qUsed[i] &&
+        qPartner[i]! >= 0 &&
+        c[qPartner[i]!]!.translit === 'abjad' &&
+        isCommonInAbjad(part.text)
+      )
+        w = Math.min(w, COMMON_NAME_IDF);
     } else w = kindWeight(part);
     if (qUsed[i]) {
       matchedW += w;
