@@ -42,6 +42,7 @@ const CONNECTIONS = arg('connections', 2);
 const PORT = arg('port', 18191);
 const CLI = resolve(process.cwd(), process.env.BENCH_CLI ?? 'bin/sanctions');
 const URL_BASE = `http://127.0.0.1:${PORT}`;
+const METRICS_URL = `http://127.0.0.1:${PORT + 1}/metrics`;
 
 function peakRssMiB(pid: number | undefined): number | undefined {
   try {
@@ -79,6 +80,13 @@ function cpuSplit(pid: number, before: Map<string, number>, after: Map<string, n
   const busiest = others[0] ?? 0;
   const rest = others.slice(1).reduce((x, y) => x + y, 0);
   return { main, busiest, rest, all: main + busiest + rest };
+}
+
+/** Seconds the matching threads have spent screening (sanctions_matching_busy_seconds_total); undefined on builds without it. */
+async function matchingBusySeconds(): Promise<number | undefined> {
+  const text = await (await fetch(METRICS_URL)).text();
+  const hit = /^sanctions_matching_busy_seconds_total (\S+)$/m.exec(text);
+  return hit ? Number(hit[1]) : undefined;
 }
 
 const load = () =>
@@ -173,7 +181,7 @@ async function main(): Promise<void> {
   const cache = process.env.BENCH_CACHE_DIR;
   const base = cache ?? mkdtempSync(join(tmpdir(), 'sanctions-bench-batch-base-'));
   const dataDir = mkdtempSync(join(tmpdir(), 'sanctions-bench-batch-'));
-  const env = serverEnv(dataDir, PORT);
+  const env = { ...serverEnv(dataDir, PORT), METRICS_PORT: String(PORT + 1) };
   let server: ChildProcess | undefined;
   try {
     const { key, names } = await prepare(base);
@@ -186,18 +194,18 @@ async function main(): Promise<void> {
         `MATCH_THREADS=${process.env.MATCH_THREADS ?? 'default'}), real lists; 2 cores shared with whatever else runs on this machine`,
     );
 
-    // Warm-up (the matching code compiled, the collection after the index build over), then the
-    // interactive p99 with no batch running.
+    // Warm-up: the matching code compiled, the collection after the index build over.
     await interactive(key, names.slice().reverse());
-    const idle = await interactive(key, names);
 
     // 1. The batch alone.
     const csv = csvOf(names, ROWS, 'a');
     const loadBefore = load();
     const cpuBefore = threadCpu(pid);
+    const busyBefore = await matchingBusySeconds();
     const alone = await upload(key, csv);
     const end = await waitUntil(key, alone.id, (s) => s.status === 'completed');
     const cpu = cpuSplit(pid, cpuBefore, threadCpu(pid));
+    const busyAfter = await matchingBusySeconds();
     const took = tookSeconds(alone.startedAt, end);
     const perRow = (s: number) => `${((s * 1e6) / end.done).toFixed(0)} us`;
     const ofWall = (s: number) => `${((s / took) * 100).toFixed(0)}%`;
@@ -214,8 +222,15 @@ async function main(): Promise<void> {
     console.log(
       `   share of a core over the wall time: HTTP thread ${ofWall(cpu.main)}, matching thread ${ofWall(cpu.busiest)}, all ${ofWall(cpu.all)}`,
     );
+    if (busyBefore !== undefined && busyAfter !== undefined) {
+      const busy = busyAfter - busyBefore;
+      console.log(
+        `   matching thread busy (time in its screening handler, descheduled time included) ${((busy / took) * 100).toFixed(0)}% of the wall time, ${perRow(busy)} a row`,
+      );
+    }
 
-    // 2. The interactive p99 while a second batch runs.
+    // 2. The interactive p99 with no batch running, then while a second batch runs.
+    const idle = await interactive(key, names.slice().reverse());
     const loadDuring = load();
     const second = await upload(key, csvOf(names, DURING_ROWS, 'b'));
     const during = await interactive(key, names);
@@ -224,7 +239,7 @@ async function main(): Promise<void> {
     console.log(
       `\n2. interactive POST /screen, ${CONNECTIONS} connections, ${DURATION} s (load average ${loadDuring}; after: ${load()}):`,
     );
-    console.log(line('   idle (before batch 1)', idle));
+    console.log(line('   idle (after batch 1)', idle));
     console.log(line('   while batch 2 runs', during));
     console.log(`   p99 ratio: ${(during.latency.p99 / Math.max(1, idle.latency.p99)).toFixed(2)} x idle`);
     console.log(
