@@ -69,8 +69,8 @@ export class BatchRunner {
   private startedUp = false;
   /** Rows allowed in flight while no request is under way: grows by one per finished row up to BATCH_CONCURRENCY. */
   private allowed: number;
-  /** Workers waiting for `allowed` to grow. */
-  private grown: (() => void)[] = [];
+  /** Workers waiting for `allowed` to grow past their slot. */
+  private grown: { slot: number; wake: () => void }[] = [];
 
   constructor(private readonly deps: BatchRunnerDeps) {
     this.allowed = this.busyLimit();
@@ -178,7 +178,7 @@ export class BatchRunner {
       for (;;) {
         // Back off at once while interactive requests are under way: the slots above the busy
         // limit take no new row until none is (rows already running finish).
-        while (more() && slot >= this.limit()) await Promise.race([this.slotFreed(), allTaken]);
+        while (more() && slot >= this.limit()) await Promise.race([this.slotFreed(slot), allTaken]);
         refill();
         if (queue.length === 0 && claiming) await claiming;
         if (!more()) break;
@@ -202,7 +202,7 @@ export class BatchRunner {
     const slots = Math.min(config.concurrency, Math.max(1, queue.length));
     await Promise.all(Array.from({ length: slots }, (_, slot) => worker(slot)));
     await claiming;
-    for (const wake of this.grown.splice(0)) wake();
+    for (const waiter of this.grown.splice(0)) waiter.wake();
     if (queue.length > 0) await store.release(nodeId, queue);
     report.completed = await this.finishBatches();
     return { more: claimedAny && !stop, report };
@@ -227,14 +227,17 @@ export class BatchRunner {
     if (this.allowed >= this.deps.config.concurrency) return;
     if (interactive && (interactive.busy || interactive.quietFor() < QUIET_MS)) return;
     this.allowed++;
-    this.grown.shift()?.();
+    // The worker of the slot now allowed: waking another (one whose slot is still above the limit)
+    // would leave that slot idle, for the rest of a round that lasts as long as its batch.
+    const at = this.grown.findIndex((w) => w.slot < this.allowed);
+    if (at >= 0) this.grown.splice(at, 1)[0]!.wake();
   }
 
-  /** Resolves when a worker above the limit may look again: the requests ended, or the limit grew. */
-  private slotFreed(): Promise<void> {
+  /** Resolves when the worker of `slot` may look again: the requests ended, or the limit grew past it. */
+  private slotFreed(slot: number): Promise<void> {
     const { interactive } = this.deps;
     if (interactive?.busy) return interactive.idle();
-    return new Promise<void>((resolve) => this.grown.push(resolve));
+    return new Promise<void>((wake) => this.grown.push({ slot, wake }));
   }
 
   /** The caller a batch's rows run as: its creator, with the organization's tier and quota now. */

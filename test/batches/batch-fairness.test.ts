@@ -133,6 +133,27 @@ for (const { engine, skip } of ENGINES) {
       assert.equal((await usage()) - before, 45, 'one quota unit per row: no row ran twice');
     });
 
+    it('back to BATCH_CONCURRENCY once the requests are over, within one claim of the batch', async () => {
+      const id = await batchOf(300, 'fr');
+      const interactive = new InFlight();
+      let quietFrom = 0;
+      const { batches, atStart } = runner(
+        interactive,
+        (started) => {
+          if (started === 20) interactive.enter();
+          if (started === 40) {
+            interactive.leave();
+            quietFrom = started;
+          }
+        },
+        500,
+      );
+      await batches.job.runUntilIdle();
+      // Every slot is taken again: each growth of the limit wakes the worker of the slot it allows.
+      assert.equal(Math.max(...atStart.slice(quietFrom)), 8);
+      await screenedOnce(id, 'fr', 300);
+    });
+
     it('while an interactive request is under way, one row at a time (BATCH_BUSY_CONCURRENCY)', async () => {
       const id = await batchOf(30, 'fb');
       const interactive = new InFlight();
