@@ -199,7 +199,8 @@ export class BatchRunner {
         await yieldToEventLoop();
       }
     };
-    const slots = Math.min(config.concurrency, Math.max(1, queue.length));
+    // Claims to come may bring more rows than the first one did (a claim smaller than the concurrency).
+    const slots = exhausted ? Math.min(config.concurrency, Math.max(1, queue.length)) : config.concurrency;
     await Promise.all(Array.from({ length: slots }, (_, slot) => worker(slot)));
     await claiming;
     for (const waiter of this.grown.splice(0)) waiter.wake();
