@@ -1,14 +1,24 @@
 /**
- * Batch screening end to end (issue 14): a CSV of --rows rows (default 100,000) uploaded to a server
- * process on SQLite with the real lists; the time to accept it, the time until every row is screened,
- * the server's peak resident memory, and the p99 of interactive POST /screen while the batch runs
- * against its idle value. Then a second batch killed (SIGKILL) at about half way and the server
- * restarted: rows lost and rows screened twice, counted in the database.
- *   npm run build && node dist/bench/batch.js [--rows=100000] [--kill-rows=10000] [--duration=15] [--connections=2]
+ * Batch screening end to end (issue 14), on a server process on SQLite with the real lists:
+ *  1. the throughput: a CSV of --rows rows (default 100,000) uploaded with no other traffic, the time
+ *     to accept it and until every row is screened (the server's own finishedAt), and the CPU each of
+ *     the server's threads spent per row (the HTTP thread, the matching thread, the rest): on a shared
+ *     machine the CPU per row is the steadier figure, and each thread's CPU against the wall time says
+ *     which one is the limit;
+ *  2. fairness: the p99 of interactive POST /screen with no batch against its value while a second
+ *     batch (--during-rows, default as many rows) runs. The runner gives way to interactive requests
+ *     by design (BATCH_BUSY_CONCURRENCY), so this second batch's end-to-end time, also printed, mixes
+ *     its own speed with the time it yielded;
+ *  3. durability: a third batch killed (SIGKILL) at about half way and the server restarted: rows lost
+ *     and rows screened twice, counted in the database.
+ * The server's peak resident memory is read before the kill.
+ *   npm run build && node dist/bench/batch.js [--rows=100000] [--during-rows=100000] [--kill-rows=10000] [--duration=15] [--connections=2]
+ * BENCH_CACHE_DIR keeps the synced lists database, the key and the query mix between runs (each run
+ * works on a copy); BENCH_CLI runs another build; BENCH_SERVER_NODE_ARGS passes node flags to the server.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type autocannon from 'autocannon';
@@ -20,16 +30,19 @@ import {
   prepareServerData,
   runAutocannon,
   serverEnv,
+  statCpuSeconds,
   waitForLists,
 } from './server-process.js';
 
 const ROWS = arg('rows', 100_000);
+const DURING_ROWS = arg('during-rows', ROWS);
 const KILL_ROWS = arg('kill-rows', 10_000);
 const DURATION = arg('duration', 15);
 const CONNECTIONS = arg('connections', 2);
 const PORT = arg('port', 18191);
-const CLI = resolve(process.cwd(), 'bin/sanctions');
+const CLI = resolve(process.cwd(), process.env.BENCH_CLI ?? 'bin/sanctions');
 const URL_BASE = `http://127.0.0.1:${PORT}`;
+const METRICS_URL = `http://127.0.0.1:${PORT + 1}/metrics`;
 
 function peakRssMiB(pid: number | undefined): number | undefined {
   try {
@@ -42,6 +55,45 @@ function peakRssMiB(pid: number | undefined): number | undefined {
   }
 }
 
+/** CPU seconds of each of the process's threads, by thread id. */
+function threadCpu(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      out.set(tid, statCpuSeconds(`/proc/${pid}/task/${tid}/stat`));
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
+}
+
+/**
+ * CPU between two readings: the main (HTTP) thread, the busiest other one (the matching thread), and
+ * the rest (V8's garbage collector helpers, the SQLite checkpointer, libuv's pool for the log syncs).
+ */
+function cpuSplit(pid: number, before: Map<string, number>, after: Map<string, number>) {
+  const spent = [...after].map(([tid, s]) => ({ tid, s: s - (before.get(tid) ?? 0) }));
+  const main = spent.find((t) => t.tid === String(pid))?.s ?? 0;
+  const others = spent.filter((t) => t.tid !== String(pid)).map((t) => t.s);
+  others.sort((x, y) => y - x);
+  const busiest = others[0] ?? 0;
+  const rest = others.slice(1).reduce((x, y) => x + y, 0);
+  return { main, busiest, rest, all: main + busiest + rest };
+}
+
+/** Seconds the matching threads have spent screening (sanctions_matching_busy_seconds_total); undefined on builds without it. */
+async function matchingBusySeconds(): Promise<number | undefined> {
+  const text = await (await fetch(METRICS_URL)).text();
+  const hit = /^sanctions_matching_busy_seconds_total (\S+)$/m.exec(text);
+  return hit ? Number(hit[1]) : undefined;
+}
+
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+
 function csvOf(names: string[], rows: number, prefix: string): string {
   const lines = ['name,externalId'];
   for (let i = 0; i < rows; i++) lines.push(`"${names[i % names.length]!.replace(/"/g, '""')}",${prefix}-${i}`);
@@ -49,7 +101,8 @@ function csvOf(names: string[], rows: number, prefix: string): string {
 }
 
 function startServer(env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, [CLI, 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  return spawn(process.execPath, [...nodeArgs, CLI, 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 async function api<T>(key: string, method: string, path: string, body?: string, type?: string): Promise<T> {
@@ -69,6 +122,7 @@ interface Status {
   screened: number;
   errors: number;
   total: number;
+  finishedAt: string | null;
 }
 
 async function waitUntil(key: string, id: string, done: (s: Status) => boolean): Promise<Status> {
@@ -95,53 +149,114 @@ function interactive(key: string, names: string[]): Promise<autocannon.Result> {
 const line = (label: string, r: autocannon.Result) =>
   `${label.padEnd(26)} ${r.requests.average.toFixed(0).padStart(5)} req/s   p50 ${r.latency.p50} ms   p99 ${r.latency.p99} ms   max ${r.latency.max} ms   errors ${r.errors + r.non2xx}`;
 
+/** Uploads a CSV batch; the wall-clock time of the upload, the time until accepted (202), and its id. */
+async function upload(key: string, csv: string) {
+  const startedAt = Date.now();
+  const t0 = performance.now();
+  const created = await api<{ batchId: string }>(key, 'POST', '/v1/batches', csv, 'text/csv');
+  return { id: created.batchId, startedAt, accepted: performance.now() - t0 };
+}
+
+/** Seconds from the upload to the server's finishedAt. */
+const tookSeconds = (startedAt: number, end: Status) => (Date.parse(end.finishedAt!) - startedAt) / 1000;
+
+/** A data directory with the lists synced, an enterprise organization and its key, and the query mix. */
+async function prepare(dir: string): Promise<{ key: string; names: string[] }> {
+  const done = join(dir, 'prepared.json');
+  if (existsSync(done)) return JSON.parse(readFileSync(done, 'utf8')) as { key: string; names: string[] };
+  mkdirSync(dir, { recursive: true });
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dir, LOG_LEVEL: 'warn' };
+  delete env.DATABASE_URL;
+  const key = prepareServerData(CLI, env);
+  const names = queryMix([...(await loadAllLists(undefined, () => undefined)).values()].flat());
+  writeFileSync(done, JSON.stringify({ key, names }));
+  return { key, names };
+}
+
 async function main(): Promise<void> {
   if (!existsSync(LISTS)) {
     console.log(`batch benchmark skipped: ${LISTS} is absent`);
     return;
   }
+  const cache = process.env.BENCH_CACHE_DIR;
+  const base = cache ?? mkdtempSync(join(tmpdir(), 'sanctions-bench-batch-base-'));
   const dataDir = mkdtempSync(join(tmpdir(), 'sanctions-bench-batch-'));
-  const env = serverEnv(dataDir, PORT);
+  const env = { ...serverEnv(dataDir, PORT), METRICS_PORT: String(PORT + 1) };
   let server: ChildProcess | undefined;
   try {
-    const key = prepareServerData(CLI, env);
-    const names = queryMix([...(await loadAllLists(undefined, () => undefined)).values()].flat());
+    const { key, names } = await prepare(base);
+    cpSync(base, dataDir, { recursive: true });
     server = startServer(env);
     await waitForLists(URL_BASE, 120_000);
-    // Warm-up, then the interactive p99 with no batch running.
+    const pid = server.pid!;
+    console.log(
+      `\nBatch benchmark: SQLite, one server process (BATCH_CONCURRENCY=${process.env.BATCH_CONCURRENCY ?? 'default'}, ` +
+        `MATCH_THREADS=${process.env.MATCH_THREADS ?? 'default'}), real lists; 2 cores shared with whatever else runs on this machine`,
+    );
+
+    // Warm-up: the matching code compiled, the collection after the index build over.
     await interactive(key, names.slice().reverse());
-    const idle = await interactive(key, names);
 
-    const csv = csvOf(names, ROWS, 'b');
-    const t0 = performance.now();
-    const created = await api<{ batchId: string }>(key, 'POST', '/v1/batches', csv, 'text/csv');
-    const accepted = performance.now() - t0;
+    // 1. The batch alone.
+    const csv = csvOf(names, ROWS, 'a');
+    const loadBefore = load();
+    const cpuBefore = threadCpu(pid);
+    const busyBefore = await matchingBusySeconds();
+    const alone = await upload(key, csv);
+    const end = await waitUntil(key, alone.id, (s) => s.status === 'completed');
+    const cpu = cpuSplit(pid, cpuBefore, threadCpu(pid));
+    const busyAfter = await matchingBusySeconds();
+    const took = tookSeconds(alone.startedAt, end);
+    const perRow = (s: number) => `${((s * 1e6) / end.done).toFixed(0)} us`;
+    const ofWall = (s: number) => `${((s / took) * 100).toFixed(0)}%`;
+    console.log(
+      `\n1. ${ROWS.toLocaleString('en')} CSV rows (${(csv.length / 1024 / 1024).toFixed(1)} MB), no other traffic (load average before: ${loadBefore}; after: ${load()})`,
+    );
+    console.log(`   accepted (202, every row stored) after ${(alone.accepted / 1000).toFixed(1)} s`);
+    console.log(
+      `   all rows screened after ${took.toFixed(1)} s: ${(end.done / took).toFixed(0)} rows/s (${end.screened} screened, ${end.errors} errors)`,
+    );
+    console.log(
+      `   server CPU per row: HTTP thread ${perRow(cpu.main)}, matching thread ${perRow(cpu.busiest)}, other threads ${perRow(cpu.rest)}, all ${perRow(cpu.all)}`,
+    );
+    console.log(
+      `   share of a core over the wall time: HTTP thread ${ofWall(cpu.main)}, matching thread ${ofWall(cpu.busiest)}, all ${ofWall(cpu.all)}`,
+    );
+    if (busyBefore !== undefined && busyAfter !== undefined) {
+      const busy = busyAfter - busyBefore;
+      console.log(
+        `   matching thread busy (time in its screening handler, descheduled time included) ${((busy / took) * 100).toFixed(0)}% of the wall time, ${perRow(busy)} a row`,
+      );
+    }
+
+    // 2. The interactive p99 with no batch running, then while a second batch runs.
+    const idle = await interactive(key, names.slice().reverse());
+    const loadDuring = load();
+    const second = await upload(key, csvOf(names, DURING_ROWS, 'b'));
     const during = await interactive(key, names);
-    const end = await waitUntil(key, created.batchId, (s) => s.status === 'completed');
-    const took = performance.now() - t0;
-    const rss = peakRssMiB(server.pid);
-
+    const secondEnd = await waitUntil(key, second.id, (s) => s.status === 'completed');
+    const mixed = tookSeconds(second.startedAt, secondEnd);
     console.log(
-      `\nBatch benchmark: ${ROWS.toLocaleString('en')} CSV rows (${(csv.length / 1024 / 1024).toFixed(1)} MB), SQLite, one server process (BATCH_CONCURRENCY=${process.env.BATCH_CONCURRENCY ?? 'default'}), real lists; 2 cores shared with other work on this machine`,
+      `\n2. interactive POST /screen, ${CONNECTIONS} connections, ${DURATION} s (load average ${loadDuring}; after: ${load()}):`,
     );
-    console.log(`accepted (202, every row stored) after ${(accepted / 1000).toFixed(1)} s`);
+    console.log(line('   idle (after batch 1)', idle));
+    console.log(line('   while batch 2 runs', during));
+    console.log(`   p99 ratio: ${(during.latency.p99 / Math.max(1, idle.latency.p99)).toFixed(2)} x idle`);
     console.log(
-      `all rows screened after ${(took / 1000).toFixed(1)} s: ${((end.done / took) * 1000).toFixed(0)} rows/s (${end.screened} screened, ${end.errors} errors)`,
+      `   batch 2 (${DURING_ROWS.toLocaleString('en')} rows, its first ${DURATION} s under the interactive load, when the runner gives way to it): ` +
+        `${mixed.toFixed(1)} s end to end, ${(secondEnd.done / mixed).toFixed(0)} rows/s`,
     );
-    if (rss !== undefined) console.log(`server peak resident memory: ${rss} MiB`);
-    console.log(`interactive POST /screen, ${CONNECTIONS} connections, ${DURATION} s:`);
-    console.log(line('  idle', idle));
-    console.log(line('  while the batch runs', during));
-    console.log(`  p99 ratio: ${(during.latency.p99 / Math.max(1, idle.latency.p99)).toFixed(2)} x idle`);
+    const rss = peakRssMiB(pid);
+    if (rss !== undefined) console.log(`\nserver peak resident memory (batches 1 and 2): ${rss} MiB`);
 
-    // Kill -9 at about half way, restart, count.
-    const second = await api<{ batchId: string }>(key, 'POST', '/v1/batches', csvOf(names, KILL_ROWS, 'k'), 'text/csv');
-    const half = await waitUntil(key, second.batchId, (s) => s.done >= KILL_ROWS / 2);
+    // 3. Kill -9 at about half way, restart, count.
+    const third = await api<{ batchId: string }>(key, 'POST', '/v1/batches', csvOf(names, KILL_ROWS, 'k'), 'text/csv');
+    const half = await waitUntil(key, third.batchId, (s) => s.done >= KILL_ROWS / 2);
     server.kill('SIGKILL');
     await new Promise((r) => server!.once('exit', r));
     server = startServer(env);
     await waitForLists(URL_BASE, 120_000);
-    const resumed = await waitUntil(key, second.batchId, (s) => s.status === 'completed');
+    const resumed = await waitUntil(key, third.batchId, (s) => s.status === 'completed');
     server.kill('SIGTERM');
     await new Promise((r) => server!.once('exit', r));
     server = undefined;
@@ -151,14 +266,14 @@ async function main(): Promise<void> {
         .prepare(
           `select count(*) as n from batch_rows r where r.batch_id = ? and (r.state <> 'done' or not exists (select 1 from screenings s where s.id = r.screening_id))`,
         )
-        .get(second.batchId) as { n: number };
+        .get(third.batchId) as { n: number };
       const twice = db
         .prepare(
           `select coalesce(sum(n - 1), 0) as n from (select count(*) as n from screenings where external_id like 'k-%' group by external_id having count(*) > 1)`,
         )
         .get() as { n: number };
       console.log(
-        `kill -9 at ${half.done.toLocaleString('en')} of ${KILL_ROWS.toLocaleString('en')} rows, restart: ${resumed.status}, rows lost ${lost.n}, rows screened twice ${twice.n}`,
+        `\n3. kill -9 at ${half.done.toLocaleString('en')} of ${KILL_ROWS.toLocaleString('en')} rows, restart: ${resumed.status}, rows lost ${lost.n}, rows screened twice ${twice.n}`,
       );
     } finally {
       db.close();
@@ -166,6 +281,7 @@ async function main(): Promise<void> {
   } finally {
     if (server) server.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
+    if (!cache) rmSync(base, { recursive: true, force: true });
   }
 }
 

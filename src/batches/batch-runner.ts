@@ -52,8 +52,9 @@ const QUIET_MS = 20;
 const STALE_RECEIVING_MS = 60 * 60 * 1000;
 
 /**
- * Runs batch rows in the background, on every node: a round claims a few rows (BATCH_CLAIM_SIZE)
- * of the oldest runnable batch and screens them through the screening service's own POST /screen
+ * Runs batch rows in the background, on every node: a round claims rows of the oldest runnable
+ * batch a few at a time (BATCH_CLAIM_SIZE, the next few claimed before the last ones are taken) until
+ * none of that batch is left, and screens them through the screening service's own POST /screen
  * path, BATCH_CONCURRENCY at once while no interactive request is under way (so that the group
  * commit and the matching thread get many rows in one go) and at most BATCH_BUSY_CONCURRENCY while
  * one is, so that interactive requests keep their latency. Each
@@ -68,8 +69,8 @@ export class BatchRunner {
   private startedUp = false;
   /** Rows allowed in flight while no request is under way: grows by one per finished row up to BATCH_CONCURRENCY. */
   private allowed: number;
-  /** Workers waiting for `allowed` to grow. */
-  private grown: (() => void)[] = [];
+  /** Workers waiting for `allowed` to grow past their slot. */
+  private grown: { slot: number; wake: () => void }[] = [];
 
   constructor(private readonly deps: BatchRunnerDeps) {
     this.allowed = this.busyLimit();
@@ -110,34 +111,84 @@ export class BatchRunner {
         await store.deleteBatch(id);
     }
     if (!this.deps.listsReady()) return { more: false, report };
-    const claimed = await BatchStore.claim(database, {
-      now: now.toISOString(),
-      until: new Date(now.getTime() + config.leaseMs).toISOString(),
-      nodeId,
-      limit: config.claimSize,
-      ...(batchId !== undefined ? { batchId } : {}),
-    });
     const batches = new Map<string, { batch: BatchRow; caller: Caller } | null>();
-    for (const id of new Set(claimed.map((c) => c.batch_id))) {
-      await store.setStatus(id, ['queued'], { status: 'running', started_at: now.toISOString() });
-      batches.set(id, await this.callerOf(store, id));
-    }
-    let next = 0;
+    /** Claimed rows not taken yet, in file order. */
+    let queue: ClaimedLine[] = [];
+    /**
+     * Lines of the round's batch queued or running here: a claim made while they wait may find the
+     * lease of some run out (BATCH_LEASE) and claim them again; that renews their lease, and they
+     * must not run twice.
+     */
+    const ours = new Set<number>();
+    let claimedAny = false;
+    let exhausted = false;
+    // The round's first claim names the batch (the oldest runnable one); the next claims take more of
+    // that batch only, so that the round ends, and the batch is completed, when its rows have run.
+    let roundBatch = batchId;
+    const claimMore = async (): Promise<void> => {
+      const at = clock.now();
+      const claimed = await BatchStore.claim(database, {
+        now: at.toISOString(),
+        until: new Date(at.getTime() + config.leaseMs).toISOString(),
+        nodeId,
+        limit: config.claimSize,
+        ...(roundBatch !== undefined ? { batchId: roundBatch } : {}),
+      });
+      if (claimed.length === 0) {
+        exhausted = true;
+        return;
+      }
+      claimedAny = true;
+      roundBatch ??= claimed[0]!.batch_id;
+      for (const id of new Set(claimed.map((c) => c.batch_id))) {
+        if (batches.has(id)) continue;
+        await store.setStatus(id, ['queued'], { status: 'running', started_at: at.toISOString() });
+        batches.set(id, await this.callerOf(store, id));
+      }
+      const fresh = claimed.filter((c) => !ours.has(c.line));
+      for (const c of fresh) ours.add(c.line);
+      queue = queue.concat(fresh);
+    };
+    await claimMore();
     let stop = false;
-    // Resolves once every claimed row has been taken, so that workers waiting for a quiet moment end.
+    /** The claim under way, if any: workers that find the queue empty wait for it. */
+    let claiming: Promise<void> | undefined;
+    // Resolves once no row is left to take, so that workers waiting for a quiet moment end.
     let drained!: () => void;
     const allTaken = new Promise<void>((resolve) => (drained = resolve));
-    const more = () => next < claimed.length && !stop && !this.job.stopping;
+    const more = () => !stop && !this.job.stopping && (queue.length > 0 || claiming !== undefined || !exhausted);
+    /**
+     * The next rows are claimed while the last BATCH_CONCURRENCY of these are still to be taken, so
+     * that the matching thread never waits for a round to drain, its commit and the next claim.
+     */
+    const refill = () => {
+      if (exhausted || claiming || stop || queue.length > config.concurrency) return;
+      claiming = claimMore()
+        .catch((error: unknown) => {
+          // A failed claim ends the round; the rows already claimed run.
+          exhausted = true;
+          this.deps.log?.('error', 'claiming batch rows failed', { err: String(error) });
+        })
+        .finally(() => {
+          claiming = undefined;
+          if (!more()) drained();
+        });
+    };
     const worker = async (slot: number) => {
       for (;;) {
         // Back off at once while interactive requests are under way: the slots above the busy
         // limit take no new row until none is (rows already running finish).
-        while (more() && slot >= this.limit()) await Promise.race([this.slotFreed(), allTaken]);
+        while (more() && slot >= this.limit()) await Promise.race([this.slotFreed(slot), allTaken]);
+        refill();
+        if (queue.length === 0 && claiming) await claiming;
         if (!more()) break;
-        const line = claimed[next++]!;
-        if (next >= claimed.length) drained();
+        // Others took what the claim brought: claim again (or learn that none is left).
+        if (queue.length === 0) continue;
+        const line = queue.shift()!;
+        if (!more()) drained();
         const owner = batches.get(line.batch_id);
         const outcome = owner ? await this.runRow(line, owner.batch, owner.caller) : 'error';
+        ours.delete(line.line);
         if (outcome === 'retry') {
           stop = true;
           drained();
@@ -148,13 +199,14 @@ export class BatchRunner {
         await yieldToEventLoop();
       }
     };
-    const slots = Math.min(config.concurrency, Math.max(1, claimed.length));
+    // Claims to come may bring more rows than the first one did (a claim smaller than the concurrency).
+    const slots = exhausted ? Math.min(config.concurrency, Math.max(1, queue.length)) : config.concurrency;
     await Promise.all(Array.from({ length: slots }, (_, slot) => worker(slot)));
-    for (const wake of this.grown.splice(0)) wake();
-    const left = claimed.slice(next);
-    if (left.length > 0) await store.release(nodeId, left);
+    await claiming;
+    for (const waiter of this.grown.splice(0)) waiter.wake();
+    if (queue.length > 0) await store.release(nodeId, queue);
     report.completed = await this.finishBatches();
-    return { more: claimed.length > 0 && !stop, report };
+    return { more: claimedAny && !stop, report };
   }
 
   private busyLimit(): number {
@@ -176,14 +228,17 @@ export class BatchRunner {
     if (this.allowed >= this.deps.config.concurrency) return;
     if (interactive && (interactive.busy || interactive.quietFor() < QUIET_MS)) return;
     this.allowed++;
-    this.grown.shift()?.();
+    // The worker of the slot now allowed: waking another (one whose slot is still above the limit)
+    // would leave that slot idle, for the rest of a round that lasts as long as its batch.
+    const at = this.grown.findIndex((w) => w.slot < this.allowed);
+    if (at >= 0) this.grown.splice(at, 1)[0]!.wake();
   }
 
-  /** Resolves when a worker above the limit may look again: the requests ended, or the limit grew. */
-  private slotFreed(): Promise<void> {
+  /** Resolves when the worker of `slot` may look again: the requests ended, or the limit grew past it. */
+  private slotFreed(slot: number): Promise<void> {
     const { interactive } = this.deps;
     if (interactive?.busy) return interactive.idle();
-    return new Promise<void>((resolve) => this.grown.push(resolve));
+    return new Promise<void>((wake) => this.grown.push({ slot, wake }));
   }
 
   /** The caller a batch's rows run as: its creator, with the organization's tier and quota now. */

@@ -175,28 +175,38 @@ export class BatchStore {
    * Claims up to `limit` queued rows of the oldest runnable batch that has any, in file order. The
    * rows are found through the (batch_id, state, line) index, so a claim costs the same at the start
    * and at the end of a batch of 100,000 rows. On PostgreSQL the candidates are locked FOR UPDATE
-   * SKIP LOCKED, so nodes claiming at once take different rows; on SQLite one statement is atomic.
+   * SKIP LOCKED, so nodes claiming at once take different rows, in a materialized CTE: as a subquery
+   * of the UPDATE the planner may run them again for each row it updates, and each run skips the
+   * rows this very statement has just claimed and locks the next ones, so that one claim took every
+   * row of the batch. On SQLite one statement is atomic and its subquery runs once.
    */
   static async claim(
     database: DatabaseHandle,
     input: { now: string; until: string; nodeId: string; limit: number; batchId?: string },
   ): Promise<ClaimedLine[]> {
-    const lock = database.engine === 'postgres' ? sql.raw('for update skip locked') : sql.raw('');
     let query = database.db.selectFrom('batches').select('id').where('status', 'in', ['queued', 'running']);
     if (input.batchId !== undefined) query = query.where('id', '=', input.batchId);
     const open = await query.orderBy('created_at').orderBy('id').limit(100).execute();
     for (const { id } of open) {
-      const result = await sql<ClaimedLine>`
-        update batch_rows set claimed_until = ${input.until}, claimed_by = ${input.nodeId}
-        where batch_id = ${id} and line in (
+      const candidates = sql`
           select line from batch_rows
           where batch_id = ${id} and state = 'queued'
             and (claimed_until is null or claimed_until < ${input.now})
           order by line
-          limit ${input.limit}
-          ${lock}
-        )
-        returning batch_id, line, input`.execute(database.db);
+          limit ${input.limit}`;
+      const claim = sql`update batch_rows set claimed_until = ${input.until}, claimed_by = ${input.nodeId}`;
+      const result = await (
+        database.engine === 'postgres'
+          ? sql<ClaimedLine>`
+        with picked as materialized (${candidates} for update skip locked)
+        ${claim}
+        where batch_id = ${id} and line in (select line from picked)
+        returning batch_id, line, input`
+          : sql<ClaimedLine>`
+        ${claim}
+        where batch_id = ${id} and line in (${candidates})
+        returning batch_id, line, input`
+      ).execute(database.db);
       if (result.rows.length > 0) return result.rows.sort((a, b) => a.line - b.line);
     }
     return [];

@@ -109,6 +109,12 @@ const matchingQueue = gauge(
   'Screenings waiting for or inside the matching threads',
   [],
 );
+const matchingBusy = new client.Counter({
+  name: 'sanctions_matching_busy_seconds_total',
+  help: 'Time the matching threads spent screening (against the time passed: how busy they are kept)',
+  registers: [registry],
+});
+let matchingBusyCounted = 0;
 const matchingThreads = gauge(
   'sanctions_matching_threads',
   'Matching threads running (0 when matching runs on the HTTP thread)',
@@ -151,7 +157,8 @@ export interface MetricsSample {
   listsLoaded: boolean;
   lists: { source: string; records: number; ageSeconds: number | null; stale: boolean; lastSyncOk: boolean }[];
   outbox: { due: number; oldestAgeSeconds: number };
-  matching: { queueDepth: number; threads: number };
+  /** `busySeconds`: the matching threads' time spent screening since this process started. */
+  matching: { queueDepth: number; threads: number; busySeconds: number };
 }
 
 let defaultsOn = false;
@@ -179,6 +186,10 @@ export async function metricsText(sample: () => Promise<MetricsSample>): Promise
   outboxAge.set(s.outbox.oldestAgeSeconds);
   matchingQueue.set(s.matching.queueDepth);
   matchingThreads.set(s.matching.threads);
+  if (s.matching.busySeconds > matchingBusyCounted) {
+    matchingBusy.inc(s.matching.busySeconds - matchingBusyCounted);
+    matchingBusyCounted = s.matching.busySeconds;
+  }
   return registry.metrics();
 }
 

@@ -64,7 +64,8 @@ export interface ScreenRequest {
   alongside?: AlongsideWrite;
   /**
    * Batch rows: no one waits on this one screening, so its commit may wait a few milliseconds to be
-   * shared with others (infra/batch-writer.ts). It is stored exactly as any other.
+   * shared with others (infra/batch-writer.ts), and without an idempotency key no response body is
+   * made (`json` is empty). It is stored exactly as any other.
    */
   background?: boolean;
 }
@@ -246,20 +247,24 @@ export function screeningService(deps: ScreeningDeps) {
         );
         const matchesJson = annotateMatches(outcome.matchesJson, suppressions);
         const stored = storedLists(lists);
-        const isMonitored = await deps.monitored(db).isMonitored(caller.orgId, key);
         const id = newId('scr', now);
         const matchedSources = JSON.stringify(outcome.matchedSources);
-        const json = screeningResultJson({
-          screeningId: id,
-          entityId: outcome.entityId,
-          entityName: outcome.entityName,
-          riskScore: outcome.riskScore,
-          riskLevel: outcome.riskLevel,
-          confidence: outcome.confidence,
-          matchedSourcesJson: matchedSources,
-          matchDetailsJson: matchesJson,
-          isMonitored,
-        });
+        // A background screening (a batch row) has no one to answer: no response body (nor its
+        // isMonitored read) unless an idempotency record keeps it; its caller reads what it stored.
+        const json =
+          input.background === true && idempotencyKey === undefined
+            ? ''
+            : screeningResultJson({
+                screeningId: id,
+                entityId: outcome.entityId,
+                entityName: outcome.entityName,
+                riskScore: outcome.riskScore,
+                riskLevel: outcome.riskLevel,
+                confidence: outcome.confidence,
+                matchedSourcesJson: matchedSources,
+                matchDetailsJson: matchesJson,
+                isMonitored: await deps.monitored(db).isMonitored(caller.orgId, key),
+              });
         const row: ScreeningRow = {
           id,
           org_id: caller.orgId,

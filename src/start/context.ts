@@ -25,7 +25,7 @@ export interface AppContext {
   services: Services;
   jobs: Jobs;
   /** The matching threads, as /metrics and /health/ready see them. */
-  matching: { threads: number; queueDepth(): number; healthy(): boolean };
+  matching: { threads: number; queueDepth(): number; busySeconds(): number; healthy(): boolean };
   /** The context of a call made by an operator (the command line) or a job: the database and the clock, no caller. */
   operator: Context;
   close(): Promise<void>;
@@ -80,6 +80,7 @@ export async function createContext(
     matching: {
       threads,
       queueDepth: () => pool?.queueDepth ?? 0,
+      busySeconds: () => pool?.busySeconds ?? 0,
       healthy: () => pool?.healthy ?? true,
     },
     async close() {

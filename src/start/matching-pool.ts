@@ -30,7 +30,8 @@ export type WorkerRequest =
   | { type: 'drop'; generation: number };
 
 export type WorkerReply =
-  { type: 'screened'; results: ScreenResult[] } | { type: 'loaded'; generation: number; error?: string };
+  | { type: 'screened'; results: ScreenResult[]; busyMs: number }
+  | { type: 'loaded'; generation: number; error?: string };
 
 /** The lists' display labels (`datasetLabel`), added to the engine's matches, which name sources by id only. */
 export const sourceLabel: SourceLabel = (source) => SOURCE_LABELS[source];
@@ -87,6 +88,7 @@ export class MatchingPool {
   private nextGeneration = 1;
   private nextRequest = 1;
   private closed = false;
+  private busyMs = 0;
 
   constructor(
     size: number,
@@ -108,6 +110,15 @@ export class MatchingPool {
     let depth = 0;
     for (const thread of this.threads) depth += thread.pending.size + thread.outbox.length;
     return depth;
+  }
+
+  /**
+   * Seconds the threads have spent screening since the pool started (for /metrics): against the
+   * time passed, how busy matching keeps them, e.g. whether a batch is held back by the matching
+   * thread or by what feeds it.
+   */
+  get busySeconds(): number {
+    return this.busyMs / 1000;
   }
 
   /** Every thread is running (a thread that died is replaced; readiness waits for it). */
@@ -225,6 +236,7 @@ export class MatchingPool {
     const thread: Thread = { worker, ready: new Set(), loading: new Map(), pending: new Map(), outbox: [] };
     worker.on('message', (message: WorkerReply) => {
       if (message.type === 'screened') {
+        this.busyMs += message.busyMs;
         for (const result of message.results) {
           const waiter = thread.pending.get(result.id);
           thread.pending.delete(result.id);

@@ -44,17 +44,22 @@ port.on('message', (message: WorkerRequest) => {
       let results: ScreenResult[] = [];
       let waiting = false;
       let since = performance.now();
+      // Each answer says how long the thread worked on it, replying included (the pool's busy time).
+      const send = () => {
+        const sent = performance.now();
+        reply({ type: 'screened', results, busyMs: sent - since });
+        since = sent;
+      };
       for (const job of message.jobs) {
         results.push(screenOne(job));
         if (!job.background) waiting = true;
         if (performance.now() - since >= (waiting ? REPLY_EVERY_MS : BACKGROUND_REPLY_EVERY_MS)) {
-          reply({ type: 'screened', results });
+          send();
           results = [];
           waiting = false;
-          since = performance.now();
         }
       }
-      if (results.length > 0) reply({ type: 'screened', results });
+      if (results.length > 0) send();
       return;
     }
     case 'load':

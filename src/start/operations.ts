@@ -69,7 +69,11 @@ export async function metricsSample(ctx: AppContext): Promise<MetricsSample> {
       lastSyncOk: s.lastAttemptStatus !== 'rejected',
     })),
     outbox,
-    matching: { queueDepth: ctx.matching.queueDepth(), threads: ctx.matching.threads },
+    matching: {
+      queueDepth: ctx.matching.queueDepth(),
+      threads: ctx.matching.threads,
+      busySeconds: ctx.matching.busySeconds(),
+    },
   };
 }
 

@@ -34,7 +34,7 @@ for (const { engine, skip } of ENGINES) {
     after(async () => t?.close());
 
     /** A runner with its own limits whose screening records, at each row's start, the rows in flight. */
-    function runner(interactive: InFlight, onStart?: (started: number) => void) {
+    function runner(interactive: InFlight, onStart?: (started: number) => void, claimSize = 200) {
       let inFlight = 0;
       let started = 0;
       const atStart: number[] = [];
@@ -56,7 +56,7 @@ for (const { engine, skip } of ENGINES) {
       const batches = new BatchRunner({
         database: t.ctx.database,
         clock,
-        config: { ...t.ctx.config.batches, concurrency: 8, busyConcurrency: 1, claimSize: 200 },
+        config: { ...t.ctx.config.batches, concurrency: 8, busyConcurrency: 1, claimSize },
         nodeId: t.ctx.nodeId,
         screening,
         monitors: t.ctx.services.monitors,
@@ -97,6 +97,61 @@ for (const { engine, skip } of ENGINES) {
       assert.deepEqual(atStart.slice(0, 2), [1, 1]);
       assert.equal(Math.max(...atStart), 8);
       await screenedOnce(id, 'fi', 40);
+    });
+
+    it('the next rows are claimed before the last ones are taken: no draining between claims', async () => {
+      const id = await batchOf(45, 'fc');
+      // Claims of 10 rows: the first row of each later claim starts with the rows of the one before
+      // still in flight (a round that drained first would start it alone).
+      const { batches, atStart } = runner(new InFlight(), undefined, 10);
+      const report = await batches.job.runUntilIdle();
+      assert.equal(Math.max(...atStart), 8);
+      for (const first of [10, 20, 30, 40])
+        assert.ok(atStart[first]! > 1, `row ${first + 1} started with ${atStart[first]} rows in flight`);
+      assert.deepEqual([report?.screened, report?.errors, report?.completed], [45, 0, 1]);
+      await screenedOnce(id, 'fc', 45);
+    });
+
+    it('rows whose lease ran out while they waited here are claimed again by this node, not run twice', async () => {
+      const id = await batchOf(45, 'fl');
+      const usage = async () =>
+        Number(
+          (
+            await t.ctx.database.db
+              .selectFrom('usage')
+              .select('count')
+              .where('org_id', '=', org.orgId)
+              .executeTakeFirst()
+          )?.count ?? 0,
+        );
+      const before = await usage();
+      // Every row starts a lease later: each claim made ahead finds the rows still waiting here expired.
+      const { batches } = runner(new InFlight(), () => clock.advance(t.ctx.config.batches.leaseMs + 1), 10);
+      const report = await batches.job.runUntilIdle();
+      assert.deepEqual([report?.screened, report?.errors], [45, 0]);
+      await screenedOnce(id, 'fl', 45);
+      assert.equal((await usage()) - before, 45, 'one quota unit per row: no row ran twice');
+    });
+
+    it('back to BATCH_CONCURRENCY once the requests are over, within one claim of the batch', async () => {
+      const id = await batchOf(300, 'fr');
+      const interactive = new InFlight();
+      let quietFrom = 0;
+      const { batches, atStart } = runner(
+        interactive,
+        (started) => {
+          if (started === 20) interactive.enter();
+          if (started === 40) {
+            interactive.leave();
+            quietFrom = started;
+          }
+        },
+        500,
+      );
+      await batches.job.runUntilIdle();
+      // Every slot is taken again: each growth of the limit wakes the worker of the slot it allows.
+      assert.equal(Math.max(...atStart.slice(quietFrom)), 8);
+      await screenedOnce(id, 'fr', 300);
     });
 
     it('while an interactive request is under way, one row at a time (BATCH_BUSY_CONCURRENCY)', async () => {

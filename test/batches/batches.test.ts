@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import ExcelJS from 'exceljs';
+import { BatchStore } from '../../src/batches/batch-store.js';
 import { ManualClock } from '../../src/infra/clock.js';
 import { ENGINES, type SeededOrg, type TestApp, seedOrg, startTestApp } from '../helpers/harness.js';
 import { GENEROUS_LIMITS, assertError, loadSampleLists } from '../helpers/http-assert.js';
@@ -325,6 +326,41 @@ for (const { engine, skip } of ENGINES) {
         ['cancelled', 'cancelled'],
       );
       assertError(await t.request('DELETE', `/v1/batches/${id}`, { key: org.key }), 409, 'CONFLICT');
+    });
+
+    it('a claim takes at most BATCH_CLAIM_SIZE rows, in file order, and the next claim the next ones', async () => {
+      const items = Array.from({ length: 45 }, (_, i) => ({ name: `Claimed Customer ${i}` }));
+      const id = (await t.request('POST', '/v1/batches', { key: org.key, body: { items } })).body.data.batchId;
+      const now = clock.now();
+      const claim = () =>
+        BatchStore.claim(t.ctx.database, {
+          now: now.toISOString(),
+          until: new Date(now.getTime() + 60_000).toISOString(),
+          nodeId: t.ctx.nodeId,
+          limit: 10,
+          batchId: id,
+        });
+      const first = await claim();
+      const second = await claim();
+      // On PostgreSQL a claim written as a subquery of its UPDATE once took all 45.
+      assert.deepEqual(
+        first.map((l) => l.line),
+        Array.from({ length: 10 }, (_, i) => i + 1),
+      );
+      assert.deepEqual(
+        second.map((l) => l.line),
+        Array.from({ length: 10 }, (_, i) => i + 11),
+      );
+      const claimed = await t.ctx.database.db
+        .selectFrom('batch_rows')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('batch_id', '=', id)
+        .where('claimed_by', 'is not', null)
+        .executeTakeFirst();
+      assert.equal(Number(claimed?.n), 20);
+      await new BatchStore(t.ctx.database.db).release(t.ctx.nodeId, [...first, ...second]);
+      await runAll();
+      assert.deepEqual([(await status(id)).data.status, (await status(id)).data.screened], ['completed', 45]);
     });
 
     it('two nodes share one batch: every row screened exactly once', async () => {

@@ -66,7 +66,10 @@ test('screenings started together travel as one batch and each gets its own answ
       name: queries[i % queries.length]!,
       options: i % 3 === 0 ? { groupByCluster: true } : i % 3 === 1 ? { floor: 0, maxMatches: 2 } : {},
     }));
+    assert.equal(pool.busySeconds, 0, 'no time spent screening before any screening');
+    const started = performance.now();
     const answers = await Promise.all(jobs.map((j) => screener.screen({ name: j.name }, j.options)));
+    const wall = (performance.now() - started) / 1000;
     answers.forEach((answer, i) =>
       assert.deepEqual(
         answer,
@@ -74,6 +77,8 @@ test('screenings started together travel as one batch and each gets its own answ
         `job ${i}`,
       ),
     );
+    // Every answer counted the thread's time on it: some, and never more than the time that passed.
+    assert.ok(pool.busySeconds > 0 && pool.busySeconds <= wall, `${pool.busySeconds} s busy in ${wall} s`);
   } finally {
     await pool.close();
   }
