@@ -77,7 +77,7 @@ const ONE_PART_FACTOR = 0.6;
  * drawn from a pool of names, and near neighbours are common) more often than the same one
  * mistyped twice. A company's name is words of its own: two slips in it are still that company.
  */
-const TWO_SLIPS_FACTOR = 0.65;
+const TWO_SLIPS_FACTOR = 0.8;
 /** Particles that make a name of their own (a kunya, Abu Tahir, is not Tahir; bin Laden not Laden). */
 const NAME_FORMING = new Set(['abu', 'abou', 'bou', 'umm', 'bin', 'ibn', 'bint', 'ben', 'ould']);
 
