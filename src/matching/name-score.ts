@@ -320,6 +320,10 @@ function slipOf(a: string, b: string): string | undefined {
  */
 function independentSlips(query: QueryParts, c: ScoredPart[], chosen: Pair[]): boolean {
   const q = query.parts;
+  // Most alignments hold one fuzzy pair or none: nothing to read then.
+  let fuzzy = 0;
+  for (const p of chosen) if (p.how === 'fuzzy') fuzzy++;
+  if (fuzzy < 2) return false;
   let n = 0;
   let first: string | undefined;
   let different = false;
