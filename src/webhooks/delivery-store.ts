@@ -59,19 +59,26 @@ export async function claimDueDeliveries(
 ): Promise<DeliveryRow[]> {
   const now = input.now.toISOString();
   const until = new Date(input.now.getTime() + input.leaseMs).toISOString();
-  const lock = database.engine === 'postgres' ? sql.raw('for update of d skip locked') : sql.raw('');
-  const result = await sql<DeliveryRow>`
-    update webhook_deliveries set claimed_until = ${until}, claimed_by = ${input.nodeId}
-    where id in (
+  const candidates = sql`
       select d.id from webhook_deliveries d join organizations o on o.id = d.org_id
       where d.state = 'pending' and d.is_test = 0 and d.next_attempt_at <= ${now}
         and (d.claimed_until is null or d.claimed_until < ${now})
         and o.webhook_paused_at is null
       order by d.next_attempt_at, d.id
-      limit ${input.limit}
-      ${lock}
-    )
-    returning *`.execute(database.db);
+      limit ${input.limit}`;
+  const claim = sql`update webhook_deliveries set claimed_until = ${until}, claimed_by = ${input.nodeId}`;
+  // On PostgreSQL the candidates are locked in a materialized CTE: as a subquery of the UPDATE the
+  // planner may run them again for each row it updates, each run skipping the rows this statement
+  // has just locked and taking the next, so that one claim took every due delivery (see
+  // BatchStore.claim). On SQLite one statement is atomic and its subquery runs once.
+  const result = await (
+    database.engine === 'postgres'
+      ? sql<DeliveryRow>`
+    with picked as materialized (${candidates} for update of d skip locked)
+    ${claim} where id in (select id from picked)
+    returning *`
+      : sql<DeliveryRow>`${claim} where id in (${candidates}) returning *`
+  ).execute(database.db);
   return result.rows;
 }
 

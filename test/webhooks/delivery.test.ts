@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import type { ManualClock } from '../../src/infra/clock.js';
 import { run } from '../../src/cli/main.js';
-import { enqueueDelivery } from '../../src/webhooks/delivery-store.js';
+import { claimDueDeliveries, enqueueDelivery } from '../../src/webhooks/delivery-store.js';
 import { serializeEvent } from '../../src/webhooks/payload.js';
 import {
   ENGINES,
@@ -97,6 +97,25 @@ for (const { engine, skip } of ENGINES) {
     };
     const delivery = (app: TestApp, id: string) =>
       app.ctx.database.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+    it('a claim takes at most its limit of due deliveries, oldest first, and the next claim the next ones', async () => {
+      const { app, org, clock } = await setup();
+      const ids = await outbox(app, org, 12);
+      const claim = () =>
+        claimDueDeliveries(app.ctx.database, { now: clock.now(), nodeId: app.ctx.nodeId, leaseMs: 60_000, limit: 5 });
+      const first = await claim();
+      const second = await claim();
+      assert.equal(first.length, 5);
+      assert.equal(second.length, 5);
+      assert.equal(new Set([...first, ...second].map((d) => d.id)).size, 10);
+      const claimed = await app.ctx.database.db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('id', 'in', ids)
+        .where('claimed_by', 'is not', null)
+        .execute();
+      assert.equal(claimed.length, 10);
+    });
 
     it('sends a signed alert.created after a list change designates a monitored party, and alert.resolved from the command line', async () => {
       const { app, receiver, org, jobs } = await setup();
