@@ -17,22 +17,13 @@
  * works on a copy); BENCH_CLI runs another build; BENCH_SERVER_NODE_ARGS passes node flags to the server.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type autocannon from 'autocannon';
-import { loadAllLists } from './quality.js';
-import { queryMix } from './query-mix.js';
-import {
-  LISTS,
-  numberArg as arg,
-  prepareServerData,
-  runAutocannon,
-  serverEnv,
-  statCpuSeconds,
-  waitForLists,
-} from './server-process.js';
+import { preparedCopy } from './prepared-data.js';
+import { LISTS, numberArg as arg, runAutocannon, serverEnv, statCpuSeconds, waitForLists } from './server-process.js';
 
 const ROWS = arg('rows', 100_000);
 const DURING_ROWS = arg('during-rows', ROWS);
@@ -160,32 +151,15 @@ async function upload(key: string, csv: string) {
 /** Seconds from the upload to the server's finishedAt. */
 const tookSeconds = (startedAt: number, end: Status) => (Date.parse(end.finishedAt!) - startedAt) / 1000;
 
-/** A data directory with the lists synced, an enterprise organization and its key, and the query mix. */
-async function prepare(dir: string): Promise<{ key: string; names: string[] }> {
-  const done = join(dir, 'prepared.json');
-  if (existsSync(done)) return JSON.parse(readFileSync(done, 'utf8')) as { key: string; names: string[] };
-  mkdirSync(dir, { recursive: true });
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dir, LOG_LEVEL: 'warn' };
-  delete env.DATABASE_URL;
-  const key = prepareServerData(CLI, env);
-  const names = queryMix([...(await loadAllLists(undefined, () => undefined)).values()].flat());
-  writeFileSync(done, JSON.stringify({ key, names }));
-  return { key, names };
-}
-
 async function main(): Promise<void> {
   if (!existsSync(LISTS)) {
     console.log(`batch benchmark skipped: ${LISTS} is absent`);
     return;
   }
-  const cache = process.env.BENCH_CACHE_DIR;
-  const base = cache ?? mkdtempSync(join(tmpdir(), 'sanctions-bench-batch-base-'));
-  const dataDir = mkdtempSync(join(tmpdir(), 'sanctions-bench-batch-'));
+  const { key, names, dataDir, remove } = await preparedCopy(CLI, 'sanctions-bench-batch');
   const env = { ...serverEnv(dataDir, PORT), METRICS_PORT: String(PORT + 1) };
   let server: ChildProcess | undefined;
   try {
-    const { key, names } = await prepare(base);
-    cpSync(base, dataDir, { recursive: true });
     server = startServer(env);
     await waitForLists(URL_BASE, 120_000);
     const pid = server.pid!;
@@ -280,8 +254,7 @@ async function main(): Promise<void> {
     }
   } finally {
     if (server) server.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
-    if (!cache) rmSync(base, { recursive: true, force: true });
+    remove();
   }
 }
 

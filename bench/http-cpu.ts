@@ -9,15 +9,12 @@
  * a copy of it); BENCH_SERVER_NODE_ARGS passes node flags to the server (e.g. "--cpu-prof").
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { loadAllLists } from './quality.js';
-import { queryMix } from './query-mix.js';
+import { existsSync, readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { preparedCopy } from './prepared-data.js';
 import {
   LISTS,
   numberArg as arg,
-  prepareServerData,
   runAutocannon as run,
   serverEnv,
   statCpuSeconds as cpuSeconds,
@@ -31,29 +28,12 @@ const PORT = arg('port', 18182);
 // BENCH_CLI runs another build of the command line against the same data (before/after comparisons).
 const CLI = resolve(process.cwd(), process.env.BENCH_CLI ?? 'bin/sanctions');
 
-/** A data directory with the lists synced, an enterprise organization and its key, and the query mix. */
-async function prepare(dir: string): Promise<{ key: string; names: string[] }> {
-  const done = join(dir, 'prepared.json');
-  if (existsSync(done)) return JSON.parse(readFileSync(done, 'utf8')) as { key: string; names: string[] };
-  mkdirSync(dir, { recursive: true });
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dir, LOG_LEVEL: 'warn' };
-  delete env.DATABASE_URL;
-  const key = prepareServerData(CLI, env);
-  const names = queryMix([...(await loadAllLists(undefined, () => undefined)).values()].flat());
-  writeFileSync(done, JSON.stringify({ key, names }));
-  return { key, names };
-}
-
 async function main(): Promise<void> {
   if (!existsSync(LISTS)) {
     console.log(`HTTP CPU benchmark skipped: ${LISTS} is absent`);
     return;
   }
-  const cache = process.env.BENCH_CACHE_DIR;
-  const base = cache ?? mkdtempSync(join(tmpdir(), 'sanctions-cpu-base-'));
-  const { key, names } = await prepare(base);
-  const dataDir = mkdtempSync(join(tmpdir(), 'sanctions-cpu-'));
-  cpSync(base, dataDir, { recursive: true });
+  const { key, names, dataDir, remove } = await preparedCopy(CLI, 'sanctions-cpu');
   const env = serverEnv(dataDir, PORT);
   const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const server = spawn(process.execPath, [...nodeArgs, CLI, 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -112,8 +92,7 @@ async function main(): Promise<void> {
   } finally {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
-    rmSync(dataDir, { recursive: true, force: true });
-    if (!cache) rmSync(base, { recursive: true, force: true });
+    remove();
   }
 }
 

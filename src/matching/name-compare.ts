@@ -54,6 +54,8 @@ export class QueryParts {
   /** The query's joinable runs (see joinRuns), and the lengths of its words (see wordLengths). */
   readonly runs: JoinRun[];
   readonly wordLengths: number;
+  /** Every content part was read from Chinese characters (see scoreAlignment). */
+  readonly han: boolean;
 
   /**
    * The query says it names an organization, vessel or aircraft: by its entity type, or by a legal
@@ -79,6 +81,7 @@ export class QueryParts {
     this.seen = parts.map(() => new Map());
     this.runs = joinRuns(parts, this.content);
     this.wordLengths = wordLengths(parts, this.content);
+    this.han = this.content.length > 0 && this.content.every((i) => parts[i]!.translit === 'han');
   }
 
   /** partSimilarity of query part `i` and a listed part, computed once per pair. */

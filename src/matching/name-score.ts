@@ -333,12 +333,8 @@ function independentSlips(query: QueryParts, c: ScoredPart[], chosen: Pair[]): b
     const ct = c[p.ci]!;
     if (qt.translit !== undefined || ct.translit !== undefined || writtenByConvention(qt.text, ct.text)) continue;
     const change = slipOf(qt.text, ct.text);
-    if (n > 0 && (change === undefined || change !== first)) different = true;
-    if (n === 0) {
-      first = change;
-      if (change === undefined) different = true;
-    }
-    n++;
+    if (change === undefined || (n > 0 && change !== first)) different = true;
+    if (n++ === 0) first = change;
   }
   return n >= 2 && different;
 }
@@ -468,10 +464,12 @@ export function scoreAlignment(a: Alignment): NameComparison {
     if (p.how === 'fuzzy' && p.s < DOUBTFUL && p.qi === p.qj && query.known[p.qi] !== undefined) doubtful = true;
   // A name read from Chinese characters is its characters: a listed syllable it does not have is
   // another character, so another name (郭萍 Guo Ping / CHEN, Guo Ping), not a middle name left out.
-  let han = qc.length > 0;
-  for (const i of qc) if (q[i]!.translit !== 'han') han = false;
   const extraCCost =
-    doubtful || han ? DOUBTFUL_EXTRA_COST : missingNames <= MIDDLE_NAMES ? EXTRA_LISTED_COST : EXTRA_LISTED_COST_LONGER;
+    doubtful || query.han
+      ? DOUBTFUL_EXTRA_COST
+      : missingNames <= MIDDLE_NAMES
+        ? EXTRA_LISTED_COST
+        : EXTRA_LISTED_COST_LONGER;
   const denom = matchedW + CONFLICT_COST * conflict + extraQCost * extraQ + extraCCost * extraC;
   const cov = denom > 0 ? mq / denom : 0;
   let score = Math.pow(cov, COVERAGE_EXPONENT);

@@ -293,6 +293,18 @@ export function spellingFold(token: string): string {
  * (Ri, Li, Yi and I; Ryong and Yong).
  */
 export function koreanFold(t: string): string {
+  let f = koreanFolds.get(t);
+  if (f === undefined) {
+    // A Hangul query meets the same listed parts name after name: folds are kept (bounded).
+    if (koreanFolds.size >= 100_000) koreanFolds.clear();
+    f = foldKorean(t);
+    koreanFolds.set(t, f);
+  }
+  return f;
+}
+const koreanFolds = new Map<string, string>();
+
+function foldKorean(t: string): string {
   return t
     .replace(/^[rl](?=[iy])/, '')
     .replace(/^yi/, 'i')
