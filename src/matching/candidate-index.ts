@@ -38,6 +38,11 @@ const MAX_REACHED = 400;
 const SKELETON_LENGTH_SLACK = 2;
 /** Marks of the probes of one query (mark is a Uint8Array); a query with more probes clears them and starts again. */
 const MAX_MARK = 255;
+/**
+ * Words whose ways (see Ways) are remembered: the words of a few thousand customer names, at about
+ * 250 bytes each (a word reaches about 16 vocabulary entries on average), some 5 MB a thread at most.
+ */
+const PROBE_WAYS = 20_000;
 /** Candidates fully scored per query. */
 const CANDIDATES = 50;
 /** Names ranked under this share of the best name's rank are not candidates. */
@@ -94,6 +99,17 @@ interface Probe {
   fold?: string;
   idf: number;
   fuzzy: boolean;
+}
+
+/** The vocabulary entries a probe reaches, each with the weight of a visit to its names, in the order visited. */
+interface Ways {
+  /** What the ways were worked out for, beside the word (a word read otherwise gets its own). */
+  pk: string;
+  fold?: string | undefined;
+  idf: number;
+  entries: Int32Array;
+  weights: Float64Array;
+  n: number;
 }
 
 function push(map: Map<string, number[]>, key: string, v: number): void {
@@ -153,6 +169,16 @@ export class CandidateIndex {
   private readonly hId = new Int32Array(CANDIDATES);
   /** The vocabulary entries one fuzzy way of a probe reaches (at most MAX_REACHED). */
   private readonly reachable = new Int32Array(MAX_REACHED);
+  /** The ways of the probe being read (see reach): at most the exact entry, the same fold and three ways of MAX_REACHED. */
+  private readonly way: Ways = {
+    pk: '',
+    idf: 0,
+    entries: new Int32Array(3 * MAX_REACHED + 2),
+    weights: new Float64Array(3 * MAX_REACHED + 2),
+    n: 0,
+  };
+  /** The ways of the words queries have probed, by word (bounded: cleared at PROBE_WAYS). */
+  private readonly probeWays = new Map<string, Ways>();
   /** Probes of all queries so far (vocabStamp's marks, never cleared). */
   private stampCounter = 0;
   /** The names of record r are names[firstName[r]] up to names[firstName[r + 1]] (they are added record by record). */
@@ -416,28 +442,17 @@ export class CandidateIndex {
     }
     const postStart = this.postStart;
     const postIds = this.postIds;
-    const reachable = this.reachable;
-    const vocabStamp = this.vocabStamp;
     for (const probe of probes) {
-      const s = ++this.stampCounter;
       if (probeMark === MAX_MARK) {
         // Out of marks (a query of over MAX_MARK probes): every marked name was reached, so is in touched.
         for (let k = 0; k < reached; k++) mark[touched[k]!] = 0;
         probeMark = 0;
       }
       const m = ++probeMark;
-      // A visit weighs the listed part's weight, at most the probe's; through a fuzzy way of reaching
-      // parts, what the part weighs beyond the information of all the parts that way reaches together
-      // (see channelIdf) counts for little.
-      let channel = Infinity;
-      const visit = (v: number, quality: number): void => {
-        // A part reached again by another way of the same probe (one slip and the same skeleton)
-        // reaches the same names, which count once per probe: nothing to do.
-        if (vocabStamp[v] === s) return;
-        vocabStamp[v] = s;
-        let x = this.vocabIdf[v]!;
-        if (x > channel) x = channel + CHANNEL_EXCESS * (x - channel);
-        const w = (x < probe.idf ? x : probe.idf) * quality;
+      const { entries, weights, n } = this.reach(probe);
+      for (let e = 0; e < n; e++) {
+        const w = weights[e]!;
+        const v = entries[e]!;
         const end = postStart[v + 1]!;
         for (let k = postStart[v]!; k < end; k++) {
           const id = postIds[k]!;
@@ -446,43 +461,6 @@ export class CandidateIndex {
           const a = acc[id]!;
           if (a === 0) touched[reached++] = id;
           acc[id] = a + w;
-        }
-      };
-      const exact = this.vocab.get(probe.text);
-      if (exact !== undefined) visit(exact, 1);
-      if (!probe.fuzzy) continue;
-      // A part carried by very many listed names (Mohamed, Ali) brings its spelling variants'
-      // thousands of names too, for little evidence: only its exact and same-spelling forms are used.
-      const common = exact !== undefined && this.postingCount(exact) > COMMON_POSTINGS;
-      if (probe.fold !== undefined) {
-        let f = this.byFold.get(probe.fold);
-        if (f && f.length > MAX_REACHED) f = undefined;
-        const same = probe.fold !== probe.text ? this.vocab.get(probe.fold) : undefined;
-        channel = this.channelIdf(f ?? [], f?.length ?? 0, same);
-        if (f) for (const v of f) visit(v, FOLD_VISIT);
-        if (same !== undefined) visit(same, FOLD_VISIT);
-      }
-      if (common) continue;
-      // One slip before a shared skeleton: a name reached both ways is visited once, by the first,
-      // and one slip is the closer relation.
-      if (probe.text.length >= 4) {
-        const hits = this.neighbours!.of(probe.text);
-        if (hits.size <= MAX_REACHED) {
-          let n = 0;
-          for (const v of hits) reachable[n++] = v;
-          channel = this.channelIdf(reachable, n);
-          for (let k = 0; k < n; k++) visit(reachable[k]!, SLIP_VISIT);
-        }
-      }
-      if (probe.pk.length >= 2) {
-        const ph = this.byPhonetic.get(probe.pk);
-        const len = probe.text.length;
-        // Same skeleton and a similar length: spelling variants, not every word with those consonants.
-        if (ph && ph.length <= MAX_REACHED) {
-          let n = 0;
-          for (const v of ph) if (Math.abs(this.vocabLen[v]! - len) <= SKELETON_LENGTH_SLACK) reachable[n++] = v;
-          channel = this.channelIdf(reachable, n);
-          for (let k = 0; k < n; k++) visit(reachable[k]!, SKELETON_VISIT);
         }
       }
     }
@@ -551,6 +529,99 @@ export class CandidateIndex {
     for (let i = 0; i < size; i++) out.push({ name: hId[i]!, rank: hRank[i]!, seq: hSeq[i]! });
     out.sort((x, y) => y.rank - x.rank || x.seq - y.seq);
     return out;
+  }
+
+  /**
+   * The vocabulary entries a probe reaches and what a visit to each weighs, in the order visited: for
+   * a word, remembered (see probeWays), since the same words come back query after query; for a
+   * number or two joined words, its exact entry, if any.
+   */
+  private reach(probe: Probe): Ways {
+    if (!probe.fuzzy) {
+      const way = this.way;
+      way.n = 0;
+      const exact = this.vocab.get(probe.text);
+      if (exact !== undefined) {
+        way.entries[0] = exact;
+        way.weights[0] = this.vocabIdf[exact]! < probe.idf ? this.vocabIdf[exact]! : probe.idf;
+        way.n = 1;
+      }
+      return way;
+    }
+    let ways = this.probeWays.get(probe.text);
+    if (ways === undefined || ways.pk !== probe.pk || ways.fold !== probe.fold || ways.idf !== probe.idf) {
+      const way = this.wordWays(probe);
+      ways = {
+        pk: probe.pk,
+        fold: probe.fold,
+        idf: probe.idf,
+        entries: way.entries.slice(0, way.n),
+        weights: way.weights.slice(0, way.n),
+        n: way.n,
+      };
+      if (this.probeWays.size >= PROBE_WAYS) this.probeWays.clear();
+      this.probeWays.set(probe.text, ways);
+    }
+    return ways;
+  }
+
+  /** The ways of a word: exact, same spelling fold, one slip, same skeleton (see nameCandidates), into this.way. */
+  private wordWays(probe: Probe): Ways {
+    const way = this.way;
+    way.n = 0;
+    const { vocabStamp, reachable } = this;
+    const s = ++this.stampCounter;
+    // A visit weighs the listed part's weight, at most the probe's; through a fuzzy way of reaching
+    // parts, what the part weighs beyond the information of all the parts that way reaches together
+    // (see channelIdf) counts for little.
+    let channel = Infinity;
+    const visit = (v: number, quality: number): void => {
+      // A part reached again by another way of the same probe (one slip and the same skeleton)
+      // reaches the same names, which count once per probe: nothing to do.
+      if (vocabStamp[v] === s) return;
+      vocabStamp[v] = s;
+      let x = this.vocabIdf[v]!;
+      if (x > channel) x = channel + CHANNEL_EXCESS * (x - channel);
+      way.entries[way.n] = v;
+      way.weights[way.n++] = (x < probe.idf ? x : probe.idf) * quality;
+    };
+    const exact = this.vocab.get(probe.text);
+    if (exact !== undefined) visit(exact, 1);
+    // A part carried by very many listed names (Mohamed, Ali) brings its spelling variants'
+    // thousands of names too, for little evidence: only its exact and same-spelling forms are used.
+    const common = exact !== undefined && this.postingCount(exact) > COMMON_POSTINGS;
+    if (probe.fold !== undefined) {
+      let f = this.byFold.get(probe.fold);
+      if (f && f.length > MAX_REACHED) f = undefined;
+      const same = probe.fold !== probe.text ? this.vocab.get(probe.fold) : undefined;
+      channel = this.channelIdf(f ?? [], f?.length ?? 0, same);
+      if (f) for (const v of f) visit(v, FOLD_VISIT);
+      if (same !== undefined) visit(same, FOLD_VISIT);
+    }
+    if (common) return way;
+    // One slip before a shared skeleton: a name reached both ways is visited once, by the first,
+    // and one slip is the closer relation.
+    if (probe.text.length >= 4) {
+      const hits = this.neighbours!.of(probe.text);
+      if (hits.size <= MAX_REACHED) {
+        let n = 0;
+        for (const v of hits) reachable[n++] = v;
+        channel = this.channelIdf(reachable, n);
+        for (let k = 0; k < n; k++) visit(reachable[k]!, SLIP_VISIT);
+      }
+    }
+    if (probe.pk.length >= 2) {
+      const ph = this.byPhonetic.get(probe.pk);
+      const len = probe.text.length;
+      // Same skeleton and a similar length: spelling variants, not every word with those consonants.
+      if (ph && ph.length <= MAX_REACHED) {
+        let n = 0;
+        for (const v of ph) if (Math.abs(this.vocabLen[v]! - len) <= SKELETON_LENGTH_SLACK) reachable[n++] = v;
+        channel = this.channelIdf(reachable, n);
+        for (let k = 0; k < n; k++) visit(reachable[k]!, SKELETON_VISIT);
+      }
+    }
+    return way;
   }
 
   /**
