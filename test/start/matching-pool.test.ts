@@ -84,6 +84,25 @@ test('screenings started together travel as one batch and each gets its own answ
   }
 });
 
+test('remarks, which the threads are not sent, change nothing they answer', async () => {
+  const remarked = records.map((r) => ({
+    ...r,
+    remarks: `Also known as Maria Lopez; linked to Zarya Shipping (${r.id})`,
+    sourceUrl: `https://example.test/${r.id}`,
+  }));
+  const pool = new MatchingPool(2);
+  try {
+    const screener = await pool.load(remarked);
+    const inline = MatchingIndex.build(remarked);
+    for (const name of queries)
+      assert.deepEqual(await screener.screen({ name }), summarizeOutcome(inline.screen({ name }), sourceLabel), name);
+    // The caller's records keep them.
+    assert.match(remarked[0]!.remarks, /Maria Lopez/);
+  } finally {
+    await pool.close();
+  }
+});
+
 test('generations: the old one answers until retired, then it is gone; the new one sees the new lists', async () => {
   const pool = new MatchingPool(1, { retireAfterMs: 50 });
   try {
