@@ -20,7 +20,7 @@ import {
 import { explainMatch } from './explanation.js';
 import { IdentifierIndex, readIdentifiers } from './identifier-index.js';
 import { DEFAULT_FLOOR, DEFAULT_MAX_MATCHES, riskLevelFor, round1 } from './levels.js';
-import { QueryParts, SimilarityMemo, compareParts, type NameComparison } from './name-compare.js';
+import { QueryParts, compareParts, type NameComparison } from './name-compare.js';
 import { namesByTitle, normalizeName } from './normalize.js';
 import { isPersonFlag, readQuery } from './query-reading.js';
 import { hasNonLatin } from './transliterate.js';
@@ -48,8 +48,6 @@ export class MatchingIndex {
   private clusterMembers = new Map<number, number[]>();
   private index!: CandidateIndex;
   private identifiers!: IdentifierIndex;
-  /** Part similarities of this index's listed parts, remembered across queries (see SimilarityMemo). */
-  private readonly similarities = new SimilarityMemo();
 
   private constructor(records: ListRecord[]) {
     this.records = records;
@@ -148,7 +146,6 @@ export class MatchingIndex {
       index.maxIdf,
       query.entityType !== undefined && query.entityType !== 'person',
       namesByTitle(query.name),
-      this.similarities,
     );
     const least = nameFloor(floor);
     const latinQuery = !hasNonLatin(query.name);

@@ -40,42 +40,6 @@ const CONTENT = new Set<PartKind>(['word', 'patronymic', 'initial', 'particle'])
 type Similarity = ReturnType<typeof partSimilarity>;
 
 /**
- * Part pairs remembered across queries by a SimilarityMemo: about 50 bytes each, so some 10 MB a
- * matching thread at most, then it starts again.
- */
-const MEMO_PAIRS = 200_000;
-
-/**
- * Part similarities remembered across the queries of one index: customer names share their words
- * (the same given names and surnames row after row of a batch), and a word meets the same listed
- * parts (the index's shared objects) in query after query. A query part is known by every field it
- * has, so that two parts read otherwise never share an answer.
- */
-export class SimilarityMemo {
-  private readonly byPart = new Map<string, Map<ScoredPart, Similarity>>();
-  private pairs = 0;
-
-  /** The similarities already worked out for a query part read as `p` is. */
-  of(p: ScoredPart): Map<ScoredPart, Similarity> {
-    let key = '';
-    for (const field in p) key += `${field}=${String(p[field as keyof ScoredPart])}|`;
-    let seen = this.byPart.get(key);
-    if (seen === undefined) {
-      seen = new Map();
-      this.byPart.set(key, seen);
-    }
-    return seen;
-  }
-
-  /** One more pair remembered; past MEMO_PAIRS every pair is forgotten (maps a query holds stay its own). */
-  added(): void {
-    if (++this.pairs <= MEMO_PAIRS) return;
-    this.byPart.clear();
-    this.pairs = 0;
-  }
-}
-
-/**
  * One query's side of its comparisons, worked out once for the dozens of listed names it is compared
  * with: its content parts, numbers and list weights, and the part similarities already computed.
  * Listed parts are shared objects (the index interns them), and a query meets the same listed part in
@@ -106,8 +70,6 @@ export class QueryParts {
     organizationType = false,
     /** The query names a person by a role title ("President Putin", "Mullah Omar"; see namesByTitle). */
     readonly byTitle = false,
-    /** Where the index keeps part similarities across queries (a pair check has none). */
-    private readonly memo?: SimilarityMemo,
   ) {
     this.organization = organizationType || parts.some((p) => p.kind === 'legal' && p.slip !== true);
     for (let i = 0; i < parts.length; i++) {
@@ -116,7 +78,7 @@ export class QueryParts {
       else if (k === 'number') this.numbers.push(parts[i]!.text);
     }
     this.known = parts.map((p) => (p.kind === 'word' ? idfOf(p.text) : undefined));
-    this.seen = parts.map((p) => (memo ? memo.of(p) : new Map()));
+    this.seen = parts.map(() => new Map());
     this.runs = joinRuns(parts, this.content);
     this.wordLengths = wordLengths(parts, this.content);
     this.han = this.content.length > 0 && this.content.every((i) => parts[i]!.translit === 'han');
@@ -129,7 +91,6 @@ export class QueryParts {
     if (r === undefined) {
       r = partSimilarity(this.parts[i]!, listed);
       seen.set(listed, r);
-      this.memo?.added();
     }
     return r;
   }
