@@ -118,6 +118,11 @@ function push(map: Map<string, number[]>, key: string, v: number): void {
   else if (list[list.length - 1] !== v) list.push(v);
 }
 
+/** What tells listed parts apart (kind, transliteration, text): one shared ScoredPart each (see interned). */
+function internKey(p: NamePart): string {
+  return `${p.kind}|${p.translit ?? ''}|${p.text}`;
+}
+
 function isWordLike(p: { kind: NamePart['kind'] }): boolean {
   return p.kind === 'word' || p.kind === 'patronymic';
 }
@@ -183,6 +188,8 @@ export class CandidateIndex {
   private stampCounter = 0;
   /** The names of record r are names[firstName[r]] up to names[firstName[r + 1]] (they are added record by record). */
   private firstName: Int32Array = new Int32Array(1);
+  /** Per name, the first name with the same parts, read the same way (see sameName). */
+  private sameAs: Int32Array = new Int32Array(0);
 
   private constructor(records: number) {
     this.records = records;
@@ -228,6 +235,9 @@ export class CandidateIndex {
       }
       if (r % step === 0) yield;
     }
+    /** The first name of each spelling (parts and how the name is read), while building: see sameName. */
+    const firstOf = new Map<string, number>();
+    const sameAs: number[] = [];
     for (let k = 0; k < normalized.length; k++) {
       const n = normalized[k]!;
       const parts = n.parts.map((p) => idx.interned(p));
@@ -248,6 +258,11 @@ export class CandidateIndex {
           wordCount(primaryParts[n.record] ?? []) >= 2,
         rendering: latinNamed[n.record] === 1 && RENDERING_SCRIPTS.test(n.name),
       });
+      const entry = idx.names[id]!;
+      const spelling = `${entry.organization ? 'o' : 'p'}${entry.shortForm ? 's' : ''}\u0001${n.parts.map(internKey).join('\u0001')}`;
+      const first = firstOf.get(spelling);
+      if (first === undefined) firstOf.set(spelling, id);
+      sameAs.push(first ?? id);
       const words = parts.filter(isWordLike);
       for (const p of words) idx.post(p.text, p.idf, id);
       for (let i = 0; i + 1 < words.length; i++) {
@@ -259,6 +274,7 @@ export class CandidateIndex {
       if (k % (step * 4) === 0) yield;
     }
     normalized.length = 0;
+    idx.sameAs = Int32Array.from(sameAs);
     idx.firstName = new Int32Array(records.length + 1).fill(idx.names.length);
     for (let id = idx.names.length - 1; id >= 0; id--) idx.firstName[idx.names[id]!.record] = id;
     for (let r = records.length - 1; r >= 0; r--)
@@ -288,6 +304,15 @@ export class CandidateIndex {
     idx.touched = new Int32Array(idx.names.length);
     idx.vocabStamp = new Int32Array(idx.vocabTokens.length);
     return { index: idx, primaryParts };
+  }
+
+  /**
+   * The first name with the same parts as name `id`, read the same way (as a person's or not, as a
+   * short form or not): it compares with any query as `id` does. The lists repeat one another (the
+   * same person listed by several sources), and some spell one name in ways that read alike.
+   */
+  sameName(id: number): number {
+    return this.sameAs[id]!;
   }
 
   /** Records whose names hold the word or patronymic `t`; undefined when none does. */
@@ -350,7 +375,7 @@ export class CandidateIndex {
    * index small and lets a query remember how it compared with a part (QueryParts.similarity).
    */
   private interned(p: NamePart): ScoredPart {
-    const key = `${p.kind}|${p.translit ?? ''}|${p.text}`;
+    const key = internKey(p);
     let part = this.parts.get(key);
     if (part === undefined) {
       part = this.scored(p.text, p.kind, p.translit);

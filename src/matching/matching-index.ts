@@ -152,10 +152,10 @@ export class MatchingIndex {
     // Best name per record.
     const perRecord = new Map<number, { entry: NameEntry; cmp: NameComparison; nameScore: number; dist: number }>();
     // The lists repeat one another: a name listed by several sources (or twice by one) is the same
-    // parts (the index interns them) and compares with the query the same way, so each name is
-    // compared once per query, by its text as listed and how it is read (about a third of the
-    // comparisons of the benchmarks' query mix were repeats). A comparison is not changed once made.
-    const compared = new Map<string, { entry: NameEntry; cmp: NameComparison | undefined }>();
+    // parts and compares with the query the same way, so each is compared once per query (see
+    // CandidateIndex.sameName; about 40% of the comparisons of the benchmarks' query mix were
+    // repeats). A comparison is not changed once made.
+    const compared = new Map<number, NameComparison | undefined>();
     for (const c of cands) {
       const entry = index.names[c.name]!;
       // A record whose best name scores under the name floor is left out below: such names need no
@@ -167,12 +167,11 @@ export class MatchingIndex {
       let cmp: NameComparison | undefined;
       if (found) cmp = compareParts(queryParts, entry.parts, entry);
       else {
-        const same = compared.get(entry.name);
-        if (same && same.entry.organization === entry.organization && same.entry.shortForm === entry.shortForm)
-          cmp = same.cmp;
+        const same = index.sameName(c.name);
+        if (compared.has(same)) cmp = compared.get(same);
         else {
           cmp = compareParts(queryParts, entry.parts, entry, least);
-          if (!same) compared.set(entry.name, { entry, cmp });
+          compared.set(same, cmp);
         }
       }
       if (!cmp || (cmp.score <= 0 && !found)) continue;
