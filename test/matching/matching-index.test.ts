@@ -144,6 +144,36 @@ test('clusters: one match per source row, or one match with listings when groupe
   assert.equal(ships.matches[0]!.listings?.length, 2, 'linked by IMO number');
 });
 
+test('a name several lists share, compared once per query, answers for each listing as for one', () => {
+  const records = [
+    person('un_csl', 'k1', 'Rustam KARIMOV'),
+    person('uk_csl', 'k2', 'KARIMOV Rustam', {
+      aliases: [{ name: 'RUSTAM  Karimov', quality: 'strong', kind: 'aka' }],
+    }),
+    person('eu_csl', 'k3', 'Rustam Karimov'),
+    org('us_csl', 'k4', 'Rustam Karimov'),
+    ...filler(),
+  ];
+  const shared = MatchingIndex.build(records);
+  const query = { name: 'Rustam Karimow' };
+  const outcome = shared.screen(query);
+  const byId = new Map(outcome.matches.map((m) => [m.entity.id, m]));
+  // The persons listed under one name in three lists score and explain alike; their explanations
+  // name each one's own listed name.
+  const people = ['un_csl:k1', 'uk_csl:k2', 'eu_csl:k3'].map((id) => byId.get(id)!);
+  assert.equal(people.length, 3);
+  for (const m of people.slice(1)) {
+    assert.equal(m.matchScore, people[0]!.matchScore);
+    assert.deepEqual(m.explanation.alignment, people[0]!.explanation.alignment);
+  }
+  assert.equal(byId.get('eu_csl:k3')!.explanation.matchedName, 'Rustam Karimov');
+  // Queries in between (words and comparisons remembered) change nothing: the same answer as the
+  // first query of a fresh index.
+  for (const name of ['Rustam Karimov', 'Karimov', 'Mohammad Ali Rahimi3', 'Trading7 Corp']) shared.screen({ name });
+  assert.deepEqual(shared.screen(query), outcome);
+  assert.deepEqual(MatchingIndex.build(records).screen(query), outcome);
+});
+
 test('explanation names the listed name, the alignment and readable summary', () => {
   const m = idx.screen({ name: 'Putin Vladimir', birthDate: '1952-10-07' }).matches[0]!;
   assert.ok(['PUTIN, Vladimir Vladimirovich', 'Vladimir Vladimirovich PUTIN'].includes(m.explanation.matchedName));
