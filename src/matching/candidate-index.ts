@@ -240,7 +240,8 @@ export class CandidateIndex {
     const sameAs: number[] = [];
     for (let k = 0; k < normalized.length; k++) {
       const n = normalized[k]!;
-      const parts = n.parts.map((p) => idx.interned(p));
+      const keys = n.parts.map(internKey);
+      const parts = n.parts.map((p, i) => idx.interned(p, keys[i]!));
       let weight = 0;
       for (const p of parts) if (p.kind === 'word') weight += p.idf;
       const id = idx.names.length;
@@ -259,7 +260,7 @@ export class CandidateIndex {
         rendering: latinNamed[n.record] === 1 && RENDERING_SCRIPTS.test(n.name),
       });
       const entry = idx.names[id]!;
-      const spelling = `${entry.organization ? 'o' : 'p'}${entry.shortForm ? 's' : ''}\u0001${n.parts.map(internKey).join('\u0001')}`;
+      const spelling = `${entry.organization ? 'o' : 'p'}${entry.shortForm ? 's' : ''}\u0001${keys.join('\u0001')}`;
       const first = firstOf.get(spelling);
       if (first === undefined) firstOf.set(spelling, id);
       sameAs.push(first ?? id);
@@ -374,8 +375,7 @@ export class CandidateIndex {
    * The one shared ScoredPart of a listed part: names share their parts' objects, which keeps the
    * index small and lets a query remember how it compared with a part (QueryParts.similarity).
    */
-  private interned(p: NamePart): ScoredPart {
-    const key = internKey(p);
+  private interned(p: NamePart, key: string): ScoredPart {
     let part = this.parts.get(key);
     if (part === undefined) {
       part = this.scored(p.text, p.kind, p.translit);
