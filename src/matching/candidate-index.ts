@@ -39,8 +39,9 @@ const SKELETON_LENGTH_SLACK = 2;
 /** Marks of the probes of one query (mark is a Uint8Array); a query with more probes clears them and starts again. */
 const MAX_MARK = 255;
 /**
- * Words whose ways (see Ways) are remembered: the words of a few thousand customer names, at about
- * 250 bytes each (a word reaches about 16 vocabulary entries on average), some 5 MB a thread at most.
+ * Words whose ways (see Ways) are remembered: the words of a few thousand customer names, at an
+ * estimated 250 bytes each (a word of the benchmarks' query mix reaches about 16 vocabulary entries),
+ * some 5 MB a thread at most; the mix run three times kept 3 MiB more heap after a full collection.
  */
 const PROBE_WAYS = 20_000;
 /** Candidates fully scored per query. */
