@@ -86,8 +86,9 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
     return { s: 0.93, how: 'phonetic' };
   // Numbers agree exactly or not at all; so do parts holding characters no table transliterated,
   // and Pinyin read from Chinese characters: a syllable that differs is another character (Jinxing
-  // is not Jinping), as Chinese given names are made of a few hundred common syllables.
-  if (OPAQUE.test(a.text) || OPAQUE.test(b.text) || a.translit === 'han' || b.translit === 'han')
+  // is not Jinping), as Chinese given names are made of a few hundred common syllables; so are
+  // Vietnamese syllables written with their marks (Thanh is not Than).
+  if (OPAQUE.test(a.text) || OPAQUE.test(b.text) || oneSyllableEach(a) || oneSyllableEach(b))
     return { s: 0, how: 'fuzzy' };
   const minLen = Math.min(la, lb);
   // Cheap rejection: lengths far apart and different skeletons never reach the threshold.
@@ -197,7 +198,10 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
 
 const OPAQUE = /[^a-z]/;
 
-const syllabic = (p: ScoredPart): boolean => p.translit === 'han' || p.translit === 'hangul';
+const syllabic = (p: ScoredPart): boolean =>
+  p.translit === 'han' || p.translit === 'hangul' || p.translit === 'vietnamese';
+/** Written syllable by syllable from a small pool, each syllable exact (see Translit). */
+const oneSyllableEach = (p: ScoredPart): boolean => p.translit === 'han' || p.translit === 'vietnamese';
 
 /**
  * An abjad writes no short vowels but does write the long ones, with the letters alif (a), waw (w, o)
