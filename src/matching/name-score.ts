@@ -252,13 +252,34 @@ function nameParts(parts: ScoredPart[]): number {
  * A pair that tells little of who the person is beside another pair: a query word found only as a
  * listed initial (the list gave a letter: AZAD, K M for Mazlum Azad), or a name the lists or the
  * population know as a name of its own, paired with a listed one it only doubtfully resembles
- * (Aren / Karen, Simon / Simic, Eliza / Elia): two different names of the pool of names, not a slip.
+ * (Aren / Karen, Simon / Simic, Eliza / Elia) or differs from by a consonant (Marvin / Martin): two
+ * different names of the pool of names, not a slip.
  */
 function weakPair(query: QueryParts, c: ScoredPart[], p: Pair): boolean {
   if (p.qi !== p.qj || p.ci !== p.cj) return false;
   const qp = query.parts[p.qi]!;
   if (c[p.ci]!.kind === 'initial') return qp.kind === 'word';
-  return p.how === 'fuzzy' && p.s < DOUBTFUL && qp.kind === 'word' && query.known[p.qi] !== undefined;
+  if (p.how !== 'fuzzy' || qp.kind !== 'word' || query.known[p.qi] === undefined) return false;
+  if (p.s < DOUBTFUL) return true;
+  // One consonant for another, or one more, between two names both written in Latin letters (Martin /
+  // Marvin, Riza / Rida, Mauro / Maduro): the romanizations of one name differ in vowels, doubled
+  // letters and h, y, w (Mohammed / Mohammad, Hasan / Hassan), not in a consonant of their own.
+  const cp = c[p.ci]!;
+  return qp.translit === undefined && cp.translit === undefined && consonantSlip(qp.text, cp.text);
+}
+
+const CONSONANT = /[bcdfgjklmnpqrstvxz]/;
+
+/** The two words differ by one consonant put for another, or one consonant more that doubles no neighbour. */
+function consonantSlip(a: string, b: string): boolean {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length)
+    return i < a.length && a.slice(i + 1) === b.slice(i + 1) && CONSONANT.test(a[i]!) && CONSONANT.test(b[i]!);
+  const [long, short] = a.length > b.length ? [a, b] : [b, a];
+  if (long.length !== short.length + 1 || long.slice(i + 1) !== short.slice(i)) return false;
+  const x = long[i]!;
+  return CONSONANT.test(x) && long[i - 1] !== x && long[i + 1] !== x;
 }
 
 /**
