@@ -259,13 +259,16 @@ function weakPair(query: QueryParts, c: ScoredPart[], p: Pair): boolean {
   if (p.qi !== p.qj || p.ci !== p.cj) return false;
   const qp = query.parts[p.qi]!;
   if (c[p.ci]!.kind === 'initial') return qp.kind === 'word';
-  if (p.how !== 'fuzzy' || qp.kind !== 'word' || query.known[p.qi] === undefined) return false;
-  if (p.s < DOUBTFUL) return true;
+  if (p.how === 'exact' || qp.kind !== 'word' || query.known[p.qi] === undefined) return false;
+  if (p.how === 'fuzzy' && p.s < DOUBTFUL) return true;
+  const cp = c[p.ci]!;
+  if (qp.translit !== undefined || cp.translit !== undefined) return false;
   // One consonant for another, or one more, between two names both written in Latin letters (Martin /
   // Marvin, Riza / Rida, Mauro / Maduro): the romanizations of one name differ in vowels, doubled
   // letters and h, y, w (Mohammed / Mohammad, Hasan / Hassan), not in a consonant of their own.
-  const cp = c[p.ci]!;
-  return qp.translit === undefined && cp.translit === undefined && consonantSlip(qp.text, cp.text);
+  // (A consonant of the same sound class, Pudin / Putin, leaves the skeleton as it was: a sound
+  // written otherwise.)
+  return p.how === 'fuzzy' && qp.pk !== cp.pk && consonantSlip(qp.text, cp.text);
 }
 
 const CONSONANT = /[bcdfgjklmnpqrstvxz]/;
