@@ -250,15 +250,17 @@ function nameParts(parts: ScoredPart[]): number {
 
 /**
  * A pair that tells little of who the person is beside another pair: a query word found only as a
- * listed initial (the list gave a letter: AZAD, K M for Mazlum Azad), or a name the lists or the
+ * listed initial when the listed name has parts the query lacks besides (the list gave letters, and
+ * not all of them agree: AZAD, K M for Mazlum Azad; PUTIN, V. for Vladimir Putin is all there is of
+ * that alias, and agrees), or a name the lists or the
  * population know as a name of its own, paired with a listed one it only doubtfully resembles
  * (Aren / Karen, Simon / Simic, Eliza / Elia) or differs from by a consonant (Marvin / Martin): two
  * different names of the pool of names, not a slip.
  */
-function weakPair(query: QueryParts, c: ScoredPart[], p: Pair): boolean {
+function weakPair(query: QueryParts, c: ScoredPart[], p: Pair, listedLeft: boolean): boolean {
   if (p.qi !== p.qj || p.ci !== p.cj) return false;
   const qp = query.parts[p.qi]!;
-  if (c[p.ci]!.kind === 'initial') return qp.kind === 'word';
+  if (c[p.ci]!.kind === 'initial') return qp.kind === 'word' && listedLeft;
   if (p.how === 'exact' || qp.kind !== 'word' || query.known[p.qi] === undefined) return false;
   if (p.how === 'fuzzy' && p.s < DOUBTFUL) return true;
   const cp = c[p.ci]!;
@@ -289,11 +291,11 @@ function consonantSlip(a: string, b: string): boolean {
  * The alignment is one part against one part, of names of which at least one has two or more (see
  * ONE_PART_FACTOR), weak pairs beside it (see weakPair) set aside. Returns that pair.
  */
-function onePartOfMore(query: QueryParts, c: ScoredPart[], chosen: Pair[]): Pair | undefined {
+function onePartOfMore(query: QueryParts, c: ScoredPart[], chosen: Pair[], listedLeft: boolean): Pair | undefined {
   const q = query.parts;
   let one: Pair | undefined;
   for (const p of chosen) {
-    if (chosen.length > 1 && weakPair(query, c, p)) continue;
+    if (chosen.length > 1 && weakPair(query, c, p, listedLeft)) continue;
     if (one !== undefined) return undefined;
     one = p;
   }
@@ -552,7 +554,7 @@ export function scoreAlignment(a: Alignment): NameComparison {
   // unless the query names the person by a role title ("President Putin", "Mullah Omar"). Likewise a word of
   // persons' names matching one word of an organization's or vessel's name of more (Maya / MAYA
   // EXCHANGE COMPANY, Deniz / DENIZ CAPITAL), when the query does not say it names an organization.
-  const one = query.byTitle ? undefined : onePartOfMore(query, c, chosen);
+  const one = query.byTitle ? undefined : onePartOfMore(query, c, chosen, unmatchedListed.length > 0);
   if (
     one !== undefined &&
     (!organization || (!query.organization && q[one.qi]!.personal === true && nameParts(c) >= 2))
