@@ -11,7 +11,7 @@ import { EditNeighbours } from './edit-neighbours.js';
 import type { ScoredPart } from './part-similarity.js';
 import { normalizeName, type NamePart } from './normalize.js';
 import { phoneticKey, spellingFold } from './similarity.js';
-import { hasNonLatin } from './transliterate.js';
+import { inOtherScript } from './transliterate.js';
 
 /** Listed names carrying a part above which its fuzzy neighbourhood is not searched. */
 const COMMON_POSTINGS = 1500;
@@ -55,13 +55,6 @@ const IDF_PRIOR = 1000;
 /** Spelling folds and phonetic keys remembered while building (bounded, then computed again). */
 const BUILD_CACHE = 200_000;
 
-/** Words and patronymics of a name. */
-function wordCount(parts: readonly { kind: string }[]): number {
-  let n = 0;
-  for (const p of parts) if (p.kind === 'word' || p.kind === 'patronymic') n++;
-  return n;
-}
-
 export interface NameEntry {
   record: number;
   name: string;
@@ -73,19 +66,26 @@ export interface NameEntry {
   /** The record is not a person (names are compared as organizations'). */
   organization: boolean;
   /**
-   * A one-word name of a person whose primary name has more words: a nickname or a part of the
-   * name (BASU for EBERAHIM, Abbas), not a mononym (Sukarno) that is the person's whole name.
-   */
-  shortForm: boolean;
-  /**
    * The name is written in Arabic, Hebrew or Japanese kana, and its record has a name in Latin
    * letters too: a rendering, for readers of that script, of a name the record spells in Latin.
+   * Which of the scripts (see renderingScript); undefined for other names.
    */
-  rendering: boolean;
+  rendering?: RenderingScript;
 }
 
 /** Scripts in which lists render names spelled in Latin (vowels left out, or sounds changed). */
-const RENDERING_SCRIPTS = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+export type RenderingScript = 'arabic' | 'hebrew' | 'kana';
+const RENDERING_SCRIPTS: [RegExp, RenderingScript][] = [
+  [/\p{Script=Arabic}/u, 'arabic'],
+  [/\p{Script=Hebrew}/u, 'hebrew'],
+  [/[\p{Script=Hiragana}\p{Script=Katakana}]/u, 'kana'],
+];
+
+/** The rendering script a name is written in (see NameEntry.rendering), if any. */
+export function renderingScript(name: string): RenderingScript | undefined {
+  for (const [re, script] of RENDERING_SCRIPTS) if (re.test(name)) return script;
+  return undefined;
+}
 
 export interface RankedName {
   name: number;
@@ -211,7 +211,7 @@ export class CandidateIndex {
     const latinNamed = new Uint8Array(records.length);
     for (let r = 0; r < records.length; r++) {
       const rec = records[r]!;
-      latinNamed[r] = !hasNonLatin(rec.name) || rec.aliases.some((a) => !hasNonLatin(a.name)) ? 1 : 0;
+      latinNamed[r] = !inOtherScript(rec.name) || rec.aliases.some((a) => !inOtherScript(a.name)) ? 1 : 0;
       const person = rec.entityType === 'person';
       const seen = new Set<string>();
       const first = normalized.length;
@@ -254,14 +254,10 @@ export class CandidateIndex {
         parts,
         weight,
         organization: records[n.record]!.entityType !== 'person',
-        shortForm:
-          records[n.record]!.entityType === 'person' &&
-          wordCount(parts) === 1 &&
-          wordCount(primaryParts[n.record] ?? []) >= 2,
-        rendering: latinNamed[n.record] === 1 && RENDERING_SCRIPTS.test(n.name),
+        rendering: latinNamed[n.record] === 1 ? renderingScript(n.name) : undefined,
       });
       const entry = idx.names[id]!;
-      const spelling = `${entry.organization ? 'o' : 'p'}${entry.shortForm ? 's' : ''}\u0001${keys.join('\u0001')}`;
+      const spelling = `${entry.organization ? 'o' : 'p'}\u0001${keys.join('\u0001')}`;
       const first = firstOf.get(spelling);
       if (first === undefined) firstOf.set(spelling, id);
       sameAs.push(first ?? id);
@@ -309,8 +305,8 @@ export class CandidateIndex {
   }
 
   /**
-   * The first name with the same parts as name `id`, read the same way (as a person's or not, as a
-   * short form or not): it compares with any query as `id` does. The lists repeat one another (the
+   * The first name with the same parts as name `id`, read the same way (as a person's or not): it
+   * compares with any query as `id` does. The lists repeat one another (the
    * same person listed by several sources), and some spell one name in ways that read alike.
    */
   sameName(id: number): number {

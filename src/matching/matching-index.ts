@@ -6,7 +6,7 @@
  * matches it reports (explanation.ts). src/matching/README.md walks through the pipeline.
  */
 import type { EntityType, ListRecord } from '../lists/model.js';
-import { CandidateIndex, type NameEntry } from './candidate-index.js';
+import { CandidateIndex, renderingScript, type NameEntry } from './candidate-index.js';
 import { clusterSteps } from './clusters.js';
 import {
   birthDateEffect,
@@ -23,7 +23,6 @@ import { DEFAULT_FLOOR, DEFAULT_MAX_MATCHES, riskLevelFor, round1 } from './leve
 import { QueryParts, compareParts, type NameComparison } from './name-compare.js';
 import { namesByTitle, normalizeName } from './normalize.js';
 import { isPersonFlag, readQuery } from './query-reading.js';
-import { hasNonLatin } from './transliterate.js';
 import { rankRows, type RowScore } from './ranking.js';
 import { corroborate, nameFloor, scoreName, type FieldEffects } from './scoring.js';
 import type { Listing, Match, MatchOptions, MatchQuery, ScreenOutcome } from './types.js';
@@ -148,7 +147,7 @@ export class MatchingIndex {
       namesByTitle(query.name),
     );
     const least = nameFloor(floor);
-    const latinQuery = !hasNonLatin(query.name);
+    const queryScript = renderingScript(query.name);
     // Best name per record.
     const perRecord = new Map<number, { entry: NameEntry; cmp: NameComparison; nameScore: number; dist: number }>();
     // The lists repeat one another: a name listed by several sources (or twice by one) is the same
@@ -161,9 +160,11 @@ export class MatchingIndex {
       // A record whose best name scores under the name floor is left out below: such names need no
       // alignment, unless an identifier found the record.
       const found = identified?.has(entry.record) === true;
-      // A query in Latin letters is compared with the record's Latin names, not with their
-      // renderings in a script that leaves vowels out or changes sounds (see NameEntry.rendering).
-      if (latinQuery && entry.rendering && !found) continue;
+      // A query is compared with the record's Latin names, not with their renderings in a script
+      // that leaves vowels out or changes sounds (see NameEntry.rendering), unless it is written in
+      // that script: a Hebrew or Cyrillic query against a katakana rendering (ソン・ムンサン) compares two
+      // lossy readings of a Latin name with each other.
+      if (entry.rendering !== undefined && entry.rendering !== queryScript && !found) continue;
       let cmp: NameComparison | undefined;
       if (found) cmp = compareParts(queryParts, entry.parts, entry);
       else {

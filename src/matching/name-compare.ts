@@ -56,6 +56,11 @@ export class QueryParts {
   readonly wordLengths: number;
   /** Every content part was read from Chinese characters (see scoreAlignment). */
   readonly han: boolean;
+  /**
+   * The name has two content parts or more, all read from Chinese characters or Hangul: a Chinese,
+   * Japanese or Korean name written in its own characters, family name first (see familyNameUnmatched).
+   */
+  readonly familyFirst: boolean;
 
   /**
    * The query says it names an organization, vessel or aircraft: by its entity type, or by a legal
@@ -82,6 +87,9 @@ export class QueryParts {
     this.runs = joinRuns(parts, this.content);
     this.wordLengths = wordLengths(parts, this.content);
     this.han = this.content.length > 0 && this.content.every((i) => parts[i]!.translit === 'han');
+    this.familyFirst =
+      this.content.length >= 2 &&
+      this.content.every((i) => parts[i]!.translit === 'han' || parts[i]!.translit === 'hangul');
   }
 
   /** partSimilarity of query part `i` and a listed part, computed once per pair. */
@@ -100,8 +108,6 @@ export class QueryParts {
 export interface ListedAs {
   /** The listed party is not a person. */
   organization: boolean;
-  /** A one-word name of a person whose primary name has more words. */
-  shortForm?: boolean;
 }
 
 /**
@@ -188,7 +194,6 @@ export function compareParts(
     listedContent: cc,
     listedNumbers: cNum,
     organization,
-    shortForm: listed.shortForm === true,
     chosen,
     qUsed,
     cUsed,

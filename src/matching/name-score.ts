@@ -248,12 +248,68 @@ function nameParts(parts: ScoredPart[]): number {
   return n;
 }
 
-/** The alignment is one part against one part, of names of which at least one has two or more (see ONE_PART_FACTOR). */
-function onePartOfMore(q: ScoredPart[], c: ScoredPart[], chosen: Pair[]): boolean {
-  if (chosen.length !== 1) return false;
-  const p = chosen[0]!;
-  if (p.qi !== p.qj || p.ci !== p.cj || q[p.qi]!.kind !== 'word') return false;
-  return nameParts(q) >= 2 || nameParts(c) >= 2;
+/**
+ * A pair that tells little of who the person is beside another pair: a query word found only as a
+ * listed initial when the listed name has parts the query lacks besides (the list gave letters, and
+ * not all of them agree: AZAD, K M for Mazlum Azad; PUTIN, V. for Vladimir Putin is all there is of
+ * that alias, and agrees), or a name the lists or the
+ * population know as a name of its own, paired with a listed one it only doubtfully resembles
+ * (Aren / Karen, Simon / Simic, Eliza / Elia) or differs from by a consonant (Marvin / Martin): two
+ * different names of the pool of names, not a slip.
+ */
+function weakPair(query: QueryParts, c: ScoredPart[], p: Pair, listedLeft: boolean): boolean {
+  if (p.qi !== p.qj || p.ci !== p.cj) return false;
+  const qp = query.parts[p.qi]!;
+  if (c[p.ci]!.kind === 'initial') return qp.kind === 'word' && listedLeft;
+  if (p.how === 'exact' || qp.kind !== 'word' || query.known[p.qi] === undefined) return false;
+  if (p.how === 'fuzzy' && p.s < DOUBTFUL) return true;
+  const cp = c[p.ci]!;
+  if (qp.translit !== undefined || cp.translit !== undefined) return false;
+  // One consonant for another, or one more, between two names both written in Latin letters (Martin /
+  // Marvin, Riza / Rida, Mauro / Maduro): the romanizations of one name differ in vowels, doubled
+  // letters and h, y, w (Mohammed / Mohammad, Hasan / Hassan), not in a consonant of their own.
+  // (A consonant of the same sound class, Pudin / Putin, leaves the skeleton as it was: a sound
+  // written otherwise.)
+  return p.how === 'fuzzy' && qp.pk !== cp.pk && consonantSlip(qp.text, cp.text);
+}
+
+const CONSONANT = /[bcdfgjklmnpqrstvxz]/;
+
+/** The two words differ by one consonant put for another, or one consonant more that doubles no neighbour. */
+function consonantSlip(a: string, b: string): boolean {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length)
+    return i < a.length && a.slice(i + 1) === b.slice(i + 1) && CONSONANT.test(a[i]!) && CONSONANT.test(b[i]!);
+  const [long, short] = a.length > b.length ? [a, b] : [b, a];
+  if (long.length !== short.length + 1 || long.slice(i + 1) !== short.slice(i)) return false;
+  const x = long[i]!;
+  return CONSONANT.test(x) && long[i - 1] !== x && long[i + 1] !== x;
+}
+
+/**
+ * The alignment is one part against one part, of names of which at least one has two or more (see
+ * ONE_PART_FACTOR), weak pairs beside it (see weakPair) set aside. Returns that pair.
+ */
+function onePartOfMore(query: QueryParts, c: ScoredPart[], chosen: Pair[], listedLeft: boolean): Pair | undefined {
+  const q = query.parts;
+  let one: Pair | undefined;
+  for (const p of chosen) {
+    if (chosen.length > 1 && weakPair(query, c, p, listedLeft)) continue;
+    if (one !== undefined) return undefined;
+    one = p;
+  }
+  if (one === undefined || one.qi !== one.qj || one.ci !== one.cj || q[one.qi]!.kind !== 'word') return undefined;
+  return nameParts(q) >= 2 || nameParts(c) >= 2 ? one : undefined;
+}
+
+/**
+ * The query is a name read from Chinese characters or Hangul, of two parts or more, and its first
+ * part, the family name, is not paired one to one with a listed part.
+ */
+function familyNameUnmatched(query: QueryParts, qPartner: Int32Array): boolean {
+  if (!query.familyFirst) return false;
+  return qPartner[query.content[0]!]! < 0;
 }
 
 /** Hungarian digraphs for the sounds other languages write d', t', n', ch, zh and s (Vlagyimir, Putyin, Csaba). */
@@ -353,8 +409,6 @@ export interface Alignment {
   listedNumbers: string[];
   /** The listed party is not a person. */
   organization: boolean;
-  /** A one-word name of a person whose primary name has more words (see ListedAs). */
-  shortForm: boolean;
   /** The pairs taken, in the order they were taken. */
   chosen: Pair[];
   qUsed: Uint8Array;
@@ -374,7 +428,6 @@ export function scoreAlignment(a: Alignment): NameComparison {
     listedContent: cc,
     listedNumbers: cNum,
     organization,
-    shortForm,
     chosen,
     qUsed,
     cUsed,
@@ -486,12 +539,13 @@ export function scoreAlignment(a: Alignment): NameComparison {
   // A one-word query (a given name or a surname alone) that only resembles a listed word is likewise
   // a resemblance of one part of a longer listed name (Nuray / NURA, Mohammed): no name is identified
   // by it; nor does one that resembles a one-word nickname or short form of a person with a longer
-  // name (Banu / alias BASU of EBERAHIM, Abbas). (Not against a mononym such as Sukarno, the whole
-  // name against the whole; not a word from another script: against its romanization, resemblance
-  // is all the evidence there is, משה / Moshe.)
+  // name (Banu / alias BASU of EBERAHIM, Abbas), nor a person known by one name (Zahir / Zakir, Faiq /
+  // Faiz): given names are a pool in which a short name has many neighbours one letter away, and one
+  // name says nothing else. (Not a word from another script: against its romanization, resemblance
+  // is all the evidence there is, משה / Moshe; nor a long word with a slip, see holdsSameWord.)
   if (
     !query.organization &&
-    ((qc.length === 1 && (cc.length > 1 || shortForm) && q[qc[0]!]!.translit === undefined) || organization) &&
+    ((qc.length === 1 && q[qc[0]!]!.translit === undefined) || organization) &&
     !holdsSameWord(q, c, chosen) &&
     !sameNumbers(qNum, cNum)
   )
@@ -500,12 +554,16 @@ export function scoreAlignment(a: Alignment): NameComparison {
   // unless the query names the person by a role title ("President Putin", "Mullah Omar"). Likewise a word of
   // persons' names matching one word of an organization's or vessel's name of more (Maya / MAYA
   // EXCHANGE COMPANY, Deniz / DENIZ CAPITAL), when the query does not say it names an organization.
+  const one = query.byTitle ? undefined : onePartOfMore(query, c, chosen, unmatchedListed.length > 0);
   if (
-    !query.byTitle &&
-    onePartOfMore(q, c, chosen) &&
-    (!organization || (!query.organization && q[chosen[0]!.qi]!.personal === true && nameParts(c) >= 2))
+    one !== undefined &&
+    (!organization || (!query.organization && q[one.qi]!.personal === true && nameParts(c) >= 2))
   )
     score *= ONE_PART_FACTOR;
+  // A Chinese or Korean name written in its characters puts its family name first: when that
+  // syllable finds no partner of its own, only the given name matched (범주혁 Bom Juhyok / JU, Hyok;
+  // 당유진 Dang Yujin / Yoo Jin), one part of the name, as above.
+  if (!organization && !query.byTitle && familyNameUnmatched(query, qPartner)) score *= ONE_PART_FACTOR;
   if (!organization && independentSlips(query, c, chosen)) score *= TWO_SLIPS_FACTOR;
   // Only particles or initials aligned: no real match.
   let substantive = false;

@@ -18,9 +18,9 @@ import {
   splitLettersDigits,
 } from './name-structure.js';
 import { readRussianRomanization } from './russian-romanization.js';
-import { hasHan, hasNonLatin, transliterate } from './transliterate.js';
+import { hasHan, inOtherScript, transliterate } from './transliterate.js';
 
-export type Translit = 'abjad' | 'han' | 'hangul' | 'alphabet';
+export type Translit = 'abjad' | 'han' | 'hangul' | 'alphabet' | 'vietnamese';
 
 export type PartKind = 'word' | 'number' | 'legal' | 'particle' | 'patronymic' | 'initial';
 
@@ -36,7 +36,9 @@ export interface NamePart {
    * block with every vowel (a one-syllable family name, then mostly two syllables of given name), where
    * the romanizations differ by a letter or two (Pak / Park, Jong / Jung) but a syllable with other
    * letters is another name; `alphabet` for the others (vowels written,
-   * consonant classes still guessed).
+   * consonant classes still guessed). And `vietnamese`, though Vietnamese is written in Latin
+   * letters: a name written with its marks (ư, ơ, ệ, ả) is made of one-syllable words from a small
+   * pool (Thanh, Than, Tuan, Tun), where a syllable written otherwise is another name, as for `han`.
    */
   translit?: Translit;
 }
@@ -55,6 +57,18 @@ export function foldText(input: string): string {
   // Letters that do not decompose.
   return s.replace(SPECIAL_LETTERS, (c) => SPECIAL[c] ?? '');
 }
+
+/**
+ * Honorifics that are also surnames: H.E. (His Excellency) stands before a name, the Chinese surname
+ * He (何) after the given name ("Katrina He").
+ */
+const SURNAME_AFTER = new Set(['he']);
+
+/**
+ * Letters only Vietnamese writes: the horned ơ and ư, and the vowels with a tone mark that the block
+ * for Vietnamese holds (ạ, ả, ấ ... ỹ); à, á, ô or đ alone are French, Spanish or Croatian too.
+ */
+const VIETNAMESE = /[\u01a0\u01a1\u01af\u01b0\u1ea0-\u1ef9]/;
 
 const ASCII = /^[\x00-\x7f]*$/;
 const HANGUL = /[\uac00-\ud7a3]/;
@@ -170,7 +184,12 @@ export function normalizeName(raw: string, isPerson: boolean | undefined): Norma
       parts.push({ text: t, kind: 'legal' });
       continue;
     }
-    if (HONORIFICS.has(t) && tokens.length > 1 && (t.length < 4 || (i < tokens.length - 1 && i >= surnameBlock)))
+    if (
+      HONORIFICS.has(t) &&
+      tokens.length > 1 &&
+      (t.length < 4 || (i < tokens.length - 1 && i >= surnameBlock)) &&
+      !(i > 0 && SURNAME_AFTER.has(t))
+    )
       continue;
     if (/^\d+$/.test(t)) {
       const v = Number(t);
@@ -250,10 +269,24 @@ export function normalizeName(raw: string, isPerson: boolean | undefined): Norma
   // A name whose only distinctive part is a number ("11420 Corp") is matched on that number.
   if (!parts.some((p) => p.kind === 'word' || p.kind === 'patronymic'))
     for (const p of parts) if (p.kind === 'number') p.kind = 'word';
-  if (hasNonLatin(raw)) {
-    const t: Translit = ABJAD.test(raw) ? 'abjad' : hasHan(raw) ? 'han' : HANGUL.test(raw) ? 'hangul' : 'alphabet';
+  const other = inOtherScript(raw);
+  if (other || VIETNAMESE.test(raw)) {
+    const t: Translit = !other
+      ? 'vietnamese'
+      : ABJAD.test(raw)
+        ? 'abjad'
+        : hasHan(raw)
+          ? 'han'
+          : HANGUL.test(raw)
+            ? 'hangul'
+            : 'alphabet';
     if (t === 'abjad' && ARABIC_LETTER.test(raw)) readArabicStructure(parts);
-    for (const p of parts) p.translit = t;
+    for (const p of parts) {
+      p.translit = t;
+      // A syllable read from Chinese characters, Hangul or Vietnamese is a name (杜 Du, 高德 Gao De,
+      // Lê, Văn), never the particle of a European name it happens to spell (du, de, le, van).
+      if (t !== 'abjad' && t !== 'alphabet' && p.kind === 'particle') p.kind = 'word';
+    }
   }
   return { parts, key: parts.map((p) => p.text).join(' ') };
 }

@@ -70,7 +70,17 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
     return { s: 0, how: 'fuzzy' };
   // A hypocorism or the same given name in another language (Bill / William, Juan / John).
   // (Not for a syllable read from Chinese characters or Hangul: 娟 juan is not the Spanish Juan.)
-  if (!strict && !syllabic(a) && !syllabic(b) && sameGivenName(a.text, b.text)) return { s: 0.9, how: 'nickname' };
+  // (Nor for a word read from an abjad: its reading is already a guess at the vowels, جان jan, and the
+  // table maps the spellings of European names, not guesses: jan is not John or Ivan.)
+  if (
+    !strict &&
+    !syllabic(a) &&
+    !syllabic(b) &&
+    a.translit !== 'abjad' &&
+    b.translit !== 'abjad' &&
+    sameGivenName(a.text, b.text)
+  )
+    return { s: 0.9, how: 'nickname' };
   // Hangul writes every letter of a syllable: a part read from it is another name when its syllables
   // differ otherwise than the romanizations of one syllable do (see koreanFold): 편 Pyon is not
   // Pyong, 승 Sung not Sang, and the two syllables of 정민 Jongmin are not the one of Jong.
@@ -86,8 +96,9 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
     return { s: 0.93, how: 'phonetic' };
   // Numbers agree exactly or not at all; so do parts holding characters no table transliterated,
   // and Pinyin read from Chinese characters: a syllable that differs is another character (Jinxing
-  // is not Jinping), as Chinese given names are made of a few hundred common syllables.
-  if (OPAQUE.test(a.text) || OPAQUE.test(b.text) || a.translit === 'han' || b.translit === 'han')
+  // is not Jinping), as Chinese given names are made of a few hundred common syllables; so are
+  // Vietnamese syllables written with their marks (Thanh is not Than).
+  if (OPAQUE.test(a.text) || OPAQUE.test(b.text) || oneSyllableEach(a) || oneSyllableEach(b))
     return { s: 0, how: 'fuzzy' };
   const minLen = Math.min(la, lb);
   // Cheap rejection: lengths far apart and different skeletons never reach the threshold.
@@ -197,7 +208,10 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
 
 const OPAQUE = /[^a-z]/;
 
-const syllabic = (p: ScoredPart): boolean => p.translit === 'han' || p.translit === 'hangul';
+const syllabic = (p: ScoredPart): boolean =>
+  p.translit === 'han' || p.translit === 'hangul' || p.translit === 'vietnamese';
+/** Written syllable by syllable from a small pool, each syllable exact (see Translit). */
+const oneSyllableEach = (p: ScoredPart): boolean => p.translit === 'han' || p.translit === 'vietnamese';
 
 /**
  * An abjad writes no short vowels but does write the long ones, with the letters alif (a), waw (w, o)
@@ -227,8 +241,18 @@ export function lettersWritten(abjad: string, latin: string): boolean {
       if (!find(A_LETTER) || (last && !FINAL_VOWEL.test(latin))) return false;
     } else if (c === 'h' && last && !DIGRAPH_FIRST.test(abjad[i - 1]!) && !FINAL_A.test(latin)) return false;
   }
+  // The other way round, a romanization's final -i or -u after a consonant is a long vowel, and the
+  // script writes it (کمالی Kamali, ابو Abu): کمال kmal is Kamal, not Kamali, and حمزہ hmzh Hamza, not
+  // Hamcho. (Hebrew ends a few names' -o with he, שלמה Shlomo: those are left to the skeleton.)
+  const end = latin.length - 1;
+  if (end >= 2 && !VOWEL.test(latin[end - 1]!)) {
+    if (Y_LETTER.test(latin[end]!) && latin[end] !== 'e' && !Y_LETTER.test(abjad[n - 1]!)) return false;
+    if ((latin[end] === 'u' || latin[end] === 'o') && !FINAL_W.test(abjad[n - 1]!)) return false;
+  }
   return true;
 }
+const VOWEL = /[aeiou]/;
+const FINAL_W = /[wo]/;
 const Y_LETTER = /[iey]/;
 const W_LETTER = /[ouwv]/;
 const A_LETTER = /[aoe]/;

@@ -276,9 +276,20 @@ export function hasHan(s: string): boolean {
   return false;
 }
 
-/** True when the string holds any letter outside Latin. */
+/** True when the string holds any letter outside the Latin blocks this file's tables leave as they are. */
 export function hasNonLatin(s: string): boolean {
   return /[^\u0020-\u024f\u1e00-\u1eff\s\p{P}\p{S}\p{N}]/u.test(s);
+}
+
+const OTHER_SCRIPT = /[^\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]/u;
+
+/**
+ * True when the string is written, at least in part, in a script other than Latin: a name read from
+ * another script (see Translit in normalize.ts). Latin letters outside the basic blocks (Azerbaijani
+ * ə in Rəşad, West African ɛ and ɔ) are still Latin: such a name is written as its bearer writes it.
+ */
+export function inOtherScript(s: string): boolean {
+  return hasNonLatin(s) && OTHER_SCRIPT.test(s);
 }
 
 /**

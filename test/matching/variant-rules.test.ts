@@ -185,9 +185,12 @@ test('a known name that only resembles the listed one, with listed names missing
       pair('Martina Arizmendi', 'QUINTANA ARIZMENDI, Maria Teresa') + 15,
   );
   assert.ok(pair('Maria Arizmendi', 'QUINTANA ARIZMENDI, Maria Teresa') >= MEDIUM_BOUNDARY);
-  // with nothing left over, a near-miss name is still put to the analyst (Harry / Larry Page)
-  assert.ok(pair('Harry Page', 'Larry PAGE') >= MEDIUM_BOUNDARY);
-  assert.ok(pair('Martina Arizmendi', 'ARIZMENDI, Maria') >= MEDIUM_BOUNDARY);
+  // with nothing left over, the surname alone matched (Harry / Larry Page): one part of the name,
+  // below review (see the weak pairs of precision-rules.test.ts); a slip of the surname is still put
+  // to the analyst
+  assert.ok(pair('Harry Page', 'Larry PAGE') < MEDIUM_BOUNDARY);
+  assert.ok(pair('Martina Arizmendi', 'ARIZMENDI, Maria') < MEDIUM_BOUNDARY);
+  assert.ok(pair('Larry Paige', 'Larry PAGE') >= MEDIUM_BOUNDARY);
 });
 
 test('a Russian name in the German or French romanization is read in the English one', () => {
