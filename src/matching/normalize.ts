@@ -58,6 +58,15 @@ export function foldText(input: string): string {
   return s.replace(SPECIAL_LETTERS, (c) => SPECIAL[c] ?? '');
 }
 
+/** The folded forms of the words of at most three Latin letters that a name writes with a diacritic. */
+function shortAccented(raw: string): Set<string> {
+  const words = raw
+    .normalize('NFKC')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u);
+  return new Set(words.filter((w) => w.length <= 3 && !ASCII.test(w) && !inOtherScript(w)).map(foldText));
+}
+
 /**
  * Honorifics that are also surnames: H.E. (His Excellency) stands before a name, the Chinese surname
  * He (何) after the given name ("Katrina He").
@@ -162,8 +171,14 @@ export function normalizeName(raw: string, isPerson: boolean | undefined): Norma
   // (Each reading needs a w or a tch.)
   if (isPerson !== false && (s.includes('w') || s.includes('tch'))) rawTokens = readRussianRomanization(rawTokens);
   let tokens = rawTokens;
+  // A short word written with a diacritic is a name, not the abbreviation of a legal form it folds
+  // to (the Portuguese surname Sá is not S.A.): abbreviations are written without.
+  const accented = ASCII.test(raw) ? undefined : shortAccented(raw);
   if (isPerson !== true) {
     tokens = readLegalForms(rawTokens);
+    if (accented && tokens.length === rawTokens.length)
+      for (let i = 0; i < tokens.length; i++)
+        if (tokens[i]!.startsWith('@') && accented.has(rawTokens[i]!)) tokens[i] = rawTokens[i]!;
   }
   // Titles stand before a name ("Dr Ayman", "King Abdullah", "AL-ZAWAHIRI, Dr. Ayman"): a title word
   // after the given names, or as the surname before the comma of "LAST, First", is a surname
@@ -230,7 +245,7 @@ export function normalizeName(raw: string, isPerson: boolean | undefined): Norma
       continue;
     }
     if (isPerson !== true) {
-      const legal = legalSymbol(t);
+      const legal = accented?.has(t) ? undefined : legalSymbol(t);
       if (legal !== undefined && tokens.length > 1) {
         parts.push({ text: legal, kind: 'legal' });
         continue;

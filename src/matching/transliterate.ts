@@ -191,9 +191,10 @@ function kana(ch: string): string | undefined {
   return KANA_BASE.get(String.fromCharCode(code));
 }
 
-// Devanagari (Hindi, Marathi, Nepali), Hunterian-like as Indian names are written in Latin.
+// Devanagari (Hindi, Marathi, Nepali), Hunterian-like as Indian names are written in Latin. ङ, the
+// velar nasal, is ng as names write it (गुरुङ Gurung, तामाङ Tamang).
 const DEVA_CONSONANTS = table(`
-क=k ख=kh ग=g घ=gh ङ=n च=ch छ=chh ज=j झ=jh ञ=n ट=t ठ=th ड=d ढ=dh ण=n त=t थ=th द=d ध=dh न=n प=p फ=ph ब=b भ=bh
+क=k ख=kh ग=g घ=gh ङ=ng च=ch छ=chh ज=j झ=jh ञ=n ट=t ठ=th ड=d ढ=dh ण=n त=t थ=th द=d ध=dh न=n प=p फ=ph ब=b भ=bh
 म=m य=y र=r ल=l व=v श=sh ष=sh स=s ह=h ळ=l क़=q ख़=kh ग़=gh ज़=z ड़=r ढ़=rh फ़=f य़=y
 `);
 const DEVA_VOWELS = table(`

@@ -427,3 +427,23 @@ test('a word read from Arabic script takes no nickname, and a romanization’s f
   assert.ok(matches('کمال علی', 'KAMAL, Ali'));
   assert.ok(!matches('کمال علی', 'KAMALI, Ali'));
 });
+
+test('a short word written with a diacritic is a name, not a legal form; Devanagari ङ is ng', () => {
+  // The Portuguese surname Sá is not S.A.; SA written without is.
+  assert.deepEqual(
+    normalizeName('Lia Sá', undefined).parts.map((p) => p.kind),
+    ['word', 'word'],
+  );
+  assert.equal(normalizeName('LIA SA', undefined).parts[1]!.kind, 'legal');
+  assert.equal(normalizeName('ООО Ромашка', undefined).parts[0]!.kind, 'legal');
+  const lists = MatchingIndex.build([...filler(), { ...emptyRecord('us_ofac', 'o20', 'organization', 'LIA COMPANY') }]);
+  const risk = (name: string): number => lists.screen({ name }).riskScore;
+  assert.ok(risk('Lia Company') >= MEDIUM_BOUNDARY);
+  assert.ok(risk('Lia Sá') < MEDIUM_BOUNDARY);
+  // गुरुङ is Gurung; दोङ Dong, not "don" (an honorific dropped).
+  assert.deepEqual(
+    normalizeName('विष्णु दोङ', true).parts.map((p) => p.text),
+    ['vishnu', 'dong'],
+  );
+  assert.equal(normalizeName('गुरुङ', true).parts[0]!.text, 'gurung');
+});
