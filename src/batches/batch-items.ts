@@ -40,11 +40,13 @@ export function checkItem(item: Record<string, unknown>, groupByCluster: boolean
   if (shapeError) {
     // The field as POST /screen's errors name it: /identifiers/0/value is identifiers[0].value.
     const field = fieldOfPointer(shapeError.path) || 'name';
-    return {
-      body,
-      externalId,
-      error: { code: 'VALIDATION_ERROR', field, message: `${field}: ${shapeError.message.toLowerCase()}` },
-    };
+    // A union of literals (entityType) says which values it takes, as POST /screen's errors do.
+    const allowed = (shapeError.schema as { anyOf?: { const?: unknown }[] }).anyOf?.map((s) => s.const);
+    const what =
+      allowed?.length && allowed.every((v) => v !== undefined)
+        ? `must be one of ${allowed.join(', ')}`
+        : shapeError.message.toLowerCase();
+    return { body, externalId, error: { code: 'VALIDATION_ERROR', field, message: `${field}: ${what}` } };
   }
   try {
     validateScreenInput(body, now);

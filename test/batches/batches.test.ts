@@ -100,6 +100,8 @@ for (const { engine, skip } of ENGINES) {
           [4, 'entityType'],
         ],
       );
+      // The row's error says which values the field takes.
+      assert.match(s.rowErrors[1].message, /^entityType: must be one of person, .*vessel/);
       assert.equal(await usage(org.orgId), before + 2);
       const results = await t.request('GET', `/v1/batches/${id}/results`, { key: org.key });
       assert.equal(results.status, 200, results.text);
