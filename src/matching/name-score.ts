@@ -278,13 +278,20 @@ const CONSONANT = /[bcdfgjklmnpqrstvxz]/;
 /** The two words differ by one consonant put for another, or one consonant more that doubles no neighbour. */
 function consonantSlip(a: string, b: string): boolean {
   let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
   if (a.length === b.length)
-    return i < a.length && a.slice(i + 1) === b.slice(i + 1) && CONSONANT.test(a[i]!) && CONSONANT.test(b[i]!);
+    return i < a.length && sameFrom(a, i + 1, b, i + 1) && CONSONANT.test(a[i]!) && CONSONANT.test(b[i]!);
   const [long, short] = a.length > b.length ? [a, b] : [b, a];
-  if (long.length !== short.length + 1 || long.slice(i + 1) !== short.slice(i)) return false;
+  if (long.length !== short.length + 1 || !sameFrom(long, i + 1, short, i)) return false;
   const x = long[i]!;
   return CONSONANT.test(x) && long[i - 1] !== x && long[i + 1] !== x;
+}
+
+/** `a` from `i` on is `b` from `j` on (the alignment's hot path: no substrings made). */
+function sameFrom(a: string, i: number, b: string, j: number): boolean {
+  if (a.length - i !== b.length - j) return false;
+  for (; i < a.length; i++, j++) if (a.charCodeAt(i) !== b.charCodeAt(j)) return false;
+  return true;
 }
 
 /**
@@ -554,16 +561,18 @@ export function scoreAlignment(a: Alignment): NameComparison {
   // unless the query names the person by a role title ("President Putin", "Mullah Omar"). Likewise a word of
   // persons' names matching one word of an organization's or vessel's name of more (Maya / MAYA
   // EXCHANGE COMPANY, Deniz / DENIZ CAPITAL), when the query does not say it names an organization.
-  const one = query.byTitle ? undefined : onePartOfMore(query, c, chosen, unmatchedListed.length > 0);
-  if (
-    one !== undefined &&
-    (!organization || (!query.organization && q[one.qi]!.personal === true && nameParts(c) >= 2))
-  )
-    score *= ONE_PART_FACTOR;
   // A Chinese or Korean name written in its characters puts its family name first: when that
   // syllable finds no partner of its own, only the given name matched (범주혁 Bom Juhyok / JU, Hyok;
-  // 당유진 Dang Yujin / Yoo Jin), one part of the name, as above.
-  if (!organization && !query.byTitle && familyNameUnmatched(query, qPartner)) score *= ONE_PART_FACTOR;
+  // 당유진 Dang Yujin / Yoo Jin), one part of the name too. (Either way the factor applies once.)
+  if (!query.byTitle) {
+    const one = onePartOfMore(query, c, chosen, unmatchedListed.length > 0);
+    if (
+      (one !== undefined &&
+        (!organization || (!query.organization && q[one.qi]!.personal === true && nameParts(c) >= 2))) ||
+      (!organization && familyNameUnmatched(query, qPartner))
+    )
+      score *= ONE_PART_FACTOR;
+  }
   if (!organization && independentSlips(query, c, chosen)) score *= TWO_SLIPS_FACTOR;
   // Only particles or initials aligned: no real match.
   let substantive = false;

@@ -172,8 +172,9 @@ export function normalizeName(raw: string, isPerson: boolean | undefined): Norma
   if (isPerson !== false && (s.includes('w') || s.includes('tch'))) rawTokens = readRussianRomanization(rawTokens);
   let tokens = rawTokens;
   // A short word written with a diacritic is a name, not the abbreviation of a legal form it folds
-  // to (the Portuguese surname Sá is not S.A.): abbreviations are written without.
-  const accented = ASCII.test(raw) ? undefined : shortAccented(raw);
+  // to (the Portuguese surname Sá is not S.A.): abbreviations are written without. (Legal forms are
+  // read only in a name that may be an organization's.)
+  const accented = isPerson === true || ASCII.test(raw) ? undefined : shortAccented(raw);
   if (isPerson !== true) {
     tokens = readLegalForms(rawTokens);
     if (accented && tokens.length === rawTokens.length)
