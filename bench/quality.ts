@@ -688,14 +688,17 @@ export async function main(): Promise<void> {
   if (section('pairs') && existsSync(ebFile)) {
     const checks = parseChecks(await readFile(ebFile, 'utf8'));
     let agree = 0;
+    const disagree: string[] = [];
     for (const c of checks) {
       const s = idx.scorePair(c.query, c.candidate, schemaType(c.schema));
       row(`check ${s}`);
       if (s >= MEDIUM_BOUNDARY === c.match) agree++;
+      else disagree.push(`${c.match ? 'FN' : 'FP'} ${s}  ${c.query} | ${c.candidate}`);
     }
     console.log(
       `nomenklatura entity_bench_checks.yml (${checks.length} checks, names only):\n  agreement ${pct(agree, checks.length)}`,
     );
+    if (process.argv.includes('--verbose')) console.log('    ' + disagree.join('\n    '));
   }
 
   const putinFile = path.join(MATCHING, 'opensanctions_nomenklatura/putin_names.txt');

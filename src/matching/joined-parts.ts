@@ -178,7 +178,8 @@ export function joinPairs(
       // Syllables read from Hangul against a romanization: the same syllables in any of the
       // romanizations of Korean (정민 jongmin / Jeong-min, 성훈 songhun / Sung Hoon), nothing else.
       if (a[i]!.translit === 'hangul' || other.translit === 'hangul') {
-        if (koreanFold(text) !== koreanFold(other.text)) continue;
+        if (koreanFold(text, a[i]!.translit === 'hangul') !== koreanFold(other.text, other.translit === 'hangul'))
+          continue;
         const s = text === other.text ? 0.97 : 0.93;
         out.push(
           swapped

@@ -84,12 +84,15 @@ export class QueryParts {
     }
     this.known = parts.map((p) => (p.kind === 'word' ? idfOf(p.text) : undefined));
     this.seen = parts.map(() => new Map());
-    this.runs = joinRuns(parts, this.content);
     this.wordLengths = wordLengths(parts, this.content);
     this.han = this.content.length > 0 && this.content.every((i) => parts[i]!.translit === 'han');
     this.familyFirst =
       this.content.length >= 2 &&
       this.content.every((i) => parts[i]!.translit === 'han' || parts[i]!.translit === 'hangul');
+    // The syllables of a given name are written apart or joined (Song Hun, Songhun); a family name
+    // is never joined to them (莫娜 is Mo Na, not Mona).
+    const runs = joinRuns(parts, this.content);
+    this.runs = this.familyFirst ? runs.filter((r) => r.start > 0) : runs;
   }
 
   /** partSimilarity of query part `i` and a listed part, computed once per pair. */

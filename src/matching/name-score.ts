@@ -229,7 +229,11 @@ function holdsSameWord(q: ScoredPart[], c: ScoredPart[], chosen: Pair[]): boolea
     const ct = c[p.ci]!.text;
     if (ct.length >= GLUED_WORD && (qt.startsWith(ct) || qt.endsWith(ct))) return true;
     // (Joined runs and abbreviations, PLA / People's Liberation Army, agree over several parts.)
-    if (p.s >= SAME_WORD || p.qi !== p.qj || p.ci !== p.cj) return true;
+    // (A joined run in another spelling is the word when long, FridrichLindenberg / Friedrich
+    // Lindenberg, and only resembles when short, aytan / AYE Than.)
+    if (p.s >= SAME_WORD) return true;
+    if (p.qi !== p.qj || p.ci !== p.cj)
+      if (p.how !== 'joined' || (p.qi === p.qj ? qt : ct).length >= LONG_WORD) return true;
     if (p.s >= ONE_SLIP && p.qi === p.qj && q[p.qi]!.text.length >= LONG_WORD) return true;
   }
   return false;

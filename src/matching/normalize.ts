@@ -102,6 +102,9 @@ const SPECIAL: Record<string, string> = {
 const SPECIAL_LETTERS = /[ßæœøłđðþıŀħŧəʿʾ`´‘’']/g;
 
 const ARABIC_LETTER = /[\u0600-\u06ff]/;
+const LATIN_LETTER = /[a-z]/i;
+/** Scripts whose names hold no legal form this file reads (see normalizeName). */
+const NO_LATIN_FORMS = new RegExp(`${ABJAD.source}|[\\u3040-\\u30ff\\u3400-\\u9fff\\uac00-\\ud7af\\u1100-\\u11ff]`);
 /** Filiation words as the Arabic table spells them (بن, ابن, بنت), read as the particles Latin lists write. */
 const ARABIC_FILIATION = new Map([
   ['bn', 'bin'],
@@ -113,7 +116,9 @@ const PERSIAN_ENDINGS = new Set(['pwr', 'zadh']);
 
 /**
  * Name structure in Arabic script: بن / ابن / بنت are the particles bin / ibn / bint, not words to
- * match by their letters; پور and زاده written apart belong to the word before (علی زاده is Alizadeh).
+ * match by their letters; پور and زاده written apart belong to the word before (علی زاده is Alizadeh),
+ * and so does الله: it is never a name alone, but the second half of one (عبد الله is Abdullah, سيف
+ * الله Saifullah, احسان اللہ Ehsanullah), whether written apart or joined.
  */
 function readArabicStructure(parts: NamePart[]): void {
   for (let i = parts.length - 1; i >= 0; i--) {
@@ -125,7 +130,7 @@ function readArabicStructure(parts: NamePart[]): void {
       continue;
     }
     const prev = parts[i - 1];
-    if (PERSIAN_ENDINGS.has(p.text) && prev?.kind === 'word') {
+    if ((PERSIAN_ENDINGS.has(p.text) || p.text === 'allah') && prev?.kind === 'word') {
       prev.text += p.text;
       parts.splice(i, 1);
     }
@@ -175,7 +180,11 @@ export function normalizeName(raw: string, isPerson: boolean | undefined): Norma
   // to (the Portuguese surname Sá is not S.A.): abbreviations are written without. (Legal forms are
   // read only in a name that may be an organization's.)
   const accented = isPerson === true || ASCII.test(raw) ? undefined : shortAccented(raw);
-  if (isPerson !== true) {
+  // Legal forms are read from Latin letters (and Cyrillic, ООО): a name written only in an abjad,
+  // Chinese characters or Hangul holds none of their abbreviations (פת Pat is not PT, the
+  // Indonesian company).
+  const forms = isPerson !== true && (LATIN_LETTER.test(raw) || !NO_LATIN_FORMS.test(raw));
+  if (forms) {
     tokens = readLegalForms(rawTokens);
     if (accented && tokens.length === rawTokens.length)
       for (let i = 0; i < tokens.length; i++)
@@ -246,7 +255,7 @@ export function normalizeName(raw: string, isPerson: boolean | undefined): Norma
       continue;
     }
     if (isPerson !== true) {
-      const legal = accented?.has(t) ? undefined : legalSymbol(t);
+      const legal = accented?.has(t) || !forms ? undefined : legalSymbol(t);
       if (legal !== undefined && tokens.length > 1) {
         parts.push({ text: legal, kind: 'legal' });
         continue;

@@ -6,7 +6,7 @@
 import { sameGivenName } from './name-variants.js';
 import type { AlignedPart } from './types.js';
 import type { PartKind, Translit } from './normalize.js';
-import { isTransposition, jaroWinkler, koreanFold, levenshtein } from './similarity.js';
+import { isTransposition, jaroWinkler, koreanFold, levenshtein, spellingFold } from './similarity.js';
 import { wadeGilesSpellsSyllable } from './wade-giles.js';
 
 export interface ScoredPart {
@@ -81,10 +81,17 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
     sameGivenName(a.text, b.text)
   )
     return { s: 0.9, how: 'nickname' };
+  // A particle (de, al, bin; and, written & in a company's name) is that word in some spelling (byn,
+  // Oould), or a name it is short for (Ben / Benjamin), or nothing: Ann is not "and".
+  if ((a.kind === 'particle') !== (b.kind === 'particle') && spellingFold(a.text) !== spellingFold(b.text))
+    return { s: 0, how: 'fuzzy' };
   // Hangul writes every letter of a syllable: a part read from it is another name when its syllables
   // differ otherwise than the romanizations of one syllable do (see koreanFold): 편 Pyon is not
   // Pyong, 승 Sung not Sang, and the two syllables of 정민 Jongmin are not the one of Jong.
-  if ((a.translit === 'hangul' || b.translit === 'hangul') && koreanFold(a.text) !== koreanFold(b.text))
+  if (
+    (a.translit === 'hangul' || b.translit === 'hangul') &&
+    koreanFold(a.text, a.translit === 'hangul') !== koreanFold(b.text, b.translit === 'hangul')
+  )
     return { s: 0, how: 'fuzzy' };
   // One Mandarin syllable in Wade-Giles and in Pinyin (Hsi / Xi).
   if (
@@ -195,6 +202,13 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
     return { s: 0, how };
   // A different first letter is rarely a slip in a short part (Anna / Banna) and not often in a long one.
   if (!sameFirst && how === 'fuzzy' && s > 0) s = minLen < 4 ? 0 : Math.min(s, 0.86);
+  // A word read from an alphabet that writes every letter (Cyrillic, Greek, Armenian, Georgian) against
+  // a romanization: the romanizations of one name agree on its first letter but for the letters they
+  // render otherwise (Е Ye or E, Ю Yu or Iu, Х Kh or H, Հ H or nothing), and on a final a or e (Karina
+  // and Karine are not Karen, Aleksandra is not Aleksandr). Another first letter (Aren / Karen) or a
+  // final vowel one side lacks is another name of that language.
+  if (s > 0 && !strict && (a.translit === 'alphabet') !== (b.translit === 'alphabet') && otherLetters(a, b, minLen))
+    return { s: 0, how };
   // Another inflection of one stem is another name: Antonio/Antonia, Martin/Martina, Ivanov/Ivanova.
   // Kept alignable, but as a doubtful pair. (A final -s is left alone: Baltic languages add it to
   // every foreign name, Putins / Putin.)
@@ -202,7 +216,20 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
   // In an abjad a short name is a few letters, each of them written: one more or one other (حسن
   // Hasan / حسين Husayn, عمر Umar / عامر Amir, سعد Saad / سعيد Said) is another name.
   if (bothAbjad && minLen <= 4) return { s: 0, how };
-  if (s < 0.8) return { s: 0, how };
+  // Two words written in one alphabet that writes every letter (two Cyrillic names): a letter is a
+  // letter, not a romanization's guess; three slips apart is another name (Голубева Golubeva /
+  // Глебова Glebova), where two may be a variant (Вукић / Вучић).
+  if (a.translit === 'alphabet' && b.translit === 'alphabet' && levenshtein(a.text, b.text, 3) > 2)
+    return { s: 0, how };
+  // (Georgian gives every name ending in a consonant the -i of its nominative, პუტინი Putini: from
+  // that script the -i is no ending of its own.)
+  if (
+    s < 0.8 ||
+    (!strict &&
+      (a.personal === true || b.personal === true) &&
+      derivedApart(a.text, b.text, a.translit !== 'alphabet' && b.translit !== 'alphabet'))
+  )
+    return { s: 0, how };
   return { s: Math.min(s, 0.99), how };
 }
 
@@ -322,6 +349,82 @@ function isReversed(a: string, b: string): boolean {
 }
 
 const VOWEL_END = /[aeo]$/;
+
+/** Letters romanizations of one alphabet's letter start a name with differently (see partSimilarity). */
+const SOFT_START = /^[yijhe]/;
+const FINAL_AE = /[ae]$/;
+const CONSONANT_END = /[bcdfgklmnpqrstvxz]$/;
+
+/** Below this length a first letter that differs is another name; in a longer word it may be a prefix written apart (O'Reilly, О Рейлли). */
+const SHORT_NAME = 6;
+
+function otherLetters(a: ScoredPart, b: ScoredPart, minLen: number): boolean {
+  // Compared by their spelling folds (see spellingFold): в is V or W, к K, C or Q.
+  const fa = a.fold ?? a.text;
+  const fb = b.fold ?? b.text;
+  if (minLen < SHORT_NAME && fa.charCodeAt(0) !== fb.charCodeAt(0) && !SOFT_START.test(fa) && !SOFT_START.test(fb))
+    return true;
+  const ta = a.text;
+  const tb = b.text;
+  return (FINAL_AE.test(ta) && CONSONANT_END.test(tb)) || (FINAL_AE.test(tb) && CONSONANT_END.test(ta));
+}
+
+/**
+ * Endings that make one name of another, by what they make: a surname (Russian and Central Asian
+ * -ov/-ev, feminine -ova/-eva; Persian and Arabic -i, Azadi of Azad; -zadeh, -pour; Armenian -yan) or
+ * a patronymic (-ovich, -ovna). The same stem with endings of two kinds, or with one and without, is
+ * two names (Ahmad / Ahmadov, Azad / Azadi, Muhammadov / Muhammadi, Aleksandrova the surname /
+ * Aleksandrovna the patronymic), not one name misspelt: a slip does not change what a name is.
+ * (-ov and -ova are one surname, a man's and a woman's: see inflected.)
+ */
+const NISBA = 2;
+const DERIVED_ENDINGS: readonly (readonly [string, number])[] = [
+  ['ov', 1],
+  ['ova', 1],
+  ['ev', 1],
+  ['eva', 1],
+  ['yev', 1],
+  ['yeva', 1],
+  ['iev', 1],
+  ['ieva', 1],
+  ['i', NISBA],
+  ['zadeh', 3],
+  ['zada', 3],
+  ['pour', 4],
+  ['yan', 5],
+  ['ian', 5],
+  ['ovich', 6],
+  ['evich', 6],
+  ['ovna', 6],
+  ['evna', 6],
+];
+const MIN_STEM = 3;
+/** The -i of a nisba follows a consonant (Rahimi, Azadi; not Nikolai of Nikola, nor Abdullahi of Abdullah). */
+const NISBA_STEM = /[bcdfgjklmnpqrstvxz]$/;
+
+/** `a` is `b`'s stem with an ending of DERIVED_ENDINGS, or both are one stem with endings of two kinds. */
+export function derivedApart(a: string, b: string, nisba = true): boolean {
+  return endingsDiffer(a, b, nisba) || endingsDiffer(b, a, nisba);
+}
+
+function endingsDiffer(a: string, b: string, nisba: boolean): boolean {
+  for (const [ea, ka] of DERIVED_ENDINGS) {
+    if (!a.endsWith(ea)) continue;
+    const stem = a.slice(0, a.length - ea.length);
+    if (stem.length < MIN_STEM || !b.startsWith(stem)) continue;
+    if (ka === NISBA && (!nisba || !NISBA_STEM.test(stem))) continue;
+    if (b.length === stem.length) return true;
+    for (const [eb, kb] of DERIVED_ENDINGS)
+      if (
+        kb !== ka &&
+        b.length === stem.length + eb.length &&
+        b.endsWith(eb) &&
+        (kb !== NISBA || (nisba && NISBA_STEM.test(stem)))
+      )
+        return true;
+  }
+  return false;
+}
 
 function inflected(a: string, b: string): boolean {
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];

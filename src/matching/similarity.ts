@@ -259,6 +259,9 @@ export function spellingFold(token: string): string {
     // Doubled consonants first, so that a digraph after one is still read as a digraph (Ddzhamel / Djamel).
     // (Doubled vowels are digraphs themselves: ee, oo.)
     .replace(/([^aeiouy])\1+/g, '$1')
+    // Cyrillic е first in a name is ye in English romanization, e in others (Yevgeniy / Evgeny, Yegor /
+    // Egor, Yelena / Elena), ie in some (Iehia / Yehya).
+    .replace(/^[yi]e/, 'e')
     // Cyrillic й after i/y at the end (-ий, -ый) is j in German, Polish and Czech romanization, y in English (Selenskyj / Zelenskyy).
     .replace(/([iy])j$/, '$1')
     // ...and after e, ей (Sergej / Sergey, Aleksej / Alexey).
@@ -292,7 +295,11 @@ export function spellingFold(token: string): string {
  * vowels o and u (and eo, eu, oo) as one, oi as oe, the English r of Park (never a Korean sound before a consonant) dropped, doubled letters single, an initial r or l before i or y dropped
  * (Ri, Li, Yi and I; Ryong and Yong).
  */
-export function koreanFold(t: string): string {
+export function koreanFold(t: string, fromHangul = false): string {
+  // No syllable of a romanization ends in -eou: Seou is Seo-u (서우), two syllables. A part read from
+  // Hangul that ends in -ou is two syllables too (서우 sou), where a romanization writes one (Sou,
+  // the French spelling of 수 Su): the fold keeps them apart.
+  if (fromHangul && t.endsWith('ou') && !t.endsWith('eou')) return koreanFold(t.slice(0, -2) + 'o') + '.o';
   let f = koreanFolds.get(t);
   if (f === undefined) {
     // A Hangul query meets the same listed parts name after name: folds are kept (bounded).
@@ -306,6 +313,7 @@ const koreanFolds = new Map<string, string>();
 
 function foldKorean(t: string): string {
   return t
+    .replace(/eou$/, 'eo.u')
     .replace(/^[rl](?=[iy])/, '')
     .replace(/^yi/, 'i')
     .replace(/ee/g, 'i')

@@ -282,6 +282,8 @@ export function hasNonLatin(s: string): boolean {
   return /[^\u0020-\u024f\u1e00-\u1eff\s\p{P}\p{S}\p{N}]/u.test(s);
 }
 
+const SCHWA = 0x259;
+
 const OTHER_SCRIPT = /[^\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]/u;
 
 /**
@@ -322,7 +324,8 @@ export function transliterate(input: string): string {
   for (let i = 0; i < chars.length; i++) {
     const ch = chars[i]!;
     const code = ch.codePointAt(0)!;
-    if (code < 0x250) {
+    // ə (Azerbaijani) is read by foldText as English romanization writes it: a (Əliyev, Aliyev).
+    if (code < 0x250 || code === SCHWA) {
       out += ch;
       continue;
     }
@@ -508,7 +511,7 @@ function hanReading(ch: string): string {
 /** True for a character the loop above reads itself (so a run of other letters stops before it). */
 function hasOwnReading(ch: string): boolean {
   const code = ch.codePointAt(0)!;
-  if (code < 0x250) return true;
+  if (code < 0x250 || code === SCHWA) return true;
   if (isHangul(code) || isHan(code) || isKana(code) || isEthiopic(code) || isDevanagari(code)) return true;
   return SCRIPT_TABLES.some((t) => t.has(ch));
 }

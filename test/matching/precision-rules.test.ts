@@ -9,7 +9,7 @@ import { emptyRecord, type ListName, type ListRecord } from '../../src/lists/mod
 import { MatchingIndex, MEDIUM_BOUNDARY } from '../../src/matching/index.js';
 import { normalizeName } from '../../src/matching/normalize.js';
 import { isCommonInAbjad } from '../../src/matching/common-names.js';
-import { lettersWritten } from '../../src/matching/part-similarity.js';
+import { derivedApart, lettersWritten } from '../../src/matching/part-similarity.js';
 
 // Enough rows for part weights to behave as on real lists (common given names weigh little).
 function filler(): ListRecord[] {
@@ -119,9 +119,11 @@ test('Arabic-script name structure: bin, ibn and Allah are read as such; Persian
   const parts = (n: string): string[] => normalizeName(n, true).parts.map((p) => `${p.text}:${p.kind}`);
   assert.deepEqual(parts('بن لادن'), ['bin:particle', 'ladn:word']);
   assert.deepEqual(parts('ابن تيمية'), ['ibn:particle', 'tymya:word']);
-  // الله is Allah, not the article before "lh"; vowel marks are dropped.
-  assert.deepEqual(parts('عبد الله'), ['abd:word', 'allah:word']);
-  assert.deepEqual(parts('عمیر اللَہ'), ['amyr:word', 'allah:word']);
+  // الله is Allah, not the article before "lh"; vowel marks are dropped; written apart, it is the
+  // second half of the name before it (see the test of theophoric names below).
+  assert.deepEqual(parts('عبد الله'), ['abdallah:word']);
+  assert.deepEqual(parts('عمیر اللَہ'), ['amyrallah:word']);
+  assert.deepEqual(parts('الله'), ['allah:word']);
   assert.deepEqual(parts('علی زاده'), parts('علیزاده'));
   // The same party: a match. A different own name beside the same "Allah": none.
   assert.ok(matches('أسامة بن محمد بن لادن', 'Usama bin Muhammad bin Ladin'));
@@ -446,4 +448,123 @@ test('a short word written with a diacritic is a name, not a legal form; Devanag
     ['vishnu', 'dong'],
   );
   assert.equal(normalizeName('गुरुङ', true).parts[0]!.text, 'gurung');
+});
+
+test('Azerbaijani ə is read as English romanization writes it, a: Əliyev is Aliyev, Rəşad is not RESAD', () => {
+  assert.equal(normalizeName('Əliyev', true).parts[0]!.text, 'aliyev');
+  assert.ok(matches('İlham Əliyev', 'Ilham ALIYEV'));
+  assert.ok(matches('Məmmədov Elmar', 'MAMMADOV, Elmar'));
+  const lists = MatchingIndex.build([
+    ...filler(),
+    { ...emptyRecord('us_csl', 'o30', 'organization', 'LLC INFRASTRUCTURE'), aliases: [alias('LLC RESAD')] },
+  ]);
+  assert.ok(lists.screen({ name: 'Resad' }).riskScore >= MEDIUM_BOUNDARY);
+  assert.ok(lists.screen({ name: 'Rəşad' }).riskScore < MEDIUM_BOUNDARY);
+});
+
+test('Allah written apart in Arabic script is the second half of the name before it, never a name alone', () => {
+  // عبد الله is Abdullah, one name; عمیر اللہ (Umairullah) is not Amir of "Amir Abd Allah".
+  assert.ok(matches('عبد الله محمود', 'Abdallah MAHMOUD'));
+  assert.ok(matches('عبد الله محمود', 'عبدالله محمود'));
+  assert.ok(!matches('عمیر اللَہ', 'امیر عبد الله'));
+  assert.ok(!matches('عادل اللَہ', 'عادل عبد الله مهدي'));
+});
+
+test('the family name of a name in Chinese characters or Hangul is never joined to the given name', () => {
+  const lists = MatchingIndex.build([
+    ...filler(),
+    { ...emptyRecord('us_ofac', 'v30', 'vessel', 'MONA') },
+    { ...emptyRecord('us_ofac', 'p30', 'person', 'KIM, Song Hun') },
+  ]);
+  const risk = (name: string): number => lists.screen({ name }).riskScore;
+  // 莫娜 is Mo Na, not the ship MONA; the syllables of a given name are joined or not (Songhun).
+  assert.ok(risk('莫娜') < MEDIUM_BOUNDARY);
+  assert.ok(risk('Mona') >= MEDIUM_BOUNDARY);
+  assert.ok(risk('김성훈') >= MEDIUM_BOUNDARY);
+});
+
+test('a name written only in an abjad, Chinese characters or Hangul holds no Latin legal form', () => {
+  // פת (Pat, an Israeli surname) reads "pt", which in Latin letters is the Indonesian PT.
+  assert.equal(normalizeName('אביב פת', undefined).parts[1]!.kind, 'word');
+  assert.equal(normalizeName('PT Aviv', undefined).parts[0]!.kind, 'legal');
+  assert.equal(normalizeName('ООО Ромашка', undefined).parts[0]!.kind, 'legal');
+  const lists = MatchingIndex.build([...filler(), { ...emptyRecord('us_ofac', 'o31', 'organization', 'AVIV LLC') }]);
+  const risk = (name: string): number => lists.screen({ name }).riskScore;
+  assert.ok(risk('PT Aviv') >= MEDIUM_BOUNDARY);
+  assert.ok(risk('אביב פת') < MEDIUM_BOUNDARY);
+});
+
+test('one stem with endings of two kinds is two names: a surname, a patronymic, a given name', () => {
+  assert.ok(derivedApart('ahmadov', 'ahmad'));
+  assert.ok(derivedApart('azad', 'azadi'));
+  assert.ok(derivedApart('muhammadov', 'muhammadi'));
+  assert.ok(derivedApart('aleksandrova', 'aleksandrovna'));
+  // The man's and the woman's form of one surname are one (see inflected); -i after a vowel or h is
+  // no nisba (Nikolai, Abdullahi); Georgian puts its nominative -i on every name (Putini).
+  assert.ok(!derivedApart('ivanova', 'ivanov'));
+  assert.ok(!derivedApart('nikolai', 'nikola'));
+  assert.ok(!derivedApart('abdullahi', 'abdullah'));
+  assert.ok(!derivedApart('putini', 'putin', false));
+  // Read so in persons' names (a word the lists hold in one): LASHKAR-I is a company's.
+  const lists = MatchingIndex.build([
+    ...filler(),
+    { ...emptyRecord('uk_csl', 'p50', 'person', 'Lidia Aleksandrovna BASOVA') },
+    { ...emptyRecord('us_ofac', 'p51', 'person', 'MUHAMMADI, Umid') },
+    { ...emptyRecord('us_ofac', 'p52', 'person', 'Vladimir Vladimirovich PUTIN') },
+    { ...emptyRecord('us_ofac', 'o50', 'organization', 'LASHKAR I JHANGVI') },
+  ]);
+  const risk = (name: string): number => lists.screen({ name }).riskScore;
+  assert.ok(risk('Lidia Aleksandrova') < MEDIUM_BOUNDARY);
+  assert.ok(risk('Basova Lidia') >= MEDIUM_BOUNDARY);
+  assert.ok(risk('Umid Muhammadov') < MEDIUM_BOUNDARY);
+  assert.ok(risk('Umid Muhammadi') >= MEDIUM_BOUNDARY);
+  assert.ok(risk('ვლადიმერ პუტინი') >= MEDIUM_BOUNDARY);
+  assert.ok(risk('Lashkari Jhangvi') >= MEDIUM_BOUNDARY);
+});
+
+test('a one-word query matching a joined run of listed parts in another spelling only resembles it', () => {
+  const lists = MatchingIndex.build([
+    ...filler(),
+    { ...emptyRecord('us_ofac', 'p32', 'person', 'AYE, Than Than') },
+    { ...emptyRecord('us_csl', 'o32', 'organization', 'Friedrich Lindenberg') },
+  ]);
+  const risk = (name: string): number => lists.screen({ name }).riskScore;
+  assert.ok(risk('Aytən') < MEDIUM_BOUNDARY);
+  assert.ok(risk('Ayethan') >= MEDIUM_BOUNDARY);
+  // A long word is still the word, a slip and all.
+  assert.ok(risk('FridrichLindenberg') >= MEDIUM_BOUNDARY);
+});
+
+test('a given name read from Hangul ending in -ou is two syllables (서우), not the one of Su', () => {
+  assert.ok(!matches('경서우', "RA KY'ONG-SU"));
+  assert.ok(!matches('한서우', 'HAN, Jang Su'));
+  assert.ok(matches('김서우', 'KIM Seo U'));
+  // Sou is how French spells 수 Su.
+  assert.ok(matches('김수광', 'KIM, Sou-Gwang'));
+});
+
+test('a name read from Cyrillic, Greek, Armenian or Georgian begins and ends as its romanization does', () => {
+  // Another first letter, or a final a or e the romanization lacks: another name of that language.
+  assert.ok(!matches('Արեն Ստեփանյան', 'STEPANYAN, Karen'));
+  assert.ok(!matches('Կարինա Ստեփանյան', 'STEPANYAN, Karen'));
+  assert.ok(!matches('Александра Иванова', 'IVANOV, Aleksandr'));
+  assert.ok(matches('Կարեն Ստեփանյան', 'STEPANYAN, Karen'));
+  // Е is Ye or E, Х Kh or H: the letters romanizations render otherwise.
+  assert.ok(matches('Евгений Пригожин', 'Yevgeniy PRIGOZHIN'));
+  assert.ok(matches('Хасан Иванов', 'Hasan IVANOV'));
+  assert.ok(matches('Юлия Навальная', 'Yulia NAVALNAYA'));
+});
+
+test('a particle pairs only with itself: Ann is not the "and" of a company written with &', () => {
+  const lists = MatchingIndex.build([...filler(), { ...emptyRecord('uk_csl', 'o40', 'organization', 'EK & CO') }]);
+  const risk = (name: string): number => lists.screen({ name }).riskScore;
+  assert.ok(risk('Ek and Co') >= MEDIUM_BOUNDARY);
+  assert.ok(risk('Ann Ek') < MEDIUM_BOUNDARY);
+});
+
+test('two names written in one alphabet that writes every letter compare letter for letter', () => {
+  // Cyrillic against Cyrillic: three slips apart is another name; two may be a variant (Вукић / Вучић).
+  assert.ok(!matches('Любовь Голубева', 'Любовь Николаевна ГЛЕБОВА'));
+  assert.ok(matches('Любовь Глебова', 'Любовь Николаевна ГЛЕБОВА'));
+  assert.ok(matches('Александар Вукић', 'Александар Вучић'));
 });
