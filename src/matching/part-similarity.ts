@@ -200,6 +200,10 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
     !(a.translit === 'abjad' ? lettersWritten(a.text, b.text) : lettersWritten(b.text, a.text))
   )
     return { s: 0, how };
+  // A short name in an abjad is a few letters, each of them written: against a romanization, another
+  // consonant skeleton is another name (اعوان Awan is not Awad, کمال Kamal not Khal), whatever the
+  // edit distance says. (In a longer word one letter may be a slip of the writer.)
+  if (abjad && !skeletonAgrees && (a.translit === 'abjad' ? la : lb) <= SHORT_ABJAD) return { s: 0, how };
   // A different first letter is rarely a slip in a short part (Anna / Banna) and not often in a long one.
   if (!sameFirst && how === 'fuzzy' && s > 0) s = minLen < 4 ? 0 : Math.min(s, 0.86);
   // A word read from an alphabet that writes every letter (Cyrillic, Greek, Armenian, Georgian) against
@@ -234,6 +238,8 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
 }
 
 const OPAQUE = /[^a-z]/;
+/** Letters of a short name read from an abjad (see partSimilarity). */
+const SHORT_ABJAD = 4;
 
 const syllabic = (p: ScoredPart): boolean =>
   p.translit === 'han' || p.translit === 'hangul' || p.translit === 'vietnamese';

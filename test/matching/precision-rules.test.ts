@@ -568,3 +568,11 @@ test('two names written in one alphabet that writes every letter compare letter 
   assert.ok(matches('Любовь Глебова', 'Любовь Николаевна ГЛЕБОВА'));
   assert.ok(matches('Александар Вукић', 'Александар Вучић'));
 });
+
+test('a short name in an abjad against a romanization: another consonant skeleton is another name', () => {
+  // اعوان Awan is not Awad; کمال Kamal is not Khal; the same name in its romanizations still is.
+  assert.ok(!matches('کمال اعوان', 'AWAD, Kamal'));
+  assert.ok(matches('کمال اعوان', 'AWAN, Kamal'));
+  assert.ok(!matches('کمال علی', "'ALI AL-KHAL"));
+  assert.ok(matches('کمال علی', 'KAMAL, Ali'));
+});
