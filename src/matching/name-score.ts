@@ -264,7 +264,10 @@ function nameParts(parts: ScoredPart[]): number {
 function weakPair(query: QueryParts, c: ScoredPart[], p: Pair, listedLeft: boolean): boolean {
   if (p.qi !== p.qj || p.ci !== p.cj) return false;
   const qp = query.parts[p.qi]!;
-  if (c[p.ci]!.kind === 'initial') return qp.kind === 'word' && listedLeft;
+  // (An initial stands for a given name: a query word after a particle, de Leeuw, bin Laden, is a
+  // family name, which a listed initial does not abbreviate.)
+  if (c[p.ci]!.kind === 'initial')
+    return qp.kind === 'word' && (listedLeft || query.parts[p.qi - 1]?.kind === 'particle');
   if (p.how === 'exact' || qp.kind !== 'word' || query.known[p.qi] === undefined) return false;
   if (p.how === 'fuzzy' && p.s < DOUBTFUL) return true;
   const cp = c[p.ci]!;
@@ -564,7 +567,10 @@ export function scoreAlignment(a: Alignment): NameComparison {
   // One part of a person's name of two or more, alone: not a valid match (see ONE_PART_FACTOR),
   // unless the query names the person by a role title ("President Putin", "Mullah Omar"). Likewise a word of
   // persons' names matching one word of an organization's or vessel's name of more (Maya / MAYA
-  // EXCHANGE COMPANY, Deniz / DENIZ CAPITAL), when the query does not say it names an organization.
+  // EXCHANGE COMPANY, Deniz / DENIZ CAPITAL), when the query does not say it names an organization;
+  // and so does a one-word query, whatever the word (Emin / ETIM EMIN, Afaq / AFAQ DUBAI): one word of
+  // a name of several is not that name. (A company's one word beside its legal form is its whole
+  // name: Gazprom / GAZPROM PJSC.)
   // A Chinese or Korean name written in its characters puts its family name first: when that
   // syllable finds no partner of its own, only the given name matched (범주혁 Bom Juhyok / JU, Hyok;
   // 당유진 Dang Yujin / Yoo Jin), one part of the name too. (Either way the factor applies once.)
@@ -572,7 +578,8 @@ export function scoreAlignment(a: Alignment): NameComparison {
     const one = onePartOfMore(query, c, chosen, unmatchedListed.length > 0);
     if (
       (one !== undefined &&
-        (!organization || (!query.organization && q[one.qi]!.personal === true && nameParts(c) >= 2))) ||
+        (!organization ||
+          (!query.organization && (q[one.qi]!.personal === true || nameParts(q) === 1) && nameParts(c) >= 2))) ||
       (!organization && familyNameUnmatched(query, qPartner))
     )
       score *= ONE_PART_FACTOR;
