@@ -81,9 +81,16 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
     sameGivenName(a.text, b.text)
   )
     return { s: 0.9, how: 'nickname' };
-  // A particle (de, al, bin; and, written & in a company's name) is that word in some spelling (byn,
-  // Oould), or a name it is short for (Ben / Benjamin), or nothing: Ann is not "and".
-  if ((a.kind === 'particle') !== (b.kind === 'particle') && spellingFold(a.text) !== spellingFold(b.text))
+  // A particle (de, al, bin; and, written & in a company's name) is not a person's name one slip from
+  // it: Ann is not "and". It is still that word in some spelling (byn, Oould), a name it is short for
+  // (Ben / Benjamin), or a slip of it (TrE / THE, LSO / LOS). (Between Latin letters: a word read
+  // from another script is a guess at its letters, بين byn / Ben.)
+  if (
+    (a.kind === 'particle' ? b : b.kind === 'particle' ? a : undefined)?.personal === true &&
+    a.translit === undefined &&
+    b.translit === undefined &&
+    spellingFold(a.text) !== spellingFold(b.text)
+  )
     return { s: 0, how: 'fuzzy' };
   // Hangul writes every letter of a syllable: a part read from it is another name when its syllables
   // differ otherwise than the romanizations of one syllable do (see koreanFold): 편 Pyon is not
@@ -203,7 +210,17 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
   // A short name in an abjad is a few letters, each of them written: against a romanization, another
   // consonant skeleton is another name (اعوان Awan is not Awad, کمال Kamal not Khal), whatever the
   // edit distance says. (In a longer word one letter may be a slip of the writer.)
-  if (abjad && !skeletonAgrees && (a.translit === 'abjad' ? la : lb) <= SHORT_ABJAD) return { s: 0, how };
+  // (Words only: a particle has no skeleton of its own, بين byn / bin. A consonant the abjad writes
+  // must be missing from the romanization, not merely written apart: ككار kkar / Kakar.)
+  if (
+    abjad &&
+    !skeletonAgrees &&
+    a.kind === 'word' &&
+    b.kind === 'word' &&
+    (a.translit === 'abjad' ? la : lb) <= SHORT_ABJAD &&
+    !(a.translit === 'abjad' ? consonantsKept(a.text, b.text) : consonantsKept(b.text, a.text))
+  )
+    return { s: 0, how };
   // A different first letter is rarely a slip in a short part (Anna / Banna) and not often in a long one.
   if (!sameFirst && how === 'fuzzy' && s > 0) s = minLen < 4 ? 0 : Math.min(s, 0.86);
   // A word read from an alphabet that writes every letter (Cyrillic, Greek, Armenian, Georgian) against
@@ -240,6 +257,20 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
 const OPAQUE = /[^a-z]/;
 /** Letters of a short name read from an abjad (see partSimilarity). */
 const SHORT_ABJAD = 4;
+const ABJAD_VOWEL = /[aeiouwy]/;
+
+/** Every consonant of the abjad reading stands, in order, in the romanization. */
+function consonantsKept(abjad: string, latin: string): boolean {
+  let j = 0;
+  for (let i = 0; i < abjad.length; i++) {
+    const ch = abjad[i]!;
+    if (ABJAD_VOWEL.test(ch)) continue;
+    while (j < latin.length && latin[j] !== ch) j++;
+    if (j === latin.length) return false;
+    j++;
+  }
+  return true;
+}
 
 const syllabic = (p: ScoredPart): boolean =>
   p.translit === 'han' || p.translit === 'hangul' || p.translit === 'vietnamese';

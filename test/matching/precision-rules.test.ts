@@ -558,10 +558,17 @@ test('a name read from Cyrillic, Greek, Armenian or Georgian begins and ends as 
 });
 
 test('a particle pairs only with itself: Ann is not the "and" of a company written with &', () => {
-  const lists = MatchingIndex.build([...filler(), { ...emptyRecord('uk_csl', 'o40', 'organization', 'EK & CO') }]);
+  // (A word the lists hold in some person's name: Ann. A slip of the particle itself still pairs, TrE / THE.)
+  const lists = MatchingIndex.build([
+    ...filler(),
+    { ...emptyRecord('uk_csl', 'o40', 'organization', 'EK & CO') },
+    { ...emptyRecord('uk_csl', 'p40', 'person', 'Ann BERGSTROM') },
+    { ...emptyRecord('us_ofac', 'o41', 'organization', 'THE OXYTECH') },
+  ]);
   const risk = (name: string): number => lists.screen({ name }).riskScore;
   assert.ok(risk('Ek and Co') >= MEDIUM_BOUNDARY);
   assert.ok(risk('Ann Ek') < MEDIUM_BOUNDARY);
+  assert.ok(risk('TrE OXYTECH') >= MEDIUM_BOUNDARY);
 });
 
 test('two names written in one alphabet that writes every letter compare letter for letter', () => {
