@@ -81,17 +81,6 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
     sameGivenName(a.text, b.text)
   )
     return { s: 0.9, how: 'nickname' };
-  // A particle (de, al, bin; and, written & in a company's name) is not a person's name one slip from
-  // it: Ann is not "and". It is still that word in some spelling (byn, Oould), a name it is short for
-  // (Ben / Benjamin), or a slip of it (TrE / THE, LSO / LOS). (Between Latin letters: a word read
-  // from another script is a guess at its letters, بين byn / Ben.)
-  if (
-    (a.kind === 'particle' ? b : b.kind === 'particle' ? a : undefined)?.personal === true &&
-    a.translit === undefined &&
-    b.translit === undefined &&
-    spellingFold(a.text) !== spellingFold(b.text)
-  )
-    return { s: 0, how: 'fuzzy' };
   // Hangul writes every letter of a syllable: a part read from it is another name when its syllables
   // differ otherwise than the romanizations of one syllable do (see koreanFold): 편 Pyon is not
   // Pyong, 승 Sung not Sang, and the two syllables of 정민 Jongmin are not the one of Jong.
@@ -248,13 +237,33 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
     s < 0.8 ||
     (!strict &&
       (a.personal === true || b.personal === true) &&
-      derivedApart(a.text, b.text, a.translit !== 'alphabet' && b.translit !== 'alphabet'))
+      derivedApart(a.text, b.text, a.translit !== 'alphabet' && b.translit !== 'alphabet')) ||
+    particleForName(a, b)
   )
     return { s: 0, how };
   return { s: Math.min(s, 0.99), how };
 }
 
 const OPAQUE = /[^a-z]/;
+/**
+ * A particle (de, al, bin; and, written & in a company's name) against a word the lists hold in a
+ * person's name, one slip from it: Ann is not "and". A particle is still that word in some spelling
+ * (byn, Oould), a name it is short for (Ben / Benjamin, paired before this is asked), or a slip of it
+ * (TrE / THE, LSO / LOS). Between Latin letters only: a word read from another script is a guess at
+ * its letters (بين byn / Ben).
+ */
+function particleForName(a: ScoredPart, b: ScoredPart): boolean {
+  const word = a.kind === 'particle' ? b : b.kind === 'particle' ? a : undefined;
+  return (
+    word !== undefined &&
+    word.kind !== 'particle' &&
+    word.personal === true &&
+    a.translit === undefined &&
+    b.translit === undefined &&
+    spellingFold(a.text) !== spellingFold(b.text)
+  );
+}
+
 /** Letters of a short name read from an abjad (see partSimilarity). */
 const SHORT_ABJAD = 4;
 const ABJAD_VOWEL = /[aeiouwy]/;
