@@ -232,8 +232,8 @@ function holdsSameWord(q: ScoredPart[], c: ScoredPart[], chosen: Pair[]): boolea
     // (A joined run in another spelling is the word when long, FridrichLindenberg / Friedrich
     // Lindenberg, and only resembles when short, aytan / AYE Than.)
     if (p.s >= SAME_WORD) return true;
-    if (p.qi !== p.qj || p.ci !== p.cj)
-      if (p.how !== 'joined' || (p.qi === p.qj ? qt : ct).length >= LONG_WORD) return true;
+    const several = p.qi !== p.qj || p.ci !== p.cj;
+    if (several && (p.how !== 'joined' || (p.qi === p.qj ? qt : ct).length >= LONG_WORD)) return true;
     if (p.s >= ONE_SLIP && p.qi === p.qj && q[p.qi]!.text.length >= LONG_WORD) return true;
   }
   return false;

@@ -229,12 +229,11 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
   // Two words written in one alphabet that writes every letter (two Cyrillic names): a letter is a
   // letter, not a romanization's guess; three slips apart is another name (Голубева Golubeva /
   // Глебова Glebova), where two may be a variant (Вукић / Вучић).
-  if (a.translit === 'alphabet' && b.translit === 'alphabet' && levenshtein(a.text, b.text, 3) > 2)
-    return { s: 0, how };
   // (Georgian gives every name ending in a consonant the -i of its nominative, პუტინი Putini: from
   // that script the -i is no ending of its own.)
   if (
     s < 0.8 ||
+    (a.translit === 'alphabet' && b.translit === 'alphabet' && levenshtein(a.text, b.text, 3) > 2) ||
     (!strict &&
       (a.personal === true || b.personal === true) &&
       derivedApart(a.text, b.text, a.translit !== 'alphabet' && b.translit !== 'alphabet')) ||
@@ -260,7 +259,7 @@ function particleForName(a: ScoredPart, b: ScoredPart): boolean {
     word.personal === true &&
     a.translit === undefined &&
     b.translit === undefined &&
-    spellingFold(a.text) !== spellingFold(b.text)
+    (word.fold ?? spellingFold(word.text)) !== spellingFold((word === a ? b : a).text)
   );
 }
 
@@ -423,26 +422,27 @@ function otherLetters(a: ScoredPart, b: ScoredPart, minLen: number): boolean {
  * Aleksandrovna the patronymic), not one name misspelt: a slip does not change what a name is.
  * (-ov and -ova are one surname, a man's and a woman's: see inflected.)
  */
-const NISBA = 2;
-const DERIVED_ENDINGS: readonly (readonly [string, number])[] = [
-  ['ov', 1],
-  ['ova', 1],
-  ['ev', 1],
-  ['eva', 1],
-  ['yev', 1],
-  ['yeva', 1],
-  ['iev', 1],
-  ['ieva', 1],
+type Derived = 'slavic' | 'nisba' | 'zadeh' | 'pour' | 'armenian' | 'patronymic';
+const NISBA: Derived = 'nisba';
+const DERIVED_ENDINGS: readonly (readonly [string, Derived])[] = [
+  ['ov', 'slavic'],
+  ['ova', 'slavic'],
+  ['ev', 'slavic'],
+  ['eva', 'slavic'],
+  ['yev', 'slavic'],
+  ['yeva', 'slavic'],
+  ['iev', 'slavic'],
+  ['ieva', 'slavic'],
   ['i', NISBA],
-  ['zadeh', 3],
-  ['zada', 3],
-  ['pour', 4],
-  ['yan', 5],
-  ['ian', 5],
-  ['ovich', 6],
-  ['evich', 6],
-  ['ovna', 6],
-  ['evna', 6],
+  ['zadeh', 'zadeh'],
+  ['zada', 'zadeh'],
+  ['pour', 'pour'],
+  ['yan', 'armenian'],
+  ['ian', 'armenian'],
+  ['ovich', 'patronymic'],
+  ['evich', 'patronymic'],
+  ['ovna', 'patronymic'],
+  ['evna', 'patronymic'],
 ];
 const MIN_STEM = 3;
 /** The -i of a nisba follows a consonant (Rahimi, Azadi; not Nikolai of Nikola, nor Abdullahi of Abdullah). */
