@@ -1,6 +1,7 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { AppError, fieldOfPointer } from '../infra/errors.js';
 import { parseStringArray } from '../infra/json.js';
+import { type IdentifierRequest, type IdentifierWarning, validateIdentifiers } from '../screening/identifiers-input.js';
 import { validateScreenInput } from '../screening/screen-input.js';
 import { IdentifierInput, ScreenRequest, type ScreenRequestBody } from '../screening/screening-schemas.js';
 import type { BatchResultRowData, BatchStatusData } from './batch-schemas.js';
@@ -59,12 +60,35 @@ export function checkItem(item: Record<string, unknown>, groupByCluster: boolean
   return { body, externalId, error: null };
 }
 
+/**
+ * The warnings of a screened row: its identifiers read again by the function that read them when
+ * the row ran (the screening stores the same array), so the results need no column of their own.
+ */
+function rowWarnings(input: { identifiers?: unknown; entityType?: unknown }): IdentifierWarning[] {
+  if (!Array.isArray(input.identifiers)) return [];
+  const warnings: IdentifierWarning[] = [];
+  const type = input.entityType === 'business' ? 'organization' : input.entityType;
+  try {
+    validateIdentifiers(
+      input.identifiers as IdentifierRequest[],
+      typeof type === 'string' ? (type as Parameters<typeof validateIdentifiers>[1]) : null,
+      'identifiers',
+      warnings,
+    );
+  } catch {
+    return [];
+  }
+  return warnings;
+}
+
 /** The row as GET /batches/{id}/results shows it. */
 export function resultRow(row: BatchLine): BatchResultRowData {
   let name: string | null = null;
+  let warnings: IdentifierWarning[] = [];
   try {
-    const input = JSON.parse(row.input) as { name?: unknown };
+    const input = JSON.parse(row.input) as { name?: unknown; identifiers?: unknown; entityType?: unknown };
     if (typeof input.name === 'string') name = input.name;
+    if (row.state === 'done') warnings = rowWarnings(input);
   } catch {
     name = null;
   }
@@ -79,6 +103,7 @@ export function resultRow(row: BatchLine): BatchResultRowData {
     entityId: row.entity_id,
     entityName: row.entity_name,
     matchedSources: row.matched_sources ? parseStringArray(row.matched_sources) : [],
+    warnings,
     error:
       row.state === 'error'
         ? {
@@ -139,6 +164,7 @@ const RESULT_COLUMNS = [
   'errorCode',
   'errorField',
   'errorMessage',
+  'warnings',
 ];
 
 /** A CSV cell: quoted when it must be, and kept from being read as a formula by spreadsheets. */
@@ -166,6 +192,7 @@ export function resultCsvLine(r: BatchResultRowData): string {
     r.error?.code ?? null,
     r.error?.field ?? null,
     r.error?.message ?? null,
+    r.warnings.map((w) => `${w.field} ${w.code}`).join(' ') || null,
   ]
     .map(csvCell)
     .join(',')}\r\n`;

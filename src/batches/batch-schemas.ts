@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ExternalIdField, PageQuery, RiskLevelSchema } from '../screening/screening-schemas.js';
+import { ExternalIdField, PageQuery, RiskLevelSchema, ScreeningWarning } from '../screening/screening-schemas.js';
 
 /** Request and response shapes of /v1/batches (issue 14): validation, handler types and the OpenAPI document. */
 
@@ -126,6 +126,10 @@ export const BatchResultRow = Type.Object(
     entityId: Type.Union([Type.String(), Type.Null()]),
     entityName: Type.Union([Type.String(), Type.Null()]),
     matchedSources: Type.Array(Type.String()),
+    warnings: Type.Array(Type.Ref(ScreeningWarning), {
+      description:
+        "The screening's warnings (identifiers screened as written although their check fails, as in POST /screen); empty when none.",
+    }),
     error: Type.Union([Type.Ref(RowError), Type.Null()]),
   },
   { $id: 'BatchResultRow', title: 'BatchResultRow' },

@@ -37,6 +37,7 @@ th { background: var(--bg); }
 .notice { padding: 10px 14px; border: 1px solid var(--line); border-left: 6px solid var(--accent); background: var(--bg); margin: 12px 0; }
 .notice.error { border-left-color: var(--bad); }
 .notice.ok { border-left-color: var(--good); }
+.notice.warning { border-left-color: #9a6700; }
 .level { font-weight: 700; padding: 0 6px; border: 2px solid; border-radius: 4px; white-space: nowrap; }
 .level.high { color: var(--bad); } .level.medium { color: #8a4600; } .level.low { color: var(--good); }
 .secret { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; background: var(--bg); border: 1px dashed #8c959f; padding: 8px; word-break: break-all; }

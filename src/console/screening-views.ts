@@ -47,6 +47,8 @@ export interface ScreeningView {
   country: string | null;
   birthDate: string | null;
   identifiers?: { type: string; value: string }[];
+  /** Identifiers screened as written although their check fails (POST /screen's `warnings`). */
+  warnings?: { field: string; code: string; message: string }[];
   riskScore: number;
   riskLevel: string;
   confidence: number;
@@ -163,7 +165,16 @@ export function screeningDetail(
   options: { monitorForm?: Html; actions?: (m: MatchView, i: number) => Html } = {},
 ): Html {
   const matches = s.matchDetails as MatchView[];
-  return html`<dl class="facts">
+  const warnings = s.warnings?.length
+    ? html`<div class="notice warning" role="note">
+        <strong>Screened with ${s.warnings.length === 1 ? 'a warning' : `${s.warnings.length} warnings`}:</strong>
+        <ul>
+          ${s.warnings.map((w) => html`<li><code>${w.code}</code> ${w.field}: ${w.message}</li>`)}
+        </ul>
+      </div>`
+    : '';
+  return html`${warnings}
+    <dl class="facts">
       <dt>Name</dt>
       <dd>${s.query}</dd>
       <dt>Type</dt>

@@ -17,9 +17,14 @@ A screening with no match above the reporting floor has riskScore 0, riskLevel \
 
 **Identifiers.** POST /screen and POST /monitors take \`identifiers\`: IMO, MMSI, LEI, BIC, passport, national id,
 registration, tax id, crypto wallet, call sign, aircraft serial and aircraft registration numbers, normalized per type
-and checked where the standard defines a check (IMO check digit, LEI MOD 97-10, BIC structure, MMSI identification
-digits); a bad one is 400 VALIDATION_ERROR naming \`identifiers[i].value\`. A listing carrying one is found whatever its
-name, and its explanation names the identifier and the name score beside it.
+and checked where the standard defines a check. A value of the wrong length, characters or structure is 400
+VALIDATION_ERROR naming \`identifiers[i].value\`; a well-formed IMO number or LEI whose check digit fails (or an MMSI with
+unallocated country digits) is screened as written and the result carries a \`warnings\` entry
+(\`{field, code: CHECKSUM_MISMATCH | UNALLOCATED_MID, message}\`), stored and shown again by GET /screenings/{id}.
+A listing carrying one is found whatever its name. A decisive identifier (LEI, BIC, IMO of a vessel or company, MMSI,
+crypto wallet, a listed aircraft's serial) makes the match high whatever the name; passport, national id, registration
+and tax id numbers do so only with a compatible name or the same issuing country. The explanation names the identifier
+and the name score beside it.
 
 **Authentication.** Every /v1 request carries an \`x-api-key\` header. Keys are created by an administrator
 (command line \`sanctions keys create\`). API access requires the Starter tier or above.

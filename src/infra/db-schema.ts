@@ -90,6 +90,8 @@ export interface ScreeningsTable {
   created_at: string;
   /** JSON array of the search's identifiers (screening/identifiers-input.ts); null when it named none. */
   identifiers: string | null;
+  /** JSON array of the request's warnings (identifiers screened as written, issue 27); null when none. */
+  warnings: string | null;
 }
 
 export interface IdempotencyKeysTable {

@@ -459,6 +459,17 @@ const batchTally: Migration = {
   },
 };
 
+/**
+ * The warnings of a screening (issue 27): JSON text, an array of `{field, code, message}` (an
+ * identifier screened as written although its check digit fails); null when none, as every row
+ * written before.
+ */
+const identifierWarnings: Migration = {
+  async up(db: AnyDb) {
+    await db.schema.alterTable('screenings').addColumn('warnings', 'text').execute();
+  },
+};
+
 /** Ordered by name; Kysely runs them in that order. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_tenancy': tenancy,
@@ -471,6 +482,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0008_operations': operations,
   '0009_console': consoleAccounts,
   '0010_batch_tally': batchTally,
+  '0011_identifier_warnings': identifierWarnings,
 };
 
 class InlineProvider implements MigrationProvider {

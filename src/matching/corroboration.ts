@@ -6,6 +6,7 @@
 import type { ScreeningIdentifierType } from '../lists/adapters/kit/identifiers.js';
 import { toCountryCode } from '../lists/countries.js';
 import type { EntityType, ListRecord } from '../lists/model.js';
+import { decisiveReason, type MatchedIdentifier } from './decisive-identifiers.js';
 import type { IdentifierEvidence } from './identifier-index.js';
 import { round1 } from './levels.js';
 import type { CorroborationEffect, IdentifierEffect } from './types.js';
@@ -164,9 +165,41 @@ export function identifierLabel(type: ScreeningIdentifierType): string {
   return IDENTIFIER_LABELS[type];
 }
 
-/** An identifier match is `strong` (high) with a compatible name or on a vessel's or aircraft's listing, else `weak` (review). */
-export function identifierStrength(nameScore: number, listed: EntityType): 'strong' | 'weak' {
-  return nameScore >= IDENTIFIER_COMPATIBLE_NAME || listed === 'vessel' || listed === 'aircraft' ? 'strong' : 'weak';
+/**
+ * An identifier match is `strong` (high) with a compatible name, on a vessel's or aircraft's
+ * listing, or when the number is decisive (decisive-identifiers.ts), else `weak` (review).
+ */
+export function identifierStrength(
+  nameScore: number,
+  listed: EntityType,
+  matched?: MatchedIdentifier,
+): 'strong' | 'weak' {
+  return nameScore >= IDENTIFIER_COMPATIBLE_NAME ||
+    listed === 'vessel' ||
+    listed === 'aircraft' ||
+    (matched !== undefined && decisiveReason(matched, listed) !== undefined)
+    ? 'strong'
+    : 'weak';
+}
+
+/** The names beside a decisive identifier: what was screened and what the listing calls itself. */
+export interface ComparedNames {
+  query: string;
+  listed: string;
+}
+
+/** "LEI 2534... is the listed entity's LEI; the name differs: screened as "...", listed as "..."". */
+function decisiveDetail(
+  matched: MatchedIdentifier,
+  listed: EntityType,
+  reason: string,
+  name: number,
+  names: ComparedNames | undefined,
+): string {
+  const label = identifierLabel(matched.query.type);
+  const party = listed === 'organization' ? 'entity' : listed;
+  const differs = names ? `screened as "${names.query}", listed as "${names.listed}"` : 'review the name';
+  return `${label} ${matched.query.value} is the listed ${party}'s ${label} (printed "${matched.listed.value}"); the name differs: ${differs} (the name alone scores ${name}; ${reason})`;
 }
 
 /** The effect of what a listing's identifiers say (identifier-index.ts) on a row whose name scores `nameScore`. */
@@ -174,14 +207,16 @@ export function identifierEffect(
   evidence: IdentifierEvidence | undefined,
   nameScore: number,
   listed: EntityType,
+  names?: ComparedNames,
 ): IdentifierEffect | undefined {
   if (!evidence) return undefined;
   const name = round1(nameScore);
   if (evidence.matched) {
     const { query, listed: id } = evidence.matched;
-    const strong = identifierStrength(nameScore, listed) === 'strong';
+    const strong = identifierStrength(nameScore, listed, evidence.matched) === 'strong';
     const target = strong ? IDENTIFIER_MATCH_SCORE : IDENTIFIER_UNRELATED_NAME_SCORE;
     const effect = round1(Math.max(strong ? IDENTIFIER_MATCH_MIN : 0, target - nameScore));
+    const reason = decisiveReason(evidence.matched, listed);
     const why =
       nameScore >= IDENTIFIER_COMPATIBLE_NAME
         ? 'the name is compatible'
@@ -190,12 +225,16 @@ export function identifierEffect(
           : 'the name differs: review';
     return {
       effect,
-      detail: `${identifierLabel(query.type)} ${query.value} is listed as "${id.value}" (the name alone scores ${name}; ${why})`,
+      detail:
+        reason !== undefined && nameScore < IDENTIFIER_COMPATIBLE_NAME
+          ? decisiveDetail(evidence.matched, listed, reason, name, names)
+          : `${identifierLabel(query.type)} ${query.value} is listed as "${id.value}" (the name alone scores ${name}; ${why})`,
       outcome: 'match',
       type: query.type,
       value: query.value,
       listed: [id.value],
       nameScore: name,
+      ...(reason !== undefined ? { decisive: true } : {}),
     };
   }
   // The strongest contradiction among the query's types.

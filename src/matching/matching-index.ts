@@ -185,7 +185,10 @@ export class MatchingIndex {
     for (const [r, best] of perRecord) {
       const rec = this.records[r]!;
       const evidence = ids?.length ? this.identifiers.evidenceFor(ids, r) : undefined;
-      const identifier = identifierEffect(evidence, best.nameScore, rec.entityType);
+      const identifier = identifierEffect(evidence, best.nameScore, rec.entityType, {
+        query: query.name,
+        listed: rec.name,
+      });
       const identifiedBy = identifier?.outcome === 'match';
       // Corroboration cannot lift a name that is far from a match over the floor on its own; an
       // identifier the record carries can.
@@ -221,7 +224,7 @@ export class MatchingIndex {
         entry: best.entry,
         cmp: best.cmp,
         fields,
-        ...(identifiedBy ? { identified: identifierStrength(best.nameScore, rec.entityType) } : {}),
+        ...(identifiedBy ? { identified: identifierStrength(best.nameScore, rec.entityType, evidence?.matched) } : {}),
       });
     }
     if (scored.length === 0) return none;

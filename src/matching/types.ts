@@ -75,6 +75,11 @@ export interface IdentifierEffect extends CorroborationEffect {
    * explanation) scaled by its distinctiveness, the score the identifier's effect is added to.
    */
   nameScore: number;
+  /**
+   * Set on a match of a decisive identifier (decisive-identifiers.ts: LEI, BIC, IMO, MMSI, a wallet,
+   * a listed aircraft's serial, a document of the same issuing country): high whatever the name.
+   */
+  decisive?: true;
 }
 
 export interface Explanation {

@@ -1,6 +1,7 @@
 import { validationError } from '../infra/errors.js';
 import {
-  identifierProblem,
+  identifierFault,
+  imoSchemeOf,
   isScreeningIdentifierType,
   normalizeCurrency,
   normalizeIdentifier,
@@ -48,16 +49,33 @@ export interface SearchIdentifier {
 }
 
 /**
+ * A well-formed identifier that fails its type's check (issue 27): screened as written, and said
+ * in the response's `warnings`. CHECKSUM_MISMATCH: an IMO number's check digit (by the scheme the
+ * party calls for), an LEI's MOD 97-10. UNALLOCATED_MID: an MMSI whose maritime identification
+ * digits the ITU table here does not hold (it grows).
+ */
+export type IdentifierWarningCode = 'CHECKSUM_MISMATCH' | 'UNALLOCATED_MID';
+
+export interface IdentifierWarning {
+  /** The request field, `identifiers[i].value`. */
+  field: string;
+  code: IdentifierWarningCode;
+  message: string;
+}
+
+/**
  * Checks and normalizes `list` (the request's `identifiers`, `field` naming it in errors): a known
  * type, a value its check passes (an IMO number of a vessel by the ship scheme, of any other party by
  * either), an assigned country, a currency only on a wallet. Each error names its element,
- * `identifiers[i].value`. The same identifier twice (same type, normalized value, country and
- * currency) is kept once.
+ * `identifiers[i].value`. A value of the wrong length, characters or structure is refused; one
+ * whose check digit fails is kept as written and a warning for it is pushed onto `warnings`. The
+ * same identifier twice (same type, normalized value, country and currency) is kept once.
  */
 export function validateIdentifiers(
   list: readonly IdentifierRequest[] | undefined,
   entityType: EntityType | null,
   field = 'identifiers',
+  warnings: IdentifierWarning[] = [],
 ): SearchIdentifier[] {
   if (list === undefined) return [];
   if (list.length > MAX_IDENTIFIERS) throw validationError(field, `must hold at most ${MAX_IDENTIFIERS} identifiers`);
@@ -73,8 +91,15 @@ export function validateIdentifiers(
     if ([...value].length > MAX_IDENTIFIER_LENGTH)
       throw validationError(`${at}.value`, `must be at most ${MAX_IDENTIFIER_LENGTH} characters`);
     const normalized = normalizeIdentifier(type, value);
-    const problem = identifierProblem(type, normalized, { imoScheme: entityType === 'vessel' ? 'ship' : undefined });
-    if (problem) throw validationError(`${at}.value`, `"${value}" is not a valid ${type}: ${problem}`);
+    const fault = identifierFault(type, normalized, { imoScheme: entityType === 'vessel' ? 'ship' : undefined });
+    if (fault?.fault === 'structure')
+      throw validationError(`${at}.value`, `"${value}" is not a valid ${type}: ${fault.message}`);
+    if (fault)
+      warnings.push({
+        field: `${at}.value`,
+        code: type === 'mmsi' ? 'UNALLOCATED_MID' : 'CHECKSUM_MISMATCH',
+        message: `"${value}" fails the ${type} check: ${fault.message}${schemeHint(type, normalized)}; screened as written`,
+      });
     const id: SearchIdentifier = { type, value, normalized };
     if (raw.country !== undefined) {
       const country = raw.country.toUpperCase();
@@ -92,6 +117,13 @@ export function validateIdentifiers(
     out.push(id);
   });
   return out;
+}
+
+/** A vessel's IMO number that passes the company scheme is a company's number: say so. */
+function schemeHint(type: ScreeningIdentifierType, normalized: string): string {
+  return type === 'imo' && imoSchemeOf(normalized) === 'company'
+    ? " (it passes the company and registered owner scheme: a company's number, not a ship's)"
+    : '';
 }
 
 /** One identifier as text: what tells two identifiers of a search apart. */
@@ -122,6 +154,17 @@ export function parseStoredIdentifiers(text: string | null | undefined): SearchI
   if (!text) return [];
   const parsed = JSON.parse(text) as unknown;
   return Array.isArray(parsed) ? (parsed as SearchIdentifier[]) : [];
+}
+
+/** Stored form of a request's warnings: a JSON array, or null for none. */
+export function storedWarnings(warnings: readonly IdentifierWarning[]): string | null {
+  return warnings.length > 0 ? JSON.stringify(warnings) : null;
+}
+
+export function parseStoredWarnings(text: string | null | undefined): IdentifierWarning[] {
+  if (!text) return [];
+  const parsed = JSON.parse(text) as unknown;
+  return Array.isArray(parsed) ? (parsed as IdentifierWarning[]) : [];
 }
 
 /** The identifiers as the matching engine takes them (normalized values). */

@@ -1,6 +1,6 @@
 import type { EntityType } from '../lists/model.js';
 import { validationError } from '../infra/errors.js';
-import { type SearchIdentifier, validateIdentifiers } from './identifiers-input.js';
+import { type IdentifierWarning, type SearchIdentifier, validateIdentifiers } from './identifiers-input.js';
 import { isRequestCountryCode } from './request-country.js';
 import type { ScreenRequestBody } from './screening-schemas.js';
 
@@ -18,6 +18,8 @@ export interface ScreenInput {
   groupByCluster: boolean;
   /** Checked and normalized (identifiers-input.ts); empty when the request names none. */
   identifiers: SearchIdentifier[];
+  /** Identifiers screened as written although they fail their check (identifiers-input.ts); empty when none. */
+  warnings: IdentifierWarning[];
   /** The customer's reference in the caller's own systems (issue 13): 1 to 200 characters after trimming. */
   externalId: string | null;
 }
@@ -64,13 +66,15 @@ export function validateScreenInput(body: ScreenRequestBody, now: Date): ScreenI
   }
   const entityType =
     body.entityType === undefined ? null : body.entityType === 'business' ? 'organization' : body.entityType;
+  const warnings: IdentifierWarning[] = [];
   return {
     name,
     entityType: entityType as EntityType | null,
     country,
     birthDate,
     groupByCluster: body.groupByCluster ?? false,
-    identifiers: validateIdentifiers(body.identifiers, entityType as EntityType | null),
+    identifiers: validateIdentifiers(body.identifiers, entityType as EntityType | null, 'identifiers', warnings),
+    warnings,
     externalId: validateExternalId(body.externalId),
   };
 }

@@ -1,5 +1,5 @@
 import { parseJsonArray } from '../infra/json.js';
-import { parseStoredIdentifiers } from './identifiers-input.js';
+import { parseStoredIdentifiers, parseStoredWarnings } from './identifiers-input.js';
 import type { ScreeningRow } from './screening-store.js';
 
 /**
@@ -20,6 +20,8 @@ export interface ScreeningResultFields {
   /** The matches as JSON text, as the matching thread sent them (stored and sent as they are). */
   matchDetailsJson: string;
   isMonitored: boolean;
+  /** The request's warnings as JSON text (`[]` when none). */
+  warningsJson: string;
 }
 
 /**
@@ -33,7 +35,7 @@ export function screeningResultJson(r: ScreeningResultFields): string {
     `{"success":true,"data":{"screeningId":${JSON.stringify(r.screeningId)},"entityId":${JSON.stringify(r.entityId)},` +
     `"entityName":${JSON.stringify(r.entityName)},"riskScore":${r.riskScore},"riskLevel":${JSON.stringify(r.riskLevel)},` +
     `"confidence":${r.confidence},"matchedSources":${r.matchedSourcesJson},"matchDetails":${r.matchDetailsJson},` +
-    `"isMonitored":${r.isMonitored}}}`
+    `"isMonitored":${r.isMonitored},"warnings":${r.warningsJson}}}`
   );
 }
 
@@ -59,6 +61,7 @@ export function screeningRecord(row: ScreeningRow, isMonitored: boolean) {
     birthDate: row.birth_date,
     groupByCluster: row.group_by_cluster === 1,
     identifiers: parseStoredIdentifiers(row.identifiers),
+    warnings: parseStoredWarnings(row.warnings),
     externalId: row.external_id,
     engineVersion: row.engine_version,
     timestamp: row.created_at,

@@ -39,7 +39,7 @@ export const IdentifierInput = Type.Object(
       minLength: 1,
       maxLength: MAX_IDENTIFIER_LENGTH,
       description:
-        'As written: letter case, spaces, dashes, dots and prefixes such as "IMO" or "No." do not matter. A value failing its type\'s check is 400 VALIDATION_ERROR naming identifiers[i].value.',
+        'As written: letter case, spaces, dashes, dots and prefixes such as "IMO" or "No." do not matter. A value of the wrong length, characters or structure for its type is 400 VALIDATION_ERROR naming identifiers[i].value; a well-formed value whose check digit fails (IMO, LEI) or whose MMSI country digits are unallocated is screened as written, with a warning in the result\'s `warnings`.',
     }),
     country: Type.Optional(
       Type.String({
@@ -111,7 +111,7 @@ export const ScreenRequest = Type.Object(
       }),
     ),
     identifiers: identifiersField(
-      "A listing carrying one of them (same type and normalized value) is found whatever its name: high with a compatible name, or on a vessel's or aircraft's listing with any name; medium (review) under an unrelated name. A listing with only other numbers of the same type is contradicted. Part of the search (isMonitored, monitors' rescreens).",
+      "A listing carrying one of them (same type and normalized value) is found whatever its name. Decisive identifiers (lei, bic, imo of a vessel or a company, mmsi, crypto_wallet with no other currency, aircraft_serial of a listed aircraft) make it high whatever the name, explained with the name score beside it; country-scoped ones (passport, national_id, registration, tax_id) make it high with a compatible name or the same issuing country, and medium (review) otherwise; call_sign and aircraft_registration high with a compatible name or on a craft's listing. A listing with only other numbers of the same type is contradicted. Part of the search (isMonitored, monitors' rescreens).",
     ),
     externalId: Type.Optional(ExternalIdField),
   },
@@ -228,6 +228,27 @@ export const Match = Type.Object(
   { $id: 'Match', title: 'Match' },
 );
 
+/** A warning about the request (issue 27): it was screened, but part of it is doubtful. */
+export const ScreeningWarning = Type.Object(
+  {
+    field: Type.String({ description: 'The request field, such as `identifiers[0].value`.' }),
+    code: Type.Union(
+      ['CHECKSUM_MISMATCH', 'UNALLOCATED_MID'].map((c) => Type.Literal(c)),
+      {
+        description:
+          'CHECKSUM_MISMATCH: an IMO number or LEI whose check digit fails (for a vessel, the ship scheme); UNALLOCATED_MID: an MMSI whose maritime identification digits are allocated to no country.',
+      },
+    ),
+    message: Type.String(),
+  },
+  { $id: 'ScreeningWarning', title: 'ScreeningWarning' },
+);
+
+const Warnings = Type.Array(Type.Ref(ScreeningWarning), {
+  description:
+    'What the screening took as written although it fails a check: a well-formed identifier whose check digit fails may still be the number a list prints, so it is screened, not refused. Empty when none.',
+});
+
 export const ScreeningResult = Type.Object(
   {
     screeningId: Type.String({ pattern: '^scr_' }),
@@ -242,6 +263,7 @@ export const ScreeningResult = Type.Object(
         'The top match first: the best row of the riskiest party (it sets riskScore, entityId and entityName), even when one row of another party, confirmed by no other list, scores a little higher; the other matches follow by matchScore.',
     }),
     isMonitored: Type.Boolean(),
+    warnings: Warnings,
   },
   { $id: 'ScreeningResult', title: 'ScreeningResult' },
 );
@@ -276,6 +298,7 @@ export const ScreeningRecord = Type.Object(
     birthDate: Type.Union([Type.String(), Type.Null()]),
     groupByCluster: Type.Boolean(),
     identifiers: Type.Array(Type.Ref(StoredIdentifier), { description: 'The identifiers screened; empty when none.' }),
+    warnings: Warnings,
     externalId: NullableExternalId,
     engineVersion: Type.Union([Type.String(), Type.Null()], {
       description:
@@ -343,6 +366,7 @@ export const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 export const SCREENING_SCHEMAS = [
   IdentifierInput,
   StoredIdentifier,
+  ScreeningWarning,
   ScreenRequest,
   Derivation,
   MatchedEntity,

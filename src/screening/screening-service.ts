@@ -16,7 +16,7 @@ import {
   completeIdempotencyKey,
   releaseIdempotencyKey,
 } from './idempotency.js';
-import { canonicalIdentifiers, matchIdentifiers, storedIdentifiers } from './identifiers-input.js';
+import { canonicalIdentifiers, matchIdentifiers, storedIdentifiers, storedWarnings } from './identifiers-input.js';
 import { latestDecisions } from './decisions-service.js';
 import { engineVersion } from './engine-version.js';
 import { type ScreenInput, parseDateBound, validateScreenInput } from './screen-input.js';
@@ -264,6 +264,7 @@ export function screeningService(deps: ScreeningDeps) {
                 matchedSourcesJson: matchedSources,
                 matchDetailsJson: matchesJson,
                 isMonitored: await deps.monitored(db).isMonitored(caller.orgId, key),
+                warningsJson: JSON.stringify(request.warnings),
               });
         const row: ScreeningRow = {
           id,
@@ -288,6 +289,7 @@ export function screeningService(deps: ScreeningDeps) {
           engine_version: engineVersion(),
           created_at: now.toISOString(),
           identifiers: storedIdentifiers(request.identifiers),
+          warnings: storedWarnings(request.warnings),
         };
         // The response is sent only once the screening, its quota unit and its idempotency record are committed.
         await writerFor(db).submit(

@@ -49,6 +49,7 @@ const queries = preparedFor((db) => ({
       engine_version: p.engine_version,
       created_at: p.created_at,
       identifiers: p.identifiers,
+      warnings: p.warnings,
     }),
   ),
 }));

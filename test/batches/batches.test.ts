@@ -159,7 +159,7 @@ for (const { engine, skip } of ENGINES) {
       const lines = (await csv.text()).trim().split('\r\n');
       assert.equal(
         lines[0],
-        'line,externalId,name,state,screeningId,riskLevel,riskScore,entityId,entityName,matchedSources,errorCode,errorField,errorMessage',
+        'line,externalId,name,state,screeningId,riskLevel,riskScore,entityId,entityName,matchedSources,errorCode,errorField,errorMessage,warnings',
       );
       assert.equal(lines.length, 8);
       // Listed parties first, then the clean one, then the errors.

@@ -192,7 +192,7 @@ export function batchRoutes(deps: BatchRouteDeps): FastifyPluginAsync {
           operationId: 'getBatchResults',
           summary: 'The rows of a batch with their screening or their error',
           description:
-            'One line per row: its line number, externalId, screeningId, riskLevel, riskScore, entityId, entityName and matchedSources, or the error naming its line and field. `format=json` gives a page in the envelope; `format=csv` and `format=ndjson` stream every row (CSV columns: line, externalId, name, state, screeningId, riskLevel, riskScore, entityId, entityName, matchedSources (space-separated), errorCode, errorField, errorMessage).',
+            'One line per row: its line number, externalId, screeningId, riskLevel, riskScore, entityId, entityName and matchedSources, or the error naming its line and field. `format=json` gives a page in the envelope; `format=csv` and `format=ndjson` stream every row (CSV columns: line, externalId, name, state, screeningId, riskLevel, riskScore, entityId, entityName, matchedSources (space-separated), errorCode, errorField, errorMessage, warnings (each `field code`, space-separated)).',
           security: [{ apiKey: [] }],
           params: IdParams,
           querystring: ResultsQuery,

@@ -145,13 +145,30 @@ export function imoCheckDigit(digits: string, scheme: ImoScheme = 'ship'): numbe
   return scheme === 'ship' ? sum % 10 : (11 - (sum % 11)) % 10;
 }
 
+/**
+ * What can be wrong with an identifier: its `structure` (length, characters, parts) says it cannot be
+ * a number of its type at all, while a `checksum` fault (a check digit, an unallocated MMSI country)
+ * leaves a well-formed number that may still be the one a list prints with a typo, or one the
+ * check's tables do not know yet.
+ */
+export interface IdentifierFault {
+  fault: 'structure' | 'checksum';
+  message: string;
+}
+
+/** The IMO scheme whose check digit `n` (7 digits) passes, ship first; undefined when neither. */
+export function imoSchemeOf(n: string): ImoScheme | undefined {
+  if (!/^\d{7}$/.test(n)) return undefined;
+  return (['ship', 'company'] as const).find((s) => Number(n[6]) === imoCheckDigit(n, s));
+}
+
 /** Checked against one scheme when the party is known to be a ship or a company, else against either. */
-function imoProblem(n: string, scheme: ImoScheme | undefined): string | undefined {
-  if (!/^\d{7}$/.test(n)) return 'an IMO number has 7 digits';
+function imoFault(n: string, scheme: ImoScheme | undefined): IdentifierFault | undefined {
+  if (!/^\d{7}$/.test(n)) return { fault: 'structure', message: 'an IMO number has 7 digits' };
   const schemes: ImoScheme[] = scheme ? [scheme] : ['ship', 'company'];
   if (schemes.some((s) => Number(n[6]) === imoCheckDigit(n, s))) return undefined;
   const expected = schemes.map((s) => `${imoCheckDigit(n, s)} for a ${s}`).join(', ');
-  return `the IMO check digit does not match (the last digit would be ${expected})`;
+  return { fault: 'checksum', message: `the IMO check digit does not match (the last digit would be ${expected})` };
 }
 
 /** ISO 7064 MOD 97-10 over the digits of a string whose letters count A=10 ... Z=35. */
@@ -166,9 +183,12 @@ function mod97(text: string): number {
 }
 
 /** LEI (ISO 17442): 18 letters or digits and two check digits; the whole is 1 modulo 97 (ISO 7064 MOD 97-10). */
-function leiProblem(n: string): string | undefined {
-  if (!/^[0-9A-Z]{18}\d{2}$/.test(n)) return 'an LEI has 20 characters: 18 letters or digits, then 2 check digits';
-  return mod97(n) === 1 ? undefined : 'the LEI check digits do not match (ISO 17442, MOD 97-10)';
+function leiFault(n: string): IdentifierFault | undefined {
+  if (!/^[0-9A-Z]{18}\d{2}$/.test(n))
+    return { fault: 'structure', message: 'an LEI has 20 characters: 18 letters or digits, then 2 check digits' };
+  return mod97(n) === 1
+    ? undefined
+    : { fault: 'checksum', message: 'the LEI check digits do not match (ISO 17442, MOD 97-10)' };
 }
 
 /**
@@ -193,11 +213,16 @@ const COUNTRY_CODES = new Set(
  * location, and an optional 3-character branch (8 or 11 characters in all). The standard defines
  * no check digit; the structure and a country that exists are what can be checked.
  */
-function bicProblem(n: string): string | undefined {
+function bicFault(n: string): IdentifierFault | undefined {
   if (!/^[0-9A-Z]{4}[A-Z]{2}[0-9A-Z]{2}(?:[0-9A-Z]{3})?$/.test(n))
-    return 'a BIC has 8 or 11 letters or digits: party, country (2 letters), location, optional branch';
+    return {
+      fault: 'structure',
+      message: 'a BIC has 8 or 11 letters or digits: party, country (2 letters), location, optional branch',
+    };
   const country = n.slice(4, 6);
-  return COUNTRY_CODES.has(country) ? undefined : `the BIC's country code ${country} is not an ISO 3166 country`;
+  return COUNTRY_CODES.has(country)
+    ? undefined
+    : { fault: 'structure', message: `the BIC's country code ${country} is not an ISO 3166 country` };
 }
 
 /**
@@ -229,35 +254,45 @@ export function isAllocatedMid(mid: number): boolean {
  * search-and-rescue aircraft 111MIDxxx, a craft with its parent ship 98MIDxxxx, an aid to
  * navigation 99MIDxxxx, a handheld radio 8MIDxxxxx. Distress devices (970, 972, 974) carry none.
  */
-function mmsiProblem(n: string): string | undefined {
-  if (!/^\d{9}$/.test(n)) return 'an MMSI has 9 digits';
+function mmsiFault(n: string): IdentifierFault | undefined {
+  if (!/^\d{9}$/.test(n)) return { fault: 'structure', message: 'an MMSI has 9 digits' };
   if (/^97[024]/.test(n)) return undefined;
   const at = n.startsWith('111') ? 3 : /^(00|98|99)/.test(n) ? 2 : /^[08]/.test(n) ? 1 : 0;
   const mid = n.slice(at, at + 3);
+  // The ITU allocates new MIDs now and then: an unknown one is a warning, not a refusal.
   return isAllocatedMid(Number(mid))
     ? undefined
-    : `the MMSI's maritime identification digits ${mid} are allocated to no country`;
+    : { fault: 'checksum', message: `the MMSI's maritime identification digits ${mid} are allocated to no country` };
 }
 
 /**
  * What is wrong with a normalized identifier by its standard, or undefined when it passes or the
  * type has no check (passports, registrations and the rest are taken as written).
  */
+export function identifierFault(
+  kind: IdentifierKind,
+  normalized: string,
+  options: { imoScheme?: ImoScheme | undefined } = {},
+): IdentifierFault | undefined {
+  switch (kind) {
+    case 'imo':
+      return imoFault(normalized, options.imoScheme);
+    case 'mmsi':
+      return mmsiFault(normalized);
+    case 'lei':
+      return leiFault(normalized);
+    case 'bic':
+      return bicFault(normalized);
+    default:
+      return normalized ? undefined : { fault: 'structure', message: 'no letters or digits' };
+  }
+}
+
+/** identifierFault's message alone: the list adapters mark any fault `valid: false`. */
 export function identifierProblem(
   kind: IdentifierKind,
   normalized: string,
   options: { imoScheme?: ImoScheme | undefined } = {},
 ): string | undefined {
-  switch (kind) {
-    case 'imo':
-      return imoProblem(normalized, options.imoScheme);
-    case 'mmsi':
-      return mmsiProblem(normalized);
-    case 'lei':
-      return leiProblem(normalized);
-    case 'bic':
-      return bicProblem(normalized);
-    default:
-      return normalized ? undefined : 'no letters or digits';
-  }
+  return identifierFault(kind, normalized, options)?.message;
 }
