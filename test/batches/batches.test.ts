@@ -75,7 +75,11 @@ for (const { engine, skip } of ENGINES) {
         body: {
           items: [
             { name: 'Rustam Karimov', birthDate: '1961-04-12', externalId: 'j-1', secret: 'never stored' },
-            { name: 'Margaret Whitfield', externalId: 'j-2' },
+            {
+              name: 'Margaret Whitfield',
+              externalId: 'j-2',
+              identifiers: [{ type: 'lei', value: '5493001KJTIIGC8Y1R13' }],
+            },
             { name: 42 },
             { name: 'Zarya Shipping', entityType: 'spaceship' },
           ],
@@ -116,6 +120,14 @@ for (const { engine, skip } of ENGINES) {
         ],
       );
       assert.equal(rows[0].externalId, 'j-1');
+      // An LEI whose check digits fail is screened as written; the row and its screening say so.
+      assert.deepEqual(rows[0].warnings, []);
+      assert.deepEqual(
+        rows[1].warnings.map((w: { field: string; code: string }) => [w.field, w.code]),
+        [['identifiers[0].value', 'CHECKSUM_MISMATCH']],
+      );
+      const warned = await t.request('GET', `/v1/screenings/${rows[1].screeningId}`, { key: org.key });
+      assert.deepEqual(warned.body.data.warnings, rows[1].warnings);
       assert.equal(rows[0].entityId, 'us_ofac:1001');
       assert.deepEqual(rows[0].matchedSources.sort(), ['un_csl', 'us_ofac']);
       // The row is a stored screening like any other, with its externalId.

@@ -214,10 +214,21 @@ for (const { engine, skip } of ENGINES) {
       const badId = await analyst.post('/console/screen', {
         name: 'Some Ship',
         identifierType: 'imo',
-        identifier: '1234568',
+        identifier: '123456',
       });
       assert.equal(badId.status, 400);
       assert.match(badId.text, /identifiers\[0\]\.value/);
+      // A well-formed number whose check digit fails is screened; the page says so.
+      const typo = await analyst.post('/console/screen', {
+        name: 'Some Ship',
+        identifierType: 'imo',
+        identifier: '1234568',
+      });
+      assert.equal(typo.status, 303, typo.text);
+      const warned = (await analyst.get(typo.location ?? '')).text;
+      assert.match(warned, /Screened with a warning/);
+      assert.match(warned, /CHECKSUM_MISMATCH/);
+      assert.match(warned, /IMO check digit does not match/);
     });
 
     it("never shows an organization's data to another's users (404)", async () => {

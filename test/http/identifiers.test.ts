@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { ManualClock } from '../../src/infra/clock.js';
 import { imoCheckDigit } from '../../src/lists/adapters/kit/identifiers.js';
 import { addIdentifier } from '../../src/lists/adapters/kit/record.js';
-import { emptyRecord, type ListRecord } from '../../src/lists/model.js';
+import { emptyRecord, type EntityType, type Identifier, type ListRecord } from '../../src/lists/model.js';
 import {
   ENGINES,
   type SeededOrg,
@@ -20,6 +20,31 @@ import { GENEROUS_LIMITS, assertError } from '../helpers/http-assert.js';
 const TANKER_IMO = '930456' + String(imoCheckDigit('930456', 'ship'));
 const BAD_IMO = '930456' + String((imoCheckDigit('930456', 'ship') + 1) % 10);
 
+/** A record whose identifiers are read as an adapter reads them. */
+function listed(
+  source: ListRecord['source'],
+  id: string,
+  type: EntityType,
+  name: string,
+  ids: Identifier[],
+): ListRecord {
+  const r = emptyRecord(source, id, type, name);
+  for (const i of ids) addIdentifier(r, i);
+  return r;
+}
+
+/** An LEI with valid check digits (ISO 7064 MOD 97-10) made for this test. */
+const CHONG_LEI = '5493001KJTIIGC8Y1R12';
+
+/** OFAC's listing of a shipping company by its company IMO number (SDN.CSV remarks), with an LEI and BIC added here. */
+function shippingCompany(): ListRecord {
+  return listed('us_ofac', '17067', 'organization', 'CHONGCHONGANG SHIPPING COMPANY LIMITED', [
+    { type: 'imo', value: 'IMO 5342883' },
+    { type: 'lei', value: CHONG_LEI },
+    { type: 'swift', value: 'CHONKPPY' },
+  ]);
+}
+
 function tanker(): ListRecord {
   const r = { ...emptyRecord('us_ofac', '7001', 'vessel', 'SEA DRAGON'), programs: ['IRAN'] };
   addIdentifier(r, { type: 'imo', value: `IMO ${TANKER_IMO}` });
@@ -35,7 +60,7 @@ for (const { engine, skip } of ENGINES) {
     before(async () => {
       t = await startTestApp(engine, { clock: new ManualClock('2026-01-15T12:00:00.000Z'), env: GENEROUS_LIMITS });
       org = await seedOrg(t.ctx, { tier: 'starter' });
-      await activateRecords(t.ctx, 'us_ofac', [...base.us_ofac, tanker()]);
+      await activateRecords(t.ctx, 'us_ofac', [...base.us_ofac, tanker(), shippingCompany()]);
       await activateRecords(t.ctx, 'un_csl', base.un_csl);
     });
     after(async () => t?.close());
@@ -63,7 +88,11 @@ for (const { engine, skip } of ENGINES) {
       assert.equal(explanation.corroboration.identifier.type, 'imo');
       assert.equal(explanation.corroboration.identifier.value, TANKER_IMO);
       assert.equal(typeof explanation.corroboration.identifier.nameScore, 'number');
-      assert.match(explanation.summary, new RegExp(`IMO number ${TANKER_IMO} is listed as "IMO ${TANKER_IMO}"`));
+      assert.match(
+        explanation.summary,
+        new RegExp(`IMO number ${TANKER_IMO} is the listed vessel's IMO number \\(printed "IMO ${TANKER_IMO}"\\)`),
+      );
+      assert.equal(explanation.corroboration.identifier.decisive, true);
       const record = await t.request('GET', `/v1/screenings/${data.screeningId}`, { key: org.key });
       assert.equal(record.status, 200, record.text);
       assert.deepEqual(record.body.data.identifiers, [
@@ -85,19 +114,21 @@ for (const { engine, skip } of ENGINES) {
       }
     });
 
-    it('a value failing its check, an unknown type, a misplaced currency, too many: 400 VALIDATION_ERROR naming the field, nothing stored', async () => {
+    it('a malformed value, an unknown type, a misplaced currency, too many: 400 VALIDATION_ERROR naming the field, nothing stored', async () => {
       const before = await stored();
       const cases: [unknown[], string][] = [
-        [[{ type: 'imo', value: BAD_IMO }], 'identifiers[0].value'],
+        [[{ type: 'imo', value: 'IMO 93045' }], 'identifiers[0].value'],
         [
           [
             { type: 'passport', value: 'X1' },
-            { type: 'lei', value: '5493001KJTIIGC8Y1R13' },
+            { type: 'lei', value: '5493001KJTIIGC8Y1R1' },
           ],
           'identifiers[1].value',
         ],
         [[{ type: 'bic', value: 'EXCBZZMM' }], 'identifiers[0].value'],
-        [[{ type: 'mmsi', value: '123456789' }], 'identifiers[0].value'],
+        [[{ type: 'bic', value: 'EXC-1' }], 'identifiers[0].value'],
+        [[{ type: 'mmsi', value: '12345678' }], 'identifiers[0].value'],
+        [[{ type: 'lei', value: '5493001KJTIIGC8Y1R1A' }], 'identifiers[0].value'],
         [[{ type: 'passport', value: ' -- ' }], 'identifiers[0].value'],
         [[{ type: 'ssn', value: '123' }], 'identifiers[0].type'],
         [[{ type: 'passport', value: 'X1', currency: 'BTC' }], 'identifiers[0].currency'],
@@ -109,17 +140,90 @@ for (const { engine, skip } of ENGINES) {
         const res = await screen({ name: 'Ocean Star', identifiers }, `bad-${field}-${identifiers.length}`);
         assertError(res, 400, 'VALIDATION_ERROR', { field });
       }
-      // A company's IMO number passes for an organization, not for a vessel (ship scheme).
+      assert.equal(await stored(), before);
+    });
+
+    it('a well-formed value whose check fails is screened as written, with a warning stored and shown again', async () => {
       const company = '123456' + String(imoCheckDigit('123456', 'company'));
       assert.notEqual(imoCheckDigit('123456', 'company'), imoCheckDigit('123456', 'ship'));
-      assert.equal((await screen({ name: 'X', identifiers: [{ type: 'imo', value: company }] })).status, 200);
-      assertError(
-        await screen({ name: 'X', entityType: 'vessel', identifiers: [{ type: 'imo', value: company }] }),
-        400,
-        'VALIDATION_ERROR',
-        { field: 'identifiers[0].value' },
-      );
-      assert.equal(await stored(), before + 1);
+      // A company's number for an organization: no warning.
+      const org1 = await screen({
+        name: 'X',
+        entityType: 'organization',
+        identifiers: [{ type: 'imo', value: company }],
+      });
+      assert.equal(org1.status, 200, org1.text);
+      assert.deepEqual(org1.body.data.warnings, []);
+      const cases: [unknown[], string, string, RegExp][] = [
+        [[{ type: 'imo', value: BAD_IMO }], 'identifiers[0].value', 'CHECKSUM_MISMATCH', /IMO check digit/],
+        // The company scheme's number given for a vessel: screened, and the warning says what it is.
+        [[{ type: 'imo', value: company }], 'identifiers[0].value', 'CHECKSUM_MISMATCH', /a company's number/],
+        [
+          [
+            { type: 'passport', value: 'X1' },
+            { type: 'lei', value: '5493001KJTIIGC8Y1R13' },
+          ],
+          'identifiers[1].value',
+          'CHECKSUM_MISMATCH',
+          /MOD 97-10/,
+        ],
+        [[{ type: 'mmsi', value: '123456789' }], 'identifiers[0].value', 'UNALLOCATED_MID', /123/],
+      ];
+      for (const [identifiers, field, code, message] of cases) {
+        const res = await screen({ name: 'Ocean Star', entityType: 'vessel', identifiers });
+        assert.equal(res.status, 200, res.text);
+        const warnings = res.body.data.warnings as { field: string; code: string; message: string }[];
+        assert.equal(warnings.length, 1, JSON.stringify(warnings));
+        assert.equal(warnings[0]!.field, field);
+        assert.equal(warnings[0]!.code, code);
+        assert.match(warnings[0]!.message, message);
+        const record = await t.request('GET', `/v1/screenings/${res.body.data.screeningId}`, { key: org.key });
+        assert.deepEqual(record.body.data.warnings, warnings);
+      }
+      // A ship's number with a wrong check digit still finds the ship that prints it so.
+      const typo = listed('uk_csl', '9001', 'vessel', 'TYPO QUEEN', [{ type: 'imo', value: BAD_IMO }]);
+      await activateRecords(t.ctx, 'uk_csl', [typo]);
+      const found = await screen({
+        name: 'Ocean Star',
+        entityType: 'vessel',
+        identifiers: [{ type: 'imo', value: BAD_IMO }],
+      });
+      assert.equal(found.body.data.entityId, 'uk_csl:9001');
+      assert.equal(found.body.data.riskLevel, 'high');
+      assert.equal(found.body.data.warnings[0].code, 'CHECKSUM_MISMATCH');
+    });
+
+    it('decisive identifiers: a company IMO number and an LEI find their listing at high under another name', async () => {
+      for (const identifiers of [
+        [{ type: 'imo', value: '5342883' }],
+        [{ type: 'lei', value: CHONG_LEI }],
+        [{ type: 'bic', value: 'CHONKPPYXXX' }],
+      ]) {
+        const res = await screen({ name: 'Meridian Blue Holdings', entityType: 'organization', identifiers });
+        assert.equal(res.status, 200, res.text);
+        assert.equal(res.body.data.entityId, 'us_ofac:17067', JSON.stringify(identifiers));
+        assert.equal(res.body.data.riskLevel, 'high', JSON.stringify(identifiers));
+        const id = res.body.data.matchDetails[0].explanation.corroboration.identifier;
+        assert.equal(id.decisive, true);
+        assert.equal(id.nameScore, 0);
+        assert.match(
+          res.body.data.matchDetails[0].explanation.summary,
+          /is the listed entity's .*; the name differs: screened as "Meridian Blue Holdings", listed as "CHONGCHONGANG SHIPPING COMPANY LIMITED" \(the name alone scores 0;/,
+        );
+      }
+      // A passport is unique only within its country: under an unrelated name, a lead for review...
+      const passport = await screen({
+        name: 'Maria Gonzalez',
+        identifiers: [{ type: 'passport', value: 'AB1234567' }],
+      });
+      assert.equal(passport.body.data.riskLevel, 'medium');
+      // ... and high when both sides name the same issuing country.
+      const same = await screen({
+        name: 'Maria Gonzalez',
+        identifiers: [{ type: 'passport', value: 'AB1234567', country: 'UZ' }],
+      });
+      assert.equal(same.body.data.riskLevel, 'high');
+      assert.match(same.body.data.matchDetails[0].explanation.summary, /the same issuing country \(UZ\)/);
     });
 
     it('idempotency: the same identifiers written otherwise or in another order replay; other identifiers are another body', async () => {
@@ -182,7 +286,7 @@ for (const { engine, skip } of ENGINES) {
       assertError(
         await t.request('POST', '/v1/monitors', {
           key: org.key,
-          body: { screeningId: s.body.data.screeningId, identifiers: [{ type: 'imo', value: BAD_IMO }] },
+          body: { screeningId: s.body.data.screeningId, identifiers: [{ type: 'imo', value: '93045' }] },
         }),
         400,
         'VALIDATION_ERROR',
@@ -205,7 +309,7 @@ for (const { engine, skip } of ENGINES) {
       });
       assert.equal(withId.body.data.isMonitored, true);
       // A list change makes every monitor due: the rescreen finds the tanker by its IMO number.
-      await activateRecords(t.ctx, 'us_ofac', [...base.us_ofac, tanker()]);
+      await activateRecords(t.ctx, 'us_ofac', [...base.us_ofac, tanker(), shippingCompany()]);
       await t.ctx.jobs.rescreen.job.runUntilIdle();
       const row = await t.ctx.database.db
         .selectFrom('monitors')
@@ -229,6 +333,12 @@ for (const { engine, skip } of ENGINES) {
       const res = await t.request('GET', '/openapi.json');
       const text = JSON.stringify(res.body);
       assert.match(text, /IdentifierInput/);
+      assert.match(text, /ScreeningWarning/);
+      assert.match(text, /CHECKSUM_MISMATCH/);
+      const doc = res.body as { components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
+      assert.ok(doc.components.schemas.ScreeningResult!.properties.warnings);
+      assert.ok(doc.components.schemas.ScreeningRecord!.properties.warnings);
+      assert.ok(doc.components.schemas.BatchResultRow!.properties.warnings);
       for (const type of ['imo', 'mmsi', 'lei', 'bic', 'crypto_wallet', 'aircraft_registration'])
         assert.ok(text.includes(`"${type}"`), type);
     });

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  identifierFault,
   identifierProblem,
+  imoSchemeOf,
   imoCheckDigit,
   isAllocatedMid,
   isScreeningIdentifierType,
@@ -47,6 +49,34 @@ describe('IMO numbers', () => {
     // MOF printed two company numbers as one: 5179245 and 5405737.
     assert.match(ok('imo', '51792455405737') ?? '', /7 digits/);
     assert.match(ok('imo', '12345a7') ?? '', /7 digits/);
+  });
+});
+
+describe('faults: structure (refused) or check digit (screened with a warning)', () => {
+  it('tells a malformed number from a well-formed one whose check fails', () => {
+    const fault = (kind: Parameters<typeof identifierFault>[0], value: string, imoScheme?: 'ship' | 'company') =>
+      identifierFault(kind, normalizeIdentifier(kind, value), { imoScheme })?.fault;
+    assert.equal(fault('imo', '7406785', 'ship'), 'checksum');
+    assert.equal(fault('imo', '5342883', 'ship'), 'checksum');
+    assert.equal(fault('imo', '5342883'), undefined);
+    assert.equal(fault('imo', '740678'), 'structure');
+    assert.equal(fault('imo', '51792455405737'), 'structure');
+    assert.equal(fault('lei', '253400V1H6ART1UQ0N99'), 'checksum');
+    assert.equal(fault('lei', '253400V1H6ART1UQ0N9'), 'structure');
+    assert.equal(fault('lei', '253400V1H6ART1UQ0N9X'), 'structure');
+    assert.equal(fault('bic', 'EXCBZZMM'), 'structure');
+    assert.equal(fault('bic', 'EXC1'), 'structure');
+    assert.equal(fault('mmsi', '123456789'), 'checksum');
+    assert.equal(fault('mmsi', '42212345'), 'structure');
+    assert.equal(fault('passport', ' - '), 'structure');
+    assert.equal(fault('passport', 'X1'), undefined);
+  });
+
+  it('reads the IMO scheme a number passes, the ship first', () => {
+    assert.equal(imoSchemeOf('7406784'), 'ship');
+    assert.equal(imoSchemeOf('5342883'), 'company');
+    assert.equal(imoSchemeOf('7406785'), undefined);
+    assert.equal(imoSchemeOf('740678'), undefined);
   });
 });
 

@@ -102,7 +102,10 @@ test('a renamed vessel with the same IMO number is high, explained by its IMO nu
   assert.deepEqual(id.listed, [`IMO ${TANKER_IMO}`]);
   assert.equal(typeof id.nameScore, 'number');
   assert.ok(id.effect > 0);
-  assert.match(match!.explanation.summary, new RegExp(`^IMO number ${TANKER_IMO} is listed`));
+  assert.match(
+    match!.explanation.summary,
+    new RegExp(`^IMO number ${TANKER_IMO} is the listed vessel.s IMO number \\(printed "IMO ${TANKER_IMO}"\\)`),
+  );
   assert.match(match!.explanation.summary, /the name alone scores \d/);
   assert.ok(outcome.confidence >= 80, `${outcome.confidence}`);
 });

@@ -67,6 +67,8 @@ const REQUESTS: Record<string, unknown>[] = [
   { name: 'Joint Venture Target LLC', groupByCluster: true },
   { name: 'Emily Johnson', country: 'US' },
   { name: 'Ζωή Παπαδοπούλου' },
+  // An LEI whose check digits fail: screened, with a warning.
+  { name: 'Zarya Shipping', identifiers: [{ type: 'lei', value: '5493001KJTIIGC8Y1R13' }] },
 ];
 
 for (const { engine, skip } of ENGINES) {
