@@ -137,14 +137,24 @@ export class IdentifierIndex {
     const contradicted: IdentifierEvidence['contradicted'] = [];
     for (const q of query) {
       const others: Identifier[] = [];
+      let same: Identifier | undefined;
       for (const id of listed) {
         const form = listedForm(id);
         if (!form || form.type !== q.type || otherCountry(q, id)) continue;
         if (identifierKey(form.type, form.value) === q.key) {
-          const ofType = listed.filter((x) => listedForm(x)?.type === q.type).length;
-          return { matched: { query: q, listed: id, ofType }, contradicted: [] };
+          // One address is often listed once per currency (ETH, USDT, USDC): the query's own leads.
+          same ??= id;
+          if (!q.currency || (id.currency && normalizeCurrency(id.currency) === q.currency)) {
+            same = id;
+            break;
+          }
+          continue;
         }
         if (id.valid !== false && q.type !== 'crypto_wallet') others.push(id);
+      }
+      if (same) {
+        const ofType = listed.filter((x) => listedForm(x)?.type === q.type).length;
+        return { matched: { query: q, listed: same, ofType }, contradicted: [] };
       }
       if (others.length > 0) contradicted.push({ query: q, listed: others });
     }

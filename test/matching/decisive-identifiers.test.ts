@@ -44,6 +44,11 @@ const records = [
   listed('us_ofac', 'w1', 'person', 'Satoshi TESTNAME', [
     { type: 'crypto_address', value: '1BoatSLRHtKNngkdXEeobR76b53LETtpyT', currency: 'XBT' },
   ]),
+  // One address listed once per currency, as OFAC lists Ethereum addresses for ETH, USDT and USDC.
+  listed('us_ofac', 'w2', 'organization', 'Example Exchange', [
+    { type: 'crypto_address', value: '0x983a81ca6FB1e441266D2FbcB7D8E530AC2E05A2', currency: 'ETH' },
+    { type: 'crypto_address', value: '0x983a81ca6FB1e441266D2FbcB7D8E530AC2E05A2', currency: 'USDT' },
+  ]),
   // A company listing its fleet's ship numbers: a ship of the fleet, not the company itself.
   listed('uk_csl', 'o9', 'organization', 'Fleet Owner Maritime Company', [
     { type: 'imo', value: shipImo('901111') },
@@ -77,6 +82,11 @@ describe('decisive identifiers under an unrelated name', () => {
         'us_ofac:w1',
       ],
       [{ type: 'crypto_wallet', value: '1BoatSLRHtKNngkdXEeobR76b53LETtpyT' }, undefined, 'us_ofac:w1'],
+      [
+        { type: 'crypto_wallet', value: '0x983a81ca6fb1e441266d2fbcb7d8e530ac2e05a2', currency: 'USDT' },
+        'organization',
+        'us_ofac:w2',
+      ],
     ];
     for (const [id, entityType, want] of cases) {
       const { outcome, match } = screenTop([id], entityType);
