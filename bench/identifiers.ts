@@ -93,6 +93,7 @@ export function identifierBench(idx: MatchingIndex, records: ListRecord[], resul
   const company = tally();
   let ms = 0;
   const misses: string[] = [];
+  let otherMisses = 0;
   const refusals: string[] = [];
   const notIndexed: string[] = [];
   const listed = new Set<string>();
@@ -137,7 +138,7 @@ export function identifierBench(idx: MatchingIndex, records: ListRecord[], resul
       const best = o.matches[0]?.matchScore ?? 0;
       const ok = best >= HIGH_BOUNDARY && o.matches.some((m) => byId(m) === want && m.matchScore === best);
       if (ok) add('topHigh');
-      else if (misses.length < 40 && (DECISIVE.has(kind) || misses.length < 20))
+      else if (DECISIVE.has(kind) ? misses.length < 60 : otherMisses++ < 10)
         misses.push(
           `missed: ${want} (${r.entityType}) ${kind} "${id.value}" -> ${o.matches[0] ? `${byId(o.matches[0])} ${o.matches[0].matchScore}` : 'nothing'}${o.matches.find((m) => byId(m) === want) ? `; the listing ${o.matches.find((m) => byId(m) === want)!.matchScore}` : ''}`,
         );
