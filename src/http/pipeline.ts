@@ -4,6 +4,7 @@ import type { Clock } from '../infra/clock.js';
 import type { Db } from '../infra/database.js';
 import { AppError } from '../infra/errors.js';
 import type { RateLimitState, RateLimiter } from '../infra/rate-limiter.js';
+import { StageTimings } from '../infra/stage-timings.js';
 import { ApiKeyChecker, assertAccess } from '../tenants/auth.js';
 import type { CallerContext } from '../tenants/caller.js';
 import { sendError } from './error-handler.js';
@@ -52,6 +53,7 @@ export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void
   }
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const started = deps.http.serverTiming ? performance.now() : 0;
     const path = request.url.split('?', 1)[0] ?? '';
     if (!(path === '/v1' || path.startsWith('/v1/'))) {
       const state = await deps.limiter.hit(`ip:${request.ip}`, deps.http.publicRateLimitPerMinute);
@@ -96,6 +98,12 @@ export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void
       return sendError(reply, error as AppError);
     }
     request.ctx = { db: deps.db, clock: deps.clock, caller: check.caller, requestId: request.id };
+    if (deps.http.serverTiming) {
+      // The key check, the limit and the access checks: the stage before the body is read.
+      const timings = new StageTimings(started);
+      timings.mark('auth');
+      request.ctx.timings = timings;
+    }
   });
 
   app.addHook('onSend', async (request, reply, payload) => {

@@ -29,6 +29,8 @@ export interface HttpConfig {
   /** Requests to the public routes (/health, /openapi.json, /docs) per client address per minute. */
   publicRateLimitPerMinute: number;
   trustProxy: boolean;
+  /** Send a `Server-Timing` header with each POST /screen's stages (docs/latency.md); off by default. */
+  serverTiming: boolean;
   /** The address clients reach the service at, for the OpenAPI servers entry; unset: relative. */
   publicUrl?: string;
 }
@@ -306,6 +308,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       authFailureLimitPerMinute: int(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 30, 1, 10_000_000),
       publicRateLimitPerMinute: int(env, 'PUBLIC_RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
       trustProxy: bool(env, 'TRUST_PROXY', false),
+      serverTiming: bool(env, 'SERVER_TIMING', false),
       ...publicHttp,
     },
     lists: {

@@ -228,6 +228,16 @@ export function screeningService(deps: ScreeningDeps) {
           searchKey: key,
           lists,
         });
+        const timings = ctx.timings;
+        timings?.mark('prep');
+        let matchMs: number | undefined;
+        const hints =
+          input.background === true || timings
+            ? {
+                ...(input.background === true ? { background: true } : {}),
+                ...(timings ? { matched: (ms: number) => (matchMs = ms) } : {}),
+              }
+            : undefined;
         const matchingStarted = performance.now();
         const outcome = await lists.index.screen(
           {
@@ -243,8 +253,13 @@ export function screeningService(deps: ScreeningDeps) {
             groupByCluster: request.groupByCluster,
             ...(suppressions.suppressed.size > 0 ? { suppressed: [...suppressions.suppressed.keys()] } : {}),
           },
-          input.background === true ? { background: true } : undefined,
+          hints,
         );
+        if (timings) {
+          // The round trip to the matching thread: its wait in the queue, and the matching itself.
+          timings.mark('queue');
+          if (matchMs !== undefined) timings.split('queue', 'match', matchMs);
+        }
         const matchesJson = annotateMatches(outcome.matchesJson, suppressions);
         const stored = storedLists(lists);
         const id = newId('scr', now);
@@ -289,6 +304,7 @@ export function screeningService(deps: ScreeningDeps) {
           created_at: now.toISOString(),
           identifiers: storedIdentifiers(request.identifiers),
         };
+        timings?.mark('build');
         // The response is sent only once the screening, its quota unit and its idempotency record are committed.
         await writerFor(db).submit(
           {
@@ -303,6 +319,7 @@ export function screeningService(deps: ScreeningDeps) {
           },
           input.background === true,
         );
+        timings?.mark('write');
         observeScreening(outcome.riskLevel, outcome.matchedSources, (performance.now() - matchingStarted) / 1000);
         return { status: 200, json, replayed: false };
       } catch (error) {

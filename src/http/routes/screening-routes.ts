@@ -62,11 +62,12 @@ export function screeningRoutes(deps: ScreeningRouteDeps): FastifyPluginAsync {
       async (request, reply) => {
         const header = request.headers['idempotency-key'];
         const key = Array.isArray(header) ? header[0] : header;
-        const result = await deps.screening.screen({
-          ctx: contextOf(request),
-          input: { body: request.body, idempotencyKey: key },
-        });
+        const ctx = contextOf(request);
+        // The body read and validated since the pipeline's checks.
+        ctx.timings?.mark('parse');
+        const result = await deps.screening.screen({ ctx, input: { body: request.body, idempotencyKey: key } });
         if (result.replayed) reply.header('Idempotency-Replayed', 'true');
+        if (ctx.timings) reply.header('Server-Timing', ctx.timings.header());
         // Already serialized (it has the ScreeningResult shape; the matches come from the matching thread as JSON).
         return reply.status(result.status).header('content-type', 'application/json; charset=utf-8').send(result.json);
       },
