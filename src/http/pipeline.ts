@@ -21,6 +21,8 @@ export interface PipelineDeps {
   db: Db;
   clock: Clock;
   limiter: RateLimiter;
+  /** Per client address (public routes, failed authentication); defaults to `limiter`. */
+  addressLimiter?: RateLimiter;
   http: HttpConfig;
 }
 
@@ -36,6 +38,7 @@ export interface PipelineDeps {
  */
 export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void {
   const keys = new ApiKeyChecker(deps.db, deps.clock);
+  const addressLimiter = deps.addressLimiter ?? deps.limiter;
   // Addresses known to be over their failed-auth limit, until the window resets: saves a round trip.
   const blockedAddresses = new Map<string, number>();
 
@@ -43,7 +46,7 @@ export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void
     new AppError('RATE_LIMITED', message, { headers: { 'Retry-After': String(state.retryAfter) } });
 
   async function authFailure(request: FastifyRequest, error: AppError): Promise<AppError> {
-    const state = await deps.limiter.hit(`authfail:${request.ip}`, deps.http.authFailureLimitPerMinute);
+    const state = await addressLimiter.hit(`authfail:${request.ip}`, deps.http.authFailureLimitPerMinute);
     request.rateLimit = state;
     if (!state.allowed) {
       blockedAddresses.set(request.ip, state.resetAt);
@@ -56,7 +59,7 @@ export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void
     const started = deps.http.serverTiming ? performance.now() : 0;
     const path = request.url.split('?', 1)[0] ?? '';
     if (!(path === '/v1' || path.startsWith('/v1/'))) {
-      const state = await deps.limiter.hit(`ip:${request.ip}`, deps.http.publicRateLimitPerMinute);
+      const state = await addressLimiter.hit(`ip:${request.ip}`, deps.http.publicRateLimitPerMinute);
       request.rateLimit = state;
       if (!state.allowed) return sendError(reply, tooMany(state, 'rate limit exceeded; retry later'));
       return;
@@ -87,7 +90,15 @@ export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void
       return sendError(reply, await authFailure(request, check.error));
     }
 
-    const state = await deps.limiter.hit(`key:${check.caller.keyId}`, deps.http.rateLimitPerMinute);
+    let state: RateLimitState;
+    try {
+      state = await deps.limiter.hit(`key:${check.caller.keyId}`, deps.http.rateLimitPerMinute);
+    } catch (error) {
+      // The shared counters cannot say (Redis unreachable or reset): refused, with the window's headers.
+      if (!(error instanceof AppError)) throw error;
+      request.rateLimit = unknownState(deps.clock, deps.http.rateLimitPerMinute);
+      return sendError(reply, error);
+    }
     request.rateLimit = state;
     if (!state.allowed)
       return sendError(reply, tooMany(state, `rate limit of ${state.limit} requests per minute exceeded`));
@@ -116,6 +127,13 @@ export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void
     }
     return payload;
   });
+}
+
+/** The headers' state of a window whose count is unknown: nothing remaining until it ends. */
+function unknownState(clock: Clock, limit: number): RateLimitState {
+  const nowSeconds = Math.floor(clock.now().getTime() / 1000);
+  const resetAt = (Math.floor(nowSeconds / 60) + 1) * 60;
+  return { allowed: false, limit, remaining: 0, resetAt, retryAfter: Math.max(1, resetAt - nowSeconds) };
 }
 
 /** The caller context set by the pipeline; routes under /v1 always have one. */

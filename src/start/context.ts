@@ -6,6 +6,7 @@ import type { Context, Log } from '../infra/context.js';
 import { type DatabaseHandle, ensureSchema, openDatabase } from '../infra/database.js';
 import { newId } from '../infra/ids.js';
 import { migrateToLatest } from '../infra/migrations.js';
+import { RedisCounters } from '../infra/redis-counters.js';
 import { ListRuntime } from '../lists/list-runtime.js';
 import type { Screener } from '../screening/screener.js';
 import { MatchingPool, inlineScreener } from './matching-pool.js';
@@ -24,6 +25,8 @@ export interface AppContext {
   nodeId: string;
   services: Services;
   jobs: Jobs;
+  /** The counters shared by the nodes (REDIS_URL); undefined without Redis. */
+  counters: RedisCounters | undefined;
   /** The matching threads, as /metrics and /health/ready see them. */
   matching: { threads: number; queueDepth(): number; busySeconds(): number; healthy(): boolean };
   /** The context of a call made by an operator (the command line) or a job: the database and the clock, no caller. */
@@ -67,7 +70,16 @@ export async function createContext(
     ...(log ? { log: (message: string, detail?: Record<string, unknown>) => log('info', message, detail) } : {}),
   });
   const nodeId = `${hostname()}:${process.pid}:${newId('node', clock.now()).slice(-10)}`;
-  const { services, jobs } = wire({ config, database, clock, runtime, nodeId, ...(log ? { log } : {}) });
+  const counters = config.redis && !options.command ? new RedisCounters(config.redis) : undefined;
+  const { services, jobs } = wire({
+    config,
+    database,
+    clock,
+    runtime,
+    nodeId,
+    ...(counters ? { counters } : {}),
+    ...(log ? { log } : {}),
+  });
   return {
     config,
     database,
@@ -76,6 +88,7 @@ export async function createContext(
     nodeId,
     services,
     jobs,
+    counters,
     operator: { db: database.db, clock },
     matching: {
       threads,
@@ -86,6 +99,7 @@ export async function createContext(
     async close() {
       await jobs.stop();
       await pool?.close();
+      await counters?.close();
       await database.close();
     },
   };

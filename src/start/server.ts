@@ -32,6 +32,7 @@ export async function buildServerApp(
     config,
     db: database.db,
     clock,
+    ...(ctx.counters ? { counters: ctx.counters } : {}),
     ...(options.logger === false ? { logger: false } : {}),
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : {}),
     health: {

@@ -54,7 +54,7 @@ export function screeningRoutes(deps: ScreeningRouteDeps): FastifyPluginAsync {
               ...BODY_ERRORS,
               409: 'CONFLICT: a request with the same Idempotency-Key is still being processed.',
               422: 'IDEMPOTENCY_KEY_MISMATCH: the Idempotency-Key was used with a different body.',
-              503: 'LISTS_NOT_READY: the sanctions lists are not loaded yet; screening against no data would be a silent false negative.',
+              503: 'LISTS_NOT_READY: the sanctions lists are not loaded yet; screening against no data would be a silent false negative. SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis) or is rebuilding a quota after Redis lost it; nothing was stored or counted. Both carry Retry-After.',
             },
           ),
         },
