@@ -5,6 +5,7 @@ import type { Db } from '../infra/database.js';
 import { AppError } from '../infra/errors.js';
 import type { RateLimitState, RateLimiter } from '../infra/rate-limiter.js';
 import { StageTimings } from '../infra/stage-timings.js';
+import type { TableWatch } from '../infra/table-watch.js';
 import { ApiKeyChecker, assertAccess } from '../tenants/auth.js';
 import type { CallerContext } from '../tenants/caller.js';
 import { sendError } from './error-handler.js';
@@ -15,6 +16,10 @@ declare module 'fastify' {
     ctx?: CallerContext;
     rateLimit?: RateLimitState;
   }
+  interface FastifyInstance {
+    /** API key checks that read the database so far (the others were answered from this node's cache). */
+    apiKeyReads(): number;
+  }
 }
 
 export interface PipelineDeps {
@@ -24,6 +29,8 @@ export interface PipelineDeps {
   /** Per client address (public routes, failed authentication); defaults to `limiter`. */
   addressLimiter?: RateLimiter;
   http: HttpConfig;
+  /** Tells the key cache when the key tables changed on PostgreSQL (LISTEN/NOTIFY); SQLite watches its own. */
+  keyWatch?: TableWatch;
 }
 
 /**
@@ -37,8 +44,9 @@ export interface PipelineDeps {
  * X-Request-Id and X-RateLimit-* go on every response, errors included.
  */
 export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void {
-  const keys = new ApiKeyChecker(deps.db, deps.clock);
+  const keys = new ApiKeyChecker(deps.db, deps.clock, deps.keyWatch);
   const addressLimiter = deps.addressLimiter ?? deps.limiter;
+  app.decorate('apiKeyReads', () => keys.reads);
   // Addresses known to be over their failed-auth limit, until the window resets: saves a round trip.
   const blockedAddresses = new Map<string, number>();
 

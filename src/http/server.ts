@@ -18,6 +18,7 @@ import {
   SharedRateLimiter,
 } from '../infra/rate-limiter.js';
 import type { RedisCounters } from '../infra/redis-counters.js';
+import type { TableWatch } from '../infra/table-watch.js';
 import { SCREENING_SCHEMAS } from '../screening/screening-schemas.js';
 import { MONITOR_SCHEMAS } from '../monitoring/monitor-schemas.js';
 import { DECISION_SCHEMAS } from '../screening/decisions-schemas.js';
@@ -51,6 +52,8 @@ export interface AppDeps {
   limiter?: RateLimiter;
   /** The deployment's shared counters (REDIS_URL). */
   counters?: RedisCounters;
+  /** PostgreSQL: notifications of changes to the key tables, for the key cache. */
+  keyWatch?: TableWatch;
   loggerInstance?: FastifyServerOptions['loggerInstance'];
   /** /health/live, /health/ready, /metrics and the request metrics (issue 17). */
   operations?: OperationsDeps;
@@ -138,6 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         }
       : {}),
     http: deps.config.http,
+    ...(deps.keyWatch ? { keyWatch: deps.keyWatch } : {}),
   });
 
   if (deps.interactive) countInteractive(app, deps.interactive);

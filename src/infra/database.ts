@@ -94,7 +94,7 @@ function startCheckpointer(file: string, intervalMs: number): { stop(): Promise<
   };
 }
 
-function stripSchemaParam(url: string): string {
+export function stripSchemaParam(url: string): string {
   const parsed = new URL(url);
   parsed.searchParams.delete('schema');
   return parsed.toString();

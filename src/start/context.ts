@@ -7,6 +7,7 @@ import { type DatabaseHandle, ensureSchema, openDatabase } from '../infra/databa
 import { newId } from '../infra/ids.js';
 import { migrateToLatest } from '../infra/migrations.js';
 import { RedisCounters } from '../infra/redis-counters.js';
+import { type ClosableWatch, pgNotifyWatch } from '../infra/pg-notify-watch.js';
 import { ListRuntime } from '../lists/list-runtime.js';
 import type { Screener } from '../screening/screener.js';
 import { MatchingPool, inlineScreener } from './matching-pool.js';
@@ -27,6 +28,8 @@ export interface AppContext {
   jobs: Jobs;
   /** The counters shared by the nodes (REDIS_URL); undefined without Redis. */
   counters: RedisCounters | undefined;
+  /** PostgreSQL: the key tables' change notifications (the API key cache of every node). */
+  keyWatch: ClosableWatch | undefined;
   /** The matching threads, as /metrics and /health/ready see them. */
   matching: { threads: number; queueDepth(): number; busySeconds(): number; healthy(): boolean };
   /** The context of a call made by an operator (the command line) or a job: the database and the clock, no caller. */
@@ -71,6 +74,8 @@ export async function createContext(
   });
   const nodeId = `${hostname()}:${process.pid}:${newId('node', clock.now()).slice(-10)}`;
   const counters = config.redis && !options.command ? new RedisCounters(config.redis) : undefined;
+  const keyWatch =
+    config.database.engine === 'postgres' && !options.command ? pgNotifyWatch(config.database) : undefined;
   const { services, jobs } = wire({
     config,
     database,
@@ -89,6 +94,7 @@ export async function createContext(
     services,
     jobs,
     counters,
+    keyWatch,
     operator: { db: database.db, clock },
     matching: {
       threads,
@@ -100,6 +106,7 @@ export async function createContext(
       await jobs.stop();
       await pool?.close();
       await counters?.close();
+      await keyWatch?.close();
       await database.close();
     },
   };

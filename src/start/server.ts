@@ -33,6 +33,7 @@ export async function buildServerApp(
     db: database.db,
     clock,
     ...(ctx.counters ? { counters: ctx.counters } : {}),
+    ...(ctx.keyWatch ? { keyWatch: ctx.keyWatch } : {}),
     ...(options.logger === false ? { logger: false } : {}),
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : {}),
     health: {
