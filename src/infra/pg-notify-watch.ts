@@ -2,6 +2,7 @@ import pg from 'pg';
 import type { DatabaseConfig } from './config.js';
 import { stripSchemaParam } from './database.js';
 import type { TableWatch } from './table-watch.js';
+import { writesTo } from './write-counter.js';
 
 /** The channel the key-auth tables' triggers notify on (migration 0015_key_auth_notify); the payload is the schema. */
 export const KEY_AUTH_CHANNEL = 'sanctions_key_auth';
@@ -16,9 +17,14 @@ export interface ClosableWatch extends TableWatch {
  * listening connection turns each notification for its schema into a new version. While the
  * connection is not listening (starting, lost, reconnecting) the version is undefined, so a cache on
  * it reads the database every time; a reconnection starts a new version, since notifications sent
- * meanwhile were missed.
+ * meanwhile were missed. Writes sent by this process (write-counter.ts) change the version at once.
+ * `tables` must be the tables whose triggers notify on `channel`.
  */
-export function pgNotifyWatch(config: DatabaseConfig, channel = KEY_AUTH_CHANNEL): ClosableWatch {
+export function pgNotifyWatch(
+  config: DatabaseConfig,
+  tables: readonly string[],
+  channel = KEY_AUTH_CHANNEL,
+): ClosableWatch {
   const schema = config.schema ?? 'public';
   let version = 0;
   let listening = false;
@@ -54,7 +60,8 @@ export function pgNotifyWatch(config: DatabaseConfig, channel = KEY_AUTH_CHANNEL
   connect();
 
   return {
-    version: () => (listening ? version : undefined),
+    // This process's own writes count at once, before their commit's notification comes back.
+    version: () => (listening ? version + writesTo(tables) : undefined),
     async close() {
       closed = true;
       listening = false;

@@ -10,6 +10,7 @@ import { RedisCounters } from '../infra/redis-counters.js';
 import { type ClosableWatch, pgNotifyWatch } from '../infra/pg-notify-watch.js';
 import { ListRuntime } from '../lists/list-runtime.js';
 import type { Screener } from '../screening/screener.js';
+import { KEY_AUTH_TABLES } from '../tenants/tenants-store.js';
 import { MatchingPool, inlineScreener } from './matching-pool.js';
 import { type Jobs, type Services, wire } from './services.js';
 
@@ -75,7 +76,7 @@ export async function createContext(
   const nodeId = `${hostname()}:${process.pid}:${newId('node', clock.now()).slice(-10)}`;
   const counters = config.redis && !options.command ? new RedisCounters(config.redis) : undefined;
   const keyWatch =
-    config.database.engine === 'postgres' && !options.command ? pgNotifyWatch(config.database) : undefined;
+    config.database.engine === 'postgres' && !options.command ? pgNotifyWatch(config.database, KEY_AUTH_TABLES) : undefined;
   const { services, jobs } = wire({
     config,
     database,
