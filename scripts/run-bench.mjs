@@ -7,6 +7,8 @@ import { existsSync } from 'node:fs';
 const benches = [
   ['matching alone (all lists, one core)', ['--expose-gc', 'dist/bench/matching.js']],
   ['POST /screen over HTTP (SQLite, autocannon)', ['dist/bench/http.js']],
+  // Options after `npm run bench --` reach it too: --duration=SECONDS (per rate), --rates=, --setups=, --cli=.
+  ['open-loop latency (SQLite, PostgreSQL one and two nodes)', ['dist/bench/open-loop.js']],
   ['ownership derivation (3M entities, 500k stakes)', ['--max-old-space-size=4096', 'dist/bench/ownership.js']],
   ['rescreening monitors', ['dist/bench/rescreen.js']],
   ['batch screening: 100,000 CSV rows, interactive p99, kill -9 and restart', ['dist/bench/batch.js']],
@@ -22,7 +24,8 @@ for (const [title, baseArgs] of benches) {
   const script = baseArgs.find((a) => a.endsWith('.js'));
   const passed = options.filter((o) => !o.startsWith('--only='));
   // numberArg takes the first occurrence: options given win over the defaults after them.
-  const args = script === 'dist/bench/reliability.js' ? [script, ...passed, ...baseArgs.slice(1)] : baseArgs;
+  const takesOptions = script === 'dist/bench/reliability.js' || script === 'dist/bench/open-loop.js';
+  const args = takesOptions ? [script, ...passed, ...baseArgs.slice(1)] : baseArgs;
   if (!existsSync(script)) {
     console.log(`\n== ${title}: ${script} not built, skipped`);
     continue;

@@ -4,6 +4,8 @@ import type { Clock } from '../infra/clock.js';
 import type { Db } from '../infra/database.js';
 import { AppError } from '../infra/errors.js';
 import type { RateLimitState, RateLimiter } from '../infra/rate-limiter.js';
+import { StageTimings } from '../infra/stage-timings.js';
+import type { TableWatch } from '../infra/table-watch.js';
 import { ApiKeyChecker, assertAccess } from '../tenants/auth.js';
 import type { CallerContext } from '../tenants/caller.js';
 import { sendError } from './error-handler.js';
@@ -14,13 +16,21 @@ declare module 'fastify' {
     ctx?: CallerContext;
     rateLimit?: RateLimitState;
   }
+  interface FastifyInstance {
+    /** API key checks that read the database so far (the others were answered from this node's cache). */
+    apiKeyReads(): number;
+  }
 }
 
 export interface PipelineDeps {
   db: Db;
   clock: Clock;
   limiter: RateLimiter;
+  /** Per client address (public routes, failed authentication); defaults to `limiter`. */
+  addressLimiter?: RateLimiter;
   http: HttpConfig;
+  /** Tells the key cache when the key tables changed on PostgreSQL (LISTEN/NOTIFY); SQLite watches its own. */
+  keyWatch?: TableWatch;
 }
 
 /**
@@ -34,7 +44,9 @@ export interface PipelineDeps {
  * X-Request-Id and X-RateLimit-* go on every response, errors included.
  */
 export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void {
-  const keys = new ApiKeyChecker(deps.db, deps.clock);
+  const keys = new ApiKeyChecker(deps.db, deps.clock, deps.keyWatch);
+  const addressLimiter = deps.addressLimiter ?? deps.limiter;
+  app.decorate('apiKeyReads', () => keys.reads);
   // Addresses known to be over their failed-auth limit, until the window resets: saves a round trip.
   const blockedAddresses = new Map<string, number>();
 
@@ -42,7 +54,7 @@ export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void
     new AppError('RATE_LIMITED', message, { headers: { 'Retry-After': String(state.retryAfter) } });
 
   async function authFailure(request: FastifyRequest, error: AppError): Promise<AppError> {
-    const state = await deps.limiter.hit(`authfail:${request.ip}`, deps.http.authFailureLimitPerMinute);
+    const state = await addressLimiter.hit(`authfail:${request.ip}`, deps.http.authFailureLimitPerMinute);
     request.rateLimit = state;
     if (!state.allowed) {
       blockedAddresses.set(request.ip, state.resetAt);
@@ -52,9 +64,10 @@ export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void
   }
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const started = deps.http.serverTiming ? performance.now() : 0;
     const path = request.url.split('?', 1)[0] ?? '';
     if (!(path === '/v1' || path.startsWith('/v1/'))) {
-      const state = await deps.limiter.hit(`ip:${request.ip}`, deps.http.publicRateLimitPerMinute);
+      const state = await addressLimiter.hit(`ip:${request.ip}`, deps.http.publicRateLimitPerMinute);
       request.rateLimit = state;
       if (!state.allowed) return sendError(reply, tooMany(state, 'rate limit exceeded; retry later'));
       return;
@@ -85,7 +98,15 @@ export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void
       return sendError(reply, await authFailure(request, check.error));
     }
 
-    const state = await deps.limiter.hit(`key:${check.caller.keyId}`, deps.http.rateLimitPerMinute);
+    let state: RateLimitState;
+    try {
+      state = await deps.limiter.hit(`key:${check.caller.keyId}`, deps.http.rateLimitPerMinute);
+    } catch (error) {
+      // The shared counters cannot say (Redis unreachable or reset): refused, with the window's headers.
+      if (!(error instanceof AppError)) throw error;
+      request.rateLimit = unknownState(deps.clock, deps.http.rateLimitPerMinute);
+      return sendError(reply, error);
+    }
     request.rateLimit = state;
     if (!state.allowed)
       return sendError(reply, tooMany(state, `rate limit of ${state.limit} requests per minute exceeded`));
@@ -96,6 +117,12 @@ export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void
       return sendError(reply, error as AppError);
     }
     request.ctx = { db: deps.db, clock: deps.clock, caller: check.caller, requestId: request.id };
+    if (deps.http.serverTiming) {
+      // The key check, the limit and the access checks: the stage before the body is read.
+      const timings = new StageTimings(started);
+      timings.mark('auth');
+      request.ctx.timings = timings;
+    }
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
@@ -108,6 +135,13 @@ export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void
     }
     return payload;
   });
+}
+
+/** The headers' state of a window whose count is unknown: nothing remaining until it ends. */
+function unknownState(clock: Clock, limit: number): RateLimitState {
+  const nowSeconds = Math.floor(clock.now().getTime() / 1000);
+  const resetAt = (Math.floor(nowSeconds / 60) + 1) * 60;
+  return { allowed: false, limit, remaining: 0, resetAt, retryAfter: Math.max(1, resetAt - nowSeconds) };
 }
 
 /** The caller context set by the pipeline; routes under /v1 always have one. */

@@ -75,6 +75,7 @@ export const COMMON_ERRORS: Record<number, string> = {
   405: 'METHOD_NOT_ALLOWED: the path exists but not with this method.',
   429: 'RATE_LIMITED: more than the per-key limit in the current minute (or too many failed authentications from this address). Retry-After gives the seconds to wait.',
   500: 'INTERNAL_ERROR: never carries internal details.',
+  503: 'SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis), or is rebuilding them after Redis lost them; nothing was done. Retry-After gives the seconds to wait.',
 };
 
 export const BODY_ERRORS: Record<number, string> = {

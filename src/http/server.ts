@@ -10,7 +10,15 @@ import type { Db } from '../infra/database.js';
 import { AppError } from '../infra/errors.js';
 import type { InFlight } from '../infra/in-flight.js';
 import { newId } from '../infra/ids.js';
-import { MemoryRateLimiter, type RateLimiter, SharedRateLimiter } from '../infra/rate-limiter.js';
+import {
+  FallbackRateLimiter,
+  MemoryRateLimiter,
+  type RateLimiter,
+  RedisRateLimiter,
+  SharedRateLimiter,
+} from '../infra/rate-limiter.js';
+import type { RedisCounters } from '../infra/redis-counters.js';
+import type { TableWatch } from '../infra/table-watch.js';
 import { SCREENING_SCHEMAS } from '../screening/screening-schemas.js';
 import { MONITOR_SCHEMAS } from '../monitoring/monitor-schemas.js';
 import { DECISION_SCHEMAS } from '../screening/decisions-schemas.js';
@@ -40,8 +48,12 @@ export interface AppDeps {
   /** The web console under /console; left out, the server has none. */
   console?: ConsoleDeps;
   logger?: FastifyServerOptions['logger'];
-  /** Defaults to in-memory counters on SQLite and database-backed ones on PostgreSQL. */
+  /** Defaults to Redis with REDIS_URL, else in-memory counters on SQLite and database-backed ones on PostgreSQL. */
   limiter?: RateLimiter;
+  /** The deployment's shared counters (REDIS_URL). */
+  counters?: RedisCounters;
+  /** PostgreSQL: notifications of changes to the key tables, for the key cache. */
+  keyWatch?: TableWatch;
   loggerInstance?: FastifyServerOptions['loggerInstance'];
   /** /health/live, /health/ready, /metrics and the request metrics (issue 17). */
   operations?: OperationsDeps;
@@ -106,17 +118,30 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
 
   registerErrorHandler(app);
+  const counters = deps.counters;
   registerPipeline(app, {
     db: deps.db,
     clock: deps.clock,
-    // SQLite is the one-process deployment: its counters live in memory. PostgreSQL deployments
-    // share theirs through the database so every node enforces one limit.
+    // With REDIS_URL every node counts in Redis. Otherwise SQLite, the one-process deployment, keeps
+    // its counters in memory, and PostgreSQL deployments share theirs through the database.
     limiter:
       deps.limiter ??
-      (deps.config.database.engine === 'sqlite'
-        ? new MemoryRateLimiter(deps.clock)
-        : new SharedRateLimiter(deps.db, deps.clock)),
+      (counters
+        ? new RedisRateLimiter(counters, deps.clock)
+        : deps.config.database.engine === 'sqlite'
+          ? new MemoryRateLimiter(deps.clock)
+          : new SharedRateLimiter(deps.db, deps.clock)),
+    // Per-address limits fall back to this node's own count while Redis is unreachable.
+    ...(counters && !deps.limiter
+      ? {
+          addressLimiter: new FallbackRateLimiter(
+            new RedisRateLimiter(counters, deps.clock),
+            new MemoryRateLimiter(deps.clock),
+          ),
+        }
+      : {}),
     http: deps.config.http,
+    ...(deps.keyWatch ? { keyWatch: deps.keyWatch } : {}),
   });
 
   if (deps.interactive) countInteractive(app, deps.interactive);

@@ -29,6 +29,8 @@ export interface HttpConfig {
   /** Requests to the public routes (/health, /openapi.json, /docs) per client address per minute. */
   publicRateLimitPerMinute: number;
   trustProxy: boolean;
+  /** Send a `Server-Timing` header with each POST /screen's stages (docs/latency.md); off by default. */
+  serverTiming: boolean;
   /** The address clients reach the service at, for the OpenAPI servers entry; unset: relative. */
   publicUrl?: string;
 }
@@ -120,6 +122,19 @@ export interface ConsoleConfig {
   signInWindowMs: number;
 }
 
+/** Counters shared by the nodes of a deployment (docs/multi-node.md): per-key limits and monthly quotas. */
+export interface RedisConfig {
+  /** redis:// or rediss:// address. */
+  url: string;
+  /** Prefix of every key the service writes (several deployments, or tests, can share one Redis). */
+  keyPrefix: string;
+  /**
+   * After Redis lost its counts (a restart), how long a monthly quota waits before it is rebuilt from
+   * the database: a screening whose unit was taken before the loss commits within half of it or fails.
+   */
+  quotaSettleMs: number;
+}
+
 /** Operating the service (issue 17): metrics, shutdown, secrets at rest. */
 export interface OpsConfig {
   /** Serve /metrics on this port (its own listener on `metricsHost`); unset: not on a port of its own. */
@@ -150,6 +165,8 @@ export interface Config {
   batches: BatchConfig;
   console: ConsoleConfig;
   ops: OpsConfig;
+  /** Set (REDIS_URL): the limits and quotas are counted in Redis; unset: in process (SQLite) or in the database. */
+  redis?: RedisConfig;
 }
 
 export class ConfigError extends Error {
@@ -294,7 +311,17 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
 
   const listsDir = str(env, 'LISTS_DIR');
   const ownershipDir = str(env, 'OWNERSHIP_DIR');
+  const redisUrl = str(env, 'REDIS_URL');
+  if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl))
+    throw new ConfigError('REDIS_URL', 'must start with redis:// or rediss://');
+  const redisPrefix = str(env, 'REDIS_KEY_PREFIX') ?? 'sanctions:';
+  if (!/^[\w:.-]{1,100}$/.test(redisPrefix))
+    throw new ConfigError('REDIS_KEY_PREFIX', 'must be 1 to 100 letters, digits, _, :, . or -');
+  const redis: RedisConfig | undefined = redisUrl
+    ? { url: redisUrl, keyPrefix: redisPrefix, quotaSettleMs: duration(env, 'REDIS_QUOTA_SETTLE', '10s') }
+    : undefined;
   const config: Config = {
+    ...(redis ? { redis } : {}),
     env: nodeEnv,
     logLevel,
     dataDir,
@@ -306,6 +333,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       authFailureLimitPerMinute: int(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 30, 1, 10_000_000),
       publicRateLimitPerMinute: int(env, 'PUBLIC_RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
       trustProxy: bool(env, 'TRUST_PROXY', false),
+      serverTiming: bool(env, 'SERVER_TIMING', false),
       ...publicHttp,
     },
     lists: {

@@ -1,5 +1,6 @@
 import type { Clock } from './clock.js';
 import type { Db } from './database.js';
+import type { StageTimings } from './stage-timings.js';
 
 /**
  * What every domain service call carries besides its input: the database to work in (or the
@@ -11,6 +12,8 @@ export interface Context {
   db: Db;
   clock: Clock;
   requestId?: string;
+  /** Present when the request's stages are reported (SERVER_TIMING): services mark what they spend. */
+  timings?: StageTimings;
 }
 
 /**

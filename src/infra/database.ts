@@ -7,6 +7,7 @@ import pg from 'pg';
 import type { DatabaseConfig } from './config.js';
 import type { Database } from './db-schema.js';
 import { DurableSqliteDialect, WalSyncer } from './sqlite-driver.js';
+import { writeCounter } from './write-counter.js';
 
 export type Db = Kysely<Database>;
 
@@ -69,7 +70,8 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     max: config.poolSize,
     ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // The write counter tells this node's caches of its own writes to the tables they copy (pg-notify-watch.ts).
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [writeCounter] });
   return { db, engine: 'postgres', close: () => db.destroy() };
 }
 
@@ -94,7 +96,7 @@ function startCheckpointer(file: string, intervalMs: number): { stop(): Promise<
   };
 }
 
-function stripSchemaParam(url: string): string {
+export function stripSchemaParam(url: string): string {
   const parsed = new URL(url);
   parsed.searchParams.delete('schema');
   return parsed.toString();

@@ -21,6 +21,7 @@ export const STATUS_OF = {
   HEADERS_TOO_LARGE: 431,
   FEATURE_NOT_AVAILABLE: 403,
   LISTS_NOT_READY: 503,
+  SERVICE_UNAVAILABLE: 503,
   INTERNAL_ERROR: 500,
 } as const satisfies Record<string, number>;
 

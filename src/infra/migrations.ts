@@ -470,6 +470,29 @@ const identifierWarnings: Migration = {
   },
 };
 
+/**
+ * Issue 34: on PostgreSQL every statement that writes the tables an API key check reads notifies the
+ * nodes (LISTEN/NOTIFY, infra/pg-notify-watch.ts), so each node keeps its checked keys in memory and
+ * a revoked key, a changed tier or a removed member is refused on every node at once. The payload is
+ * the schema, so deployments (or tests) in other schemas of the database are told apart. SQLite has
+ * one process, which watches its own tables (infra/table-watch.ts).
+ */
+const keyAuthNotify: Migration = {
+  async up(db: AnyDb) {
+    if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+    await sql`create or replace function sanctions_key_auth_changed() returns trigger language plpgsql as $$
+      begin
+        perform pg_notify('sanctions_key_auth', current_schema());
+        return null;
+      end $$`.execute(db);
+    for (const table of ['api_keys', 'organizations', 'memberships']) {
+      await sql`create trigger ${sql.raw(`${table}_key_auth_notify`)}
+        after insert or update or delete or truncate on ${sql.table(table)}
+        for each statement execute function sanctions_key_auth_changed()`.execute(db);
+    }
+  },
+};
+
 /** Ordered by name; Kysely runs them in that order. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_tenancy': tenancy,
@@ -483,6 +506,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0009_console': consoleAccounts,
   '0010_batch_tally': batchTally,
   '0011_identifier_warnings': identifierWarnings,
+  '0015_key_auth_notify': keyAuthNotify,
 };
 
 class InlineProvider implements MigrationProvider {

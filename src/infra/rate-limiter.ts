@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
 import type { Clock } from './clock.js';
 import type { Db } from './database.js';
+import { AppError } from './errors.js';
 import { prepareQuery, preparedFor } from './prepared-query.js';
+import type { RedisCounters } from './redis-counters.js';
 
 export interface RateLimitState {
   allowed: boolean;
@@ -94,5 +96,56 @@ export class SharedRateLimiter implements RateLimiter {
       .where('window_start', '<', window - 60)
       .executeTakeFirst();
     return Number(result.numDeletedRows);
+  }
+}
+
+/**
+ * Fixed one-minute windows counted in Redis (REDIS_URL): one atomic increment per request, shared by
+ * every node, and no row in the database that every request of a key must update in turn.
+ * Redis lost its counts during the current minute (a restart): what was admitted earlier in the
+ * minute is unknown, so requests are refused with 503 until the next minute begins; never admitted
+ * past the limit.
+ */
+export class RedisRateLimiter implements RateLimiter {
+  constructor(
+    private readonly counters: RedisCounters,
+    private readonly clock: Clock,
+  ) {}
+
+  async hit(bucket: string, limit: number): Promise<RateLimitState> {
+    const nowMs = this.clock.now().getTime();
+    const nowSeconds = Math.floor(nowMs / 1000);
+    const window = Math.floor(nowSeconds / WINDOW_SECONDS);
+    // Kept two windows: a node whose clock is a little behind still counts into the same key.
+    const reading = await this.counters.hit(`rl:${bucket}:${window}`, nowMs, 2 * WINDOW_SECONDS * 1000);
+    const current = state(reading.count, limit, window, nowSeconds);
+    if (reading.resetAt !== undefined && Math.floor(reading.resetAt / 1000 / WINDOW_SECONDS) === window) {
+      throw new AppError(
+        'SERVICE_UNAVAILABLE',
+        'the shared request counters (Redis) were reset during this minute; requests are accepted again from the next minute',
+        { headers: { 'Retry-After': String(current.retryAfter) } },
+      );
+    }
+    return current;
+  }
+}
+
+/**
+ * Per-address limits (public routes, failed authentication) when Redis cannot answer: counted on this
+ * node alone rather than refused, so health checks and error answers keep working through an outage.
+ */
+export class FallbackRateLimiter implements RateLimiter {
+  constructor(
+    private readonly primary: RateLimiter,
+    private readonly fallback: RateLimiter,
+  ) {}
+
+  async hit(bucket: string, limit: number): Promise<RateLimitState> {
+    try {
+      return await this.primary.hit(bucket, limit);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'SERVICE_UNAVAILABLE') return this.fallback.hit(bucket, limit);
+      throw error;
+    }
   }
 }

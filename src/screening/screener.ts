@@ -13,4 +13,6 @@ export interface ScreenHints {
    * with others in fewer messages.
    */
   background?: boolean;
+  /** Told how long the matching itself took, in ms, apart from the wait for a thread (Server-Timing). */
+  matched?: (ms: number) => void;
 }

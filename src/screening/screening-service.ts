@@ -9,7 +9,15 @@ import { newId } from '../infra/ids.js';
 import { observeScreening } from '../infra/metrics.js';
 import type { ListSnapshot } from '../lists/list-runtime.js';
 import type { Caller, CallerContext } from '../tenants/caller.js';
-import { assertQuotaLeft, consumeQuota } from '../tenants/quota.js';
+import {
+  type QuotaTicket,
+  type RedisQuota,
+  addUsage,
+  assertQuotaLeft,
+  assertTicketFresh,
+  consumeQuota,
+} from '../tenants/quota.js';
+import { quotaMonth } from '../tenants/tiers.js';
 import {
   checkIdempotencyKey,
   claimIdempotencyKey,
@@ -48,6 +56,8 @@ export interface ScreeningDeps {
   /** The lists in force on this node; undefined until they are loaded. */
   lists: () => ListSnapshot<Screener> | undefined;
   monitored: (db: Db) => MonitoredSearches;
+  /** The monthly quota counted in Redis (REDIS_URL); without it, in the usage row of each screening's transaction. */
+  quota?: RedisQuota;
 }
 
 /**
@@ -139,6 +149,10 @@ interface ScreeningWrite {
   /** Suppressions found lapsed by this screening: written into their decisions with it. */
   lapses: Lapse[];
   alongside: AlongsideWrite | undefined;
+  /** The quota is counted in Redis: the usage table is added to once per batch, not per screening. */
+  countedInRedis: boolean;
+  /** The unit taken in Redis, for a limited quota. */
+  ticket: QuotaTicket | undefined;
 }
 
 /**
@@ -155,7 +169,8 @@ function writerFor(db: Db): BatchWriter<ScreeningWrite> {
       db,
       async (trx, w) => {
         // consumeQuota checks before it writes, so a refused job leaves nothing behind in the batch.
-        await consumeQuota(db, trx, w.caller, w.now);
+        if (!w.countedInRedis) await consumeQuota(db, trx, w.caller, w.now);
+        else if (w.ticket) assertTicketFresh(w.ticket);
         await w.alongside?.(trx, w.row);
         await store.insert(w.row, trx);
         if (w.idempotencyKey !== undefined) {
@@ -173,6 +188,20 @@ function writerFor(db: Db): BatchWriter<ScreeningWrite> {
       undefined,
       // The batch's audit entries, one append per organization's chain, after its other writes.
       async (trx, jobs) => {
+        // Quotas counted in Redis: the durable usage, one addition per organization and month.
+        const usage = new Map<string, { orgId: string; month: string; count: number }>();
+        for (const w of jobs) {
+          if (!w.countedInRedis) continue;
+          const month = quotaMonth(w.now);
+          const key = `${w.caller.orgId} ${month}`;
+          const entry = usage.get(key);
+          if (entry) entry.count++;
+          else usage.set(key, { orgId: w.caller.orgId, month, count: 1 });
+        }
+        for (const key of [...usage.keys()].sort()) {
+          const u = usage.get(key)!;
+          await addUsage(db, trx, u.orgId, u.month, u.count);
+        }
         const events = [];
         for (const w of jobs) {
           if (w.lapses.length > 0)
@@ -215,8 +244,10 @@ export function screeningService(deps: ScreeningDeps) {
         if (claim.kind === 'replay') return { status: claim.status, json: claim.json, replayed: true };
       }
 
+      let ticket: QuotaTicket | undefined;
       try {
-        await assertQuotaLeft(db, caller, now);
+        if (deps.quota) ticket = await deps.quota.take(db, caller, now);
+        else await assertQuotaLeft(db, caller, now);
         // The snapshot is taken right where it is used: the screening and its record name the same lists.
         const lists = deps.lists();
         if (!lists) throw listsNotReady();
@@ -228,6 +259,16 @@ export function screeningService(deps: ScreeningDeps) {
           searchKey: key,
           lists,
         });
+        const timings = ctx.timings;
+        timings?.mark('prep');
+        let matchMs: number | undefined;
+        const hints =
+          input.background === true || timings
+            ? {
+                ...(input.background === true ? { background: true } : {}),
+                ...(timings ? { matched: (ms: number) => (matchMs = ms) } : {}),
+              }
+            : undefined;
         const matchingStarted = performance.now();
         const outcome = await lists.index.screen(
           {
@@ -243,8 +284,13 @@ export function screeningService(deps: ScreeningDeps) {
             groupByCluster: request.groupByCluster,
             ...(suppressions.suppressed.size > 0 ? { suppressed: [...suppressions.suppressed.keys()] } : {}),
           },
-          input.background === true ? { background: true } : undefined,
+          hints,
         );
+        if (timings) {
+          // The round trip to the matching thread: its wait in the queue, and the matching itself.
+          timings.mark('queue');
+          if (matchMs !== undefined) timings.split('queue', 'match', matchMs);
+        }
         const matchesJson = annotateMatches(outcome.matchesJson, suppressions);
         const stored = storedLists(lists);
         const id = newId('scr', now);
@@ -291,6 +337,7 @@ export function screeningService(deps: ScreeningDeps) {
           identifiers: storedIdentifiers(request.identifiers),
           warnings: storedWarnings(request.warnings),
         };
+        timings?.mark('build');
         // The response is sent only once the screening, its quota unit and its idempotency record are committed.
         await writerFor(db).submit(
           {
@@ -302,12 +349,17 @@ export function screeningService(deps: ScreeningDeps) {
             suppressions,
             lapses: newLapses(suppressions),
             alongside: input.alongside,
+            countedInRedis: deps.quota !== undefined,
+            ticket,
           },
           input.background === true,
         );
+        timings?.mark('write');
         observeScreening(outcome.riskLevel, outcome.matchedSources, (performance.now() - matchingStarted) / 1000);
         return { status: 200, json, replayed: false };
       } catch (error) {
+        // Nothing was stored: the unit goes back (a failure to give it back leaves it counted, the safe side).
+        await ticket?.release().catch(() => undefined);
         if (idempotencyKey !== undefined) await releaseIdempotencyKey(db, caller.orgId, idempotencyKey);
         throw error;
       }

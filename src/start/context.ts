@@ -6,8 +6,11 @@ import type { Context, Log } from '../infra/context.js';
 import { type DatabaseHandle, ensureSchema, openDatabase } from '../infra/database.js';
 import { newId } from '../infra/ids.js';
 import { migrateToLatest } from '../infra/migrations.js';
+import { RedisCounters } from '../infra/redis-counters.js';
+import { type ClosableWatch, pgNotifyWatch } from '../infra/pg-notify-watch.js';
 import { ListRuntime } from '../lists/list-runtime.js';
 import type { Screener } from '../screening/screener.js';
+import { KEY_AUTH_TABLES } from '../tenants/tenants-store.js';
 import { MatchingPool, inlineScreener } from './matching-pool.js';
 import { type Jobs, type Services, wire } from './services.js';
 
@@ -24,6 +27,10 @@ export interface AppContext {
   nodeId: string;
   services: Services;
   jobs: Jobs;
+  /** The counters shared by the nodes (REDIS_URL); undefined without Redis. */
+  counters: RedisCounters | undefined;
+  /** PostgreSQL: the key tables' change notifications (the API key cache of every node). */
+  keyWatch: ClosableWatch | undefined;
   /** The matching threads, as /metrics and /health/ready see them. */
   matching: { threads: number; queueDepth(): number; busySeconds(): number; healthy(): boolean };
   /** The context of a call made by an operator (the command line) or a job: the database and the clock, no caller. */
@@ -67,7 +74,18 @@ export async function createContext(
     ...(log ? { log: (message: string, detail?: Record<string, unknown>) => log('info', message, detail) } : {}),
   });
   const nodeId = `${hostname()}:${process.pid}:${newId('node', clock.now()).slice(-10)}`;
-  const { services, jobs } = wire({ config, database, clock, runtime, nodeId, ...(log ? { log } : {}) });
+  const counters = config.redis && !options.command ? new RedisCounters(config.redis) : undefined;
+  const keyWatch =
+    config.database.engine === 'postgres' && !options.command ? pgNotifyWatch(config.database, KEY_AUTH_TABLES) : undefined;
+  const { services, jobs } = wire({
+    config,
+    database,
+    clock,
+    runtime,
+    nodeId,
+    ...(counters ? { counters } : {}),
+    ...(log ? { log } : {}),
+  });
   return {
     config,
     database,
@@ -76,6 +94,8 @@ export async function createContext(
     nodeId,
     services,
     jobs,
+    counters,
+    keyWatch,
     operator: { db: database.db, clock },
     matching: {
       threads,
@@ -86,6 +106,8 @@ export async function createContext(
     async close() {
       await jobs.stop();
       await pool?.close();
+      await counters?.close();
+      await keyWatch?.close();
       await database.close();
     },
   };

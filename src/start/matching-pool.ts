@@ -17,6 +17,8 @@ export interface ScreenResult {
   id: number;
   outcome?: ScreenSummary;
   error?: string;
+  /** How long the matching took in the thread, in ms. */
+  ms?: number;
 }
 
 /**
@@ -57,6 +59,8 @@ function forMatching(record: ListRecord): ListRecord {
 interface Waiter<T> {
   resolve: (value: T) => void;
   reject: (error: Error) => void;
+  /** Told the thread's matching time (ScreenHints.matched). */
+  matched?: ((ms: number) => void) | undefined;
 }
 
 interface Build extends Waiter<void> {
@@ -205,7 +209,7 @@ export class MatchingPool {
     const run = (t: Thread) =>
       new Promise<ScreenSummary>((resolve, reject) => {
         const id = this.nextRequest++;
-        t.pending.set(id, { resolve, reject });
+        t.pending.set(id, { resolve, reject, matched: hints?.matched });
         const job: ScreenJob = { id, generation, query, options, ...(hints?.background ? { background: true } : {}) };
         if (t.outbox.push(job) === 1) setImmediate(() => this.flush(t));
       });
@@ -255,6 +259,7 @@ export class MatchingPool {
         for (const result of message.results) {
           const waiter = thread.pending.get(result.id);
           thread.pending.delete(result.id);
+          if (result.ms !== undefined) waiter?.matched?.(result.ms);
           if (result.outcome) waiter?.resolve(result.outcome);
           else waiter?.reject(new Error(`matching failed: ${result.error ?? 'no outcome'}`));
         }

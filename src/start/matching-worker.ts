@@ -32,7 +32,9 @@ function screenOne(job: ScreenJob): ScreenResult {
   const index = indexes.get(job.generation);
   if (!index) return { id: job.id, error: `list generation ${job.generation} is not loaded in this thread` };
   try {
-    return { id: job.id, outcome: summarizeOutcome(index.screen(job.query, job.options), sourceLabel) };
+    const started = performance.now();
+    const outcome = summarizeOutcome(index.screen(job.query, job.options), sourceLabel);
+    return { id: job.id, outcome, ms: performance.now() - started };
   } catch (error) {
     return { id: job.id, error: error instanceof Error ? error.message : String(error) };
   }

@@ -32,6 +32,8 @@ export async function buildServerApp(
     config,
     db: database.db,
     clock,
+    ...(ctx.counters ? { counters: ctx.counters } : {}),
+    ...(ctx.keyWatch ? { keyWatch: ctx.keyWatch } : {}),
     ...(options.logger === false ? { logger: false } : {}),
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : {}),
     health: {

@@ -8,6 +8,7 @@ import type { Context, Log } from '../infra/context.js';
 import type { DatabaseHandle } from '../infra/database.js';
 import { SecretBox } from '../infra/secrets.js';
 import { InFlight } from '../infra/in-flight.js';
+import type { RedisCounters } from '../infra/redis-counters.js';
 import type { ListRuntime } from '../lists/list-runtime.js';
 import { listStatus } from '../lists/list-status.js';
 import type { ListSyncDeps, ListSyncService } from '../lists/sync-service.js';
@@ -22,6 +23,7 @@ import { decisionHashes, screeningHashes } from '../screening/screening-audit.js
 import { screeningService, type ScreeningService } from '../screening/screening-service.js';
 import { tenantsService, type TenantsService } from '../tenants/tenants-service.js';
 import { TenantsStore } from '../tenants/tenants-store.js';
+import { RedisQuota } from '../tenants/quota.js';
 import { DeliveryWorker } from '../webhooks/delivery-worker.js';
 import { assertWebhookUrlAllowed } from '../webhooks/ssrf.js';
 import { webhooksService, type WebhooksService } from '../webhooks/webhooks-service.js';
@@ -66,6 +68,8 @@ export interface WiringHost {
   clock: Clock;
   runtime: ListRuntime<Screener>;
   nodeId: string;
+  /** The counters shared by the nodes (REDIS_URL). */
+  counters?: RedisCounters;
   log?: Log;
 }
 
@@ -112,6 +116,7 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
       matching: config.matching,
       lists: () => runtime.current(),
       monitored: (db) => new MonitorStore(db),
+      ...(host.counters && config.redis ? { quota: new RedisQuota(host.counters, config.redis.quotaSettleMs) } : {}),
     }),
     monitors: monitorService({ onCreated: () => rescreen.job.kick() }),
     alerts: alertsService({ onDeliveries: () => deliveries.job.kick() }),

@@ -27,8 +27,9 @@ const MAX_CACHED_KEYS = 10_000;
  * the tables it copies may have changed (table-watch.ts), by this process or by another one such as
  * the admin command line, so a revoked key, a changed tier or a removed member takes effect on the
  * next request exactly as without the cache. Expiry is judged on every request against the clock.
- * On PostgreSQL every check reads the database: other nodes share it and nothing tells this node
- * when they wrote.
+ * On PostgreSQL the same cache is kept on the notifications the tables' triggers send to every node
+ * (infra/pg-notify-watch.ts, given as `watch`); without a listening connection every check reads the
+ * database.
  */
 export class ApiKeyChecker {
   private readonly store: TenantsStore;
@@ -41,9 +42,10 @@ export class ApiKeyChecker {
   constructor(
     db: Db,
     private readonly clock: Clock,
+    watch?: TableWatch,
   ) {
     this.store = new TenantsStore(db);
-    this.watch = watchTables(db, KEY_AUTH_TABLES);
+    this.watch = watch ?? watchTables(db, KEY_AUTH_TABLES);
   }
 
   /** Keys looked up in the database so far; the other checks were answered from memory. */

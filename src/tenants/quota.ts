@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../infra/database.js';
 import { prepareQuery, preparedFor } from '../infra/prepared-query.js';
 import { AppError } from '../infra/errors.js';
+import { type RedisCounters, countersUnavailable } from '../infra/redis-counters.js';
 import type { Caller } from './caller.js';
 import { quotaMonth } from './tiers.js';
 
@@ -26,6 +27,14 @@ const queries = preparedFor((db) => ({
       p: { orgId: string; month: string },
     ) => sql`insert into usage (org_id, month, count) values (${p.orgId}, ${p.month}, 1)
       on conflict (org_id, month) do update set count = usage.count + 1`,
+  ),
+  add: prepareQuery(
+    db,
+    (
+      _db,
+      p: { orgId: string; month: string; count: number },
+    ) => sql`insert into usage (org_id, month, count) values (${p.orgId}, ${p.month}, ${p.count})
+      on conflict (org_id, month) do update set count = usage.count + excluded.count`,
   ),
   takeBelow: prepareQuery(
     db,
@@ -62,4 +71,98 @@ export async function consumeQuota(db: Db, trx: Db, caller: Caller, at: Date): P
   if (caller.quota <= 0) throw quotaExceeded(caller);
   const taken = await queries(db).takeBelow.first({ orgId: caller.orgId, month, quota: caller.quota }, trx);
   if (taken === undefined) throw quotaExceeded(caller);
+}
+
+/** A unit of the monthly quota taken in Redis for one screening, not yet committed with it. */
+export interface QuotaTicket {
+  month: string;
+  /** performance.now() when it was taken: the screening must commit within `commitWithinMs` of it. */
+  takenAt: number;
+  commitWithinMs: number;
+  /** Gives the unit back (the screening failed and stored nothing). */
+  release(): Promise<void>;
+}
+
+/** The screenings an organization has stored in a calendar month (UTC): the durable count of its used quota. */
+async function storedThisMonth(db: Db, orgId: string, month: string): Promise<number> {
+  const from = new Date(`${month}-01T00:00:00.000Z`);
+  const to = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth() + 1, 1));
+  const row = await db
+    .selectFrom('screenings')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('org_id', '=', orgId)
+    .where('created_at', '>=', from.toISOString())
+    .where('created_at', '<', to.toISOString())
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** A quota counter in Redis lives a little longer than its month. */
+const QUOTA_TTL_MS = 40 * 24 * 3_600_000;
+
+/**
+ * The monthly quota counted in Redis (REDIS_URL), shared by every node: one atomic take per screening
+ * instead of an update of the organization's usage row in every screening's transaction. The
+ * database keeps the durable record: each stored screening, and the usage table, added to once per
+ * group commit (screening-service.ts).
+ *
+ * Never past the quota, also when Redis loses its counts (a restart): the counter of a month is
+ * rebuilt from the screenings stored in the database, which are every screening ever acknowledged.
+ * What it cannot see are screenings whose unit was taken before the loss and that are still on their
+ * way to their commit; so a screening that has not committed within half the settling time of its take
+ * fails instead (503, nothing stored), and a counter lost in a restart is rebuilt only once the
+ * settling time has passed since the loss was found (until then: 503). A node that crashed after
+ * taking a unit leaves it counted: the error is on the safe side.
+ */
+export class RedisQuota {
+  constructor(
+    private readonly counters: RedisCounters,
+    private readonly settleMs: number,
+  ) {}
+
+  /** Takes one unit, or throws TIER_LIMIT_EXCEEDED; undefined for an unlimited quota (nothing to count). */
+  async take(db: Db, caller: Caller, at: Date): Promise<QuotaTicket | undefined> {
+    if (caller.quota === null) return undefined;
+    if (caller.quota <= 0) throw quotaExceeded(caller);
+    const month = quotaMonth(at);
+    const name = `quota:${caller.orgId}:${month}`;
+    let reading = await this.counters.take(name, at.getTime(), caller.quota);
+    if (reading.count === -2) {
+      if (reading.resetAt !== undefined && at.getTime() - reading.resetAt < this.settleMs) {
+        const wait = Math.ceil((this.settleMs - (at.getTime() - reading.resetAt)) / 1000);
+        throw new AppError(
+          'SERVICE_UNAVAILABLE',
+          'the monthly quota is being rebuilt after the shared counters (Redis) were reset; retry shortly',
+          { headers: { 'Retry-After': String(Math.max(1, wait)) } },
+        );
+      }
+      await this.counters.seed(name, await storedThisMonth(db, caller.orgId, month), QUOTA_TTL_MS);
+      reading = await this.counters.take(name, at.getTime(), caller.quota);
+    }
+    if (reading.count === -1) throw quotaExceeded(caller);
+    if (reading.count < 0) throw countersUnavailable('the quota counter could not be rebuilt');
+    const epoch = reading.epoch;
+    return {
+      month,
+      takenAt: performance.now(),
+      commitWithinMs: this.settleMs / 2,
+      release: () => this.counters.giveBack(name, epoch),
+    };
+  }
+}
+
+/** Adds committed screenings to the usage table: once per organization and group commit, not per screening. */
+export async function addUsage(db: Db, trx: Db, orgId: string, month: string, count: number): Promise<void> {
+  await queries(db).add.execute({ orgId, month, count }, trx);
+}
+
+/** Throws when a screening's unit was taken too long ago to be sure Redis still counts it (see RedisQuota). */
+export function assertTicketFresh(ticket: QuotaTicket): void {
+  if (performance.now() - ticket.takenAt > ticket.commitWithinMs) {
+    throw new AppError(
+      'SERVICE_UNAVAILABLE',
+      'the screening could not be stored in time to be counted against the monthly quota; nothing was stored, retry',
+      { headers: { 'Retry-After': '1' } },
+    );
+  }
 }

@@ -54,7 +54,7 @@ export function screeningRoutes(deps: ScreeningRouteDeps): FastifyPluginAsync {
               ...BODY_ERRORS,
               409: 'CONFLICT: a request with the same Idempotency-Key is still being processed.',
               422: 'IDEMPOTENCY_KEY_MISMATCH: the Idempotency-Key was used with a different body.',
-              503: 'LISTS_NOT_READY: the sanctions lists are not loaded yet; screening against no data would be a silent false negative.',
+              503: 'LISTS_NOT_READY: the sanctions lists are not loaded yet; screening against no data would be a silent false negative. SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis) or is rebuilding a quota after Redis lost it; nothing was stored or counted. Both carry Retry-After.',
             },
           ),
         },
@@ -62,11 +62,12 @@ export function screeningRoutes(deps: ScreeningRouteDeps): FastifyPluginAsync {
       async (request, reply) => {
         const header = request.headers['idempotency-key'];
         const key = Array.isArray(header) ? header[0] : header;
-        const result = await deps.screening.screen({
-          ctx: contextOf(request),
-          input: { body: request.body, idempotencyKey: key },
-        });
+        const ctx = contextOf(request);
+        // The body read and validated since the pipeline's checks.
+        ctx.timings?.mark('parse');
+        const result = await deps.screening.screen({ ctx, input: { body: request.body, idempotencyKey: key } });
         if (result.replayed) reply.header('Idempotency-Replayed', 'true');
+        if (ctx.timings) reply.header('Server-Timing', ctx.timings.header());
         // Already serialized (it has the ScreeningResult shape; the matches come from the matching thread as JSON).
         return reply.status(result.status).header('content-type', 'application/json; charset=utf-8').send(result.json);
       },

@@ -1,0 +1,456 @@
+/**
+ * Open-loop latency of POST /screen: requests sent at evenly spaced instants, each timed from the
+ * instant it was due, so that no queue of the client's own hides a stall (a closed loop of 50
+ * connections measures its own queue). At 250, 500 and 1,000 screenings a second, on SQLite (one
+ * node, durable commits), on PostgreSQL with one node, and with two nodes on one database; then the
+ * capacity at 50 connections (closed loop). The servers run with SERVER_TIMING=true: every answer
+ * says where its time went (auth, parse, prep, queue, match, build, write), and the slowest answers'
+ * stages are printed, so a stall is named by evidence. `outside` is the client's time minus the
+ * server's own: the response's way out, the network, and any lateness of this client.
+ * Writes bench/results/open-loop.json: rows of {name, value, unit, target}.
+ *   npm run build && node dist/bench/open-loop.js [--duration=15] [--rates=250,500,1000]
+ *     [--setups=sqlite,pg,pg2] [--cli=/other/build/bin/sanctions] [--out=bench/results/open-loop.json]
+ * --cli runs the servers from another build (for a comparison with the previous one), whose answers
+ * may carry no Server-Timing.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import pg from 'pg';
+import { loadAllLists } from './quality.js';
+import { queryMix } from './query-mix.js';
+import {
+  LISTS,
+  numberArg as arg,
+  prepareServerData,
+  runAutocannon,
+  serverEnv,
+  statCpuSeconds,
+  waitForLists,
+} from './server-process.js';
+
+const DURATION = arg('duration', 15);
+const CAPACITY_SECONDS = arg('capacity', 8);
+const textArg = (name: string, fallback: string) =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const RATES = textArg('rates', '250,500,1000').split(',').map(Number);
+const SETUPS = textArg('setups', 'sqlite,pg,pg2').split(',');
+const CLI = resolve(textArg('cli', resolve(process.cwd(), 'bin/sanctions')));
+const OUT = resolve(textArg('out', 'bench/results/open-loop.json'));
+const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** The targets of issues 32 and 34 on this machine (a row without one is a figure only). */
+const TARGETS: Record<string, string> = {
+  'sqlite 1000/s p50': '<= 1.5',
+  'sqlite 1000/s p99': '<= 5',
+  'sqlite 1000/s p99.9': '<= 15',
+  'sqlite 250/s p99': '<= 3',
+  'pg 500/s p99': '<= 10',
+  'pg2 500/s p99': '<= 10',
+};
+
+interface Row {
+  name: string;
+  value: number;
+  unit: string;
+  target: string | null;
+}
+
+interface Sample {
+  /** From the instant the request was due to the end of its answer, ms. */
+  latency: number;
+  status: number;
+  /** Server-Timing stages, ms (total included), when the server sent them. */
+  stages?: Record<string, number>;
+}
+
+function parseServerTiming(header: string | undefined): Record<string, number> | undefined {
+  if (!header) return undefined;
+  const stages: Record<string, number> = {};
+  for (const part of header.split(',')) {
+    const match = /^\s*([\w-]+);dur=([\d.]+)/.exec(part);
+    if (match) stages[match[1]!] = Number(match[2]);
+  }
+  return stages;
+}
+
+function quantile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+}
+
+/** Sends `rate` requests a second for `seconds` at evenly spaced instants, to the urls in turn. */
+async function openLoop(
+  urls: string[],
+  key: string,
+  names: string[],
+  rate: number,
+  seconds: number,
+  offset: number,
+): Promise<{ samples: Sample[]; lateSends: number[] }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1024 });
+  const targets = urls.map((u) => new URL(u));
+  const total = Math.round(rate * seconds);
+  const interval = 1000 / rate;
+  const samples: Sample[] = [];
+  const lateSends: number[] = [];
+  let sent = 0;
+  let done = 0;
+  const start = performance.now() + 20;
+  return new Promise((resolveRun) => {
+    const send = (i: number, due: number) => {
+      const target = targets[i % targets.length]!;
+      const body = JSON.stringify({ name: names[(offset + i) % names.length] });
+      lateSends.push(performance.now() - due);
+      const req = request(
+        {
+          agent,
+          host: target.hostname,
+          port: target.port,
+          method: 'POST',
+          path: '/v1/screen',
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-api-key': key },
+        },
+        (res) => {
+          res.on('data', () => undefined);
+          res.on('end', () => {
+            const timing = res.headers['server-timing'];
+            const stages = parseServerTiming(Array.isArray(timing) ? timing[0] : timing);
+            samples.push({
+              latency: performance.now() - due,
+              status: res.statusCode ?? 0,
+              ...(stages ? { stages } : {}),
+            });
+            if (++done === total) {
+              agent.destroy();
+              resolveRun({ samples, lateSends });
+            }
+          });
+        },
+      );
+      req.on('error', () => {
+        samples.push({ latency: performance.now() - due, status: 0 });
+        if (++done === total) {
+          agent.destroy();
+          resolveRun({ samples, lateSends });
+        }
+      });
+      req.end(body);
+    };
+    const tick = () => {
+      const now = performance.now();
+      while (sent < total && start + sent * interval <= now) {
+        send(sent, start + sent * interval);
+        sent++;
+      }
+      if (sent < total) setTimeout(tick, Math.max(0, start + sent * interval - performance.now()));
+    };
+    setTimeout(tick, 20);
+  });
+}
+
+const STAGES = ['auth', 'parse', 'prep', 'queue', 'match', 'build', 'write', 'outside'];
+
+/** Mean of each stage over the samples (outside = client latency minus the server's total). */
+function stageMeans(samples: Sample[]): Record<string, number> | undefined {
+  const timed = samples.filter((s) => s.stages);
+  if (timed.length === 0) return undefined;
+  const sums: Record<string, number> = {};
+  for (const s of timed) {
+    for (const stage of STAGES) {
+      const ms = stage === 'outside' ? s.latency - (s.stages!.total ?? 0) : (s.stages![stage] ?? 0);
+      sums[stage] = (sums[stage] ?? 0) + ms;
+    }
+  }
+  return Object.fromEntries(STAGES.map((stage) => [stage, sums[stage]! / timed.length]));
+}
+
+function formatStages(means: Record<string, number> | undefined): string {
+  if (!means) return '(no Server-Timing from this build)';
+  return STAGES.map((s) => `${s} ${means[s]!.toFixed(2)}`).join('  ');
+}
+
+interface Node {
+  proc: ChildProcess;
+  url: string;
+}
+
+/** `sanctions serve` from the build under test, on a free port; resolves once its lists are loaded. */
+async function startNode(env: NodeJS.ProcessEnv): Promise<Node> {
+  const proc = spawn(process.execPath, [CLI, 'serve'], {
+    env: { ...env, PORT: '0', LOG_LEVEL: 'info', SERVER_TIMING: 'true' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    proc.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening`)));
+    createInterface({ input: proc.stdout! }).on('line', (text) => {
+      try {
+        const line = JSON.parse(text) as { msg?: string; url?: string };
+        if (line.msg === 'sanctions screening service listening' && line.url) resolveUrl(line.url);
+      } catch {
+        // not a log line
+      }
+    });
+  });
+  await waitForLists(url, 180_000);
+  return { proc, url };
+}
+
+async function stopNode(node: Node): Promise<void> {
+  if (node.proc.exitCode !== null) return;
+  const exited = new Promise((r) => node.proc.once('exit', r));
+  node.proc.kill('SIGTERM');
+  await exited;
+}
+
+function cpuOf(nodes: Node[]): number {
+  let sum = 0;
+  for (const n of nodes) {
+    try {
+      sum += statCpuSeconds(`/proc/${n.proc.pid}/stat`);
+    } catch {
+      return NaN;
+    }
+  }
+  return sum;
+}
+
+/** Rows inserted and updated so far in one PostgreSQL schema, per table (from pg_stat_user_tables). */
+async function pgWrites(schema: string): Promise<Map<string, { ins: number; upd: number }>> {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    // The statistics are sent by each backend when it is idle, at most every second or so.
+    await new Promise((r) => setTimeout(r, 1500));
+    await client.query('select pg_stat_clear_snapshot()');
+    const result = await client.query<{ relname: string; ins: string; upd: string }>(
+      'select relname, n_tup_ins as ins, n_tup_upd as upd from pg_stat_user_tables where schemaname = $1',
+      [schema],
+    );
+    return new Map(result.rows.map((r) => [r.relname, { ins: Number(r.ins), upd: Number(r.upd) }]));
+  } finally {
+    await client.end();
+  }
+}
+
+async function pgReachable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function dropSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists "${schema}" cascade`);
+  } finally {
+    await client.end();
+  }
+}
+
+interface Prepared {
+  env: NodeJS.ProcessEnv;
+  key: string;
+  cleanup(): Promise<void>;
+}
+
+/** A database with the lists synced and a key made: SQLite in a temporary folder, or a PostgreSQL schema of its own. */
+function prepare(engine: 'sqlite' | 'pg'): Prepared {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sanctions-openloop-'));
+  const schema = `bench_openloop_${process.pid}`;
+  const env = serverEnv(dataDir, 0);
+  if (engine === 'pg') env.DATABASE_URL = `${PG_URL}?schema=${schema}`;
+  if (process.env.BENCH_REDIS_URL && engine === 'pg') env.REDIS_URL = process.env.BENCH_REDIS_URL;
+  const started = Date.now();
+  const key = prepareServerData(CLI, env);
+  console.log(`\n[${engine}] lists synced and a key made in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return {
+    env,
+    key,
+    async cleanup() {
+      rmSync(dataDir, { recursive: true, force: true });
+      if (engine === 'pg') await dropSchema(schema).catch(() => undefined);
+    },
+  };
+}
+
+async function runSetup(setup: string, prepared: Prepared, names: string[], rows: Row[]): Promise<void> {
+  const { env, key } = prepared;
+  const schema = `bench_openloop_${process.pid}`;
+  const nodeCount = setup === 'pg2' ? 2 : 1;
+  const nodes: Node[] = [];
+  try {
+    for (let i = 0; i < nodeCount; i++) nodes.push(await startNode(env));
+    const urls = nodes.map((n) => n.url);
+    // Warm-up: the matching code is compiled for the kind of names it sees.
+    await openLoop(urls, key, names, 200, 5, names.length - 1000);
+    console.log(
+      `[${setup}] ${nodeCount} node(s), open loop, ${DURATION} s per rate; latency from each request's due instant, ms`,
+    );
+    console.log('rate/s    p50     p90     p99   p99.9     max   errors  client-late-p99');
+    let offset = 0;
+    for (const rate of RATES) {
+      const before = setup === 'sqlite' ? undefined : await pgWrites(schema);
+      const cpuBefore = cpuOf(nodes);
+      const { samples, lateSends } = await openLoop(urls, key, names, rate, DURATION, offset);
+      const cpuAfter = cpuOf(nodes);
+      offset += samples.length;
+      const latencies = samples.map((s) => s.latency).sort((a, b) => a - b);
+      const errors = samples.filter((s) => s.status !== 200).length;
+      const q = (x: number) => quantile(latencies, x);
+      const figures: [string, number][] = [
+        ['p50', q(0.5)],
+        ['p90', q(0.9)],
+        ['p99', q(0.99)],
+        ['p99.9', q(0.999)],
+        ['max', latencies[latencies.length - 1]!],
+      ];
+      const late = quantile(
+        lateSends.sort((a, b) => a - b),
+        0.99,
+      );
+      console.log(
+        `${String(rate).padEnd(6)} ${figures.map(([, v]) => v.toFixed(2).padStart(7)).join(' ')}  ${String(errors).padStart(7)}  ${late.toFixed(2).padStart(8)}`,
+      );
+      for (const [label, value] of figures) {
+        const name = `${setup} ${rate}/s ${label}`;
+        rows.push({ name, value: Number(value.toFixed(3)), unit: 'ms', target: TARGETS[name] ?? null });
+      }
+      rows.push({ name: `${setup} ${rate}/s errors`, value: errors, unit: 'requests', target: '0' });
+      const p99 = q(0.99);
+      const slow = samples.filter((s) => s.latency >= p99);
+      console.log(`   all requests, mean ms:   ${formatStages(stageMeans(samples))}`);
+      console.log(`   slowest 1% (${slow.length}), mean ms: ${formatStages(stageMeans(slow))}`);
+      const slowMeans = stageMeans(slow);
+      if (slowMeans) {
+        for (const stage of STAGES)
+          rows.push({
+            name: `${setup} ${rate}/s slowest 1% ${stage}`,
+            value: Number(slowMeans[stage]!.toFixed(3)),
+            unit: 'ms',
+            target: null,
+          });
+      }
+      if (Number.isFinite(cpuAfter - cpuBefore)) {
+        const perScreening = ((cpuAfter - cpuBefore) * 1000) / samples.length;
+        console.log(`   node CPU per screening: ${perScreening.toFixed(2)} ms (all threads, all nodes)`);
+        rows.push({
+          name: `${setup} ${rate}/s node CPU per screening`,
+          value: Number(perScreening.toFixed(3)),
+          unit: 'ms',
+          target: null,
+        });
+      }
+      if (before) {
+        const after = await pgWrites(schema);
+        const changed: string[] = [];
+        let inserted = 0;
+        let updated = 0;
+        for (const [table, a] of after) {
+          const b = before.get(table) ?? { ins: 0, upd: 0 };
+          inserted += a.ins - b.ins;
+          updated += a.upd - b.upd;
+          if (a.upd - b.upd > 0) changed.push(`${table} ${((a.upd - b.upd) / samples.length).toFixed(2)}`);
+        }
+        console.log(
+          `   rows per screening: ${(inserted / samples.length).toFixed(2)} inserted, ${(updated / samples.length).toFixed(2)} updated (${changed.join(', ') || 'none'})`,
+        );
+        rows.push({
+          name: `${setup} rows inserted per screening`,
+          value: Number((inserted / samples.length).toFixed(3)),
+          unit: 'rows',
+          target: null,
+        });
+        rows.push({
+          name: `${setup} rows updated per screening`,
+          value: Number((updated / samples.length).toFixed(3)),
+          unit: 'rows',
+          target: '0',
+        });
+      }
+    }
+    // Capacity: a closed loop of 50 connections, spread over the nodes.
+    const capacity = await Promise.all(
+      urls.map((url) => {
+        let i = 0;
+        return runAutocannon({
+          url: `${url}/v1/screen`,
+          connections: Math.round(50 / urls.length),
+          duration: CAPACITY_SECONDS,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': key },
+          requests: [
+            { setupRequest: (req) => ({ ...req, body: JSON.stringify({ name: names[i++ % names.length] }) }) },
+          ],
+        });
+      }),
+    );
+    const perSecond = capacity.reduce((sum, r) => sum + r.requests.average, 0);
+    const failed = capacity.reduce((sum, r) => sum + r.errors + r.non2xx, 0);
+    console.log(`[${setup}] capacity at 50 connections: ${perSecond.toFixed(0)} screenings/s (errors ${failed})`);
+    rows.push({
+      name: `${setup} capacity at 50 connections`,
+      value: Math.round(perSecond),
+      unit: 'screenings/s',
+      target: null,
+    });
+  } finally {
+    for (const n of nodes) await stopNode(n);
+  }
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(LISTS)) {
+    console.log(`open-loop benchmark skipped: ${LISTS} is absent`);
+    return;
+  }
+  const names = queryMix([...(await loadAllLists(undefined, () => undefined)).values()].flat());
+  console.log(
+    `open-loop benchmark: build ${CLI}; ${names.length} names (listed, perturbed, innocent); the machine may be shared, so figures vary between runs`,
+  );
+  const rows: Row[] = [];
+  const pgUp = await pgReachable();
+  // pg and pg2 share one database: two nodes on what one node ran on.
+  const prepared = new Map<string, Prepared>();
+  try {
+    for (const setup of SETUPS) {
+      const engine = setup === 'sqlite' ? 'sqlite' : 'pg';
+      if (engine === 'pg' && !pgUp) {
+        console.log(`\n[${setup}] skipped: PostgreSQL is not reachable at ${PG_URL}`);
+        continue;
+      }
+      let database = prepared.get(engine);
+      if (!database) prepared.set(engine, (database = prepare(engine)));
+      await runSetup(setup, database, names, rows);
+    }
+  } finally {
+    for (const database of prepared.values()) await database.cleanup();
+  }
+  const ratio = (a: string, b: string) => {
+    const x = rows.find((r) => r.name === a)?.value;
+    const y = rows.find((r) => r.name === b)?.value;
+    return x !== undefined && y !== undefined ? x / y : undefined;
+  };
+  const pgShare = ratio('pg capacity at 50 connections', 'sqlite capacity at 50 connections');
+  if (pgShare !== undefined) {
+    console.log(`\nPostgreSQL one node / SQLite capacity: ${pgShare.toFixed(2)}`);
+    rows.push({ name: 'pg / sqlite capacity', value: Number(pgShare.toFixed(3)), unit: 'ratio', target: '>= 0.7' });
+  }
+  mkdirSync(dirname(OUT), { recursive: true });
+  writeFileSync(OUT, `${JSON.stringify({ build: CLI, durationSeconds: DURATION, rows }, null, 2)}\n`);
+  console.log(`\nwritten: ${OUT}`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
