@@ -13,6 +13,7 @@ import { join, resolve } from 'node:path';
 import type autocannon from 'autocannon';
 import { loadAllLists } from './quality.js';
 import { queryMix } from './query-mix.js';
+import { benchNote, writeResult } from './results.js';
 import {
   LISTS,
   numberArg as arg,
@@ -126,6 +127,25 @@ async function main(): Promise<void> {
       console.log(
         `POST /screen throughput is ${(screen.requests.average / health.requests.average).toFixed(2)} x GET /health`,
       );
+      writeResult({
+        benchmark: 'http',
+        title: `POST /screen over HTTP: SQLite, one server process, ${CONNECTIONS} connections, ${DURATION} s (autocannon on the same machine)`,
+        command: `node dist/bench/http.js --duration=${DURATION} --connections=${CONNECTIONS}`,
+        ...(benchNote() ? { note: benchNote() } : {}),
+        rows: [
+          {
+            name: 'POST /screen throughput',
+            value: Math.round(screen.requests.average),
+            unit: 'req/s',
+            headline: true,
+          },
+          { name: 'POST /screen latency p50', value: screen.latency.p50, unit: 'ms' },
+          { name: 'POST /screen latency p99', value: screen.latency.p99, unit: 'ms', headline: true },
+          { name: 'POST /screen errors', value: screen.errors + screen.non2xx, unit: '' },
+          { name: 'GET /health throughput', value: Math.round(health.requests.average), unit: 'req/s' },
+          ...(rss !== undefined ? [{ name: 'server resident memory after the run', value: rss, unit: 'MiB' }] : []),
+        ],
+      });
     } finally {
       server.kill('SIGTERM');
     }

@@ -11,6 +11,7 @@ import type { ListRecord } from '../src/lists/model.js';
 import { MatchingIndex } from '../src/matching/index.js';
 import { loadAllLists } from './quality.js';
 import { printDigest, queryMix } from './query-mix.js';
+import { benchNote, writeResult } from './results.js';
 
 function mib(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
@@ -87,7 +88,28 @@ async function main(): Promise<void> {
   console.log(
     `latency per query: p50 ${quantile(times, 0.5).toFixed(3)} ms, p90 ${quantile(times, 0.9).toFixed(3)} ms, p99 ${quantile(times, 0.99).toFixed(3)} ms, max ${times[times.length - 1]!.toFixed(2)} ms`,
   );
-  console.log(`throughput: ${Math.round((queries.length / total) * 1000)} queries/s on one core`);
+  const throughput = Math.round((queries.length / total) * 1000);
+  console.log(`throughput: ${throughput} queries/s on one core`);
+  const ms = (q: number) => Number(quantile(times, q).toFixed(3));
+  writeResult({
+    benchmark: 'matching',
+    title: `Matching alone: ${idx.size} records of ${idx.sources.length} sources, ${queries.length} queries, one core`,
+    command: 'node --expose-gc dist/bench/matching.js',
+    ...(benchNote() ? { note: benchNote() } : {}),
+    rows: [
+      { name: 'latency per query, p50', value: ms(0.5), unit: 'ms', headline: true },
+      { name: 'latency per query, p99', value: ms(0.99), unit: 'ms', target: '< 5 ms', headline: true },
+      { name: 'throughput on one core', value: throughput, unit: 'queries/s' },
+      { name: 'index build', value: Number((buildMs / 1000).toFixed(2)), unit: 's' },
+      { name: 'heap used with all lists indexed', value: Math.round(mem.heapUsed / 1024 / 1024), unit: 'MiB' },
+      {
+        name: 'resident memory with all lists indexed',
+        value: Math.round(mem.rss / 1024 / 1024),
+        unit: 'MiB',
+        headline: true,
+      },
+    ],
+  });
 }
 
 main().catch((err: unknown) => {

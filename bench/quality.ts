@@ -13,13 +13,14 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { toCountryCode } from '../src/lists/countries.js';
 import type { EntityType, ListRecord, OfficialSourceId, SourceAdapter } from '../src/lists/model.js';
 import { MatchingIndex, MEDIUM_BOUNDARY, HIGH_BOUNDARY } from '../src/matching/index.js';
 import { identifierBench } from './identifiers.js';
+import { type ResultRow, benchNote, writeResult } from './results.js';
 import { printDigest, queryMix, rng } from './query-mix.js';
 import { DEFAULT_MULTICULTURAL_SEED, MULTICULTURAL_SIZE, multiculturalBench } from './quality-multicultural.js';
 
@@ -85,6 +86,14 @@ export async function csv(file: string): Promise<Record<string, string>[]> {
   }) as Record<string, string>[];
 }
 
+/** The headline quality figures of this run, for bench/results/quality.json. */
+const figures: ResultRow[] = [];
+
+function figure(name: string, n: number, d: number, headline = false): void {
+  if (d > 0)
+    figures.push({ name, value: Number(((100 * n) / d).toFixed(2)), unit: '%', ...(headline ? { headline } : {}) });
+}
+
 function pct(n: number, d: number): string {
   return d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(2)}%`;
 }
@@ -115,6 +124,7 @@ function nameBench(idx: MatchingIndex, rows: Record<string, string>[], digest: H
     if (said !== truth && misses.length < 400)
       misses.push(`    ${truth ? 'FN' : 'FP'} ${s.toFixed(1)}  ${r.name1} | ${r.name2}  (${r.notes ?? ''})`);
   }
+  figure(`judged name pairs (nomenklatura, ${rows.length}): agreement`, agree, rows.length, true);
   console.log(
     `  agreement ${pct(agree, rows.length)} (${agree}/${rows.length}); true pairs matched ${pct(tp, tp + fn)}, false pairs rejected ${pct(tn, tn + fp)}`,
   );
@@ -715,6 +725,7 @@ export async function main(): Promise<void> {
       if (s >= MEDIUM_BOUNDARY) hit++;
       else missed.push(v);
     }
+    figure(`spellings of Putin's name (${variants.length}) matched`, hit, variants.length, true);
     console.log(
       `putin_names.txt (${variants.length} spellings vs "Vladimir Vladimirovich PUTIN"):\n  matched ${pct(hit, variants.length)}; missed: ${missed.join(' | ')}`,
     );
@@ -766,6 +777,8 @@ export async function main(): Promise<void> {
       `yente positives_un_untreated.csv vs UN list (${rows.length} queries with birth date and nationality):`,
     );
     console.log(`  recall at medium ${pct(med, rows.length)}, at high ${pct(high, rows.length)}`);
+    figure(`UN listed persons (yente positives, ${rows.length}): recall at medium`, med, rows.length, true);
+    figure(`UN listed persons (yente positives, ${rows.length}): recall at high`, high, rows.length);
     if (process.argv.includes('--verbose')) console.log('    ' + missed.join('\n    '));
   } else console.log('yente positives_un_untreated.csv: skipped (UN list not loaded)');
 
@@ -813,6 +826,13 @@ export async function main(): Promise<void> {
       if (bare.riskScore >= HIGH_BOUNDARY) highNoCorr++;
     }
     console.log(`${label} (${rows.length} innocent persons) vs all loaded lists:`);
+    figure(
+      `${label} (${rows.length}): false positives at medium+, with birth date and nationality`,
+      med,
+      rows.length,
+      true,
+    );
+    figure(`${label} (${rows.length}): false positives at medium+, name only`, medNoCorr, rows.length);
     console.log(
       `  with birth date + nationality + type: false positives at medium+ ${pct(med, rows.length)}, at high ${pct(high, rows.length)}`,
     );
@@ -874,8 +894,66 @@ export async function main(): Promise<void> {
   }
   // Identifier screening: its own figures, outside the rows' digest (bench/identifiers.ts).
   if (section('identifiers')) identifierBench(idx, all);
-  console.log(`\noutcome digest of the ${digested} rows above: ${digest.digest('hex')}`);
-  if (section('mix')) printDigest(idx, queryMix(all));
+  const rowsDigest = digest.digest('hex');
+  console.log(`\noutcome digest of the ${digested} rows above: ${rowsDigest}`);
+  const mix = section('mix') ? printDigest(idx, queryMix(all)) : undefined;
+  const complete = onlyArg === undefined && !quick && cacheArg === undefined;
+  const digests: ExpectedDigests = {
+    rows: rowsDigest,
+    rowsCount: digested,
+    ...(mix ? { mixNamesAlone: mix.plain, mixGroupedByCluster: mix.grouped, mixWithFields: mix.fields } : {}),
+  };
+  if (process.argv.includes('--check') || process.argv.includes('--write-digests')) {
+    if (!complete) throw new Error('--check compares a full run: leave out --only, --quick and --lists-json');
+    if (process.argv.includes('--check')) {
+      process.exitCode = checkDigests(digests);
+      return;
+    }
+    writeFileSync(EXPECTED_DIGESTS_FILE, JSON.stringify(digests, null, 2) + '\n');
+    console.log(`digests written to ${EXPECTED_DIGESTS_FILE}`);
+  }
+  if (complete) {
+    writeResult({
+      benchmark: 'quality',
+      title: 'Matching quality (labelled data in ../shared/data/matching, all lists)',
+      command: 'npm run bench:quality',
+      ...(benchNote() ? { note: benchNote() } : {}),
+      rows: [
+        ...figures,
+        { name: 'outcome digest of the labelled rows', value: rowsDigest.slice(0, 8), unit: '' },
+        ...(mix
+          ? [{ name: 'outcome digest of the query mix (names alone)', value: mix.plain.slice(0, 8), unit: '' }]
+          : []),
+      ],
+    });
+  }
+}
+
+/** bench/expected-digests.json: the outcome digests the engine gives today (issue 26). */
+export interface ExpectedDigests {
+  rows: string;
+  rowsCount: number;
+  mixNamesAlone?: string;
+  mixGroupedByCluster?: string;
+  mixWithFields?: string;
+}
+
+export const EXPECTED_DIGESTS_FILE = path.join(process.cwd(), 'bench', 'expected-digests.json');
+
+/**
+ * `--check`: 0 when every digest equals bench/expected-digests.json, 1 (naming each that moved) when
+ * one does not. A change that claims the same outcomes proves it with this; a change that means to
+ * move outcomes updates the file in the same commit (`--write-digests`) and says why.
+ */
+function checkDigests(actual: ExpectedDigests): number {
+  const expected = JSON.parse(readFileSync(EXPECTED_DIGESTS_FILE, 'utf8')) as ExpectedDigests;
+  const moved = (Object.keys(expected) as (keyof ExpectedDigests)[]).filter((k) => expected[k] !== actual[k]);
+  if (moved.length === 0) {
+    console.log(`digests check: all ${Object.keys(expected).length} equal ${EXPECTED_DIGESTS_FILE}`);
+    return 0;
+  }
+  for (const k of moved) console.log(`digests check: ${k} moved: expected ${expected[k]}, got ${actual[k]}`);
+  return 1;
 }
 
 function groupBySource(records: ListRecord[]): Map<OfficialSourceId, ListRecord[]> {

@@ -85,7 +85,7 @@ export function outcomeDigest(screen: Screen, queries: string[]): { plain: strin
 }
 
 /** Print the outcome digest of the query mix against `idx`, each outcome as the service stores and sends it. */
-export function printDigest(idx: MatchingIndex, queries: string[]): void {
+export function printDigest(idx: MatchingIndex, queries: string[]): { plain: string; grouped: string; fields: string } {
   const t0 = performance.now();
   const d = outcomeDigest(
     (query, options) => summarizeOutcome(idx.screen(query, options), (s) => SOURCE_LABELS[s]),
@@ -95,4 +95,5 @@ export function printDigest(idx: MatchingIndex, queries: string[]): void {
   console.log(`  names alone         ${d.plain}`);
   console.log(`  grouped by cluster  ${d.grouped}`);
   console.log(`  with fields         ${d.fields}`);
+  return d;
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Clock } from '../infra/clock.js';
 import { type Config, loadConfig } from '../infra/config.js';
+import { ensureDataDirectory } from '../infra/data-dir.js';
 import type { AppContext } from '../start/context.js';
 import type { Output } from './output.js';
 
@@ -19,7 +20,14 @@ export interface CliOptions {
 
 export function makeRuntime(env: NodeJS.ProcessEnv, options: CliOptions = {}): CliRuntime {
   let config: Config | undefined;
-  const getConfig = () => (config ??= loadConfig(env));
+  const getConfig = () => {
+    if (config) return config;
+    config = loadConfig(env);
+    // Every command that reads the configuration may write to the data directory: make it on a fresh clone.
+    for (const folder of ensureDataDirectory(config).created)
+      console.error(`sanctions: created the data directory ${folder}`);
+    return config;
+  };
   return {
     config: getConfig,
     async withContext(fn) {

@@ -101,3 +101,24 @@ export function registerErrorHandler(app: FastifyInstance): void {
     return sendError(reply, appError);
   });
 }
+
+/** Fastify's router refuses these before any route or hook runs (the longest path parameter it reads). */
+export const MAX_PARAM_LENGTH = 100;
+
+/**
+ * Errors the router raises before a route runs (Fastify's `frameworkErrors`): a path that is not valid
+ * percent-encoding, a path parameter longer than MAX_PARAM_LENGTH. No hook has run, so the request id
+ * header is set here; the envelope is the one every other error has.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('X-Request-Id', request.id);
+  const appError =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new AppError('VALIDATION_ERROR', `path has a parameter longer than ${MAX_PARAM_LENGTH} characters`, {
+          field: 'path',
+        })
+      : error.code === 'FST_ERR_BAD_URL'
+        ? new AppError('BAD_REQUEST', 'the path is not valid percent-encoding (RFC 3986 section 2.1)')
+        : toAppError(error);
+  void sendError(reply, appError);
+}

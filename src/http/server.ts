@@ -23,7 +23,7 @@ import { SCREENING_SCHEMAS } from '../screening/screening-schemas.js';
 import { MONITOR_SCHEMAS } from '../monitoring/monitor-schemas.js';
 import { DECISION_SCHEMAS } from '../screening/decisions-schemas.js';
 import { BATCH_SCHEMAS } from '../batches/batch-schemas.js';
-import { registerErrorHandler, sendError } from './error-handler.js';
+import { MAX_PARAM_LENGTH, frameworkErrorHandler, registerErrorHandler, sendError } from './error-handler.js';
 import { buildOpenApiOptions, finishOpenApiDocument } from './openapi.js';
 import { registerPipeline } from './pipeline.js';
 import { clientErrorHandler, type OperationsDeps, registerOperations } from './operations.js';
@@ -74,6 +74,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // not answered with Fastify's own 503 body outside the envelope.
     return503OnClosing: false,
     clientErrorHandler: clientErrorHandler(deps.clock),
+    frameworkErrors: frameworkErrorHandler,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // A log controller replaces the deprecated top-level disableRequestLogging (FSTDEP023).
     logController: new LogController({
       disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace',

@@ -179,16 +179,489 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * The configuration schema: every environment variable the service reads, with its default, its
+ * range and what it does. loadConfig takes defaults and ranges from here (nothing is repeated at the
+ * call sites), and docs/configuration.md is rendered from it (`npm run docs`), so the code and the page
+ * cannot disagree.
+ */
+export interface ConfigVariable {
+  name: string;
+  /** The docs page's section. */
+  group: string;
+  kind: 'choice' | 'text' | 'path' | 'url' | 'integer' | 'number' | 'boolean' | 'duration' | 'durations' | 'secret';
+  /** The value used when the variable is unset (absent: unset means off or "none"). */
+  default?: string | number | boolean;
+  /** Said instead of `default` when the default is computed at start-up. */
+  defaultText?: string;
+  min?: number;
+  max?: number;
+  values?: readonly string[];
+  description: string;
+}
+
+const V = <T extends readonly ConfigVariable[]>(variables: T): T => variables;
+
+export const CONFIG_VARIABLES = V([
+  {
+    name: 'NODE_ENV',
+    group: 'Server',
+    kind: 'choice',
+    default: 'production',
+    values: ['production', 'development', 'test'],
+    description: 'Run mode.',
+  },
+  {
+    name: 'LOG_LEVEL',
+    group: 'Server',
+    kind: 'choice',
+    default: 'info',
+    values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    description: 'Least severe log level written (JSON lines on stdout); `debug` also logs every request.',
+  },
+  {
+    name: 'HOST',
+    group: 'Server',
+    kind: 'text',
+    default: '127.0.0.1',
+    description: 'Address the HTTP API listens on; `0.0.0.0` for every interface.',
+  },
+  {
+    name: 'PORT',
+    group: 'Server',
+    kind: 'integer',
+    default: 8080,
+    min: 0,
+    max: 65535,
+    description: 'Port of the HTTP API (0: any free port).',
+  },
+  {
+    name: 'PUBLIC_URL',
+    group: 'Server',
+    kind: 'url',
+    description:
+      'Address clients reach the service at: the OpenAPI servers entry and the links the console and the command line print. Unset: the OpenAPI document is relative, links use HOST and PORT.',
+  },
+  {
+    name: 'TRUST_PROXY',
+    group: 'Server',
+    kind: 'boolean',
+    default: false,
+    description:
+      'Take the client address from X-Forwarded-For (behind a reverse proxy); it keys the per-address limits.',
+  },
+  {
+    name: 'SHUTDOWN_TIMEOUT',
+    group: 'Server',
+    kind: 'duration',
+    default: '30s',
+    description:
+      'Longest drain after SIGTERM (requests under way, jobs, leases) before the process gives up and exits 1.',
+  },
+  {
+    name: 'DATA_DIR',
+    group: 'Storage',
+    kind: 'path',
+    default: './data',
+    description: 'Folder for the SQLite database, its server lock and downloaded list files; created when missing.',
+  },
+  {
+    name: 'DATABASE_URL',
+    group: 'Storage',
+    kind: 'url',
+    description:
+      'Unset: SQLite at DATA_DIR/sanctions.db. `postgres://...` (optionally `?schema=name`) for PostgreSQL and several nodes; `sqlite:/path/file.db` for SQLite elsewhere.',
+  },
+  {
+    name: 'SQLITE_SYNCHRONOUS',
+    group: 'Storage',
+    kind: 'choice',
+    default: 'FULL',
+    values: ['FULL', 'NORMAL'],
+    description:
+      'FULL: an acknowledged write survives power loss; NORMAL: faster, may lose the last commits on power loss (never on a process crash).',
+  },
+  {
+    name: 'DATABASE_POOL_SIZE',
+    group: 'Storage',
+    kind: 'integer',
+    default: 10,
+    min: 1,
+    max: 200,
+    description: 'PostgreSQL connections per node.',
+  },
+  {
+    name: 'RATE_LIMIT_PER_MINUTE',
+    group: 'Limits',
+    kind: 'integer',
+    default: 60,
+    min: 1,
+    max: 10_000_000,
+    description: 'Requests per API key per minute (api-v1.md section 5).',
+  },
+  {
+    name: 'AUTH_FAILURE_LIMIT_PER_MINUTE',
+    group: 'Limits',
+    kind: 'integer',
+    default: 30,
+    min: 1,
+    max: 10_000_000,
+    description: 'Requests without a valid key (missing, unknown, revoked, expired), per client address per minute.',
+  },
+  {
+    name: 'PUBLIC_RATE_LIMIT_PER_MINUTE',
+    group: 'Limits',
+    kind: 'integer',
+    default: 600,
+    min: 1,
+    max: 10_000_000,
+    description: 'Requests to the public routes (/health, /openapi.json, /docs) per client address per minute.',
+  },
+  {
+    name: 'LISTS_DIR',
+    group: 'Lists',
+    kind: 'path',
+    description:
+      'Offline source of list files, one sub-folder per source id, files named as the publishers name them. Unset: download from the publishers.',
+  },
+  {
+    name: 'LIST_SYNC_TIME',
+    group: 'Lists',
+    kind: 'text',
+    default: '04:00',
+    description: 'Daily refresh time, HH:MM in UTC.',
+  },
+  {
+    name: 'LIST_SYNC_ON_START',
+    group: 'Lists',
+    kind: 'boolean',
+    default: true,
+    description: 'Sync, in the background at start-up, every source that has no good version yet.',
+  },
+  {
+    name: 'LIST_RELOAD_INTERVAL',
+    group: 'Lists',
+    kind: 'duration',
+    default: '30s',
+    description: 'How often a node looks in the database for list versions newer than the ones it has loaded.',
+  },
+  {
+    name: 'LIST_STALE_AFTER',
+    group: 'Lists',
+    kind: 'duration',
+    default: '48h',
+    description: 'A source with no good sync for this long is reported stale.',
+  },
+  {
+    name: 'LIST_HTTP_TIMEOUT',
+    group: 'Lists',
+    kind: 'duration',
+    default: '120s',
+    description: 'Timeout of one download from a publisher.',
+  },
+  {
+    name: 'LIST_HTTP_RETRIES',
+    group: 'Lists',
+    kind: 'integer',
+    default: 3,
+    min: 0,
+    max: 10,
+    description: 'Retries of a failed download.',
+  },
+  {
+    name: 'LIST_URLS',
+    group: 'Lists',
+    kind: 'text',
+    description: 'Overrides of publisher addresses: `source:FILE=https://...` pairs separated by commas or spaces.',
+  },
+  {
+    name: 'LIST_MIN_RECORD_RATIO',
+    group: 'Lists',
+    kind: 'number',
+    default: 0.8,
+    min: 0,
+    max: 1,
+    description:
+      "A new version with fewer than this share of the current version's records is rejected (a truncated file).",
+  },
+  {
+    name: 'OWNERSHIP_DIR',
+    group: 'Lists',
+    kind: 'path',
+    description:
+      'Ownership data (GLEIF LEI-CDF and RR-CDF files, stakes CSV) for the derived source `us_ofac_50`. Unset: no derived source.',
+  },
+  {
+    name: 'MATCH_FLOOR',
+    group: 'Matching',
+    kind: 'number',
+    default: 50,
+    min: 0,
+    max: 100,
+    description: 'Matches with a matchScore below this are not reported.',
+  },
+  {
+    name: 'MATCH_MAX_RESULTS',
+    group: 'Matching',
+    kind: 'integer',
+    default: 10,
+    min: 1,
+    max: 100,
+    description: 'Most matches reported per screening.',
+  },
+  {
+    name: 'MATCH_THREADS',
+    group: 'Matching',
+    kind: 'integer',
+    defaultText: '1 on a machine with two cores or more, else 0',
+    min: 0,
+    max: 32,
+    description: 'Worker threads that hold the matching index and score screenings; 0 scores on the main thread.',
+  },
+  {
+    name: 'WEBHOOK_RETRY_DELAYS',
+    group: 'Webhooks and monitoring',
+    kind: 'durations',
+    default: '1m,5m,15m,1h,4h',
+    description: 'Delays between delivery attempts of one event.',
+  },
+  {
+    name: 'WEBHOOK_TIMEOUT',
+    group: 'Webhooks and monitoring',
+    kind: 'duration',
+    default: '10s',
+    description: 'Timeout of one delivery attempt.',
+  },
+  {
+    name: 'WEBHOOK_ALLOW_PRIVATE_ADDRESSES',
+    group: 'Webhooks and monitoring',
+    kind: 'boolean',
+    default: false,
+    description:
+      'Allow webhook URLs that resolve to private, loopback or link-local addresses (off: refused, against SSRF).',
+  },
+  {
+    name: 'WEBHOOK_PAUSE_AFTER_FAILURES',
+    group: 'Webhooks and monitoring',
+    kind: 'integer',
+    default: 10,
+    min: 1,
+    max: 1000,
+    description: "Consecutive failed attempts that pause an organization's webhook (api-v1.md 6.4).",
+  },
+  {
+    name: 'WEBHOOK_POLL_INTERVAL',
+    group: 'Webhooks and monitoring',
+    kind: 'duration',
+    default: '2s',
+    description: 'How often the delivery worker looks for due deliveries.',
+  },
+  {
+    name: 'RESCREEN_BATCH_SIZE',
+    group: 'Webhooks and monitoring',
+    kind: 'integer',
+    default: 500,
+    min: 1,
+    max: 100_000,
+    description: 'Monitors rescreened per round.',
+  },
+  {
+    name: 'RESCREEN_INTERVAL',
+    group: 'Webhooks and monitoring',
+    kind: 'duration',
+    default: '24h',
+    description: 'Every monitor is rescreened at least this often (and after every list change).',
+  },
+  {
+    name: 'AUDIT_RETENTION_YEARS',
+    group: 'Audit',
+    kind: 'integer',
+    default: 10,
+    min: 1,
+    max: 100,
+    description:
+      'Years an audit entry is kept at least (31 CFR 501.601); `sanctions audit prune` deletes only what is older.',
+  },
+  {
+    name: 'BATCH_CONCURRENCY',
+    group: 'Batches',
+    kind: 'integer',
+    default: 64,
+    min: 1,
+    max: 1024,
+    description: 'Batch rows in flight at once on one node while no interactive request is under way.',
+  },
+  {
+    name: 'BATCH_BUSY_CONCURRENCY',
+    group: 'Batches',
+    kind: 'integer',
+    default: 2,
+    min: 1,
+    max: 1024,
+    description: 'Batch rows in flight at once on one node while interactive requests are under way.',
+  },
+  {
+    name: 'BATCH_CLAIM_SIZE',
+    group: 'Batches',
+    kind: 'integer',
+    default: 512,
+    min: 1,
+    max: 10_000,
+    description: 'Rows one claim takes.',
+  },
+  {
+    name: 'BATCH_LEASE',
+    group: 'Batches',
+    kind: 'duration',
+    default: '60s',
+    description: 'How long a claim holds before another node may take the rows.',
+  },
+  {
+    name: 'BATCH_POLL_INTERVAL',
+    group: 'Batches',
+    kind: 'duration',
+    default: '2s',
+    description: 'How often a node looks for batch rows to run.',
+  },
+  {
+    name: 'CONSOLE_SESSION_IDLE',
+    group: 'Console',
+    kind: 'duration',
+    default: '30m',
+    description: 'A console session unused this long ends.',
+  },
+  {
+    name: 'CONSOLE_SESSION_MAX',
+    group: 'Console',
+    kind: 'duration',
+    default: '12h',
+    description: 'A console session ends this long after sign-in whatever its use.',
+  },
+  {
+    name: 'CONSOLE_INVITATION_TTL',
+    group: 'Console',
+    kind: 'duration',
+    default: '72h',
+    description: 'Invitation and password-reset links expire after this long.',
+  },
+  {
+    name: 'CONSOLE_SIGNIN_ACCOUNT_LIMIT',
+    group: 'Console',
+    kind: 'integer',
+    default: 5,
+    min: 1,
+    max: 1000,
+    description: 'Failed sign-ins per account within the window before sign-in is refused.',
+  },
+  {
+    name: 'CONSOLE_SIGNIN_ADDRESS_LIMIT',
+    group: 'Console',
+    kind: 'integer',
+    default: 20,
+    min: 1,
+    max: 100_000,
+    description: 'Failed sign-ins per client address within the window before sign-in is refused.',
+  },
+  {
+    name: 'CONSOLE_SIGNIN_WINDOW',
+    group: 'Console',
+    kind: 'duration',
+    default: '15m',
+    description: 'The window of the two sign-in limits.',
+  },
+  {
+    name: 'METRICS_PORT',
+    group: 'Operations',
+    kind: 'integer',
+    min: 1,
+    max: 65535,
+    description:
+      'Serve /metrics (Prometheus) on this port, a listener of its own on METRICS_HOST. Unset: not on a port of its own.',
+  },
+  {
+    name: 'METRICS_HOST',
+    group: 'Operations',
+    kind: 'text',
+    defaultText: 'HOST',
+    description: 'Address of the metrics listener.',
+  },
+  {
+    name: 'METRICS_TOKEN',
+    group: 'Operations',
+    kind: 'secret',
+    min: 16,
+    description:
+      'Bearer token for /metrics (at least 16 characters). Without METRICS_PORT, /metrics is served on the API port only when this is set.',
+  },
+  {
+    name: 'SECRET_KEY',
+    group: 'Operations',
+    kind: 'secret',
+    description:
+      '32 bytes as base64 (44 characters) or hex (64): encrypts webhook secrets at rest. Make one with `openssl rand -base64 32`.',
+  },
+  {
+    name: 'SECRET_KEY_PREVIOUS',
+    group: 'Operations',
+    kind: 'secret',
+    description:
+      'Earlier keys, comma-separated, still able to decrypt while `sanctions secrets rotate` re-encrypts under SECRET_KEY.',
+  },
+  {
+    name: 'SERVER_TIMING',
+    group: 'Server',
+    kind: 'boolean',
+    default: false,
+    description: "Send a `Server-Timing` header with each POST /screen's stages (docs/latency.md).",
+  },
+  {
+    name: 'REDIS_URL',
+    group: 'Limits',
+    kind: 'url',
+    description:
+      'redis:// or rediss:// address. Set: the per-key rate limit and the monthly quotas are counted in Redis, exact across nodes (docs/multi-node.md); unset: in process (SQLite) or in the database (PostgreSQL).',
+  },
+  {
+    name: 'REDIS_KEY_PREFIX',
+    group: 'Limits',
+    kind: 'text',
+    default: 'sanctions:',
+    description: 'Prefix of every Redis key the service writes, so several deployments (or tests) can share one Redis.',
+  },
+  {
+    name: 'REDIS_QUOTA_SETTLE',
+    group: 'Limits',
+    kind: 'duration',
+    default: '10s',
+    description:
+      'After Redis lost its counts (a restart), how long a monthly quota waits before it is rebuilt from the durable usage in the database.',
+  },
+] as const);
+
+export type ConfigVariableName = (typeof CONFIG_VARIABLES)[number]['name'];
+
+const VARIABLES = new Map<string, ConfigVariable>(CONFIG_VARIABLES.map((v) => [v.name, v]));
+
+function spec(name: ConfigVariableName): ConfigVariable {
+  return VARIABLES.get(name) as ConfigVariable;
+}
+
 type Env = Record<string, string | undefined>;
 
-function str(env: Env, name: string): string | undefined {
+function str(env: Env, name: ConfigVariableName): string | undefined {
   const value = env[name];
   if (value === undefined) return undefined;
   const trimmed = value.trim();
   return trimmed === '' ? undefined : trimmed;
 }
 
-function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+/** The schema's default of a text-like variable. */
+function textDefault(name: ConfigVariableName): string {
+  return String(spec(name).default);
+}
+
+function int(env: Env, name: ConfigVariableName, fallback = spec(name).default as number): number {
+  const { min = 0, max = Number.MAX_SAFE_INTEGER } = spec(name);
   const raw = str(env, name);
   if (raw === undefined) return fallback;
   if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
@@ -197,18 +670,19 @@ function int(env: Env, name: string, fallback: number, min: number, max: number)
   return value;
 }
 
-function num(env: Env, name: string, fallback: number, min: number, max: number): number {
+function num(env: Env, name: ConfigVariableName): number {
+  const { min = 0, max = Number.MAX_VALUE } = spec(name);
   const raw = str(env, name);
-  if (raw === undefined) return fallback;
+  if (raw === undefined) return spec(name).default as number;
   const value = Number(raw);
   if (!Number.isFinite(value)) throw new ConfigError(name, `must be a number, got "${raw}"`);
   if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
   return value;
 }
 
-function bool(env: Env, name: string, fallback: boolean): boolean {
+function bool(env: Env, name: ConfigVariableName): boolean {
   const raw = str(env, name);
-  if (raw === undefined) return fallback;
+  if (raw === undefined) return spec(name).default as boolean;
   if (/^(1|true|yes|on)$/i.test(raw)) return true;
   if (/^(0|false|no|off)$/i.test(raw)) return false;
   throw new ConfigError(name, `must be true or false, got "${raw}"`);
@@ -223,16 +697,16 @@ export function parseDuration(raw: string): number | undefined {
   return Math.round(Number(match[1]) * (DURATION_UNITS[match[2] as string] as number));
 }
 
-function duration(env: Env, name: string, fallback: string): number {
-  const raw = str(env, name) ?? fallback;
+function duration(env: Env, name: ConfigVariableName): number {
+  const raw = str(env, name) ?? textDefault(name);
   const ms = parseDuration(raw);
   if (ms === undefined || ms <= 0)
     throw new ConfigError(name, `must be a duration such as 10s, 5m or 1h, got "${raw}"`);
   return ms;
 }
 
-function durations(env: Env, name: string, fallback: string): number[] {
-  const raw = str(env, name) ?? fallback;
+function durations(env: Env, name: ConfigVariableName): number[] {
+  const raw = str(env, name) ?? textDefault(name);
   const parts = raw.split(',').map((p) => p.trim());
   const values = parts.map((p) => parseDuration(p));
   if (parts.length === 0 || values.some((v) => v === undefined || v <= 0)) {
@@ -244,21 +718,21 @@ function durations(env: Env, name: string, fallback: string): number[] {
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Readonly<Config> {
-  const nodeEnv = str(env, 'NODE_ENV') ?? 'production';
+  const nodeEnv = str(env, 'NODE_ENV') ?? textDefault('NODE_ENV');
   if (nodeEnv !== 'production' && nodeEnv !== 'development' && nodeEnv !== 'test') {
     throw new ConfigError('NODE_ENV', `must be production, development or test, got "${nodeEnv}"`);
   }
-  const logLevel = (str(env, 'LOG_LEVEL') ?? 'info').toLowerCase() as LogLevel;
+  const logLevel = (str(env, 'LOG_LEVEL') ?? textDefault('LOG_LEVEL')).toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
 
-  const dataDir = resolve(str(env, 'DATA_DIR') ?? './data');
+  const dataDir = resolve(str(env, 'DATA_DIR') ?? textDefault('DATA_DIR'));
   const databaseUrl = str(env, 'DATABASE_URL');
   let database: DatabaseConfig;
-  const sqliteSynchronous = (str(env, 'SQLITE_SYNCHRONOUS') ?? 'FULL').toUpperCase();
+  const sqliteSynchronous = (str(env, 'SQLITE_SYNCHRONOUS') ?? textDefault('SQLITE_SYNCHRONOUS')).toUpperCase();
   if (sqliteSynchronous !== 'FULL' && sqliteSynchronous !== 'NORMAL') {
     throw new ConfigError('SQLITE_SYNCHRONOUS', 'must be FULL or NORMAL');
   }
-  const poolSize = int(env, 'DATABASE_POOL_SIZE', 10, 1, 200);
+  const poolSize = int(env, 'DATABASE_POOL_SIZE');
   if (databaseUrl === undefined) {
     database = { engine: 'sqlite', url: resolve(dataDir, 'sanctions.db'), sqliteSynchronous, poolSize };
   } else if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -287,8 +761,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     );
   }
 
-  const host = str(env, 'HOST') ?? '127.0.0.1';
-  const syncTime = str(env, 'LIST_SYNC_TIME') ?? '04:00';
+  const host = str(env, 'HOST') ?? textDefault('HOST');
+  const syncTime = str(env, 'LIST_SYNC_TIME') ?? textDefault('LIST_SYNC_TIME');
   if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(syncTime))
     throw new ConfigError('LIST_SYNC_TIME', `must be HH:MM (UTC), got "${syncTime}"`);
 
@@ -302,7 +776,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     }
   }
 
-  const port = int(env, 'PORT', 8080, 0, 65535);
+  const port = int(env, 'PORT');
   // PUBLIC_URL, checked once (publicUrl below): the OpenAPI servers entry is relative without it;
   // console links need an absolute address, so they fall back to this host and port.
   const publicHttp = publicUrl(env);
@@ -314,11 +788,11 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const redisUrl = str(env, 'REDIS_URL');
   if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl))
     throw new ConfigError('REDIS_URL', 'must start with redis:// or rediss://');
-  const redisPrefix = str(env, 'REDIS_KEY_PREFIX') ?? 'sanctions:';
+  const redisPrefix = str(env, 'REDIS_KEY_PREFIX') ?? textDefault('REDIS_KEY_PREFIX');
   if (!/^[\w:.-]{1,100}$/.test(redisPrefix))
     throw new ConfigError('REDIS_KEY_PREFIX', 'must be 1 to 100 letters, digits, _, :, . or -');
   const redis: RedisConfig | undefined = redisUrl
-    ? { url: redisUrl, keyPrefix: redisPrefix, quotaSettleMs: duration(env, 'REDIS_QUOTA_SETTLE', '10s') }
+    ? { url: redisUrl, keyPrefix: redisPrefix, quotaSettleMs: duration(env, 'REDIS_QUOTA_SETTLE') }
     : undefined;
   const config: Config = {
     ...(redis ? { redis } : {}),
@@ -329,59 +803,59 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     http: {
       host,
       port,
-      rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 60, 1, 10_000_000),
-      authFailureLimitPerMinute: int(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 30, 1, 10_000_000),
-      publicRateLimitPerMinute: int(env, 'PUBLIC_RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
-      trustProxy: bool(env, 'TRUST_PROXY', false),
-      serverTiming: bool(env, 'SERVER_TIMING', false),
+      rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE'),
+      authFailureLimitPerMinute: int(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE'),
+      publicRateLimitPerMinute: int(env, 'PUBLIC_RATE_LIMIT_PER_MINUTE'),
+      trustProxy: bool(env, 'TRUST_PROXY'),
+      serverTiming: bool(env, 'SERVER_TIMING'),
       ...publicHttp,
     },
     lists: {
       ...(listsDir ? { dir: resolve(listsDir) } : {}),
       downloadDir: resolve(dataDir, 'downloads'),
       syncTime,
-      syncOnStart: bool(env, 'LIST_SYNC_ON_START', true),
-      reloadIntervalMs: duration(env, 'LIST_RELOAD_INTERVAL', '30s'),
-      staleAfterMs: duration(env, 'LIST_STALE_AFTER', '48h'),
-      httpTimeoutMs: duration(env, 'LIST_HTTP_TIMEOUT', '120s'),
-      httpRetries: int(env, 'LIST_HTTP_RETRIES', 3, 0, 10),
+      syncOnStart: bool(env, 'LIST_SYNC_ON_START'),
+      reloadIntervalMs: duration(env, 'LIST_RELOAD_INTERVAL'),
+      staleAfterMs: duration(env, 'LIST_STALE_AFTER'),
+      httpTimeoutMs: duration(env, 'LIST_HTTP_TIMEOUT'),
+      httpRetries: int(env, 'LIST_HTTP_RETRIES'),
       urlOverrides,
-      minRecordRatio: num(env, 'LIST_MIN_RECORD_RATIO', 0.8, 0, 1),
+      minRecordRatio: num(env, 'LIST_MIN_RECORD_RATIO'),
     },
     ownership: ownershipDir ? { dir: resolve(ownershipDir) } : {},
     matching: {
-      floor: num(env, 'MATCH_FLOOR', 50, 0, 100),
-      maxMatches: int(env, 'MATCH_MAX_RESULTS', 10, 1, 100),
+      floor: num(env, 'MATCH_FLOOR'),
+      maxMatches: int(env, 'MATCH_MAX_RESULTS'),
       // One matching thread beside the HTTP thread when there is a second core for it.
-      threads: int(env, 'MATCH_THREADS', availableParallelism() > 1 ? 1 : 0, 0, 32),
+      threads: int(env, 'MATCH_THREADS', availableParallelism() > 1 ? 1 : 0),
     },
     webhooks: {
-      retryDelaysMs: durations(env, 'WEBHOOK_RETRY_DELAYS', '1m,5m,15m,1h,4h'),
-      timeoutMs: duration(env, 'WEBHOOK_TIMEOUT', '10s'),
-      allowPrivateAddresses: bool(env, 'WEBHOOK_ALLOW_PRIVATE_ADDRESSES', false),
-      pauseAfterFailures: int(env, 'WEBHOOK_PAUSE_AFTER_FAILURES', 10, 1, 1000),
-      pollIntervalMs: duration(env, 'WEBHOOK_POLL_INTERVAL', '2s'),
+      retryDelaysMs: durations(env, 'WEBHOOK_RETRY_DELAYS'),
+      timeoutMs: duration(env, 'WEBHOOK_TIMEOUT'),
+      allowPrivateAddresses: bool(env, 'WEBHOOK_ALLOW_PRIVATE_ADDRESSES'),
+      pauseAfterFailures: int(env, 'WEBHOOK_PAUSE_AFTER_FAILURES'),
+      pollIntervalMs: duration(env, 'WEBHOOK_POLL_INTERVAL'),
     },
     monitoring: {
-      batchSize: int(env, 'RESCREEN_BATCH_SIZE', 500, 1, 100_000),
-      maxIntervalMs: duration(env, 'RESCREEN_INTERVAL', '24h'),
+      batchSize: int(env, 'RESCREEN_BATCH_SIZE'),
+      maxIntervalMs: duration(env, 'RESCREEN_INTERVAL'),
     },
-    audit: { retentionYears: int(env, 'AUDIT_RETENTION_YEARS', 10, 1, 100) },
+    audit: { retentionYears: int(env, 'AUDIT_RETENTION_YEARS') },
     batches: {
-      concurrency: int(env, 'BATCH_CONCURRENCY', 64, 1, 1024),
-      busyConcurrency: int(env, 'BATCH_BUSY_CONCURRENCY', 2, 1, 1024),
-      claimSize: int(env, 'BATCH_CLAIM_SIZE', 512, 1, 10_000),
-      leaseMs: duration(env, 'BATCH_LEASE', '60s'),
-      pollIntervalMs: duration(env, 'BATCH_POLL_INTERVAL', '2s'),
+      concurrency: int(env, 'BATCH_CONCURRENCY'),
+      busyConcurrency: int(env, 'BATCH_BUSY_CONCURRENCY'),
+      claimSize: int(env, 'BATCH_CLAIM_SIZE'),
+      leaseMs: duration(env, 'BATCH_LEASE'),
+      pollIntervalMs: duration(env, 'BATCH_POLL_INTERVAL'),
     },
     console: {
       publicUrl: consoleUrl,
-      sessionIdleMs: duration(env, 'CONSOLE_SESSION_IDLE', '30m'),
-      sessionMaxMs: duration(env, 'CONSOLE_SESSION_MAX', '12h'),
-      invitationTtlMs: duration(env, 'CONSOLE_INVITATION_TTL', '72h'),
-      signInAccountLimit: int(env, 'CONSOLE_SIGNIN_ACCOUNT_LIMIT', 5, 1, 1000),
-      signInAddressLimit: int(env, 'CONSOLE_SIGNIN_ADDRESS_LIMIT', 20, 1, 100_000),
-      signInWindowMs: duration(env, 'CONSOLE_SIGNIN_WINDOW', '15m'),
+      sessionIdleMs: duration(env, 'CONSOLE_SESSION_IDLE'),
+      sessionMaxMs: duration(env, 'CONSOLE_SESSION_MAX'),
+      invitationTtlMs: duration(env, 'CONSOLE_INVITATION_TTL'),
+      signInAccountLimit: int(env, 'CONSOLE_SIGNIN_ACCOUNT_LIMIT'),
+      signInAddressLimit: int(env, 'CONSOLE_SIGNIN_ADDRESS_LIMIT'),
+      signInWindowMs: duration(env, 'CONSOLE_SIGNIN_WINDOW'),
     },
     ops: opsConfig(env, host),
   };
@@ -400,7 +874,7 @@ function publicUrl(env: Env): { publicUrl?: string } {
 }
 
 /** A 32-byte key as base64 or hex; the secrets module turns it into bytes. */
-function secretKeyValue(name: string, raw: string): string {
+function secretKeyValue(name: ConfigVariableName, raw: string): string {
   const hex = /^[0-9a-f]{64}$/i.test(raw);
   const base64 = /^[A-Za-z0-9+/]{43}=?$/.test(raw);
   if (!hex && !base64)
@@ -412,9 +886,9 @@ function secretKeyValue(name: string, raw: string): string {
 }
 
 function opsConfig(env: Env, host: string): OpsConfig {
-  const metricsPort = str(env, 'METRICS_PORT') === undefined ? undefined : int(env, 'METRICS_PORT', 0, 1, 65535);
+  const metricsPort = str(env, 'METRICS_PORT') === undefined ? undefined : int(env, 'METRICS_PORT');
   const metricsToken = str(env, 'METRICS_TOKEN');
-  if (metricsToken !== undefined && metricsToken.length < 16)
+  if (metricsToken !== undefined && metricsToken.length < (spec('METRICS_TOKEN').min as number))
     throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters');
   const secretKey = str(env, 'SECRET_KEY');
   const previous = (str(env, 'SECRET_KEY_PREVIOUS') ?? '').split(/[\s,]+/).filter(Boolean);
@@ -424,7 +898,7 @@ function opsConfig(env: Env, host: string): OpsConfig {
     ...(metricsPort !== undefined ? { metricsPort } : {}),
     metricsHost: str(env, 'METRICS_HOST') ?? host,
     ...(metricsToken !== undefined ? { metricsToken } : {}),
-    shutdownTimeoutMs: duration(env, 'SHUTDOWN_TIMEOUT', '30s'),
+    shutdownTimeoutMs: duration(env, 'SHUTDOWN_TIMEOUT'),
     ...(secretKey !== undefined ? { secretKey: secretKeyValue('SECRET_KEY', secretKey) } : {}),
     previousSecretKeys: previous.map((k) => secretKeyValue('SECRET_KEY_PREVIOUS', k)),
   };

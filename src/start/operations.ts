@@ -1,6 +1,8 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import { hostname } from 'node:os';
+import { dirname } from 'node:path';
 import type { OpsConfig } from '../infra/config.js';
 import { ping } from '../infra/database.js';
 import { releaseLeasesOf } from '../infra/job-lock.js';
@@ -133,6 +135,12 @@ export async function releaseNodeHoldings(ctx: AppContext): Promise<{ leases: nu
  * `sanctions serve` refuses to start while a live process holds it, `sanctions restore` refuses to
  * replace the database under it; a lock left by a process that died (kill -9) is taken over. The
  * pid is checked only on the same host; a lock written on another host counts as held.
+ *
+ * Taking it is atomic: the holder's record is written to a file of its own, then hard-linked to the
+ * lock's name, which fails when the name exists (create-exclusive, and the lock is never seen half
+ * written). A stale lock is removed only under a second create-exclusive file (`.takeover`), after
+ * reading it again, so that of two processes finding the same dead holder one removes it and both
+ * then race for the name again: exactly one wins.
  */
 export interface LockHolder {
   pid: number;
@@ -153,37 +161,112 @@ function alive(pid: number): boolean {
   }
 }
 
-/** The live holder of the lock, if any. */
-export function lockHolder(databaseFile: string): LockHolder | undefined {
-  let holder: LockHolder;
+/** The lock file's text; undefined when there is no such file. */
+function readText(path: string): string | undefined {
   try {
-    holder = JSON.parse(readFileSync(serverLockPath(databaseFile), 'utf8')) as LockHolder;
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function parseHolder(text: string | undefined): LockHolder | undefined {
+  try {
+    return text === undefined ? undefined : (JSON.parse(text) as LockHolder);
   } catch {
     return undefined;
   }
-  if (holder.host !== hostname()) return holder;
-  return holder.pid !== process.pid && alive(holder.pid) ? holder : undefined;
+}
+
+function readHolder(path: string): LockHolder | undefined {
+  return parseHolder(readText(path));
+}
+
+/** Held: on another host, or by another live process on this one. */
+function holds(holder: LockHolder): boolean {
+  if (holder.host !== hostname()) return true;
+  return holder.pid !== process.pid && alive(holder.pid);
+}
+
+/** The live holder of the lock, if any. */
+export function lockHolder(databaseFile: string): LockHolder | undefined {
+  const holder = readHolder(serverLockPath(databaseFile));
+  return holder && holds(holder) ? holder : undefined;
+}
+
+function errorCode(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException).code;
+}
+
+/** Creates `path` holding `text` only when no file of that name exists; false when one does. */
+function createExclusive(path: string, text: string): boolean {
+  const draft = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  writeFileSync(draft, text, { flag: 'wx' });
+  try {
+    linkSync(draft, path);
+    return true;
+  } catch (error) {
+    if (errorCode(error) === 'EEXIST') return false;
+    throw error;
+  } finally {
+    rmSync(draft, { force: true });
+  }
+}
+
+function sameHolder(a: LockHolder | undefined, b: LockHolder): boolean {
+  return a !== undefined && a.pid === b.pid && a.host === b.host && a.startedAt === b.startedAt;
+}
+
+/**
+ * Removes the stale lock whose text is `stale` unless it changed since it was read. Only a process
+ * holding the `.takeover` guard removes a lock, so under the guard the file can change in one way
+ * only: from absent to a new holder's (by link). Comparing the text under the guard is therefore safe.
+ */
+function removeStale(path: string, stale: string): void {
+  const guard = `${path}.takeover`;
+  const me: LockHolder = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() };
+  if (!createExclusive(guard, JSON.stringify(me))) {
+    // Another process is taking over; its guard stays behind only if it died within these few lines.
+    const other = readHolder(guard);
+    if (other && !holds(other) && other.pid !== process.pid) rmSync(guard, { force: true });
+    return;
+  }
+  try {
+    if (readText(path) === stale) rmSync(path, { force: true });
+  } finally {
+    rmSync(guard, { force: true });
+  }
 }
 
 export function acquireServerLock(databaseFile: string, startedAt: Date): { release(): void } {
-  const holder = lockHolder(databaseFile);
-  if (holder) {
-    throw new Error(
-      `another server (pid ${holder.pid} on ${holder.host}, since ${holder.startedAt}) serves ${databaseFile}; ` +
-        `SQLite is served by one process (use PostgreSQL for several nodes)`,
-    );
-  }
   const path = serverLockPath(databaseFile);
+  mkdirSync(dirname(path), { recursive: true });
   const mine: LockHolder = { pid: process.pid, host: hostname(), startedAt: startedAt.toISOString() };
-  writeFileSync(path, JSON.stringify(mine));
+  // Each round creates the lock, finds a live holder, or removes a dead one (or sees it gone): a
+  // few rounds cover processes dying and racing at once.
+  for (let round = 0; round < 50; round++) {
+    if (round > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+    if (createExclusive(path, JSON.stringify(mine))) return lockHandle(path, mine);
+    const text = readText(path);
+    if (text === undefined) continue;
+    const holder = parseHolder(text);
+    if (holder && holds(holder)) {
+      throw new Error(
+        `another server (pid ${holder.pid} on ${holder.host}, since ${holder.startedAt}) serves ${databaseFile}; ` +
+          `SQLite is served by one process (use PostgreSQL for several nodes)`,
+      );
+    }
+    // Dead, or not written by this code (a lock is linked whole, never seen half written).
+    removeStale(path, text);
+  }
+  throw new Error(`could not take the server lock ${path}: it keeps changing hands`);
+}
+
+function lockHandle(path: string, mine: LockHolder): { release(): void } {
   return {
     release() {
-      try {
-        const current = JSON.parse(readFileSync(path, 'utf8')) as LockHolder;
-        if (current.pid === mine.pid && current.host === mine.host) rmSync(path, { force: true });
-      } catch {
-        // already gone
-      }
+      if (sameHolder(readHolder(path), mine)) rmSync(path, { force: true });
     },
   };
 }

@@ -3,6 +3,7 @@ import { type Logger, pino } from 'pino';
 import { pathToFileURL } from 'node:url';
 import { type Config, ConfigError, loadConfig } from '../infra/config.js';
 import type { Clock } from '../infra/clock.js';
+import { ensureDataDirectory } from '../infra/data-dir.js';
 import type { Log } from '../infra/context.js';
 import { buildApp } from '../http/server.js';
 import { type AppContext, createContext } from './context.js';
@@ -75,6 +76,9 @@ export async function startServer(
 ): Promise<RunningServer> {
   const logger = pino({ level: config.logLevel });
   const log: Log = (level, message, detail) => logger[level](detail ?? {}, message);
+  // A fresh clone has no ./data: make it (and say where) before the lock and the database are written there.
+  const dataDirectory = ensureDataDirectory(config);
+  for (const folder of dataDirectory.created) logger.info({ folder }, 'created the data directory');
   // SQLite is served by one process: the lock tells `sanctions restore` (and a second serve) so.
   const lock = config.database.engine === 'sqlite' ? acquireServerLock(config.database.url, new Date()) : undefined;
   const ctx = await createContext(config, { ...(options.clock ? { clock: options.clock } : {}), log });
@@ -84,7 +88,12 @@ export async function startServer(
   const url = await app.listen({ host: config.http.host, port: config.http.port });
   const metrics = await startMetricsListener(config.ops, operations.deps.sample, () => ctx.clock.now());
   app.log.info(
-    { url, database: config.database.engine, ...(metrics ? { metrics: metrics.url } : {}) },
+    {
+      url,
+      database: config.database.engine,
+      dataDir: dataDirectory.path,
+      ...(metrics ? { metrics: metrics.url } : {}),
+    },
     'sanctions screening service listening',
   );
   return {

@@ -29,6 +29,21 @@ for (const { engine, skip } of ENGINES) {
       assert.notEqual(again.headers.get('x-request-id'), res.headers.get('x-request-id'));
     });
 
+    it('errors the router raises before a route runs come in the envelope with X-Request-Id', async () => {
+      // A malformed percent-encoding in the path (Fastify answers its own body without a handler).
+      const badUrl = await t.request('GET', '/v1/monitors/%ff', { key: org.key });
+      assertError(badUrl, 400, 'BAD_REQUEST', { rateLimit: false });
+      assert.match(badUrl.body.error.message, /percent-encoding/);
+      // A path parameter longer than the router reads.
+      const longId = await t.request('GET', `/v1/screenings/scr_${'x'.repeat(300)}`, { key: org.key });
+      assertError(longId, 400, 'VALIDATION_ERROR', { field: 'path', rateLimit: false });
+      assert.match(longId.body.error.message, /longer than 100 characters/);
+      // One character under the limit is routed as usual: an unknown screening.
+      const routed = await t.request('GET', `/v1/screenings/scr_${'x'.repeat(96)}`, { key: org.key });
+      assert.equal(routed.status, 404, routed.text);
+      assert.notEqual(badUrl.headers.get('x-request-id'), longId.headers.get('x-request-id'));
+    });
+
     it('invalid JSON: 400 BAD_REQUEST', async () => {
       const headers = { 'content-type': 'application/json' };
       assertError(
