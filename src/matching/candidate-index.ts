@@ -12,30 +12,31 @@ import type { ScoredPart } from './part-similarity.js';
 import { normalizeName, type NamePart } from './normalize.js';
 import { phoneticKey, spellingFold } from './similarity.js';
 import { inOtherScript } from './transliterate.js';
+import { SCORING } from './scoring-table.js';
 
 /** Listed names carrying a part above which its fuzzy neighbourhood is not searched. */
-const COMMON_POSTINGS = 1500;
+const COMMON_POSTINGS = SCORING.COMMON_POSTINGS.value;
 /** Weight of a number part in candidate ranking, as a share of the rarest word's. */
-const NUMBER_WEIGHT = 0.8;
+const NUMBER_WEIGHT = SCORING.NUMBER_WEIGHT.value;
 const DIGIT = /\d/;
 /**
  * Share of a listed part's weight beyond the information of the fuzzy way that reached it (see
  * channelIdf) that still counts in ranking candidates: among a typo's neighbours the rarer one is
  * still the better lead, but none is worth more than the ambiguity of the way allows.
  */
-const CHANNEL_EXCESS = 0.3;
+const CHANNEL_EXCESS = SCORING.CHANNEL_EXCESS.value;
 /**
  * What a visit by each fuzzy way counts, as a share of an exact one: the same spelling fold is
  * nearly the same name, a shared skeleton a little less sure, one slip least (it also reaches other
  * names that differ by a letter).
  */
-const FOLD_VISIT = 0.95;
-const SKELETON_VISIT = 0.9;
-const SLIP_VISIT = 0.85;
+const FOLD_VISIT = SCORING.FOLD_VISIT.value;
+const SKELETON_VISIT = SCORING.SKELETON_VISIT.value;
+const SLIP_VISIT = SCORING.SLIP_VISIT.value;
 /** A fuzzy way reaching more listed parts than this says too little to follow. */
-const MAX_REACHED = 400;
+const MAX_REACHED = SCORING.MAX_REACHED.value;
 /** A shared skeleton counts only between parts whose lengths differ by this much at most. */
-const SKELETON_LENGTH_SLACK = 2;
+const SKELETON_LENGTH_SLACK = SCORING.SKELETON_LENGTH_SLACK.value;
 /** Marks of the probes of one query (mark is a Uint8Array); a query with more probes clears them and starts again. */
 const MAX_MARK = 255;
 /**
@@ -45,13 +46,13 @@ const MAX_MARK = 255;
  */
 const PROBE_WAYS = 20_000;
 /** Candidates fully scored per query. */
-const CANDIDATES = 50;
+const CANDIDATES = SCORING.CANDIDATES.value;
 /** Names ranked under this share of the best name's rank are not candidates. */
-const RANK_CUT = 0.34;
+const RANK_CUT = SCORING.RANK_CUT.value;
 /** Share of a name's weight the query does not cover that lowers its rank (prefer names the query covers). */
-const UNCOVERED_WEIGHT = 0.25;
+const UNCOVERED_WEIGHT = SCORING.UNCOVERED_WEIGHT.value;
 /** Smoothing of the IDF so that tiny indexes (tests, one-record pair checks) get sane weights. */
-const IDF_PRIOR = 1000;
+const IDF_PRIOR = SCORING.IDF_PRIOR.value;
 /** Spelling folds and phonetic keys remembered while building (bounded, then computed again). */
 const BUILD_CACHE = 200_000;
 

@@ -6,6 +6,7 @@
 import type { IdentifierType, ListRecord } from '../lists/model.js';
 import { recordCountries } from './corroboration.js';
 import { normalizeName, type NamePart } from './normalize.js';
+import { SCORING } from './scoring-table.js';
 
 const LINKING_IDS = new Set<IdentifierType>([
   'un_ref',
@@ -21,7 +22,7 @@ const LINKING_IDS = new Set<IdentifierType>([
   'crypto_address',
 ]);
 /** An identifier or name key shared by more rows than this is too generic to link on. */
-const MAX_GROUP = 12;
+const MAX_GROUP = SCORING.MAX_GROUP.value;
 
 export interface Clusters {
   /** Root record index of each record's cluster (the first record of the cluster). */

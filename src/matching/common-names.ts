@@ -12,9 +12,10 @@
  */
 import { lettersWritten } from './part-similarity.js';
 import { phoneticKey } from './similarity.js';
+import { SCORING } from './scoring-table.js';
 
 /** Weight cap (nats) of a name part common in the population: about 1 record in 60. */
-export const COMMON_NAME_IDF = 3.5;
+export const COMMON_NAME_IDF = SCORING.COMMON_NAME_IDF.value;
 
 const GIVEN = `
 james john robert michael william david richard joseph thomas charles christopher daniel matthew anthony mark

@@ -11,39 +11,61 @@ import type { IdentifierEvidence } from './identifier-index.js';
 import { round1 } from './levels.js';
 import type { CorroborationEffect, IdentifierEffect } from './types.js';
 import { withArticle } from './wording.js';
+import { SCORING } from './scoring-table.js';
 
 /**
  * A birth date that agrees is the strongest evidence beside the name (DECISIONS.md: high when birth
  * date or country corroborate): the same day lifts a medium name match (70) to high; the same month
  * or only the year (which many listings give alone) a little.
  */
-export const BIRTH_EXACT = 10;
-export const BIRTH_MONTH = 5;
-export const BIRTH_YEAR = 3;
+export const BIRTH_EXACT = SCORING.BIRTH_EXACT.value;
+export const BIRTH_MONTH = SCORING.BIRTH_MONTH.value;
+export const BIRTH_YEAR = SCORING.BIRTH_YEAR.value;
 /**
  * A listed birth date that contradicts the query's is evidence of another person: it takes even an
  * exact name (100) below high. Less when the listing marks a date approximate or a listed year is
  * within one of the query's (listings of one person disagree by a year often enough).
  */
-export const BIRTH_CONTRADICTS = -25;
-export const BIRTH_CONTRADICTS_APPROX = -15;
+export const BIRTH_CONTRADICTS = SCORING.BIRTH_CONTRADICTS.value;
+export const BIRTH_CONTRADICTS_APPROX = SCORING.BIRTH_CONTRADICTS_APPROX.value;
 /**
  * Country (nationality, citizenship, address) agrees: weak evidence, shared by millions; a country
  * that is not among the listed ones says more (a listing gives every country it knows).
  */
-export const COUNTRY_AGREES = 4;
-export const COUNTRY_CONTRADICTS = -8;
+export const COUNTRY_AGREES = SCORING.COUNTRY_AGREES.value;
+export const COUNTRY_CONTRADICTS = SCORING.COUNTRY_CONTRADICTS.value;
 /**
  * The query's entity type is not the listed one: a person is never an organization or a vessel, so
  * that conflict costs most; the other types against one another less (a shipping company and its
  * vessels often share a name, and lists do not always type them alike). A type that agrees adds
  * nothing: it says little the name did not.
  */
-export const TYPE_CONTRADICTS_PERSON = -35;
-export const TYPE_CONTRADICTS = -20;
+export const TYPE_CONTRADICTS_PERSON = SCORING.TYPE_CONTRADICTS_PERSON.value;
+export const TYPE_CONTRADICTS = SCORING.TYPE_CONTRADICTS.value;
 
-export function birthDateEffect(query: string | undefined, record: ListRecord): CorroborationEffect | undefined {
-  if (!query || record.birthDates.length === 0) return undefined;
+/**
+ * Years within which a listed birth year that differs from the query's only differs
+ * (BIRTH_CONTRADICTS_APPROX) instead of contradicting: a screening profile may set it
+ * (engine-knobs.ts, birthDateToleranceYears).
+ */
+export const BIRTH_YEAR_TOLERANCE = SCORING.BIRTH_YEAR_TOLERANCE.value;
+
+/**
+ * The birth date's effect. `tolerance` (years) and `missing` (the points when the query gives a
+ * date and the listing none; 0 leaves the field out, as by default) are the profile's knobs
+ * (engine-knobs.ts); the defaults are the engine's.
+ */
+export function birthDateEffect(
+  query: string | undefined,
+  record: ListRecord,
+  tolerance: number = BIRTH_YEAR_TOLERANCE,
+  missing = 0,
+): CorroborationEffect | undefined {
+  if (!query) return undefined;
+  if (record.birthDates.length === 0)
+    return missing !== 0 && Number.isFinite(Number(query.trim().slice(0, 4)))
+      ? { effect: missing, detail: `birth date ${query.trim()} given, none listed` }
+      : undefined;
   const q = query.trim();
   const qYear = Number(q.slice(0, 4));
   if (!Number.isFinite(qYear)) return undefined;
@@ -64,7 +86,7 @@ export function birthDateEffect(query: string | undefined, record: ListRecord): 
     else if (y === qYear && (d.length === 4 || !qFull || bd.approximate))
       e = { effect: BIRTH_YEAR, detail: `birth year ${y} is the same` };
     else if (y === qYear) e = { effect: 0, detail: `same birth year ${y}, different day (${d})` };
-    if (Math.abs(y - qYear) <= 1) near = true;
+    if (Math.abs(y - qYear) <= tolerance) near = true;
     if (e && (!best || e.effect > best.effect)) best = e;
   }
   if (best) return best;
@@ -92,10 +114,16 @@ export function recordCountries(record: ListRecord): string[] {
   return [...out];
 }
 
-export function countryEffect(query: string | undefined, countries: string[]): CorroborationEffect | undefined {
-  if (!query || countries.length === 0) return undefined;
+/** The country's effect; `missing` is the points when the listing gives no country (a profile's knob; 0 leaves the field out). */
+export function countryEffect(
+  query: string | undefined,
+  countries: string[],
+  missing = 0,
+): CorroborationEffect | undefined {
+  if (!query || (countries.length === 0 && missing === 0)) return undefined;
   const q = toCountryCode(query);
   if (!q) return undefined;
+  if (countries.length === 0) return { effect: missing, detail: `country ${q} given, none listed` };
   if (countries.includes(q)) return { effect: COUNTRY_AGREES, detail: `country ${q} is listed` };
   return {
     effect: COUNTRY_CONTRADICTS,
@@ -123,10 +151,10 @@ export function entityTypeEffect(query: EntityType | undefined, listed: EntityTy
  * review, not a hit: IDENTIFIER_UNRELATED_NAME_SCORE, medium (a document number typed into the
  * wrong form, or a stolen identity).
  */
-export const IDENTIFIER_MATCH_SCORE = 90;
-export const IDENTIFIER_MATCH_MIN = 10;
-export const IDENTIFIER_COMPATIBLE_NAME = 40;
-export const IDENTIFIER_UNRELATED_NAME_SCORE = 70;
+export const IDENTIFIER_MATCH_SCORE = SCORING.IDENTIFIER_MATCH_SCORE.value;
+export const IDENTIFIER_MATCH_MIN = SCORING.IDENTIFIER_MATCH_MIN.value;
+export const IDENTIFIER_COMPATIBLE_NAME = SCORING.IDENTIFIER_COMPATIBLE_NAME.value;
+export const IDENTIFIER_UNRELATED_NAME_SCORE = SCORING.IDENTIFIER_UNRELATED_NAME_SCORE.value;
 /**
  * The listing carries numbers of the query's type, none of them the query's. A ship keeps its IMO
  * number for life, a company its LEI, an airframe its serial: another one is another party, which
@@ -134,8 +162,8 @@ export const IDENTIFIER_UNRELATED_NAME_SCORE = 70;
  * flag or the register, passports expire, people hold several documents and companies several
  * registrations: another one says less.
  */
-export const IDENTIFIER_CONTRADICTS_LIFELONG = -25;
-export const IDENTIFIER_CONTRADICTS = -10;
+export const IDENTIFIER_CONTRADICTS_LIFELONG = SCORING.IDENTIFIER_CONTRADICTS_LIFELONG.value;
+export const IDENTIFIER_CONTRADICTS = SCORING.IDENTIFIER_CONTRADICTS.value;
 const LIFELONG: ReadonlySet<ScreeningIdentifierType> = new Set(['imo', 'lei', 'aircraft_serial']);
 /** Numbers that name a ship or an aircraft, not its owner. */
 const CRAFT_NUMBERS: ReadonlySet<ScreeningIdentifierType> = new Set([

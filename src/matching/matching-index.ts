@@ -9,6 +9,7 @@ import type { EntityType, ListRecord } from '../lists/model.js';
 import { CandidateIndex, renderingScript, type NameEntry } from './candidate-index.js';
 import { clusterSteps } from './clusters.js';
 import {
+  BIRTH_YEAR_TOLERANCE,
   birthDateEffect,
   countryEffect,
   entityTypeEffect,
@@ -148,6 +149,12 @@ export class MatchingIndex {
     );
     const least = nameFloor(floor);
     const queryScript = renderingScript(query.name);
+    // A profile's knobs (engine-knobs.ts); without them, the engine's own values.
+    const knobs = options.knobs;
+    const skipWeak = knobs?.weakAliases === false;
+    const tolerance = knobs?.birthDateToleranceYears ?? BIRTH_YEAR_TOLERANCE;
+    const missingBirth = knobs?.missingBirthDatePoints ?? 0;
+    const missingCountry = knobs?.missingCountryPoints ?? 0;
     // Best name per record.
     const perRecord = new Map<number, { entry: NameEntry; cmp: NameComparison; nameScore: number; dist: number }>();
     // The lists repeat one another: a name listed by several sources (or twice by one) is the same
@@ -157,6 +164,7 @@ export class MatchingIndex {
     const compared = new Map<number, NameComparison | undefined>();
     for (const c of cands) {
       const entry = index.names[c.name]!;
+      if (skipWeak && entry.quality === 'weak') continue;
       // A record whose best name scores under the name floor is left out below: such names need no
       // alignment, unless an identifier found the record.
       const found = identified?.has(entry.record) === true;
@@ -194,9 +202,9 @@ export class MatchingIndex {
       // identifier the record carries can.
       if (best.nameScore < least && !identifiedBy) continue;
       const fields: FieldEffects = {};
-      const birth = birthDateEffect(query.birthDate, rec);
+      const birth = birthDateEffect(query.birthDate, rec, tolerance, missingBirth);
       if (birth) fields.birthDate = birth;
-      const country = countryEffect(query.country, this.countries[r]!);
+      const country = countryEffect(query.country, this.countries[r]!, missingCountry);
       if (country) fields.country = country;
       const type = typeEffectWithIdentifier(
         entityTypeEffect(query.entityType, rec.entityType),

@@ -9,45 +9,46 @@ import type { NameComparison, Pair, QueryParts } from './name-compare.js';
 import type { ScoredPart } from './part-similarity.js';
 import { spellingFold } from './similarity.js';
 import { COMMON_NAME_IDF, isCommonInAbjad } from './common-names.js';
+import { SCORING } from './scoring-table.js';
 
 /*
  * Weights of the name score. A part's weight is its information on the lists (IDF, nats) for words;
  * the other kinds weigh what they tell of identity.
  */
 /** A patronymic tells little beside the given name it derives from (thousands of Ivanovichs). */
-const PATRONYMIC_WEIGHT = 0.35;
+const PATRONYMIC_WEIGHT = SCORING.PATRONYMIC_WEIGHT.value;
 /** Particles (al, bin, van, de) are connectors: they weigh almost nothing. */
-const PARTICLE_WEIGHT = 0.4;
+const PARTICLE_WEIGHT = SCORING.PARTICLE_WEIGHT.value;
 /** An initial narrows a name down by a letter: more than a particle, less than any word. */
-const INITIAL_WEIGHT = 1.2;
+const INITIAL_WEIGHT = SCORING.INITIAL_WEIGHT.value;
 /** What a matched patronymic and a matched initial add to the information (see scoring.ts distinctiveness). */
-const PATRONYMIC_INFORMATION = 0.5;
-const INITIAL_INFORMATION = 0.5;
+const PATRONYMIC_INFORMATION = SCORING.PATRONYMIC_INFORMATION.value;
+const INITIAL_INFORMATION = SCORING.INITIAL_INFORMATION.value;
 /** Costs of an unpartnered part when judging a conflict (see conflictWeight). */
-const INITIAL_CONFLICT = 2.5;
-const PARTICLE_CONFLICT = 0.2;
+const INITIAL_CONFLICT = SCORING.INITIAL_CONFLICT.value;
+const PARTICLE_CONFLICT = SCORING.PARTICLE_CONFLICT.value;
 /** Even a common part (Abdul, Mohammad) replaced by another is a different father or tribe: it costs at least this. */
-const MIN_WORD_CONFLICT = 5;
+const MIN_WORD_CONFLICT = SCORING.MIN_WORD_CONFLICT.value;
 /**
  * A query part the lists know keeps at least this share of its own weight when matched to a listed
  * part that weighs less (a common query name matched to a rare spelling does not become rare).
  */
-const KNOWN_WEIGHT_SHARE = 0.8;
+const KNOWN_WEIGHT_SHARE = SCORING.KNOWN_WEIGHT_SHARE.value;
 /** Parts present on both sides but different: evidence of another person, four times a missing part. */
-const CONFLICT_COST = 4;
+const CONFLICT_COST = SCORING.CONFLICT_COST.value;
 /** Parts only the query has; a one-word listed name found inside a longer query explains little of it. */
-const EXTRA_QUERY_COST = 0.6;
-const EXTRA_QUERY_COST_ONE_WORD = 1.2;
+const EXTRA_QUERY_COST = SCORING.EXTRA_QUERY_COST.value;
+const EXTRA_QUERY_COST_ONE_WORD = SCORING.EXTRA_QUERY_COST_ONE_WORD.value;
 /** Parts only the listed name has: two are middle names (cheap), three or more a different, longer name. */
-const MIDDLE_NAMES = 2;
-const EXTRA_LISTED_COST = 0.3;
-const EXTRA_LISTED_COST_LONGER = 0.5;
+const MIDDLE_NAMES = SCORING.MIDDLE_NAMES.value;
+const EXTRA_LISTED_COST = SCORING.EXTRA_LISTED_COST.value;
+const EXTRA_LISTED_COST_LONGER = SCORING.EXTRA_LISTED_COST_LONGER.value;
 /** The coverage is raised to this power: a name half covered scores about a third, not a half. */
-const COVERAGE_EXPONENT = 1.5;
+const COVERAGE_EXPONENT = SCORING.COVERAGE_EXPONENT.value;
 /** Own and father's names swapped ("Salman bin Muhammad" / "Muhammad bin Salman"): the son, not the man. */
-const ROLES_SWAPPED_FACTOR = 0.45;
+const ROLES_SWAPPED_FACTOR = SCORING.ROLES_SWAPPED_FACTOR.value;
 /** A country on one side only of an organization's name: another branch or subsidiary. */
-const BRANCH_FACTOR = 0.6;
+const BRANCH_FACTOR = SCORING.BRANCH_FACTOR.value;
 
 /**
  * A name that says it is a person's, or says nothing, against an organization's, vessel's or
@@ -56,11 +57,11 @@ const BRANCH_FACTOR = 0.6;
  * chance. Resemblance alone is kept in view below the medium boundary. (A long word with one slip,
  * Rosoboronexprt, is still the word: few names come within one letter of a word that long.)
  */
-const RESEMBLANCE_ONLY_FACTOR = 0.6;
-const SAME_WORD = 0.97;
-const LONG_WORD = 8;
-const ONE_SLIP = 0.95;
-const GLUED_WORD = 4;
+const RESEMBLANCE_ONLY_FACTOR = SCORING.RESEMBLANCE_ONLY_FACTOR.value;
+const SAME_WORD = SCORING.SAME_WORD.value;
+const LONG_WORD = SCORING.LONG_WORD.value;
+const ONE_SLIP = SCORING.ONE_SLIP.value;
+const GLUED_WORD = SCORING.GLUED_WORD.value;
 
 /**
  * One name part of a person's name of two or more, and nothing else: a given name or a surname
@@ -69,7 +70,7 @@ const GLUED_WORD = 4;
  * when just one of two or more names matches, it is not a valid match. It stays in view, below
  * the medium boundary; a birth date or country that agrees can still bring it to review.
  */
-const ONE_PART_FACTOR = 0.6;
+const ONE_PART_FACTOR = SCORING.ONE_PART_FACTOR.value;
 /**
  * Two parts of a person's name each one slip from the listed ones, neither a spelling variant
  * (Hamid Saidov / SAIDOU, Habib; Mila Martin / MARTIC, Milan): every letter is written in both, and
@@ -77,7 +78,7 @@ const ONE_PART_FACTOR = 0.6;
  * drawn from a pool of names, and near neighbours are common) more often than the same one
  * mistyped twice. A company's name is words of its own: two slips in it are still that company.
  */
-const TWO_SLIPS_FACTOR = 0.8;
+const TWO_SLIPS_FACTOR = SCORING.TWO_SLIPS_FACTOR.value;
 /** Particles that make a name of their own (a kunya, Abu Tahir, is not Tahir; bin Laden not Laden). */
 const NAME_FORMING = new Set(['abu', 'abou', 'bou', 'umm', 'bin', 'ibn', 'bint', 'ben', 'ould']);
 
@@ -173,9 +174,9 @@ export function kindWeight(p: ScoredPart): number {
 }
 
 /** A part similarity below this is a doubtful pair (see partSimilarity's calibration). */
-const DOUBTFUL = 0.9;
+const DOUBTFUL = SCORING.DOUBTFUL.value;
 /** Cost of a listed part left over when the alignment holds a doubtful pair of known names (see scoreAlignment). */
-const DOUBTFUL_EXTRA_COST = 1.2;
+const DOUBTFUL_EXTRA_COST = SCORING.DOUBTFUL_EXTRA_COST.value;
 
 let partnerScratch = new Float64Array(16);
 

@@ -8,6 +8,7 @@ import type { AlignedPart } from './types.js';
 import type { PartKind, Translit } from './normalize.js';
 import { isTransposition, jaroWinkler, koreanFold, levenshtein, spellingFold } from './similarity.js';
 import { wadeGilesSpellsSyllable } from './wade-giles.js';
+import { SCORING } from './scoring-table.js';
 
 export interface ScoredPart {
   text: string;
@@ -27,6 +28,50 @@ export interface ScoredPart {
   personal?: true;
 }
 
+/* The values partSimilarity gives and the lengths it asks, from the scoring table (scoring-table.ts). */
+const INITIAL_SIMILARITY = SCORING.INITIAL_SIMILARITY.value;
+const NICKNAME_SIMILARITY = SCORING.NICKNAME_SIMILARITY.value;
+const WADE_GILES_MAX_LENGTH = SCORING.WADE_GILES_MAX_LENGTH.value;
+const WADE_GILES_SIMILARITY = SCORING.WADE_GILES_SIMILARITY.value;
+const LENGTH_GAP_REJECT = SCORING.LENGTH_GAP_REJECT.value;
+const JW_FLOOR = SCORING.JW_FLOOR.value;
+const JW_MIN_LENGTH = SCORING.JW_MIN_LENGTH.value;
+const JW_DISCOUNT = SCORING.JW_DISCOUNT.value;
+const LENGTH_GAP_DOUBTFUL = SCORING.LENGTH_GAP_DOUBTFUL.value;
+const DOUBTFUL_SIMILARITY = SCORING.DOUBTFUL_SIMILARITY.value;
+const VOWEL_SWAP_MIN_LENGTH = SCORING.VOWEL_SWAP_MIN_LENGTH.value;
+const VOWEL_SWAP_SIMILARITY = SCORING.VOWEL_SWAP_SIMILARITY.value;
+const SLIP_LONG_LENGTH = SCORING.SLIP_LONG_LENGTH.value;
+const SLIP_LONG_SAME_FIRST = SCORING.SLIP_LONG_SAME_FIRST.value;
+const SLIP_LONG_OTHER_FIRST = SCORING.SLIP_LONG_OTHER_FIRST.value;
+const SLIP_MEDIUM_LENGTH = SCORING.SLIP_MEDIUM_LENGTH.value;
+const SLIP_MEDIUM_SAME_FIRST = SCORING.SLIP_MEDIUM_SAME_FIRST.value;
+const SLIP_MEDIUM_OTHER_FIRST = SCORING.SLIP_MEDIUM_OTHER_FIRST.value;
+const SLIP_SHORT_LENGTH = SCORING.SLIP_SHORT_LENGTH.value;
+const SLIP_SHORT_SIMILARITY = SCORING.SLIP_SHORT_SIMILARITY.value;
+const TWO_EDITS_LONG_LENGTH = SCORING.TWO_EDITS_LONG_LENGTH.value;
+const TWO_EDITS_LONG_SIMILARITY = SCORING.TWO_EDITS_LONG_SIMILARITY.value;
+const TWO_EDITS_MEDIUM_LENGTH = SCORING.TWO_EDITS_MEDIUM_LENGTH.value;
+const REVERSED_MIN_LENGTH = SCORING.REVERSED_MIN_LENGTH.value;
+const REVERSED_SIMILARITY = SCORING.REVERSED_SIMILARITY.value;
+const FOLD_SIMILARITY = SCORING.FOLD_SIMILARITY.value;
+const SKELETON_FLOOR_TRANSLIT = SCORING.SKELETON_FLOOR_TRANSLIT.value;
+const SKELETON_FLOOR_LONG = SCORING.SKELETON_FLOOR_LONG.value;
+const SKELETON_LONG_LENGTH = SCORING.SKELETON_LONG_LENGTH.value;
+const SKELETON_FLOOR_SHORT = SCORING.SKELETON_FLOOR_SHORT.value;
+const SKELETON_SHORT_PART = SCORING.SKELETON_SHORT_PART.value;
+const SKELETON_ABJAD_SIMILARITY = SCORING.SKELETON_ABJAD_SIMILARITY.value;
+const SKELETON_BASE = SCORING.SKELETON_BASE.value;
+const SKELETON_SLOPE = SCORING.SKELETON_SLOPE.value;
+const OTHER_FIRST_MIN_LENGTH = SCORING.OTHER_FIRST_MIN_LENGTH.value;
+const OTHER_FIRST_CAP = SCORING.OTHER_FIRST_CAP.value;
+const INFLECTED_MIN_LENGTH = SCORING.INFLECTED_MIN_LENGTH.value;
+const INFLECTED_SIMILARITY = SCORING.INFLECTED_SIMILARITY.value;
+const SHORT_ABJAD_BOTH = SCORING.SHORT_ABJAD_BOTH.value;
+const ALPHABET_MAX_EDITS = SCORING.ALPHABET_MAX_EDITS.value;
+const ALIGN_FLOOR = SCORING.ALIGN_FLOOR.value;
+const MAX_FUZZY = SCORING.MAX_FUZZY.value;
+
 /** How lists and customers write Allah as a name part of its own. */
 const ALLAH = new Set(['allah', 'ullah', 'ollah', 'alla', 'ulla', 'olla', 'alah', 'ulah', 'allahi', 'ullahi']);
 
@@ -42,9 +87,11 @@ function allahLike(t: string): boolean {
  * so that 1 = same, ~0.95 = one slip in a long part, ~0.9 = a spelling variant, below 0.85 = doubtful.
  */
 export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { s: number; how: AlignedPart['how'] } {
+  // rule: same-text
   if (a.text === b.text) return { s: 1, how: 'exact' };
   const la = a.text.length;
   const lb = b.text.length;
+  // rule: initial
   if (la === 1 || lb === 1) {
     // An initial stands for a part with that first letter; two different initials never align. A part
     // read from syllables (Chinese characters, Hangul) is a syllable or two, never an initial: "usong"
@@ -56,9 +103,10 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
       !syllabic(a) &&
       !syllabic(b)
     )
-      return { s: 0.75, how: 'initial' };
+      return { s: INITIAL_SIMILARITY, how: 'initial' };
     return { s: 0, how: 'fuzzy' };
   }
+  // rule: allah
   // Allah, in a theophoric name written apart (Seif Allah, Rahmat Ullah), is that word in any
   // spelling (Allakh, Ullakh), never Ali: its skeleton comes close to Ali's, its meaning nowhere near.
   // (Every spelling of it has an l second: the hot path looks up no set.)
@@ -68,6 +116,7 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
     !(allahLike(a.text) && allahLike(b.text))
   )
     return { s: 0, how: 'fuzzy' };
+  // rule: given-name-variant
   // A hypocorism or the same given name in another language (Bill / William, Juan / John).
   // (Not for a syllable read from Chinese characters or Hangul: 娟 juan is not the Spanish Juan.)
   // (Nor for a word read from an abjad: its reading is already a guess at the vowels, جان jan, and the
@@ -80,7 +129,8 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
     b.translit !== 'abjad' &&
     sameGivenName(a.text, b.text)
   )
-    return { s: 0.9, how: 'nickname' };
+    return { s: NICKNAME_SIMILARITY, how: 'nickname' };
+  // rule: hangul-syllables
   // Hangul writes every letter of a syllable: a part read from it is another name when its syllables
   // differ otherwise than the romanizations of one syllable do (see koreanFold): 편 Pyon is not
   // Pyong, 승 Sung not Sang, and the two syllables of 정민 Jongmin are not the one of Jong.
@@ -89,14 +139,16 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
     koreanFold(a.text, a.translit === 'hangul') !== koreanFold(b.text, b.translit === 'hangul')
   )
     return { s: 0, how: 'fuzzy' };
+  // rule: wade-giles
   // One Mandarin syllable in Wade-Giles and in Pinyin (Hsi / Xi).
   if (
     !strict &&
-    la <= 6 &&
-    lb <= 6 &&
+    la <= WADE_GILES_MAX_LENGTH &&
+    lb <= WADE_GILES_MAX_LENGTH &&
     (wadeGilesSpellsSyllable(a.text, b.text) || wadeGilesSpellsSyllable(b.text, a.text))
   )
-    return { s: 0.93, how: 'phonetic' };
+    return { s: WADE_GILES_SIMILARITY, how: 'phonetic' };
+  // rule: opaque-or-syllable
   // Numbers agree exactly or not at all; so do parts holding characters no table transliterated,
   // and Pinyin read from Chinese characters: a syllable that differs is another character (Jinxing
   // is not Jinping), as Chinese given names are made of a few hundred common syllables; so are
@@ -104,8 +156,10 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
   if (OPAQUE.test(a.text) || OPAQUE.test(b.text) || oneSyllableEach(a) || oneSyllableEach(b))
     return { s: 0, how: 'fuzzy' };
   const minLen = Math.min(la, lb);
+  // rule: length-gap
   // Cheap rejection: lengths far apart and different skeletons never reach the threshold.
-  if (a.pk !== b.pk && (la > lb + 3 || lb > la + 3)) return { s: 0, how: 'fuzzy' };
+  if (a.pk !== b.pk && (la > lb + LENGTH_GAP_REJECT || lb > la + LENGTH_GAP_REJECT)) return { s: 0, how: 'fuzzy' };
+  // rule: far-apart
   // Most pairs a query meets are different names: unless the skeletons or spellings agree, letters
   // in common tell beforehand that neither Jaro-Winkler nor the edit distance can come close.
   if (a.pk !== b.pk && (a.fold === undefined || a.fold !== b.fold) && farApart(a.text, b.text))
@@ -114,34 +168,48 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
   const sameFirst = a.text.charCodeAt(0) === b.text.charCodeAt(0);
   let s = 0;
   let how: AlignedPart['how'] = 'fuzzy';
-  if (jw >= 0.9 && minLen >= 4) s = jw - 0.03;
+  // rule: jaro-winkler
+  if (jw >= JW_FLOOR && minLen >= JW_MIN_LENGTH) s = jw - JW_DISCOUNT;
+  // rule: length-doubtful
   // Parts of clearly different lengths (Ronaldinho / Ronaldo) are at best doubtful.
-  if (Math.abs(la - lb) > 2) s = Math.min(s, 0.82);
+  if (Math.abs(la - lb) > LENGTH_GAP_DOUBTFUL) s = Math.min(s, DOUBTFUL_SIMILARITY);
   else {
     let d = levenshtein(a.text, b.text, 2);
     // Two neighbouring letters swapped is one slip, not two (Zhagn / Zhang).
     if (d === 2 && la === lb && isTransposition(a.text, b.text)) d = 1;
-    if (d === 1 && la === lb && minLen >= 5 && vowelForVowel(a.text, b.text)) {
+    // rule: vowel-for-vowel
+    if (d === 1 && la === lb && minLen >= VOWEL_SWAP_MIN_LENGTH && vowelForVowel(a.text, b.text)) {
       // One vowel written for another, inside the word or at its start: the commonest difference
       // between romanizations of one name (Osama / Usama, Laden / Ladin, Ebrahim / Ibrahim), whose
       // source script leaves short vowels unwritten or spells them otherwise. (At the end it is
       // often an inflection, Antonio / Antonia.)
-      s = Math.max(s, 0.95);
+      s = Math.max(s, VOWEL_SWAP_SIMILARITY);
       how = 'phonetic';
     } else if (d === 1) {
+      // rule: one-slip
       // A different first letter is more often another name (Hernandez/Fernandez) than a slip.
-      if (minLen >= 6) s = Math.max(s, sameFirst ? 0.95 : 0.86);
-      else if (minLen >= 4) s = Math.max(s, sameFirst ? 0.9 : 0.8);
-      else if (minLen >= 3 && sameFirst) s = Math.max(s, 0.82);
+      if (minLen >= SLIP_LONG_LENGTH) s = Math.max(s, sameFirst ? SLIP_LONG_SAME_FIRST : SLIP_LONG_OTHER_FIRST);
+      else if (minLen >= SLIP_MEDIUM_LENGTH)
+        s = Math.max(s, sameFirst ? SLIP_MEDIUM_SAME_FIRST : SLIP_MEDIUM_OTHER_FIRST);
+      else if (minLen >= SLIP_SHORT_LENGTH && sameFirst) s = Math.max(s, SLIP_SHORT_SIMILARITY);
     } else if (d === 2) {
+      // rule: two-edits
       // Two edits in a long part are as often another name (Abdurrahim / Abdurrahman) as a variant.
-      s = minLen >= 7 && sameFirst ? 0.86 : minLen >= 5 && sameFirst ? 0.82 : Math.min(s, 0.82);
-    } else if (d > 2) s = Math.min(s, 0.82);
+      s =
+        minLen >= TWO_EDITS_LONG_LENGTH && sameFirst
+          ? TWO_EDITS_LONG_SIMILARITY
+          : minLen >= TWO_EDITS_MEDIUM_LENGTH && sameFirst
+            ? DOUBTFUL_SIMILARITY
+            : Math.min(s, DOUBTFUL_SIMILARITY);
+    } else if (d > 2) s = Math.min(s, DOUBTFUL_SIMILARITY);
   }
-  if (!strict && minLen >= 4 && la === lb && isReversed(a.text, b.text)) return { s: 0.9, how: 'fuzzy' };
+  // rule: reversed
+  if (!strict && minLen >= REVERSED_MIN_LENGTH && la === lb && isReversed(a.text, b.text))
+    return { s: REVERSED_SIMILARITY, how: 'fuzzy' };
+  // rule: spelling-fold
   if (
     !strict &&
-    s < 0.95 &&
+    s < FOLD_SIMILARITY &&
     a.fold !== undefined &&
     a.fold === b.fold &&
     a.fold.length >= 2 &&
@@ -149,7 +217,7 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
     Math.max(la, lb) >= 3
   ) {
     // One name in two romanizations (see spellingFold).
-    return { s: 0.95, how: 'phonetic' };
+    return { s: FOLD_SIMILARITY, how: 'phonetic' };
   }
   // Both parts written in an abjad: the letters each writer put down (consonants and long vowels,
   // حسين Husayn / حسن Hasan) are there to compare, and a different letter is another name, not a
@@ -157,6 +225,7 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
   const bothAbjad = a.translit === 'abjad' && b.translit === 'abjad';
   const abjad = !bothAbjad && (a.translit === 'abjad' || b.translit === 'abjad');
   let skeletonAgrees = false;
+  // rule: consonant-skeleton
   // Hangul writes every vowel: a consonant skeleton shared with another syllable (Cho / Chu, Han /
   // Hun, Jiyong / Jang) is another name, not a romanization of this one.
   if (
@@ -166,7 +235,7 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
     b.translit !== 'hangul' &&
     a.pk === b.pk &&
     (!abjad || (a.translit === 'abjad' ? lettersWritten(a.text, b.text) : lettersWritten(b.text, a.text))) &&
-    (a.pk.length >= 2 || (a.pk.length === 1 && (Math.max(la, lb) <= 3 || abjad)))
+    (a.pk.length >= 2 || (a.pk.length === 1 && (Math.max(la, lb) <= SKELETON_SHORT_PART || abjad)))
   ) {
     // Same consonant skeleton: a spelling variant when the strings agree otherwise too. From a
     // script that writes no short vowels the skeleton alone is the evidence; from other scripts
@@ -174,19 +243,20 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
     const floor = abjad
       ? 0
       : a.translit !== undefined || b.translit !== undefined
-        ? 0.75
-        : Math.max(la, lb) >= 6
-          ? 0.8
-          : 0.85;
-    if (jw >= floor || Math.max(la, lb) <= 3) {
+        ? SKELETON_FLOOR_TRANSLIT
+        : Math.max(la, lb) >= SKELETON_LONG_LENGTH
+          ? SKELETON_FLOOR_LONG
+          : SKELETON_FLOOR_SHORT;
+    if (jw >= floor || Math.max(la, lb) <= SKELETON_SHORT_PART) {
       skeletonAgrees = true;
-      const ps = abjad ? 0.9 : 0.86 + 0.3 * (jw - floor);
+      const ps = abjad ? SKELETON_ABJAD_SIMILARITY : SKELETON_BASE + SKELETON_SLOPE * (jw - floor);
       if (ps > s) {
         s = ps;
         how = 'phonetic';
       }
     }
   }
+  // rule: abjad-letters-written
   // Against a romanization, the long vowels an abjad writes must be there whatever the path: the
   // edit distance between amyr (عمیر, Umair) and Amar counts the vowels the script leaves out as
   // slips, and finds a name one slip away that the letters written rule out.
@@ -196,6 +266,7 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
     !(a.translit === 'abjad' ? lettersWritten(a.text, b.text) : lettersWritten(b.text, a.text))
   )
     return { s: 0, how };
+  // rule: short-abjad-consonants
   // A short name in an abjad is a few letters, each of them written: against a romanization, another
   // consonant skeleton is another name (اعوان Awan is not Awad, کمال Kamal not Khal), whatever the
   // edit distance says. (In a longer word one letter may be a slip of the writer.)
@@ -210,8 +281,10 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
     !(a.translit === 'abjad' ? consonantsKept(a.text, b.text) : consonantsKept(b.text, a.text))
   )
     return { s: 0, how };
+  // rule: other-first-letter
   // A different first letter is rarely a slip in a short part (Anna / Banna) and not often in a long one.
-  if (!sameFirst && how === 'fuzzy' && s > 0) s = minLen < 4 ? 0 : Math.min(s, 0.86);
+  if (!sameFirst && how === 'fuzzy' && s > 0) s = minLen < OTHER_FIRST_MIN_LENGTH ? 0 : Math.min(s, OTHER_FIRST_CAP);
+  // rule: alphabet-letters
   // A word read from an alphabet that writes every letter (Cyrillic, Greek, Armenian, Georgian) against
   // a romanization: the romanizations of one name agree on its first letter but for the letters they
   // render otherwise (Е Ye or E, Ю Yu or Iu, Х Kh or H, Հ H or nothing), and on a final a or e (Karina
@@ -222,25 +295,38 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
   // Another inflection of one stem is another name: Antonio/Antonia, Martin/Martina, Ivanov/Ivanova.
   // Kept alignable, but as a doubtful pair. (A final -s is left alone: Baltic languages add it to
   // every foreign name, Putins / Putin.)
-  if (!strict && minLen >= 4 && s > 0.8 && inflected(a.text, b.text)) s = 0.8;
+  // rule: inflection
+  if (!strict && minLen >= INFLECTED_MIN_LENGTH && s > INFLECTED_SIMILARITY && inflected(a.text, b.text))
+    s = INFLECTED_SIMILARITY;
   // In an abjad a short name is a few letters, each of them written: one more or one other (حسن
   // Hasan / حسين Husayn, عمر Umar / عامر Amir, سعد Saad / سعيد Said) is another name.
-  if (bothAbjad && minLen <= 4) return { s: 0, how };
+  // rule: short-abjad-pair
+  if (bothAbjad && minLen <= SHORT_ABJAD_BOTH) return { s: 0, how };
   // Two words written in one alphabet that writes every letter (two Cyrillic names): a letter is a
   // letter, not a romanization's guess; three slips apart is another name (Голубева Golubeva /
   // Глебова Glebova), where two may be a variant (Вукић / Вучић).
   // (Georgian gives every name ending in a consonant the -i of its nominative, პუტინი Putini: from
   // that script the -i is no ending of its own.)
+  // rule: alignment-floor
+  if (s < ALIGN_FLOOR) return { s: 0, how };
+  // rule: alphabet-edits
   if (
-    s < 0.8 ||
-    (a.translit === 'alphabet' && b.translit === 'alphabet' && levenshtein(a.text, b.text, 3) > 2) ||
-    (!strict &&
-      (a.personal === true || b.personal === true) &&
-      derivedApart(a.text, b.text, a.translit !== 'alphabet' && b.translit !== 'alphabet')) ||
-    particleForName(a, b)
+    a.translit === 'alphabet' &&
+    b.translit === 'alphabet' &&
+    levenshtein(a.text, b.text, ALPHABET_MAX_EDITS + 1) > ALPHABET_MAX_EDITS
   )
     return { s: 0, how };
-  return { s: Math.min(s, 0.99), how };
+  // rule: derived-endings
+  if (
+    !strict &&
+    (a.personal === true || b.personal === true) &&
+    derivedApart(a.text, b.text, a.translit !== 'alphabet' && b.translit !== 'alphabet')
+  )
+    return { s: 0, how };
+  // rule: particle-for-name
+  if (particleForName(a, b)) return { s: 0, how };
+  // rule: under-one
+  return { s: Math.min(s, MAX_FUZZY), how };
 }
 
 const OPAQUE = /[^a-z]/;
@@ -264,7 +350,7 @@ function particleForName(a: ScoredPart, b: ScoredPart): boolean {
 }
 
 /** Letters of a short name read from an abjad (see partSimilarity). */
-const SHORT_ABJAD = 4;
+const SHORT_ABJAD = SCORING.SHORT_ABJAD.value;
 const ABJAD_VOWEL = /[aeiouwy]/;
 
 /** Every consonant of the abjad reading stands, in order, in the romanization. */
@@ -401,7 +487,7 @@ const FINAL_AE = /[ae]$/;
 const CONSONANT_END = /[bcdfgklmnpqrstvxz]$/;
 
 /** Below this length a first letter that differs is another name; in a longer word it may be a prefix written apart (O'Reilly, О Рейлли). */
-const SHORT_NAME = 6;
+const SHORT_NAME = SCORING.SHORT_NAME.value;
 
 function otherLetters(a: ScoredPart, b: ScoredPart, minLen: number): boolean {
   // Compared by their spelling folds (see spellingFold): в is V or W, к K, C or Q.
@@ -444,7 +530,7 @@ const DERIVED_ENDINGS: readonly (readonly [string, Derived])[] = [
   ['ovna', 'patronymic'],
   ['evna', 'patronymic'],
 ];
-const MIN_STEM = 3;
+const MIN_STEM = SCORING.MIN_STEM.value;
 /** The -i of a nisba follows a consonant (Rahimi, Azadi; not Nikolai of Nikola, nor Abdullahi of Abdullah). */
 const NISBA_STEM = /[bcdfgjklmnpqrstvxz]$/;
 

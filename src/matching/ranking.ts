@@ -6,19 +6,20 @@
  */
 import type { SourceId } from '../lists/model.js';
 import { MEDIUM_BOUNDARY, clamp, round1 } from './levels.js';
+import { SCORING } from './scoring-table.js';
 
 /**
  * The raise for each further independent list carrying the same party, and its cap: DECISIONS.md
  * raises the risk "when several independent lists agree"; a little, so that lists agreeing confirm a
  * close name but cannot lift a doubtful one (under 74) to high: two further lists count at most.
  */
-export const FURTHER_LIST_RAISE = 3;
-export const MAX_LIST_RAISE = 6;
+export const FURTHER_LIST_RAISE = SCORING.FURTHER_LIST_RAISE.value;
+export const MAX_LIST_RAISE = SCORING.MAX_LIST_RAISE.value;
 /**
  * A row of another list under the very same name, which clustering could not link for want of a
  * shared identifier or date, is taken for the same party when the name is at least this distinctive.
  */
-export const SAME_NAME_DISTINCTIVENESS = 0.95;
+export const SAME_NAME_DISTINCTIVENESS = SCORING.SAME_NAME_DISTINCTIVENESS.value;
 
 /*
  * Confidence that the top match is the same party (DECISIONS.md "Scores and levels": high when birth
@@ -35,26 +36,26 @@ export const SAME_NAME_DISTINCTIVENESS = 0.95;
  * An exact distinctive full name on six lists with no other field: 85; with birth date and country
  * agreeing: 100; a bare common name sharing its score with other parties: about 30.
  */
-export const NAME_CONFIDENCE = 0.85;
-export const COMMON_NAME_BASE = 0.5;
-export const LIST_CONFIDENCE = 5;
-export const MAX_LIST_CONFIDENCE = 15;
-export const NAME_ALONE_CONFIDENCE = 85;
-export const CORROBORATION_CONFIDENCE = 2;
-export const MAX_CORROBORATION_CONFIDENCE = 20;
+export const NAME_CONFIDENCE = SCORING.NAME_CONFIDENCE.value;
+export const COMMON_NAME_BASE = SCORING.COMMON_NAME_BASE.value;
+export const LIST_CONFIDENCE = SCORING.LIST_CONFIDENCE.value;
+export const MAX_LIST_CONFIDENCE = SCORING.MAX_LIST_CONFIDENCE.value;
+export const NAME_ALONE_CONFIDENCE = SCORING.NAME_ALONE_CONFIDENCE.value;
+export const CORROBORATION_CONFIDENCE = SCORING.CORROBORATION_CONFIDENCE.value;
+export const MAX_CORROBORATION_CONFIDENCE = SCORING.MAX_CORROBORATION_CONFIDENCE.value;
 /**
  * An identifier the top row carries says more than any name: with a compatible name, or on a
  * vessel's or aircraft's listing, the confidence starts from IDENTIFIED_CONFIDENCE instead of the
  * name's share (corroboration and contradictions then count as for names); under an unrelated name,
  * from IDENTIFIED_NAME_UNRELATED_CONFIDENCE (a lead for review).
  */
-export const IDENTIFIED_CONFIDENCE = 80;
-export const IDENTIFIED_NAME_UNRELATED_CONFIDENCE = 40;
+export const IDENTIFIED_CONFIDENCE = SCORING.IDENTIFIED_CONFIDENCE.value;
+export const IDENTIFIED_NAME_UNRELATED_CONFIDENCE = SCORING.IDENTIFIED_NAME_UNRELATED_CONFIDENCE.value;
 /** [the best other party within this many points, confidence taken away], closest first. */
 export const RUNNER_UP_PENALTIES: readonly (readonly [number, number])[] = [
-  [3, 15],
-  [10, 8],
-  [20, 3],
+  [SCORING.RUNNER_UP_CLOSE.value, SCORING.RUNNER_UP_CLOSE_PENALTY.value],
+  [SCORING.RUNNER_UP_NEAR.value, SCORING.RUNNER_UP_NEAR_PENALTY.value],
+  [SCORING.RUNNER_UP_FAR.value, SCORING.RUNNER_UP_FAR_PENALTY.value],
 ];
 
 /** What ranking needs of one scored row. */

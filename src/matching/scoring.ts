@@ -8,6 +8,7 @@
 import type { NameQuality } from '../lists/model.js';
 import { HIGH_BOUNDARY, clamp, round1 } from './levels.js';
 import type { CorroborationEffect, IdentifierEffect } from './types.js';
+import { SCORING } from './scoring-table.js';
 
 /**
  * Information (sum of IDF, nats) of the matched query parts at which a name counts as distinctive:
@@ -15,27 +16,27 @@ import type { CorroborationEffect, IdentifierEffect } from './types.js';
  * hundred about 6) or four common ones (capped at 3.5, candidate-index.ts). Below it the name score
  * is scaled down (see distinctiveness).
  */
-export const DISTINCTIVE_INFORMATION = 12.5;
+export const DISTINCTIVE_INFORMATION = SCORING.DISTINCTIVE_INFORMATION.value;
 /**
  * How steeply the scale falls below DISTINCTIVE_INFORMATION: under 1, so that half the information
  * keeps two thirds of the score (0.5^0.6 = 0.66) and a bare common name lands in review, not nowhere.
  */
-export const DISTINCTIVENESS_EXPONENT = 0.6;
+export const DISTINCTIVENESS_EXPONENT = SCORING.DISTINCTIVENESS_EXPONENT.value;
 /** Weak aliases (OFAC "weak AKA", EU/UK "low quality") count less: the publishers say they are poor identifiers. */
-export const WEAK_ALIAS_FACTOR = 0.88;
+export const WEAK_ALIAS_FACTOR = SCORING.WEAK_ALIAS_FACTOR.value;
 /**
  * Numbers that do not agree beside names that do ("Fund VII" / "Fund VIII", "Victory" / "Victory 3"):
  * another member of a numbered series, worth a review but never high on the name alone. (A name
  * whose only distinctive part is its number, "11420 Corp", matches on the number itself.)
  */
-export const NUMBER_CONFLICT_FACTOR = 0.85;
-export const NUMBER_CONFLICT_CAP = HIGH_BOUNDARY - 0.1;
+export const NUMBER_CONFLICT_FACTOR = SCORING.NUMBER_CONFLICT_FACTOR.value;
+export const NUMBER_CONFLICT_CAP = HIGH_BOUNDARY - SCORING.NUMBER_CONFLICT_BELOW_HIGH.value;
 /**
  * Points under the reporting floor within which a name is still worth corroborating: at least what
  * the fields can add (birth date +10 and country +4, corroboration.ts). A name further below cannot
  * reach the floor, so it is neither aligned in full (see nameFloor) nor corroborated.
  */
-export const CORROBORATION_REACH = 20;
+export const CORROBORATION_REACH = SCORING.CORROBORATION_REACH.value;
 
 /** What the fields beside the name did to one row; each is absent when the query or the row lacks it. */
 export interface FieldEffects {

@@ -1,5 +1,6 @@
 import type { ScreeningIdentifierType } from '../lists/adapters/kit/identifiers.js';
 import type { Derivation, EntityType, NameKind, NameQuality, SourceId } from '../lists/model.js';
+import type { EngineKnobs } from './engine-knobs.js';
 
 export type RiskLevel = 'low' | 'medium' | 'high';
 
@@ -44,6 +45,12 @@ export interface MatchOptions {
    * top match, as if they were not listed (an analyst's false-positive decision, issue 13).
    */
   suppressed?: readonly string[];
+  /**
+   * A screening profile's knobs (engine-knobs.ts: birth-date tolerance, what a missing birth date or
+   * country counts, weak aliases on or off); absent ones keep the engine's defaults. Check them with
+   * knobErrors() first: the engine trusts them.
+   */
+  knobs?: EngineKnobs;
 }
 
 export interface AlignedPart {

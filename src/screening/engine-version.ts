@@ -2,12 +2,14 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scoringDigest } from '../matching/scoring-doc.js';
 
 /**
- * The engine version every screening records (issue 13, item 5): the package version plus a digest
- * of the matching engine's rules and data, so an audit can tell which rules ran. The digest covers
- * every module of src/matching as built (its name tables, legal forms, common names, variant rules
- * and scoring live there as code and data); any change to them changes it. Computed once per process.
+ * The engine version every screening records: the package version, the digest of the declared
+ * scoring (the SCORING table, the profile knobs and the rules of partSimilarity with their pinning
+ * pairs; docs/scoring.md shows the same digest), and a digest of the engine's modules as built (its
+ * name tables, legal forms, common names and variant rules are code and data there), so an audit can
+ * tell which table and which rules ran. Computed once per process.
  */
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -43,8 +45,11 @@ function rulesDigest(): string {
 
 let version: string | undefined;
 
-/** `<package version>+rules.<16 hex digits of SHA-256>`, e.g. `0.1.0+rules.3f9c0a1b2c3d4e5f`. */
+/**
+ * `<package version>+scoring.<16 hex of the declared scoring>.code.<16 hex of the modules>`, e.g.
+ * `0.1.0+scoring.3f9c0a1b2c3d4e5f.code.0a1b2c3d4e5f6a7b` (SHA-256 prefixes).
+ */
 export function engineVersion(): string {
-  version ??= `${packageVersion()}+rules.${rulesDigest()}`;
+  version ??= `${packageVersion()}+scoring.${scoringDigest()}.code.${rulesDigest()}`;
   return version;
 }

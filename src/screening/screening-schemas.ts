@@ -302,7 +302,7 @@ export const ScreeningRecord = Type.Object(
     externalId: NullableExternalId,
     engineVersion: Type.Union([Type.String(), Type.Null()], {
       description:
-        'The engine that ran: package version and a digest of the matching rules (`0.1.0+rules.<hex>`); null for screenings stored before it was recorded.',
+        'The engine that ran: package version, the digest of the declared scoring (the table, knobs and part rules of docs/scoring.md) and a digest of the engine modules (`0.1.0+scoring.<16 hex>.code.<16 hex>`; `0.1.0+rules.<16 hex>` on screenings stored before the scoring table); null for screenings stored before it was recorded.',
     }),
     timestamp: Type.String({ format: 'date-time' }),
   },

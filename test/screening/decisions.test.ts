@@ -111,7 +111,7 @@ for (const { engine, skip } of ENGINES) {
       const record = await t.request('GET', `/v1/screenings/${first.screeningId}`, { key: org.key });
       assert.equal(matchOf(record.body.data)?.decision?.id, d.id);
       assert.equal(typeof record.body.data.engineVersion, 'string');
-      assert.match(record.body.data.engineVersion, /^\d+\.\d+\.\d+\+rules\.[0-9a-f]{16}$/);
+      assert.match(record.body.data.engineVersion, /^\d+\.\d+\.\d+\+scoring\.[0-9a-f]{16}\.code\.[0-9a-f]{16}$/);
     });
 
     it('suppresses the match for the same customer: returned, marked, raising neither risk nor level', async () => {
