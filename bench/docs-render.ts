@@ -65,7 +65,7 @@ export function resultsSection(results: BenchResult[]): string {
   for (const r of results) {
     out.push(`<a id="${r.benchmark}"></a>`, `### ${cell(r.title)}`, '');
     out.push(`\`${r.command}\`, ${r.measuredAt.replace('T', ' ').slice(0, 16)} UTC, ${r.machine}.`);
-    if (r.note) out.push(`${r.note}.`.replace(/\.\.$/, '.'));
+    if (r.note) out.push(`Conditions: ${r.note}.`.replace(/\.\.$/, '.'));
     out.push('', '| Figure | Value | Target |', '|---|---|---|');
     for (const row of r.rows) out.push(`| ${cell(row.name)} | ${cell(formatValue(row))} | ${cell(row.target ?? '')} |`);
     out.push('');
