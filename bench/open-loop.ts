@@ -269,7 +269,10 @@ function prepare(engine: 'sqlite' | 'pg'): Prepared {
   const schema = `bench_openloop_${process.pid}`;
   const env = serverEnv(dataDir, 0);
   if (engine === 'pg') env.DATABASE_URL = `${PG_URL}?schema=${schema}`;
-  if (process.env.BENCH_REDIS_URL && engine === 'pg') env.REDIS_URL = process.env.BENCH_REDIS_URL;
+  if (process.env.BENCH_REDIS_URL && engine === 'pg') {
+    env.REDIS_URL = process.env.BENCH_REDIS_URL;
+    env.REDIS_KEY_PREFIX = `bench:${process.pid}:`;
+  }
   const started = Date.now();
   const key = prepareServerData(CLI, env);
   console.log(`\n[${engine}] lists synced and a key made in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -76,7 +76,9 @@ export async function createContext(
   const nodeId = `${hostname()}:${process.pid}:${newId('node', clock.now()).slice(-10)}`;
   const counters = config.redis && !options.command ? new RedisCounters(config.redis) : undefined;
   const keyWatch =
-    config.database.engine === 'postgres' && !options.command ? pgNotifyWatch(config.database, KEY_AUTH_TABLES) : undefined;
+    config.database.engine === 'postgres' && !options.command
+      ? pgNotifyWatch(config.database, KEY_AUTH_TABLES)
+      : undefined;
   const { services, jobs } = wire({
     config,
     database,
