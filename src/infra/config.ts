@@ -52,6 +52,14 @@ export interface ListsConfig {
   urlOverrides: Record<string, string>;
   /** Reject a new version that has fewer than this share of the current version's records. */
   minRecordRatio: number;
+  /** How often each source is checked for a new version (conditional request), in ms; 0: not polled. */
+  pollIntervalMs: number;
+  /** Per-source poll intervals overriding pollIntervalMs (0: that source is not polled). */
+  pollIntervals: Record<string, number>;
+  /** First wait after a failed check, in ms; it doubles with each failure in a row, with jitter. */
+  pollBackoffMs: number;
+  /** Longest wait after failed checks, in ms. */
+  pollBackoffMaxMs: number;
 }
 
 export interface OwnershipConfig {
@@ -319,6 +327,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       httpRetries: int(env, 'LIST_HTTP_RETRIES', 3, 0, 10),
       urlOverrides,
       minRecordRatio: num(env, 'LIST_MIN_RECORD_RATIO', 0.8, 0, 1),
+      ...pollConfig(env),
     },
     ownership: ownershipDir ? { dir: resolve(ownershipDir) } : {},
     matching: {
@@ -358,6 +367,39 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     ops: opsConfig(env, host),
   };
   return deepFreeze(config);
+}
+
+/** The shortest poll interval: the publishers' servers are asked at most once a minute (issue 30). */
+const MIN_POLL_MS = 60_000;
+
+function pollInterval(name: string, raw: string): number {
+  if (/^(off|0)$/i.test(raw)) return 0;
+  const ms = parseDuration(raw);
+  if (ms === undefined || ms < MIN_POLL_MS)
+    throw new ConfigError(name, `must be a duration of at least 1m (such as 10m or 1h) or off, got "${raw}"`);
+  return ms;
+}
+
+const POLLED_SOURCES = ['us_ofac', 'us_csl', 'eu_csl', 'uk_csl', 'un_csl', 'au_dfat', 'ch_seco', 'ca_gac', 'jp_mof'];
+
+/** LIST_POLL_INTERVAL (every source) and LIST_POLL_INTERVALS (`source=duration` pairs that override it). */
+function pollConfig(env: Env) {
+  const pollIntervalMs = pollInterval('LIST_POLL_INTERVAL', str(env, 'LIST_POLL_INTERVAL') ?? '10m');
+  const pollIntervals: Record<string, number> = {};
+  for (const pair of (str(env, 'LIST_POLL_INTERVALS') ?? '').split(/[\s,]+/).filter(Boolean)) {
+    const match = /^([a-z_]+)=(\S+)$/.exec(pair);
+    if (!match || !POLLED_SOURCES.includes(match[1] as string))
+      throw new ConfigError(
+        'LIST_POLL_INTERVALS',
+        `entry "${pair}" must look like source=duration with a source among ${POLLED_SOURCES.join(', ')}`,
+      );
+    pollIntervals[match[1] as string] = pollInterval('LIST_POLL_INTERVALS', match[2] as string);
+  }
+  const pollBackoffMs = duration(env, 'LIST_POLL_BACKOFF', '1m');
+  const pollBackoffMaxMs = duration(env, 'LIST_POLL_BACKOFF_MAX', '1h');
+  if (pollBackoffMaxMs < pollBackoffMs)
+    throw new ConfigError('LIST_POLL_BACKOFF_MAX', 'must not be shorter than LIST_POLL_BACKOFF');
+  return { pollIntervalMs, pollIntervals, pollBackoffMs, pollBackoffMaxMs };
 }
 
 function publicUrl(env: Env): { publicUrl?: string } {

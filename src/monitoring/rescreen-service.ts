@@ -27,7 +27,9 @@ import {
 } from '../screening/suppression.js';
 import { enqueueDelivery } from '../webhooks/delivery-store.js';
 import { serializeEvent } from '../webhooks/payload.js';
+import type { ListRecord } from '../lists/model.js';
 import { alertReasons } from './alert-rules.js';
+import { affectedMonitors, changedEntities } from './delta-rescreen.js';
 import { AlertStore } from './alert-store.js';
 import { type DueMonitor, type MonitorResult, MonitorStore } from './monitor-store.js';
 
@@ -38,6 +40,11 @@ export interface RescreenDeps {
   monitoring: MonitoringConfig;
   nodeId: string;
   lists: () => ListSnapshot<Screener> | undefined;
+  /**
+   * Builds a screener over a few records: the changed entities a delta pass screens every monitor
+   * against (delta-rescreen.ts). Without it, list changes are followed by full passes only.
+   */
+  probe?: (records: ListRecord[]) => Promise<Screener>;
   /** Called when a batch wrote webhook deliveries (the delivery job sends them at once). */
   onDeliveries?: () => void;
   log?: Log;
@@ -49,8 +56,29 @@ export interface PassReport {
   changed: number;
   alerts: number;
   batches: number;
+  /** The delta pass that ran first, when list versions had changed (its monitors count above too). */
+  delta?: DeltaReport;
   /** Why the pass stopped early, if it did. */
   stopped?: string;
+}
+
+export interface DeltaReport {
+  /** Entities added, removed or changed since the lists the monitors were last screened against. */
+  entities: number;
+  /** Monitors those entities can affect: rescreened before the rest. */
+  monitors: number;
+  alerts: number;
+  /** From the start of the delta pass to its last alert written, in ms. */
+  tookMs: number;
+}
+
+/** `delta`: only the monitors the last list change can affect; `full`: every due monitor, no delta first. */
+export type PassMode = 'delta' | 'full' | 'delta-then-full';
+
+/** A swap of the lists that no delta pass has followed yet. */
+interface PendingDelta {
+  previous: ListSnapshot<Screener>;
+  next: ListSnapshot<Screener>;
 }
 
 const LEASE_NAME = 'monitors-rescreen';
@@ -98,6 +126,7 @@ function sameSet(a: string[], b: string[]): boolean {
  */
 export class Rescreener {
   readonly job: PollingJob<PassReport>;
+  private pending: PendingDelta | undefined;
 
   constructor(private readonly deps: RescreenDeps) {
     this.job = new PollingJob<PassReport>({
@@ -111,8 +140,25 @@ export class Rescreener {
     });
   }
 
-  /** One pass over every due monitor; undefined when lists are not loaded or another node holds the lease. */
-  async runPass(): Promise<PassReport | undefined> {
+  /**
+   * Called on every swap of the lists (start/services.ts): the next pass begins with a delta pass
+   * over the monitors the changed entities can affect. Swaps that follow one another before a pass
+   * runs make one delta, from the lists the last pass saw to the newest.
+   */
+  noteSwap(next: ListSnapshot<Screener>, previous: ListSnapshot<Screener> | undefined): void {
+    if (!previous || !this.deps.probe) {
+      this.pending = undefined;
+      return;
+    }
+    const from = this.pending && this.pending.next === previous ? this.pending.previous : previous;
+    this.pending = { previous: from, next };
+  }
+
+  /**
+   * One pass over every due monitor, after a delta pass when the lists changed since the last pass;
+   * undefined when lists are not loaded or another node holds the lease.
+   */
+  async runPass(mode: PassMode = 'delta-then-full'): Promise<PassReport | undefined> {
     const snapshot = this.deps.lists();
     if (!snapshot) return undefined;
     const { db } = this.deps.database;
@@ -128,7 +174,13 @@ export class Rescreener {
     try {
       // Delistings in the versions since the last review, before any suppression is judged (suppression.ts).
       await ensureReviewed(db, this.deps.clock, snapshot.fingerprint);
+      const pending = this.pending;
+      if (mode !== 'full' && pending && pending.next === snapshot) {
+        this.pending = undefined;
+        report.delta = await this.deltaPass(snapshot, pending, report, cache);
+      }
       for (;;) {
+        if (mode === 'delta') break;
         if (this.job.stopping) {
           report.stopped = 'stopping';
           break;
@@ -162,6 +214,37 @@ export class Rescreener {
       this.deps.log?.('info', 'rescreen pass', { ...report, tookMs: Math.round(performance.now() - started) });
     }
     return report;
+  }
+
+  /** Rescreens the monitors the entities changed between the two snapshots can affect. */
+  private async deltaPass(
+    snapshot: ListSnapshot<Screener>,
+    pending: PendingDelta,
+    report: PassReport,
+    cache: Map<string, Screened>,
+  ): Promise<DeltaReport> {
+    const started = performance.now();
+    const { db } = this.deps.database;
+    const changed = await changedEntities(db, pending.next, pending.previous);
+    const delta: DeltaReport = { entities: changed.entityIds.size, monitors: 0, alerts: 0, tookMs: 0 };
+    if (changed.records.length > 0 && this.deps.probe) {
+      const probe = await this.deps.probe(changed.records);
+      const ids = await affectedMonitors(db, changed, probe, this.deps.matching, () => this.job.stopping);
+      delta.monitors = ids.length;
+      for (let i = 0; i < ids.length && !this.job.stopping; i += this.deps.monitoring.batchSize) {
+        const batch = await this.processBatch(snapshot, '', cache, ids.slice(i, i + this.deps.monitoring.batchSize));
+        report.batches++;
+        report.rescreened += batch.count;
+        report.changed += batch.changed;
+        report.alerts += batch.alerts;
+        delta.alerts += batch.alerts;
+        if (batch.alerts > 0) this.deps.onDeliveries?.();
+        await yieldToEventLoop();
+      }
+    }
+    delta.tookMs = Math.round(performance.now() - started);
+    this.deps.log?.('info', 'delta rescreen', { ...delta });
+    return delta;
   }
 
   private async screenAll(db: Db, snapshot: ListSnapshot<Screener>, rows: DueMonitor[], cache: Map<string, Screened>) {
@@ -231,7 +314,12 @@ export class Rescreener {
     return results;
   }
 
-  private async processBatch(snapshot: ListSnapshot<Screener>, cursor: string, cache: Map<string, Screened>) {
+  private async processBatch(
+    snapshot: ListSnapshot<Screener>,
+    cursor: string,
+    cache: Map<string, Screened>,
+    ids?: string[],
+  ) {
     const { db, engine } = this.deps.database;
     const now = this.deps.clock.now();
     const filter = {
@@ -239,6 +327,7 @@ export class Rescreener {
       cursor,
       cutoff: new Date(now.getTime() - this.deps.monitoring.maxIntervalMs).toISOString(),
       limit: this.deps.monitoring.batchSize,
+      ...(ids ? { ids } : {}),
     };
     const generation: Generation = {
       fingerprint: snapshot.fingerprint,

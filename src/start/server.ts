@@ -5,6 +5,7 @@ import { type Config, ConfigError, loadConfig } from '../infra/config.js';
 import type { Clock } from '../infra/clock.js';
 import type { Log } from '../infra/context.js';
 import { buildApp } from '../http/server.js';
+import { changePage } from '../lists/change-feed.js';
 import { type AppContext, createContext } from './context.js';
 import {
   type NodeOperations,
@@ -53,6 +54,11 @@ export async function buildServerApp(
             loaded: s.version !== null && loaded.has(s.version),
             syncing: ctx.jobs.lists.syncing.has(s.source),
             lastError: s.lastError,
+            lastCheckAt: s.lastCheckAt,
+            lastCheckStatus: s.lastCheckStatus,
+            lastChangeAt: s.lastChangeAt,
+            nextCheckAt: s.nextCheckAt,
+            checkFailures: s.checkFailures,
           })),
         };
       },
@@ -61,6 +67,7 @@ export async function buildServerApp(
     monitors: { monitors: ctx.services.monitors },
     decisions: { decisions: ctx.services.decisions },
     batches: { batches: ctx.services.batches },
+    lists: { changes: changePage },
     interactive: ctx.jobs.interactive,
     console: { config, db: database.db, clock, services: ctx.services },
   });
