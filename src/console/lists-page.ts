@@ -14,7 +14,8 @@ function changeSummary(c: ChangeItem) {
   return c.fields.map((field) => {
     const d = c.changes[field];
     return html`<div>
-      <strong>${field}</strong>${d?.added.length ? html` + ${d.added.join('; ')}` : ''}${d?.removed.length ? html` − ${d.removed.join('; ')}` : ''}
+      <strong>${field}</strong
+      >${d?.added.length ? html` + ${d.added.join('; ')}` : ''}${d?.removed.length ? html` − ${d.removed.join('; ')}` : ''}
     </div>`;
   });
 }
@@ -79,33 +80,38 @@ export function listsPage(app: FastifyInstance, deps: ConsoleDeps): void {
             </tbody>
           </table>
           <h2 id="latest-changes">Latest changes</h2>
-          ${changes.length === 0
-            ? html`<p class="muted">No changes yet: a source's first version has none; each later one is compared with the version it replaced.</p>`
-            : html`<table>
-                <thead>
-                  <tr>
-                    <th scope="col">Put in force</th>
-                    <th scope="col">Source</th>
-                    <th scope="col">Entity</th>
-                    <th scope="col">Change</th>
-                    <th scope="col">Major</th>
-                    <th scope="col">What changed</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${changes.map(
-                    (c) =>
-                      html`<tr>
-                        <td>${when(c.activatedAt)}</td>
-                        <td><code>${c.source}</code></td>
-                        <td>${c.name}<br /><code>${c.entityId}</code></td>
-                        <td>${c.kind}</td>
-                        <td>${c.major ? html`<strong>major</strong>` : 'minor'}</td>
-                        <td>${changeSummary(c)}</td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>`}`,
+          ${
+            changes.length === 0
+              ? html`<p class="muted">
+                  No changes yet: a source's first version has none; each later one is compared with the version it
+                  replaced.
+                </p>`
+              : html`<table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Put in force</th>
+                      <th scope="col">Source</th>
+                      <th scope="col">Entity</th>
+                      <th scope="col">Change</th>
+                      <th scope="col">Major</th>
+                      <th scope="col">What changed</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${changes.map(
+                      (c) =>
+                        html`<tr>
+                          <td>${when(c.activatedAt)}</td>
+                          <td><code>${c.source}</code></td>
+                          <td>${c.name}<br /><code>${c.entityId}</code></td>
+                          <td>${c.kind}</td>
+                          <td>${c.major ? html`<strong>major</strong>` : 'minor'}</td>
+                          <td>${changeSummary(c)}</td>
+                        </tr>`,
+                    )}
+                  </tbody>
+                </table>`
+          }`,
       ),
     );
   });

@@ -98,7 +98,8 @@ const MAJOR_FIELDS: ReadonlySet<ChangeField> = new Set([
 /** Whether the change lapses a suppression: names are one set there (primary and aliases together). */
 function isMajor(before: ListRecord, after: ListRecord, fields: ChangeField[]): boolean {
   if (fields.some((f) => MAJOR_FIELDS.has(f))) return true;
-  const names = (r: ListRecord) => new Set([r.name, ...r.aliases.map((a) => a.name)].map((n) => n.normalize('NFC').trim()));
+  const names = (r: ListRecord) =>
+    new Set([r.name, ...r.aliases.map((a) => a.name)].map((n) => n.normalize('NFC').trim()));
   const a = names(before);
   const b = names(after);
   return a.size !== b.size || [...a].some((n) => !b.has(n));
@@ -130,7 +131,15 @@ export function diffRecord(before: ListRecord, after: ListRecord): EntityChange 
 }
 
 function whole(record: ListRecord, kind: 'added' | 'removed'): EntityChange {
-  return { recordId: record.id, kind, name: record.name, entityType: record.entityType, major: true, fields: [], detail: {} };
+  return {
+    recordId: record.id,
+    kind,
+    name: record.name,
+    entityType: record.entityType,
+    major: true,
+    fields: [],
+    detail: {},
+  };
 }
 
 /**

@@ -54,7 +54,8 @@ export async function listStatus(ctx: Context, config: ListsConfig): Promise<Sou
     const version = bySource.get(source);
     const attempt = attempts.get(source);
     const check = checks.get(source);
-    const goodCheck = check?.last_check_at && GOOD_CHECKS.has(check.last_check_status ?? '') ? check.last_check_at : undefined;
+    const goodCheck =
+      check?.last_check_at && GOOD_CHECKS.has(check.last_check_status ?? '') ? check.last_check_at : undefined;
     const synced = good.get(source);
     const lastGood = goodCheck && (!synced || goodCheck > synced) ? goodCheck : synced;
     const failing = check ? check.failures > 0 : attempt?.status === 'rejected';

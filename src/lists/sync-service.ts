@@ -10,7 +10,13 @@ import { downloadSource } from './fetch.js';
 import { type SourceStatus, listStatus } from './list-status.js';
 import { type ListVersionRow, ListStore } from './list-store.js';
 import { type OfficialSourceId, type ParsedList, SOURCE_IDS, type SourceId } from './model.js';
-import { type CheckRecord, PollStateStore, type StoredValidators, nextCheckDelay, parseValidators } from './poll-state.js';
+import {
+  type CheckRecord,
+  PollStateStore,
+  type StoredValidators,
+  nextCheckDelay,
+  parseValidators,
+} from './poll-state.js';
 
 /** `not_modified`: a conditional check found the publisher's files (or the directory) as they were. */
 export type SyncStatus = 'updated' | 'unchanged' | 'not_modified' | 'rejected' | 'skipped';
@@ -108,7 +114,12 @@ async function sourceDir(
     const entries = await readdir(dir, { withFileTypes: true });
     if (!entries.some((e) => e.isFile())) return undefined;
     const digest = await directoryDigest(dir);
-    return { dir, downloaded: false, notModified: request.poll === true && known.dir === digest, validators: { dir: digest } };
+    return {
+      dir,
+      downloaded: false,
+      notModified: request.poll === true && known.dir === digest,
+      validators: { dir: digest },
+    };
   }
   const stamp = ctx.clock.now().toISOString().replace(/[:.]/g, '-');
   const dir = join(config.downloadDir, source, stamp);

@@ -83,6 +83,8 @@ interface PendingDelta {
 
 const LEASE_NAME = 'monitors-rescreen';
 const LEASE_MS = 5 * 60 * 1000;
+/** Times a PostgreSQL pass looks again from the first monitor for rows a dead node left (see runPass). */
+const MAX_RESTARTS = 3;
 /** Longest stretch of screening between two yields to the event loop, so API requests are served during a pass. */
 const SLICE_MS = 20;
 /** How often the job looks for monitors due by age (the daily rescreen) when no list change kicks it. */
@@ -116,9 +118,10 @@ function sameSet(a: string[], b: string[]): boolean {
  * Rescreens monitors against the lists in force (api-v1.md 1 and 3; DECISIONS.md "Monitors", "Alerts
  * and webhooks"). A monitor is due when it was last screened against other list versions than the
  * loaded ones (its rescreen_generation), or longer ago than RESCREEN_INTERVAL. A pass works in batches
- * of RESCREEN_BATCH_SIZE and yields to the event loop inside and between them; it runs under a lease
- * so one node of a deployment does it, and on PostgreSQL each batch is also claimed with
- * FOR UPDATE SKIP LOCKED. The monitor's new state, its alert and the alert's webhook delivery are
+ * of RESCREEN_BATCH_SIZE and yields to the event loop inside and between them. On SQLite it runs
+ * under a lease; on PostgreSQL every node runs passes at once, each batch claimed with FOR UPDATE
+ * SKIP LOCKED, so the nodes share the work. After a list change a pass starts with a delta pass
+ * (delta-rescreen.ts) over the monitors the changed entities can affect. The monitor's new state, its alert and the alert's webhook delivery are
  * written in one transaction, so a crash neither loses an alert nor raises it twice.
  *
  * `job` runs passes in the background (every list change kicks it; it also polls for monitors due
@@ -161,9 +164,14 @@ export class Rescreener {
   async runPass(mode: PassMode = 'delta-then-full'): Promise<PassReport | undefined> {
     const snapshot = this.deps.lists();
     if (!snapshot) return undefined;
-    const { db } = this.deps.database;
+    const { db, engine } = this.deps.database;
     const holder = this.deps.nodeId;
-    if (!(await tryAcquireLease(db, this.deps.clock, LEASE_NAME, holder, LEASE_MS))) {
+    // On PostgreSQL every node rescreens at once: each batch is claimed with FOR UPDATE SKIP LOCKED
+    // in the transaction that writes its results, so N nodes share a pass, and the batch of a node
+    // that dies is unlocked when its transaction aborts, for another node's pass to take. On SQLite
+    // (one process) the lease keeps passes from overlapping.
+    const shared = engine === 'postgres';
+    if (!shared && !(await tryAcquireLease(db, this.deps.clock, LEASE_NAME, holder, LEASE_MS))) {
       this.deps.log?.('info', 'rescreen skipped: another node holds the lease');
       return undefined;
     }
@@ -171,6 +179,7 @@ export class Rescreener {
     const report: PassReport = { fingerprint: snapshot.fingerprint, rescreened: 0, changed: 0, alerts: 0, batches: 0 };
     const cache = new Map<string, Screened>();
     let cursor = '';
+    let restarts = 0;
     try {
       // Delistings in the versions since the last review, before any suppression is judged (suppression.ts).
       await ensureReviewed(db, this.deps.clock, snapshot.fingerprint);
@@ -185,19 +194,25 @@ export class Rescreener {
           report.stopped = 'stopping';
           break;
         }
-        // A node whose lists lag behind the database must not rescreen (it would flip monitors back).
-        const active = (await new ListStore(db).activeVersions()).map((v) => v.id).join(',');
-        if (active !== snapshot.fingerprint || this.deps.lists() !== snapshot) {
+        if (!(await this.listsCurrent(snapshot))) {
           // The runtime's next swap kicks the job again, against the new lists.
           report.stopped = 'lists changed during the pass';
           break;
         }
-        if (!(await tryAcquireLease(db, this.deps.clock, LEASE_NAME, holder, LEASE_MS))) {
+        if (!shared && !(await tryAcquireLease(db, this.deps.clock, LEASE_NAME, holder, LEASE_MS))) {
           report.stopped = 'lease lost';
           break;
         }
         const batch = await this.processBatch(snapshot, cursor, cache);
-        if (batch.count === 0) break;
+        if (batch.count === 0) {
+          // Rows another node held (locked) when this pass went by are due again if that node died:
+          // look once more from the start (locked rows are skipped, so this ends).
+          if (shared && cursor !== '' && restarts++ < MAX_RESTARTS) {
+            cursor = '';
+            continue;
+          }
+          break;
+        }
         cursor = batch.lastId;
         report.batches++;
         report.rescreened += batch.count;
@@ -207,13 +222,19 @@ export class Rescreener {
         await yieldToEventLoop();
       }
     } finally {
-      await releaseLease(db, LEASE_NAME, holder).catch(() => undefined);
+      if (!shared) await releaseLease(db, LEASE_NAME, holder).catch(() => undefined);
     }
     observeRescreenPass(report, (performance.now() - started) / 1000);
     if (report.rescreened > 0 || report.stopped) {
       this.deps.log?.('info', 'rescreen pass', { ...report, tookMs: Math.round(performance.now() - started) });
     }
     return report;
+  }
+
+  /** A node whose lists lag behind the database must not rescreen (it would flip monitors back). */
+  private async listsCurrent(snapshot: ListSnapshot<Screener>): Promise<boolean> {
+    const active = (await new ListStore(this.deps.database.db).activeVersions()).map((v) => v.id).join(',');
+    return active === snapshot.fingerprint && this.deps.lists() === snapshot;
   }
 
   /** Rescreens the monitors the entities changed between the two snapshots can affect. */
@@ -232,6 +253,7 @@ export class Rescreener {
       const ids = await affectedMonitors(db, changed, probe, this.deps.matching, () => this.job.stopping);
       delta.monitors = ids.length;
       for (let i = 0; i < ids.length && !this.job.stopping; i += this.deps.monitoring.batchSize) {
+        if (!(await this.listsCurrent(snapshot))) break;
         const batch = await this.processBatch(snapshot, '', cache, ids.slice(i, i + this.deps.monitoring.batchSize));
         report.batches++;
         report.rescreened += batch.count;

@@ -101,7 +101,8 @@ for (const { engine, skip } of ENGINES) {
           ...GENEROUS_LIMITS,
           LIST_POLL_INTERVAL: '1m',
           // Only the UN list is polled here: the others are switched off, not fetched from the internet.
-          LIST_POLL_INTERVALS: 'us_ofac=off,us_csl=off,eu_csl=off,uk_csl=off,au_dfat=off,ch_seco=off,ca_gac=off,jp_mof=off',
+          LIST_POLL_INTERVALS:
+            'us_ofac=off,us_csl=off,eu_csl=off,uk_csl=off,au_dfat=off,ch_seco=off,ca_gac=off,jp_mof=off',
           LIST_POLL_BACKOFF: '2m',
           LIST_POLL_BACKOFF_MAX: '8m',
           LIST_HTTP_TIMEOUT: '10s',
@@ -191,7 +192,9 @@ for (const { engine, skip } of ENGINES) {
       const second = new Date(status.nextCheckAt).getTime() - clock.now().getTime();
       assert.ok(second >= 2 * MINUTE && second <= 4 * MINUTE, `second backoff ${second} ms`);
 
-      const metrics = await fetch(`${t.url}/metrics`, { headers: { authorization: 'Bearer metrics-token-for-the-test' } });
+      const metrics = await fetch(`${t.url}/metrics`, {
+        headers: { authorization: 'Bearer metrics-token-for-the-test' },
+      });
       assert.equal(metrics.status, 200);
       const text = await metrics.text();
       assert.match(text, /sanctions_list_check_failures\{source="un_csl"\} 2/);
@@ -295,9 +298,13 @@ for (const { engine, skip } of ENGINES) {
       });
       assert.deepEqual(again.body.data, second.body.data);
 
-      const byTime = await t.request('GET', `/v1/lists/changes?since=${encodeURIComponent(first.body.data[0].activatedAt)}`, {
-        key: org.key,
-      });
+      const byTime = await t.request(
+        'GET',
+        `/v1/lists/changes?since=${encodeURIComponent(first.body.data[0].activatedAt)}`,
+        {
+          key: org.key,
+        },
+      );
       assert.deepEqual(
         byTime.body.data.map((c: { id: string }) => c.id),
         [second.body.data[0].id],
@@ -308,12 +315,22 @@ for (const { engine, skip } of ENGINES) {
       assert.deepEqual(added.body.data, []);
 
       assertError(await t.request('GET', '/v1/lists/changes'), 401, 'UNAUTHORIZED');
-      assertError(await t.request('GET', '/v1/lists/changes?since=yesterday', { key: org.key }), 400, 'VALIDATION_ERROR', {
-        field: 'since',
-      });
-      assertError(await t.request('GET', '/v1/lists/changes?since=lv_nope', { key: org.key }), 400, 'VALIDATION_ERROR', {
-        field: 'since',
-      });
+      assertError(
+        await t.request('GET', '/v1/lists/changes?since=yesterday', { key: org.key }),
+        400,
+        'VALIDATION_ERROR',
+        {
+          field: 'since',
+        },
+      );
+      assertError(
+        await t.request('GET', '/v1/lists/changes?since=lv_nope', { key: org.key }),
+        400,
+        'VALIDATION_ERROR',
+        {
+          field: 'since',
+        },
+      );
       assertError(await t.request('GET', '/v1/lists/changes?cursor=abc', { key: org.key }), 400, 'VALIDATION_ERROR', {
         field: 'cursor',
       });
