@@ -72,8 +72,8 @@ async function main(): Promise<void> {
   await new Promise<void>((r) => publisher.listen(0, '127.0.0.1', r));
   const publisherUrl = `http://127.0.0.1:${(publisher.address() as AddressInfo).port}/un.xml`;
 
-  // The receiver: checks the signature and notes when each alias's alert came.
-  const arrived = new Map<string, number>();
+  // The receiver: checks the signature and notes when each customer's alerts came.
+  const arrived = new Map<string, number[]>();
   let badSignatures = 0;
   const receiver: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -85,8 +85,9 @@ async function main(): Promise<void> {
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) badSignatures++;
       else {
         const payload = JSON.parse(raw.toString('utf8')) as { event: string; alert: { query?: string } };
-        if (payload.event === 'alert.created' && payload.alert.query)
-          arrived.set(payload.alert.query, performance.now());
+        const query = payload.alert.query;
+        if (payload.event === 'alert.created' && query)
+          arrived.set(query, [...(arrived.get(query) ?? []), performance.now()]);
       }
       res.writeHead(200).end();
     });
@@ -200,13 +201,21 @@ async function main(): Promise<void> {
       // The check that finds the change: the clock moves to the next check; the job is kicked at once.
       clock.advance(POLL_MS);
       const start = performance.now();
+      const passesBefore = passes.length;
       ctx.jobs.lists.job.kick();
-      const deadline = start + 300_000;
-      while (!arrived.has(target.alias) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-      const at = arrived.get(target.alias);
-      if (at === undefined) throw new Error(`no signed alert.created for change ${i + 1} within 300 s`);
+      const deadline = start + 600_000;
+      const firstAfter = () => arrived.get(target.alias)?.find((at) => at >= start);
+      while (firstAfter() === undefined && performance.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      const at = firstAfter();
+      if (at === undefined) throw new Error(`no signed alert.created for change ${i + 1} within 600 s`);
       latencies.push(at - start);
-      console.log(`change ${i + 1}/${changes}: signed alert.created after ${Math.round(at - start)} ms`);
+      // Changes come minutes apart: let the pass this one started finish (the full pass after the delta).
+      while (!passes.slice(passesBefore).some((p) => !p.stopped) && performance.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      const others = (arrived.get(target.alias)?.length ?? 0) - 1;
+      console.log(
+        `change ${i + 1}/${changes}: signed alert.created after ${Math.round(at - start)} ms${others > 0 ? ` (${others} more for this customer)` : ''}`,
+      );
     }
     const p50 = percentile(latencies, 50);
     const p95 = percentile(latencies, 95);
