@@ -11,6 +11,8 @@ const benches = [
   ['open-loop latency (SQLite, PostgreSQL one and two nodes)', ['dist/bench/open-loop.js']],
   ['ownership derivation (3M entities, 500k stakes)', ['--max-old-space-size=4096', 'dist/bench/ownership.js']],
   ['rescreening monitors', ['dist/bench/rescreen.js']],
+  // Options: --monitors=N (default 100,000), --changes=N (default 20).
+  ['list updates: publisher change to signed webhook, delta and full rescreen', ['dist/bench/list-updates.js']],
   ['batch screening: 100,000 CSV rows, interactive p99, kill -9 and restart', ['dist/bench/batch.js']],
   // Options after `npm run bench --` go to it: --rounds=N (kill -9 rounds), --soak=SECONDS, --rate=N, --every=SECONDS.
   ['reliability (kill -9 rounds, soak)', ['dist/bench/reliability.js', '--rounds=10', '--soak=120', '--every=20']],

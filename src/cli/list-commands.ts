@@ -1,9 +1,11 @@
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
+import { changePage } from '../lists/change-feed.js';
+import type { ChangeKind } from '../lists/list-changes.js';
 import { isOfficialSource, type OfficialSourceId, SOURCE_IDS } from '../lists/model.js';
 import type { SyncOutcome, SyncPhase } from '../lists/sync-service.js';
 import type { CliRuntime } from './runtime.js';
-import { printResult, table } from './output.js';
+import { parseWhole, printResult, table } from './output.js';
 
 const PHASE_STEP: Record<SyncPhase, number> = { download: 1, parse: 2, store: 3, done: 4 };
 
@@ -26,7 +28,14 @@ function summary(outcomes: SyncOutcome[]): string {
   );
 }
 
-/** lists sync / lists status (issue: official sanctions lists, part 4). */
+const KINDS: ChangeKind[] = ['added', 'removed', 'changed'];
+
+function kindOption(value: string): ChangeKind {
+  if (!(KINDS as string[]).includes(value)) throw new InvalidArgumentError(`must be one of ${KINDS.join(', ')}`);
+  return value as ChangeKind;
+}
+
+/** lists sync / lists status / lists changes. */
 export function registerListCommands(program: Command, runtime: CliRuntime): void {
   const lists = program.command('lists').description('Sanctions lists: sync and status');
   lists
@@ -86,4 +95,59 @@ export function registerListCommands(program: Command, runtime: CliRuntime): voi
         ),
       );
     });
+
+  lists
+    .command('changes')
+    .description('Show what changed on the lists: entities added, removed and changed per version put in force')
+    .option('--since <version|time>', 'changes of the versions put in force after this version id or ISO time')
+    .option('--source <id>', 'only this source')
+    .option('--kind <kind>', `only this kind of change (${KINDS.join(', ')})`, kindOption)
+    .option('--cursor <cursor>', 'continue after the page that printed this cursor')
+    .option('--limit <n>', 'changes to print, 1 to 100 (default 50)', parseWhole('--limit'))
+    .option('--json', 'print one JSON document')
+    .action(
+      async (
+        opts: { since?: string; source?: string; kind?: ChangeKind; cursor?: string; limit?: number },
+        command: Command,
+      ) => {
+        const pageSize = opts.limit ?? 50;
+        if (pageSize < 1 || pageSize > 100) throw new InvalidArgumentError('--limit must be between 1 and 100');
+        if (opts.source !== undefined && !isOfficialSource(opts.source) && opts.source !== 'us_ofac_50')
+          throw new InvalidArgumentError(`--source must be one of ${SOURCE_IDS.join(', ')}, us_ofac_50`);
+        const page = await runtime.withContext((ctx) =>
+          changePage({
+            ctx: ctx.operator,
+            input: {
+              pageSize,
+              ...(opts.since !== undefined ? { since: opts.since } : {}),
+              ...(opts.source !== undefined ? { source: opts.source } : {}),
+              ...(opts.kind !== undefined ? { kind: opts.kind } : {}),
+              ...(opts.cursor !== undefined ? { cursor: opts.cursor } : {}),
+            },
+          }),
+        );
+        printResult(runtime.output(command), page, () =>
+          [
+            table(
+              ['put in force', 'entity', 'name', 'kind', 'major', 'what changed'],
+              page.items.map((c) => [
+                c.activatedAt,
+                c.entityId,
+                c.name.slice(0, 40),
+                c.kind,
+                c.major ? 'yes' : 'no',
+                c.fields
+                  .map((f) => {
+                    const d = c.changes[f];
+                    return `${f}${d?.added.length ? ` +${d.added.join('; ')}` : ''}${d?.removed.length ? ` -${d.removed.join('; ')}` : ''}`;
+                  })
+                  .join(' | ')
+                  .slice(0, 120),
+              ]),
+            ),
+            `next: ${page.next ?? '-'}${page.hasMore ? ' (more follow)' : ''}`,
+          ].join('\n'),
+        );
+      },
+    );
 }

@@ -65,6 +65,7 @@ export function buildOpenApiOptions(publicUrl?: string): SwaggerOptions {
             'Analyst decisions on matches: false positives suppress a listed entity for a customer; four-eyes approval.',
         },
         { name: 'batches', description: 'Batch screening of customer files (JSON, CSV, NDJSON, XLSX).' },
+        { name: 'lists', description: 'The sanctions lists: what changed between the versions put in force.' },
         { name: 'service', description: 'Health of the service.' },
       ],
       components: {

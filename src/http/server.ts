@@ -24,6 +24,7 @@ import { MONITOR_SCHEMAS } from '../monitoring/monitor-schemas.js';
 import { DECISION_SCHEMAS } from '../screening/decisions-schemas.js';
 import { BATCH_SCHEMAS } from '../batches/batch-schemas.js';
 import { MAX_PARAM_LENGTH, frameworkErrorHandler, registerErrorHandler, sendError } from './error-handler.js';
+import { LIST_SCHEMAS } from '../lists/list-schemas.js';
 import { buildOpenApiOptions, finishOpenApiDocument } from './openapi.js';
 import { registerPipeline } from './pipeline.js';
 import { clientErrorHandler, type OperationsDeps, registerOperations } from './operations.js';
@@ -33,6 +34,7 @@ import { screeningRoutes, type ScreeningRouteDeps } from './routes/screening-rou
 import { monitorRoutes, type MonitorRouteDeps } from './routes/monitor-routes.js';
 import { decisionRoutes, type DecisionRouteDeps } from './routes/decision-routes.js';
 import { batchRoutes, type BatchRouteDeps } from './routes/batch-routes.js';
+import { listRoutes, type ListRouteDeps } from './routes/list-routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -43,6 +45,7 @@ export interface AppDeps {
   monitors: MonitorRouteDeps;
   decisions: DecisionRouteDeps;
   batches: BatchRouteDeps;
+  lists: ListRouteDeps;
   /** Counts the requests under way, for background work that yields to them (batch rows). */
   interactive?: InFlight;
   /** The web console under /console; left out, the server has none. */
@@ -107,6 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...MONITOR_SCHEMAS,
     ...DECISION_SCHEMAS,
     ...BATCH_SCHEMAS,
+    ...LIST_SCHEMAS,
   ]) {
     bodyAjv.addSchema(schema);
     queryAjv.addSchema(schema);
@@ -185,6 +189,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(monitorRoutes(deps.monitors), { prefix: '/v1' });
   await app.register(decisionRoutes(deps.decisions), { prefix: '/v1' });
   await app.register(batchRoutes(deps.batches), { prefix: '/v1' });
+  await app.register(listRoutes(deps.lists), { prefix: '/v1' });
   if (deps.console) await app.register(consoleRoutes(deps.console), { prefix: '/console' });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () =>

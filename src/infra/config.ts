@@ -54,6 +54,14 @@ export interface ListsConfig {
   urlOverrides: Record<string, string>;
   /** Reject a new version that has fewer than this share of the current version's records. */
   minRecordRatio: number;
+  /** How often each source is checked for a new version (conditional request), in ms; 0: not polled. */
+  pollIntervalMs: number;
+  /** Per-source poll intervals overriding pollIntervalMs (0: that source is not polled). */
+  pollIntervals: Record<string, number>;
+  /** First wait after a failed check, in ms; it doubles with each failure in a row, with jitter. */
+  pollBackoffMs: number;
+  /** Longest wait after failed checks, in ms. */
+  pollBackoffMaxMs: number;
 }
 
 export interface OwnershipConfig {
@@ -636,6 +644,34 @@ export const CONFIG_VARIABLES = V([
     description:
       'After Redis lost its counts (a restart), how long a monthly quota waits before it is rebuilt from the durable usage in the database.',
   },
+  {
+    name: 'LIST_POLL_INTERVAL',
+    group: 'Lists',
+    kind: 'duration',
+    default: '10m',
+    description:
+      'How often each source is checked for a new version with a conditional request (at least 1m; 0 turns polling off). The daily sync at LIST_SYNC_TIME stays as a safety net (docs/list-updates.md).',
+  },
+  {
+    name: 'LIST_POLL_INTERVALS',
+    group: 'Lists',
+    kind: 'text',
+    description: 'Per-source overrides of LIST_POLL_INTERVAL: `source=duration` pairs, e.g. `us_ofac=2m,eu_csl=5m`.',
+  },
+  {
+    name: 'LIST_POLL_BACKOFF',
+    group: 'Lists',
+    kind: 'duration',
+    default: '1m',
+    description: 'First wait after a failed check; doubled (with jitter) after each further failure.',
+  },
+  {
+    name: 'LIST_POLL_BACKOFF_MAX',
+    group: 'Lists',
+    kind: 'duration',
+    default: '1h',
+    description: 'Longest wait between checks of a failing source.',
+  },
 ] as const);
 
 export type ConfigVariableName = (typeof CONFIG_VARIABLES)[number]['name'];
@@ -821,6 +857,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       httpRetries: int(env, 'LIST_HTTP_RETRIES'),
       urlOverrides,
       minRecordRatio: num(env, 'LIST_MIN_RECORD_RATIO'),
+      ...pollConfig(env),
     },
     ownership: ownershipDir ? { dir: resolve(ownershipDir) } : {},
     matching: {
@@ -860,6 +897,39 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     ops: opsConfig(env, host),
   };
   return deepFreeze(config);
+}
+
+/** The shortest poll interval: the publishers' servers are asked at most once a minute (issue 30). */
+const MIN_POLL_MS = 60_000;
+
+function pollInterval(name: string, raw: string): number {
+  if (/^(off|0)$/i.test(raw)) return 0;
+  const ms = parseDuration(raw);
+  if (ms === undefined || ms < MIN_POLL_MS)
+    throw new ConfigError(name, `must be a duration of at least 1m (such as 10m or 1h) or off, got "${raw}"`);
+  return ms;
+}
+
+const POLLED_SOURCES = ['us_ofac', 'us_csl', 'eu_csl', 'uk_csl', 'un_csl', 'au_dfat', 'ch_seco', 'ca_gac', 'jp_mof'];
+
+/** LIST_POLL_INTERVAL (every source) and LIST_POLL_INTERVALS (`source=duration` pairs that override it). */
+function pollConfig(env: Env) {
+  const pollIntervalMs = pollInterval('LIST_POLL_INTERVAL', str(env, 'LIST_POLL_INTERVAL') ?? textDefault('LIST_POLL_INTERVAL'));
+  const pollIntervals: Record<string, number> = {};
+  for (const pair of (str(env, 'LIST_POLL_INTERVALS') ?? '').split(/[\s,]+/).filter(Boolean)) {
+    const match = /^([a-z_]+)=(\S+)$/.exec(pair);
+    if (!match || !POLLED_SOURCES.includes(match[1] as string))
+      throw new ConfigError(
+        'LIST_POLL_INTERVALS',
+        `entry "${pair}" must look like source=duration with a source among ${POLLED_SOURCES.join(', ')}`,
+      );
+    pollIntervals[match[1] as string] = pollInterval('LIST_POLL_INTERVALS', match[2] as string);
+  }
+  const pollBackoffMs = duration(env, 'LIST_POLL_BACKOFF');
+  const pollBackoffMaxMs = duration(env, 'LIST_POLL_BACKOFF_MAX');
+  if (pollBackoffMaxMs < pollBackoffMs)
+    throw new ConfigError('LIST_POLL_BACKOFF_MAX', 'must not be shorter than LIST_POLL_BACKOFF');
+  return { pollIntervalMs, pollIntervals, pollBackoffMs, pollBackoffMaxMs };
 }
 
 function publicUrl(env: Env): { publicUrl?: string } {

@@ -127,6 +127,40 @@ export interface ListRecordsTable {
   data: string;
 }
 
+/** One row per source: the publisher's validators and the check schedule (issue 30). */
+export interface ListPollStateTable {
+  source: string;
+  /** JSON: per file name `{ etag, lastModified }`, or `{ dir: digest }` for a list directory. */
+  validators: string | null;
+  last_check_at: string | null;
+  /** not_modified, unchanged, updated, rejected or skipped. */
+  last_check_status: string | null;
+  last_change_at: string | null;
+  next_check_at: string | null;
+  /** Failed checks in a row (0 after a good one): the backoff's exponent. */
+  failures: number;
+  last_error: string | null;
+}
+
+/** One listed entity's difference between a version and the one before it (issue 30). */
+export interface ListChangesTable {
+  version_id: string;
+  seq: number;
+  source: string;
+  record_id: string;
+  /** added, removed or changed. */
+  kind: string;
+  /** 1 when a field that lapses a suppression changed (names, birth dates, nationalities, identifiers, programs, type). */
+  major: number;
+  name: string;
+  entity_type: string;
+  /** JSON array of the fields that changed. */
+  fields: string;
+  /** JSON: per changed field, the values added and removed. */
+  detail: string;
+  activated_at: string;
+}
+
 export interface JobLocksTable {
   name: string;
   holder: string;
@@ -364,6 +398,8 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   list_versions: ListVersionsTable;
   list_records: ListRecordsTable;
+  list_poll_state: ListPollStateTable;
+  list_changes: ListChangesTable;
   job_locks: JobLocksTable;
   monitors: MonitorsTable;
   alerts: AlertsTable;

@@ -93,6 +93,16 @@ const listSyncOk = gauge(
   '1 when the last sync of the source succeeded, 0 when it failed',
   ['source'],
 );
+const listCheckFailures = gauge(
+  'sanctions_list_check_failures',
+  'Failed checks of the source in a row (LIST_POLL_INTERVAL checks and syncs; 0 after a good one)',
+  ['source'],
+);
+const listCheckAge = gauge(
+  'sanctions_list_last_check_age_seconds',
+  'Seconds since the source was last checked for a new version, whatever the check found',
+  ['source'],
+);
 const listLoaded = gauge('sanctions_lists_loaded', '1 when this node screens against loaded lists', []);
 const outboxDue = gauge(
   'sanctions_webhook_outbox_due',
@@ -155,7 +165,15 @@ export function observeDelivery(outcome: 'delivered' | 'retry' | 'failed', durat
 /** The levels read when /metrics is scraped. */
 export interface MetricsSample {
   listsLoaded: boolean;
-  lists: { source: string; records: number; ageSeconds: number | null; stale: boolean; lastSyncOk: boolean }[];
+  lists: {
+    source: string;
+    records: number;
+    ageSeconds: number | null;
+    stale: boolean;
+    lastSyncOk: boolean;
+    checkFailures: number;
+    checkAgeSeconds: number | null;
+  }[];
   outbox: { due: number; oldestAgeSeconds: number };
   /** `busySeconds`: the matching threads' time spent screening since this process started. */
   matching: { queueDepth: number; threads: number; busySeconds: number };
@@ -175,12 +193,14 @@ export async function metricsText(sample: () => Promise<MetricsSample>): Promise
   enableProcessMetrics();
   const s = await sample();
   listLoaded.set(s.listsLoaded ? 1 : 0);
-  for (const g of [listRecords, listAge, listStale, listSyncOk]) g.reset();
+  for (const g of [listRecords, listAge, listStale, listSyncOk, listCheckFailures, listCheckAge]) g.reset();
   for (const list of s.lists) {
     listRecords.set({ source: list.source }, list.records);
     if (list.ageSeconds !== null) listAge.set({ source: list.source }, list.ageSeconds);
     listStale.set({ source: list.source }, list.stale ? 1 : 0);
     listSyncOk.set({ source: list.source }, list.lastSyncOk ? 1 : 0);
+    listCheckFailures.set({ source: list.source }, list.checkFailures);
+    if (list.checkAgeSeconds !== null) listCheckAge.set({ source: list.source }, list.checkAgeSeconds);
   }
   outboxDue.set(s.outbox.due);
   outboxAge.set(s.outbox.oldestAgeSeconds);

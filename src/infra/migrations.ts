@@ -493,6 +493,49 @@ const keyAuthNotify: Migration = {
   },
 };
 
+/**
+ * Frequent list polling and the change feed (issue 30). `list_poll_state` is one row per source:
+ * the publisher's validators (ETag, Last-Modified, or a digest of a directory's files) and the
+ * schedule of the next check, shared by every node. `list_changes` is the per-entity difference
+ * of each activated version from the one before it, written in the activation's transaction and
+ * never edited.
+ */
+const listUpdates: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('list_poll_state')
+      .addColumn('source', 'text', (c) => c.primaryKey())
+      .addColumn('validators', 'text')
+      .addColumn('last_check_at', 'text')
+      .addColumn('last_check_status', 'text')
+      .addColumn('last_change_at', 'text')
+      .addColumn('next_check_at', 'text')
+      .addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('last_error', 'text')
+      .execute();
+    await db.schema
+      .createTable('list_changes')
+      .addColumn('version_id', 'text', (c) => c.notNull())
+      .addColumn('seq', 'integer', (c) => c.notNull())
+      .addColumn('source', 'text', (c) => c.notNull())
+      .addColumn('record_id', 'text', (c) => c.notNull())
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('major', 'integer', (c) => c.notNull())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('entity_type', 'text', (c) => c.notNull())
+      .addColumn('fields', 'text', (c) => c.notNull())
+      .addColumn('detail', 'text', (c) => c.notNull())
+      .addColumn('activated_at', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('list_changes_pk', ['version_id', 'seq'])
+      .execute();
+    await db.schema
+      .createIndex('list_changes_feed')
+      .on('list_changes')
+      .columns(['activated_at', 'version_id', 'seq'])
+      .execute();
+  },
+};
+
 /** Ordered by name; Kysely runs them in that order. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_tenancy': tenancy,
@@ -507,6 +550,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0010_batch_tally': batchTally,
   '0011_identifier_warnings': identifierWarnings,
   '0015_key_auth_notify': keyAuthNotify,
+  '0013_list_updates': listUpdates,
 };
 
 class InlineProvider implements MigrationProvider {

@@ -1,6 +1,7 @@
 import { SYSTEM_CHAIN, appendAudit } from '../audit/audit-store.js';
 import type { Db } from '../infra/database.js';
 import type { ListVersionsTable } from '../infra/db-schema.js';
+import { diffVersions } from './list-changes.js';
 import type { ListRecord, SourceId } from './model.js';
 
 /**
@@ -85,8 +86,15 @@ export class ListStore {
     });
   }
 
-  /** Writes a new version with all its records and puts it in force, atomically. */
-  async activate(row: ListVersionRow, records: ListRecord[]): Promise<void> {
+  /**
+   * Writes a new version with all its records and puts it in force, atomically, with its change feed:
+   * the per-entity difference from the version it replaces (none for a source's first version).
+   * Returns how many entities changed.
+   */
+  async activate(row: ListVersionRow, records: ListRecord[]): Promise<{ changes: number }> {
+    const previous = await this.activeVersion(row.source as SourceId);
+    const changes = previous ? diffVersions(await this.records(previous.id), records) : [];
+    const activatedAt = row.activated_at ?? row.fetched_at;
     await this.db.transaction().execute(async (trx) => {
       await trx
         .updateTable('list_versions')
@@ -125,7 +133,24 @@ export class ListStore {
         }));
         await trx.insertInto('list_records').values(batch).execute();
       }
+      for (let i = 0; i < changes.length; i += INSERT_BATCH) {
+        const batch = changes.slice(i, i + INSERT_BATCH).map((c, j) => ({
+          version_id: row.id,
+          seq: i + j,
+          source: row.source,
+          record_id: c.recordId,
+          kind: c.kind,
+          major: c.major ? 1 : 0,
+          name: c.name,
+          entity_type: c.entityType,
+          fields: JSON.stringify(c.fields),
+          detail: JSON.stringify(c.detail),
+          activated_at: activatedAt,
+        }));
+        await trx.insertInto('list_changes').values(batch).execute();
+      }
     });
+    return { changes: changes.length };
   }
 
   async records(versionId: string): Promise<ListRecord[]> {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ListsConfig } from '../infra/config.js';
 import type { Call, Context } from '../infra/context.js';
@@ -10,8 +10,16 @@ import { downloadSource } from './fetch.js';
 import { type SourceStatus, listStatus } from './list-status.js';
 import { type ListVersionRow, ListStore } from './list-store.js';
 import { type OfficialSourceId, type ParsedList, SOURCE_IDS, type SourceId } from './model.js';
+import {
+  type CheckRecord,
+  PollStateStore,
+  type StoredValidators,
+  nextCheckDelay,
+  parseValidators,
+} from './poll-state.js';
 
-export type SyncStatus = 'updated' | 'unchanged' | 'rejected' | 'skipped';
+/** `not_modified`: a conditional check found the publisher's files (or the directory) as they were. */
+export type SyncStatus = 'updated' | 'unchanged' | 'not_modified' | 'rejected' | 'skipped';
 
 export interface SyncOutcome {
   source: SourceId;
@@ -36,6 +44,12 @@ export interface SyncRequest {
   /** Input files of the derived sources (ownership data for us_ofac_50); default: their configured directory. */
   derivedInputDir?: string;
   onProgress?: SyncProgress;
+  /**
+   * A frequent check (issue 30) rather than a full sync: requests are conditional on the validators of
+   * the last good check, a failure is not retried at once (the poll schedule backs off instead), and
+   * an unchanged input updates the source's check state without writing a version row.
+   */
+  poll?: boolean;
 }
 
 /**
@@ -53,6 +67,8 @@ export interface DerivedSource {
 export interface ListSyncDeps {
   config: ListsConfig;
   derived?: DerivedSource[];
+  /** Jitter of the backoff after failed checks; tests fix it. */
+  random?: () => number;
 }
 
 /** SHA-256 over the files that were read, in name order, so the same input always has the same digest. */
@@ -65,28 +81,56 @@ async function digestFiles(dir: string, files: string[]): Promise<string> {
   return hash.digest('hex');
 }
 
+/** A cheap digest of a list directory: its files' names, sizes and modification times. */
+async function directoryDigest(dir: string): Promise<string> {
+  const hash = createHash('sha256');
+  const entries = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name);
+  for (const name of entries.sort()) {
+    const s = await stat(join(dir, name));
+    hash.update(`${name}\0${s.size}\0${s.mtimeMs}\0`);
+  }
+  return hash.digest('hex');
+}
+
+interface Obtained {
+  dir: string;
+  /** A download folder of this sync (removed when it brings no new version). */
+  downloaded: boolean;
+  notModified: boolean;
+  validators: StoredValidators;
+}
+
 async function sourceDir(
   ctx: Context,
   config: ListsConfig,
   source: OfficialSourceId,
   request: SyncRequest,
-): Promise<string | undefined> {
+  known: StoredValidators,
+): Promise<Obtained | undefined> {
   const offline = request.fromDir ?? config.dir;
   if (offline) {
     const dir = join(offline, source);
     if (!existsSync(dir) || !statSync(dir).isDirectory()) return undefined;
     const entries = await readdir(dir, { withFileTypes: true });
-    return entries.some((e) => e.isFile()) ? dir : undefined;
+    if (!entries.some((e) => e.isFile())) return undefined;
+    const digest = await directoryDigest(dir);
+    return {
+      dir,
+      downloaded: false,
+      notModified: request.poll === true && known.dir === digest,
+      validators: { dir: digest },
+    };
   }
   const stamp = ctx.clock.now().toISOString().replace(/[:.]/g, '-');
   const dir = join(config.downloadDir, source, stamp);
   request.onProgress?.(source, 'download');
-  await downloadSource(source, ADAPTERS[source].publisherFiles, dir, {
+  const result = await downloadSource(source, ADAPTERS[source].publisherFiles, dir, {
     timeoutMs: config.httpTimeoutMs,
-    retries: config.httpRetries,
+    retries: request.poll ? 0 : config.httpRetries,
     overrides: config.urlOverrides,
+    ...(request.poll && known.files ? { validators: known.files } : {}),
   });
-  return dir;
+  return { dir, downloaded: true, notModified: result.notModified, validators: { files: result.validators } };
 }
 
 function message(error: unknown): string {
@@ -96,9 +140,43 @@ function message(error: unknown): string {
 /** One source's sync (listSyncService().syncSource says what it does). */
 async function syncOne(
   ctx: Context,
+  deps: ListSyncDeps,
+  source: OfficialSourceId,
+  request: SyncRequest,
+): Promise<SyncOutcome> {
+  const pollState = new PollStateStore(ctx.db);
+  const state = await pollState.get(source);
+  let obtained: Obtained | undefined;
+  const outcome = await checkOne(ctx, deps.config, source, request, parseValidators(state?.validators), (o) => {
+    obtained = o;
+  });
+  // The source's check state: a good check resets the backoff and keeps the publisher's new
+  // validators; a rejected one counts a failure and keeps the old validators, so the next check
+  // downloads the file again instead of being told it has not changed since the bad copy.
+  const failures = outcome.status === 'rejected' ? (state?.failures ?? 0) + 1 : 0;
+  const now = ctx.clock.now();
+  const check: CheckRecord = {
+    at: now.toISOString(),
+    status: outcome.status,
+    error: outcome.status === 'rejected' ? outcome.message : null,
+    failures,
+    nextCheckAt: new Date(
+      now.getTime() + nextCheckDelay(deps.config, source, failures, deps.random ?? Math.random),
+    ).toISOString(),
+    ...(outcome.status !== 'rejected' && obtained ? { validators: obtained.validators } : {}),
+  };
+  await pollState.record(source, check);
+  if (obtained?.downloaded && outcome.status !== 'updated') await rm(obtained.dir, { recursive: true, force: true });
+  return outcome;
+}
+
+async function checkOne(
+  ctx: Context,
   config: ListsConfig,
   source: OfficialSourceId,
   request: SyncRequest,
+  known: StoredValidators,
+  onObtained: (o: Obtained) => void,
 ): Promise<SyncOutcome> {
   // Durations are measured on the monotonic timer; the clock gives the times that are recorded.
   const started = performance.now();
@@ -121,12 +199,18 @@ async function syncOne(
     return { ...base, status: 'rejected', tookMs, message: reason, format: extra.format ?? null };
   };
 
-  let dir: string | undefined;
+  let obtained: Obtained | undefined;
   try {
-    dir = await sourceDir(ctx, config, source, request);
+    obtained = await sourceDir(ctx, config, source, request, known);
   } catch (error) {
     return reject(`download failed: ${message(error)}`);
   }
+  if (obtained) onObtained(obtained);
+  if (obtained?.notModified && current) {
+    request.onProgress?.(source, 'done', 'not_modified');
+    return { ...base, status: 'not_modified', tookMs: elapsed(), message: null, format: current.format };
+  }
+  const dir = obtained?.dir;
   if (!dir) {
     request.onProgress?.(source, 'done', 'skipped');
     return {
@@ -157,6 +241,9 @@ async function syncOne(
   }
   if (current && current.sha256 === sha256) {
     const tookMs = elapsed();
+    request.onProgress?.(source, 'done', 'unchanged');
+    // A frequent check that found the same content leaves its trace in the check state only.
+    if (request.poll) return { ...base, status: 'unchanged', tookMs, message: null, format: parsed.format };
     await store.recordAttempt({
       id: newId('lv', now),
       source,
@@ -171,7 +258,6 @@ async function syncOne(
       took_ms: tookMs,
       activated_at: null,
     });
-    request.onProgress?.(source, 'done', 'unchanged');
     return { ...base, status: 'unchanged', tookMs, message: null, format: parsed.format };
   }
 
@@ -224,7 +310,7 @@ export function listSyncService(deps: ListSyncDeps) {
      * the current version stays in force.
      */
     syncSource({ ctx, input }: Call<SyncRequest & { source: OfficialSourceId }>): Promise<SyncOutcome> {
-      return syncOne(ctx, deps.config, input.source, input);
+      return syncOne(ctx, deps, input.source, input);
     },
 
     /** Syncs the sources one at a time, then the derived sources that follow any of them. */
@@ -232,7 +318,7 @@ export function listSyncService(deps: ListSyncDeps) {
       const sources = input.sources ?? [...SOURCE_IDS];
       const out: SyncOutcome[] = [];
       // One at a time: parsing is CPU-bound and memory is bounded per source.
-      for (const source of sources) out.push(await syncOne(ctx, deps.config, source, input));
+      for (const source of sources) out.push(await syncOne(ctx, deps, source, input));
       for (const derived of deps.derived ?? []) {
         if (!sources.includes(derived.follows)) continue;
         const outcome = await derived.sync({

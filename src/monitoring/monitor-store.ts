@@ -96,7 +96,15 @@ export class MonitorStore {
    * "Monitors") and what its webhook needs, in the same statement that claims the rows: on
    * PostgreSQL (`lock`) they are locked FOR UPDATE SKIP LOCKED, so another node skips them.
    */
-  async due(filter: { fingerprint: string; cursor: string; cutoff: string; limit: number; lock: boolean }) {
+  async due(filter: {
+    fingerprint: string;
+    cursor: string;
+    cutoff: string;
+    limit: number;
+    lock: boolean;
+    /** Only these monitors (a delta pass). */
+    ids?: string[];
+  }) {
     let query = this.db
       .selectFrom('monitors as m')
       .innerJoin('organizations as o', 'o.id', 'm.org_id')
@@ -115,8 +123,36 @@ export class MonitorStore {
       )
       .orderBy('m.id')
       .limit(filter.limit);
+    if (filter.ids) query = query.where('m.id', 'in', filter.ids.length > 0 ? filter.ids : ['']);
     if (filter.lock) query = query.forUpdate('m').skipLocked();
     return (await query.execute()) as DueMonitor[];
+  }
+
+  /**
+   * One page (after `cursor`, in id order) of the searches of the monitors a rescreen would reach:
+   * what a delta pass screens against the changed entities to find the monitors they can affect.
+   */
+  searches(cursor: string, limit: number) {
+    return this.db
+      .selectFrom('monitors as m')
+      .innerJoin('organizations as o', 'o.id', 'm.org_id')
+      .select([
+        'm.id',
+        'm.search_key',
+        'm.query',
+        'm.entity_type',
+        'm.country',
+        'm.birth_date',
+        'm.identifiers',
+        'm.last_entity_id',
+      ])
+      .where('m.removed_at', 'is', null)
+      .where('m.is_active', '=', 1)
+      .where('o.tier', '!=', 'free')
+      .where('m.id', '>', cursor)
+      .orderBy('m.id')
+      .limit(limit)
+      .execute();
   }
 
   /** Records a changed result; false when the monitor was removed since it was read. */

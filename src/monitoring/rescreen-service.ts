@@ -27,7 +27,9 @@ import {
 } from '../screening/suppression.js';
 import { enqueueDelivery } from '../webhooks/delivery-store.js';
 import { serializeEvent } from '../webhooks/payload.js';
+import type { ListRecord } from '../lists/model.js';
 import { alertReasons } from './alert-rules.js';
+import { affectedMonitors, changedEntities } from './delta-rescreen.js';
 import { AlertStore } from './alert-store.js';
 import { type DueMonitor, type MonitorResult, MonitorStore } from './monitor-store.js';
 
@@ -38,6 +40,11 @@ export interface RescreenDeps {
   monitoring: MonitoringConfig;
   nodeId: string;
   lists: () => ListSnapshot<Screener> | undefined;
+  /**
+   * Builds a screener over a few records: the changed entities a delta pass screens every monitor
+   * against (delta-rescreen.ts). Without it, list changes are followed by full passes only.
+   */
+  probe?: (records: ListRecord[]) => Promise<Screener>;
   /** Called when a batch wrote webhook deliveries (the delivery job sends them at once). */
   onDeliveries?: () => void;
   log?: Log;
@@ -49,12 +56,35 @@ export interface PassReport {
   changed: number;
   alerts: number;
   batches: number;
+  /** The delta pass that ran first, when list versions had changed (its monitors count above too). */
+  delta?: DeltaReport;
   /** Why the pass stopped early, if it did. */
   stopped?: string;
 }
 
+export interface DeltaReport {
+  /** Entities added, removed or changed since the lists the monitors were last screened against. */
+  entities: number;
+  /** Monitors those entities can affect: rescreened before the rest. */
+  monitors: number;
+  alerts: number;
+  /** From the start of the delta pass to its last alert written, in ms. */
+  tookMs: number;
+}
+
+/** `delta`: only the monitors the last list change can affect; `full`: every due monitor, no delta first. */
+export type PassMode = 'delta' | 'full' | 'delta-then-full';
+
+/** A swap of the lists that no delta pass has followed yet. */
+interface PendingDelta {
+  previous: ListSnapshot<Screener>;
+  next: ListSnapshot<Screener>;
+}
+
 const LEASE_NAME = 'monitors-rescreen';
 const LEASE_MS = 5 * 60 * 1000;
+/** Times a PostgreSQL pass looks again from the first monitor for rows a dead node left (see runPass). */
+const MAX_RESTARTS = 3;
 /** Longest stretch of screening between two yields to the event loop, so API requests are served during a pass. */
 const SLICE_MS = 20;
 /** How often the job looks for monitors due by age (the daily rescreen) when no list change kicks it. */
@@ -88,9 +118,10 @@ function sameSet(a: string[], b: string[]): boolean {
  * Rescreens monitors against the lists in force (api-v1.md 1 and 3; DECISIONS.md "Monitors", "Alerts
  * and webhooks"). A monitor is due when it was last screened against other list versions than the
  * loaded ones (its rescreen_generation), or longer ago than RESCREEN_INTERVAL. A pass works in batches
- * of RESCREEN_BATCH_SIZE and yields to the event loop inside and between them; it runs under a lease
- * so one node of a deployment does it, and on PostgreSQL each batch is also claimed with
- * FOR UPDATE SKIP LOCKED. The monitor's new state, its alert and the alert's webhook delivery are
+ * of RESCREEN_BATCH_SIZE and yields to the event loop inside and between them. On SQLite it runs
+ * under a lease; on PostgreSQL every node runs passes at once, each batch claimed with FOR UPDATE
+ * SKIP LOCKED, so the nodes share the work. After a list change a pass starts with a delta pass
+ * (delta-rescreen.ts) over the monitors the changed entities can affect. The monitor's new state, its alert and the alert's webhook delivery are
  * written in one transaction, so a crash neither loses an alert nor raises it twice.
  *
  * `job` runs passes in the background (every list change kicks it; it also polls for monitors due
@@ -98,6 +129,7 @@ function sameSet(a: string[], b: string[]): boolean {
  */
 export class Rescreener {
   readonly job: PollingJob<PassReport>;
+  private pending: PendingDelta | undefined;
 
   constructor(private readonly deps: RescreenDeps) {
     this.job = new PollingJob<PassReport>({
@@ -111,13 +143,35 @@ export class Rescreener {
     });
   }
 
-  /** One pass over every due monitor; undefined when lists are not loaded or another node holds the lease. */
-  async runPass(): Promise<PassReport | undefined> {
+  /**
+   * Called on every swap of the lists (start/services.ts): the next pass begins with a delta pass
+   * over the monitors the changed entities can affect. Swaps that follow one another before a pass
+   * runs make one delta, from the lists the last pass saw to the newest.
+   */
+  noteSwap(next: ListSnapshot<Screener>, previous: ListSnapshot<Screener> | undefined): void {
+    if (!previous || !this.deps.probe) {
+      this.pending = undefined;
+      return;
+    }
+    const from = this.pending && this.pending.next === previous ? this.pending.previous : previous;
+    this.pending = { previous: from, next };
+  }
+
+  /**
+   * One pass over every due monitor, after a delta pass when the lists changed since the last pass;
+   * undefined when lists are not loaded or another node holds the lease.
+   */
+  async runPass(mode: PassMode = 'delta-then-full'): Promise<PassReport | undefined> {
     const snapshot = this.deps.lists();
     if (!snapshot) return undefined;
-    const { db } = this.deps.database;
+    const { db, engine } = this.deps.database;
     const holder = this.deps.nodeId;
-    if (!(await tryAcquireLease(db, this.deps.clock, LEASE_NAME, holder, LEASE_MS))) {
+    // On PostgreSQL every node rescreens at once: each batch is claimed with FOR UPDATE SKIP LOCKED
+    // in the transaction that writes its results, so N nodes share a pass, and the batch of a node
+    // that dies is unlocked when its transaction aborts, for another node's pass to take. On SQLite
+    // (one process) the lease keeps passes from overlapping.
+    const shared = engine === 'postgres';
+    if (!shared && !(await tryAcquireLease(db, this.deps.clock, LEASE_NAME, holder, LEASE_MS))) {
       this.deps.log?.('info', 'rescreen skipped: another node holds the lease');
       return undefined;
     }
@@ -125,27 +179,40 @@ export class Rescreener {
     const report: PassReport = { fingerprint: snapshot.fingerprint, rescreened: 0, changed: 0, alerts: 0, batches: 0 };
     const cache = new Map<string, Screened>();
     let cursor = '';
+    let restarts = 0;
     try {
       // Delistings in the versions since the last review, before any suppression is judged (suppression.ts).
       await ensureReviewed(db, this.deps.clock, snapshot.fingerprint);
+      const pending = this.pending;
+      if (mode !== 'full' && pending && pending.next === snapshot) {
+        this.pending = undefined;
+        report.delta = await this.deltaPass(snapshot, pending, report, cache);
+      }
       for (;;) {
+        if (mode === 'delta') break;
         if (this.job.stopping) {
           report.stopped = 'stopping';
           break;
         }
-        // A node whose lists lag behind the database must not rescreen (it would flip monitors back).
-        const active = (await new ListStore(db).activeVersions()).map((v) => v.id).join(',');
-        if (active !== snapshot.fingerprint || this.deps.lists() !== snapshot) {
+        if (!(await this.listsCurrent(snapshot))) {
           // The runtime's next swap kicks the job again, against the new lists.
           report.stopped = 'lists changed during the pass';
           break;
         }
-        if (!(await tryAcquireLease(db, this.deps.clock, LEASE_NAME, holder, LEASE_MS))) {
+        if (!shared && !(await tryAcquireLease(db, this.deps.clock, LEASE_NAME, holder, LEASE_MS))) {
           report.stopped = 'lease lost';
           break;
         }
         const batch = await this.processBatch(snapshot, cursor, cache);
-        if (batch.count === 0) break;
+        if (batch.count === 0) {
+          // Rows another node held (locked) when this pass went by are due again if that node died:
+          // look once more from the start (locked rows are skipped, so this ends).
+          if (shared && cursor !== '' && restarts++ < MAX_RESTARTS) {
+            cursor = '';
+            continue;
+          }
+          break;
+        }
         cursor = batch.lastId;
         report.batches++;
         report.rescreened += batch.count;
@@ -155,13 +222,51 @@ export class Rescreener {
         await yieldToEventLoop();
       }
     } finally {
-      await releaseLease(db, LEASE_NAME, holder).catch(() => undefined);
+      if (!shared) await releaseLease(db, LEASE_NAME, holder).catch(() => undefined);
     }
     observeRescreenPass(report, (performance.now() - started) / 1000);
     if (report.rescreened > 0 || report.stopped) {
       this.deps.log?.('info', 'rescreen pass', { ...report, tookMs: Math.round(performance.now() - started) });
     }
     return report;
+  }
+
+  /** A node whose lists lag behind the database must not rescreen (it would flip monitors back). */
+  private async listsCurrent(snapshot: ListSnapshot<Screener>): Promise<boolean> {
+    const active = (await new ListStore(this.deps.database.db).activeVersions()).map((v) => v.id).join(',');
+    return active === snapshot.fingerprint && this.deps.lists() === snapshot;
+  }
+
+  /** Rescreens the monitors the entities changed between the two snapshots can affect. */
+  private async deltaPass(
+    snapshot: ListSnapshot<Screener>,
+    pending: PendingDelta,
+    report: PassReport,
+    cache: Map<string, Screened>,
+  ): Promise<DeltaReport> {
+    const started = performance.now();
+    const { db } = this.deps.database;
+    const changed = await changedEntities(db, pending.next, pending.previous);
+    const delta: DeltaReport = { entities: changed.entityIds.size, monitors: 0, alerts: 0, tookMs: 0 };
+    if (changed.records.length > 0 && this.deps.probe) {
+      const probe = await this.deps.probe(changed.records);
+      const ids = await affectedMonitors(db, changed, probe, this.deps.matching, () => this.job.stopping);
+      delta.monitors = ids.length;
+      for (let i = 0; i < ids.length && !this.job.stopping; i += this.deps.monitoring.batchSize) {
+        if (!(await this.listsCurrent(snapshot))) break;
+        const batch = await this.processBatch(snapshot, '', cache, ids.slice(i, i + this.deps.monitoring.batchSize));
+        report.batches++;
+        report.rescreened += batch.count;
+        report.changed += batch.changed;
+        report.alerts += batch.alerts;
+        delta.alerts += batch.alerts;
+        if (batch.alerts > 0) this.deps.onDeliveries?.();
+        await yieldToEventLoop();
+      }
+    }
+    delta.tookMs = Math.round(performance.now() - started);
+    this.deps.log?.('info', 'delta rescreen', { ...delta });
+    return delta;
   }
 
   private async screenAll(db: Db, snapshot: ListSnapshot<Screener>, rows: DueMonitor[], cache: Map<string, Screened>) {
@@ -231,7 +336,12 @@ export class Rescreener {
     return results;
   }
 
-  private async processBatch(snapshot: ListSnapshot<Screener>, cursor: string, cache: Map<string, Screened>) {
+  private async processBatch(
+    snapshot: ListSnapshot<Screener>,
+    cursor: string,
+    cache: Map<string, Screened>,
+    ids?: string[],
+  ) {
     const { db, engine } = this.deps.database;
     const now = this.deps.clock.now();
     const filter = {
@@ -239,6 +349,7 @@ export class Rescreener {
       cursor,
       cutoff: new Date(now.getTime() - this.deps.monitoring.maxIntervalMs).toISOString(),
       limit: this.deps.monitoring.batchSize,
+      ...(ids ? { ids } : {}),
     };
     const generation: Generation = {
       fingerprint: snapshot.fingerprint,

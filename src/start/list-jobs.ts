@@ -3,6 +3,7 @@ import { withLease } from '../infra/job-lock.js';
 import { PollingJob } from '../infra/polling-job.js';
 import type { ListRuntime } from '../lists/list-runtime.js';
 import { SOURCE_IDS, type OfficialSourceId } from '../lists/model.js';
+import { PollStateStore, pollIntervalOf } from '../lists/poll-state.js';
 import type { ListSyncService } from '../lists/sync-service.js';
 import type { ListsConfig } from '../infra/config.js';
 import type { Screener } from '../screening/screener.js';
@@ -31,10 +32,11 @@ export interface ListJobsDeps {
 /**
  * The list work of `sanctions serve`, as one polling job: every LIST_RELOAD_INTERVAL it loads new
  * versions from the database (every node); on its first round it syncs the sources that have no good
- * version (LIST_SYNC_ON_START); and once the clock passes LIST_SYNC_TIME it refreshes every source,
- * then waits for the next day. Syncs run under a lease so one node of a deployment does them; a
- * node that finds the lease held skips that sync as done. The daily time is read from the injected
- * clock, so a test moves the clock past it instead of waiting.
+ * version (LIST_SYNC_ON_START); it checks every source whose next check is due (LIST_POLL_INTERVAL,
+ * conditional requests, backoff after failures: lists/poll-state.ts); and once the clock passes
+ * LIST_SYNC_TIME it refreshes every source in full, then waits for the next day. Syncs run under a
+ * lease so one node of a deployment does them; a node that finds the lease held skips that sync as
+ * done. Times are read from the injected clock, so a test moves the clock instead of waiting.
  */
 export class ListJobs {
   readonly job: PollingJob;
@@ -75,6 +77,21 @@ export class ListJobs {
       this.nextDaily = now.getTime() + msUntilDaily(now, this.deps.config.syncTime);
       await this.sync([...SOURCE_IDS], 'daily refresh');
     }
+    const due = await this.dueForCheck();
+    if (due.length > 0) await this.sync(due, 'poll', true);
+  }
+
+  /** The sources whose next check (LIST_POLL_INTERVAL, or the backoff after a failure) has come. */
+  private async dueForCheck(): Promise<OfficialSourceId[]> {
+    const { config, ctx } = this.deps;
+    const polled = SOURCE_IDS.filter((s) => pollIntervalOf(config, s) > 0);
+    if (polled.length === 0) return [];
+    const states = await new PollStateStore(ctx.db).all();
+    const now = ctx.clock.now().toISOString();
+    return polled.filter((s) => {
+      const next = states.get(s)?.next_check_at;
+      return next === null || next === undefined || next <= now;
+    });
   }
 
   private async refresh(): Promise<void> {
@@ -85,7 +102,7 @@ export class ListJobs {
     }
   }
 
-  private async sync(sources: OfficialSourceId[], why: string): Promise<void> {
+  private async sync(sources: OfficialSourceId[], why: string, poll = false): Promise<void> {
     if (sources.length === 0) return;
     const { ctx, nodeId, log } = this.deps;
     const ran = await withLease(ctx.db, ctx.clock, 'lists-sync', nodeId, SYNC_LEASE_MS, async () => {
@@ -97,6 +114,7 @@ export class ListJobs {
           ctx,
           input: {
             sources: [source],
+            ...(poll ? { poll } : {}),
             onProgress: (s, phase) => {
               if (phase === 'done') this.syncing.delete(s);
               else this.syncing.add(s);
@@ -104,6 +122,7 @@ export class ListJobs {
           },
         });
         for (const o of outcomes) {
+          if (poll && (o.status === 'not_modified' || o.status === 'unchanged' || o.status === 'skipped')) continue;
           log?.(o.status === 'rejected' ? 'warn' : 'info', 'list sync', {
             source: o.source,
             status: o.status,

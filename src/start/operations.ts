@@ -68,7 +68,11 @@ export async function metricsSample(ctx: AppContext): Promise<MetricsSample> {
         ? Math.max(0, Math.round((now.getTime() - new Date(s.fetchedAt).getTime()) / 1000))
         : null,
       stale: s.stale,
-      lastSyncOk: s.lastAttemptStatus !== 'rejected',
+      lastSyncOk: s.lastCheckStatus !== null ? s.checkFailures === 0 : s.lastAttemptStatus !== 'rejected',
+      checkFailures: s.checkFailures,
+      checkAgeSeconds: s.lastCheckAt
+        ? Math.max(0, Math.round((now.getTime() - new Date(s.lastCheckAt).getTime()) / 1000))
+        : null,
     })),
     outbox,
     matching: {

@@ -6,6 +6,7 @@ import type { Clock } from '../infra/clock.js';
 import { ensureDataDirectory } from '../infra/data-dir.js';
 import type { Log } from '../infra/context.js';
 import { buildApp } from '../http/server.js';
+import { changePage } from '../lists/change-feed.js';
 import { type AppContext, createContext } from './context.js';
 import {
   type NodeOperations,
@@ -56,6 +57,11 @@ export async function buildServerApp(
             loaded: s.version !== null && loaded.has(s.version),
             syncing: ctx.jobs.lists.syncing.has(s.source),
             lastError: s.lastError,
+            lastCheckAt: s.lastCheckAt,
+            lastCheckStatus: s.lastCheckStatus,
+            lastChangeAt: s.lastChangeAt,
+            nextCheckAt: s.nextCheckAt,
+            checkFailures: s.checkFailures,
           })),
         };
       },
@@ -64,6 +70,7 @@ export async function buildServerApp(
     monitors: { monitors: ctx.services.monitors },
     decisions: { decisions: ctx.services.decisions },
     batches: { batches: ctx.services.batches },
+    lists: { changes: changePage },
     interactive: ctx.jobs.interactive,
     console: { config, db: database.db, clock, services: ctx.services },
   });

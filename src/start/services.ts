@@ -28,6 +28,7 @@ import { DeliveryWorker } from '../webhooks/delivery-worker.js';
 import { assertWebhookUrlAllowed } from '../webhooks/ssrf.js';
 import { webhooksService, type WebhooksService } from '../webhooks/webhooks-service.js';
 import { ListJobs } from './list-jobs.js';
+import { inlineScreener } from './matching-pool.js';
 
 /**
  * The domain services and background jobs of one application context, made once and wired to each
@@ -102,6 +103,8 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     monitoring: config.monitoring,
     nodeId,
     lists: () => runtime.current(),
+    // The changed entities of a delta pass, indexed on this thread: a few records, built in milliseconds.
+    probe: (records) => inlineScreener(records),
     onDeliveries: () => deliveries.job.kick(),
     ...logged,
   });
@@ -145,7 +148,8 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     ...logged,
   });
   // Every swap to new list versions rescreens the monitors against them.
-  runtime.onChange(() => {
+  runtime.onChange((next, previous) => {
+    rescreen.noteSwap(next, previous);
     rescreen.job.kick();
     batchRunner.job.kick();
   });

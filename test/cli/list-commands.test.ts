@@ -144,5 +144,33 @@ for (const { engine, skip } of ENGINES) {
       assert.match(res.stderr, /Usage: sanctions lists sync/);
       assert.equal((await status()).find((s) => s.source === 'un_csl')?.version, goodVersion);
     });
+
+    it('lists changes: a version with an alias added shows it as a major change of that entity', async () => {
+      const changed = readFileSync(UN_FILE, 'utf8').replace(
+        /(<DATAID>6907993<\/DATAID>[\s\S]*?)(<INDIVIDUAL_ALIAS>)/,
+        '$1<INDIVIDUAL_ALIAS><QUALITY>Good</QUALITY><ALIAS_NAME>Tessaly Vornhagen</ALIAS_NAME></INDIVIDUAL_ALIAS>$2',
+      );
+      const dir = join(work, 'changed');
+      mkdirSync(join(dir, 'un_csl'), { recursive: true });
+      writeFileSync(join(dir, 'un_csl', 'consolidated.xml'), changed);
+      ok(await cli(env, ['lists', 'sync', '--from', dir, '--source', 'un_csl', '--json']));
+      const res = await cli(env, ['lists', 'changes', '--since', goodVersion, '--json']);
+      ok(res);
+      const page = res.json as { items: { entityId: string; kind: string; major: boolean; changes: Json }[] };
+      assert.equal(page.items.length, 1, res.stdout.slice(0, 1000));
+      assert.equal(page.items[0]?.entityId, 'un_csl:6907993');
+      assert.equal(page.items[0]?.kind, 'changed');
+      assert.equal(page.items[0]?.major, true);
+      assert.deepEqual(page.items[0]?.changes.aliases, { added: ['Tessaly Vornhagen'], removed: [] });
+      const text = await cli(env, ['lists', 'changes', '--source', 'un_csl']);
+      assert.equal(text.code, 0, text.stderr);
+      assert.match(text.stdout, /un_csl:6907993 .* aliases \+Tessaly Vornhagen/);
+      const bad = await cli(env, ['lists', 'changes', '--kind', 'renamed']);
+      assert.notEqual(bad.code, 0);
+      assert.match(bad.stderr, /--kind/);
+    });
   });
 }
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;

@@ -84,6 +84,8 @@ export function testEnv(engine: Engine, overrides: Record<string, string> = {}):
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,
     LIST_SYNC_ON_START: 'false',
+    // No frequent checks of the publishers unless a test asks for them (test/lists/list-updates.test.ts).
+    LIST_POLL_INTERVAL: 'off',
     WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
     ...(schema ? { DATABASE_URL: `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}schema=${schema}` } : {}),
     ...overrides,

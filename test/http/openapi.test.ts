@@ -63,6 +63,7 @@ for (const { engine, skip } of ENGINES) {
         ['/v1/batches/{id}', 'get'],
         ['/v1/batches/{id}', 'delete'],
         ['/v1/batches/{id}/results', 'get'],
+        ['/v1/lists/changes', 'get'],
       ];
       for (const [path, method] of operations) {
         assert.ok(doc.paths?.[path]?.[method], `${method.toUpperCase()} ${path} is described`);

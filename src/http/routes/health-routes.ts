@@ -14,6 +14,11 @@ export interface SourceHealth {
   loaded: boolean;
   syncing: boolean;
   lastError: string | null;
+  lastCheckAt: string | null;
+  lastCheckStatus: string | null;
+  lastChangeAt: string | null;
+  nextCheckAt: string | null;
+  checkFailures: number;
 }
 
 export interface HealthDeps {
@@ -32,7 +37,23 @@ const SourceHealthSchema = Type.Object({
   stale: Type.Boolean({ description: 'No good sync for 48 hours, or the last sync was rejected.' }),
   loaded: Type.Boolean({ description: 'This node screens against the version.' }),
   syncing: Type.Boolean(),
-  lastError: Type.Union([Type.String(), Type.Null()]),
+  lastError: Type.Union([Type.String(), Type.Null()], {
+    description: 'Why the last check or sync failed; null after a good one.',
+  }),
+  lastCheckAt: Type.Union([Type.String(), Type.Null()], {
+    description: 'When the publisher (or the list directory) was last checked for a new version.',
+  }),
+  lastCheckStatus: Type.Union([Type.String(), Type.Null()], {
+    description: 'What the last check found: not_modified, unchanged, updated, rejected or skipped.',
+  }),
+  lastChangeAt: Type.Union([Type.String(), Type.Null()], {
+    description: 'When a new version of the source was last put in force.',
+  }),
+  nextCheckAt: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'When the source is checked next: LIST_POLL_INTERVAL after a good check, sooner with backoff after a failed one; null when it is not polled.',
+  }),
+  checkFailures: Type.Integer({ minimum: 0, description: 'Failed checks in a row (0 after a good one).' }),
 });
 
 const HealthSchema = Type.Object({

@@ -436,18 +436,10 @@ async function parseConListXlsx(
 export const ukCslAdapter: SourceAdapter = {
   source: 'uk_csl',
   label: SOURCE_LABELS.uk_csl,
+  // The FCDO UK Sanctions List is the one UK list published since OFSI retired its Consolidated
+  // List on 28 January 2026; ConList files are still read from a list directory (LISTS_DIR, --from).
   publisherFiles: [
     { fileName: 'UK-Sanctions-List.xml', url: 'https://sanctionslist.fcdo.gov.uk/docs/UK-Sanctions-List.xml' },
-    {
-      fileName: 'ConList.csv',
-      url: 'https://ofsistorage.blob.core.windows.net/publishlive/2022format/ConList.csv',
-      optional: true,
-    },
-    {
-      fileName: 'ConList.xlsx',
-      url: 'https://ofsistorage.blob.core.windows.net/publishlive/2022format/ConList.xlsx',
-      optional: true,
-    },
   ],
   async parse(dir: string): Promise<ParsedList> {
     const warnings: string[] = [];

@@ -1,0 +1,48 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { ChangePage, ChangeQuery } from '../../lists/change-feed.js';
+import type { Call } from '../../infra/context.js';
+import { ListChangePage, ListChangesQuery } from '../../lists/list-schemas.js';
+import { contextOf } from '../pipeline.js';
+import { COMMON_ERRORS, responses } from '../schemas.js';
+
+export interface ListRouteDeps {
+  changes: (call: Call<ChangeQuery>) => Promise<ChangePage>;
+}
+
+/** GET /v1/lists/changes: the change feed of the lists (issue 30). */
+export function listRoutes(deps: ListRouteDeps): FastifyPluginAsync {
+  return async (base) => {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
+    app.get(
+      '/lists/changes',
+      {
+        schema: {
+          tags: ['lists'],
+          operationId: 'listChanges',
+          summary: 'What changed on the lists: added, removed and changed entities per activated version',
+          description:
+            'Every version put in force is compared with the one it replaced, entity by entity (the first version of a source has no changes). Oldest first; page with `cursor` (`meta.next`), which stays valid for good. The same for every organization.',
+          security: [{ apiKey: [] }],
+          querystring: ListChangesQuery,
+          response: responses({ 200: ListChangePage }, COMMON_ERRORS),
+        },
+      },
+      async (request) => {
+        const q = request.query;
+        const pageSize = q.pageSize ?? 20;
+        const page = await deps.changes({
+          ctx: contextOf(request),
+          input: {
+            pageSize,
+            ...(q.since !== undefined ? { since: q.since } : {}),
+            ...(q.source !== undefined ? { source: q.source } : {}),
+            ...(q.kind !== undefined ? { kind: q.kind } : {}),
+            ...(q.cursor !== undefined ? { cursor: q.cursor } : {}),
+          },
+        });
+        return { success: true, data: page.items, meta: { next: page.next, hasMore: page.hasMore, pageSize } };
+      },
+    );
+  };
+}

@@ -1,0 +1,127 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { MatchingConfig } from '../infra/config.js';
+import type { Db } from '../infra/database.js';
+import { changesOfVersions } from '../lists/change-feed.js';
+import type { ListSnapshot } from '../lists/list-runtime.js';
+import type { ListRecord } from '../lists/model.js';
+import { matchIdentifiers, parseStoredIdentifiers } from '../screening/identifiers-input.js';
+import type { Screener } from '../screening/screener.js';
+import { MonitorStore } from './monitor-store.js';
+
+/**
+ * The delta pass (issue 30, item 3): when new list versions come into force, the monitors that the
+ * changed entities can affect are rescreened first, so their alerts go out within seconds; the full
+ * pass that follows rescreens the rest. This module finds them.
+ *
+ * A monitor's result can only change when a listed entity that matches it, or that it matches now,
+ * was added, removed or changed. So each monitor's search is screened against a small index built
+ * of the changed entities alone, in both their old and their new form; a monitor is affected when
+ * any of them scores within DELTA_MARGIN of the reporting floor, or when its last top match is one
+ * of them. What the delta pass cannot see, the full pass catches: scores move a little when the
+ * lists' statistics move (how common a name part is on the lists), and the full pass rescreens
+ * every monitor against the new versions anyway.
+ */
+
+/**
+ * Points under the reporting floor at which a changed entity still marks a monitor affected: the
+ * small index rates names by their frequency among the changed entities alone, which can differ from
+ * the frequency on the whole lists; the margin absorbs that difference.
+ */
+export const DELTA_MARGIN = 10;
+
+/** Monitors read per page while looking for the affected ones. */
+const PAGE = 2000;
+
+export interface ChangedEntities {
+  /** `<source>:<record id>` of every entity added, removed or changed. */
+  entityIds: Set<string>;
+  /** Their records as they were and as they are now (one or both). */
+  records: ListRecord[];
+}
+
+/**
+ * The entities that changed from `previous` to `next`: the change feed of every version of a source
+ * that came into force after the one `previous` screened against, up to the one `next` does.
+ */
+export async function changedEntities(
+  db: Db,
+  next: ListSnapshot<unknown>,
+  previous: ListSnapshot<unknown>,
+): Promise<ChangedEntities> {
+  const before = new Map(previous.versions.map((v) => [v.source, v.version]));
+  const versionIds: string[] = [];
+  for (const v of next.versions) {
+    const old = before.get(v.source);
+    if (old === v.version) continue;
+    // Version ids sort by time: every version of the source put in force after the old one, up to the new one.
+    const rows = await db
+      .selectFrom('list_versions')
+      .select('id')
+      .where('source', '=', v.source)
+      .where('status', 'in', ['active', 'superseded'])
+      .where('id', '<=', v.version)
+      .$if(old !== undefined, (q) => q.where('id', '>', old as string))
+      .execute();
+    versionIds.push(...rows.map((r) => r.id));
+  }
+  const entityIds = new Set<string>();
+  const records: ListRecord[] = [];
+  for (const c of await changesOfVersions(db, versionIds)) {
+    const id = `${c.source}:${c.recordId}`;
+    if (entityIds.has(id)) continue;
+    entityIds.add(id);
+    const was = previous.record(id);
+    const now = next.record(id);
+    if (was) records.push(was);
+    if (now && now !== was) records.push(now);
+  }
+  return { entityIds, records };
+}
+
+/** The ids of the monitors that the changed entities can affect, in id order. */
+export async function affectedMonitors(
+  db: Db,
+  changed: ChangedEntities,
+  probe: Screener,
+  matching: MatchingConfig,
+  stopping: () => boolean,
+): Promise<string[]> {
+  const out: string[] = [];
+  if (changed.entityIds.size === 0) return out;
+  const store = new MonitorStore(db);
+  const floor = Math.max(0, matching.floor - DELTA_MARGIN);
+  // The same search is asked once, whichever organizations monitor it.
+  const verdicts = new Map<string, boolean>();
+  let cursor = '';
+  for (;;) {
+    if (stopping()) break;
+    const rows = await store.searches(cursor, PAGE);
+    if (rows.length === 0) break;
+    for (const m of rows) {
+      if (m.last_entity_id !== null && changed.entityIds.has(m.last_entity_id)) {
+        out.push(m.id);
+        continue;
+      }
+      const key = `${m.search_key}\u0000${m.identifiers ?? ''}`;
+      let hit = verdicts.get(key);
+      if (hit === undefined) {
+        const found = await probe.screen(
+          {
+            name: m.query,
+            ...(m.entity_type ? { entityType: m.entity_type as never } : {}),
+            ...(m.country ? { country: m.country } : {}),
+            ...(m.birth_date ? { birthDate: m.birth_date } : {}),
+            ...(m.identifiers ? { identifiers: matchIdentifiers(parseStoredIdentifiers(m.identifiers)) } : {}),
+          },
+          { floor, maxMatches: 1 },
+        );
+        hit = found.matchCount > 0;
+        verdicts.set(key, hit);
+      }
+      if (hit) out.push(m.id);
+    }
+    cursor = rows.at(-1)!.id;
+    await yieldToEventLoop();
+  }
+  return out;
+}
