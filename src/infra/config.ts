@@ -914,7 +914,10 @@ const POLLED_SOURCES = ['us_ofac', 'us_csl', 'eu_csl', 'uk_csl', 'un_csl', 'au_d
 
 /** LIST_POLL_INTERVAL (every source) and LIST_POLL_INTERVALS (`source=duration` pairs that override it). */
 function pollConfig(env: Env) {
-  const pollIntervalMs = pollInterval('LIST_POLL_INTERVAL', str(env, 'LIST_POLL_INTERVAL') ?? textDefault('LIST_POLL_INTERVAL'));
+  const pollIntervalMs = pollInterval(
+    'LIST_POLL_INTERVAL',
+    str(env, 'LIST_POLL_INTERVAL') ?? textDefault('LIST_POLL_INTERVAL'),
+  );
   const pollIntervals: Record<string, number> = {};
   for (const pair of (str(env, 'LIST_POLL_INTERVALS') ?? '').split(/[\s,]+/).filter(Boolean)) {
     const match = /^([a-z_]+)=(\S+)$/.exec(pair);
