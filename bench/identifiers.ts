@@ -10,12 +10,13 @@
  * 3. every listed vessel's IMO number under another name ("Ocean Star"): high;
  * 4. every listed passport number written with spaces and with dashes, under the listed name: matched by it.
  */
-import { imoCheckDigit, isAllocatedMid, isScreeningIdentifierType } from '../src/lists/adapters/kit/identifiers.js';
+import { isScreeningIdentifierType } from '../src/lists/adapters/kit/identifiers.js';
 import type { ListRecord } from '../src/lists/model.js';
 import { MatchingIndex } from '../src/matching/index.js';
 import type { Match, MatchQuery, QueryIdentifier } from '../src/matching/types.js';
 import { matchIdentifiers, validateIdentifiers } from '../src/screening/identifiers-input.js';
 import { isRequestCountryCode } from '../src/screening/request-country.js';
+import { identifierMakers } from '../src/validation/identifier-draws.js';
 import { rng } from './query-mix.js';
 
 /** A name no list holds anything like. */
@@ -102,48 +103,7 @@ export function identifierBench(idx: MatchingIndex, records: ListRecord[]): void
 
   // 2. Random valid identifiers no list holds.
   const rand = rng(15);
-  const digits = (n: number): string => Array.from({ length: n }, () => Math.floor(rand() * 10)).join('');
-  const alnum = (n: number, letters: string): string =>
-    Array.from({ length: n }, () => letters[Math.floor(rand() * letters.length)]).join('');
-  const countries = ['RU', 'IR', 'CN', 'AE', 'DE', 'US', 'GB', 'TR', 'SY', 'KP', 'VE', 'BY'];
-  const makers: [QueryIdentifier['type'], () => string][] = [
-    [
-      'imo',
-      () => {
-        const six = String(1 + Math.floor(rand() * 9)) + digits(5);
-        return six + String(imoCheckDigit(six, 'ship'));
-      },
-    ],
-    [
-      'lei',
-      () => {
-        const base = alnum(4, '0123456789') + '00' + alnum(12, '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ');
-        let rest = 0;
-        for (const ch of base + '00') {
-          const code = ch.charCodeAt(0);
-          const v = code >= 65 ? code - 55 : code - 48;
-          rest = (v >= 10 ? rest * 100 + v : rest * 10 + v) % 97;
-        }
-        return base + String(98 - rest).padStart(2, '0');
-      },
-    ],
-    [
-      'bic',
-      () =>
-        alnum(4, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') +
-        countries[Math.floor(rand() * countries.length)]! +
-        alnum(2, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'),
-    ],
-    [
-      'mmsi',
-      () => {
-        for (;;) {
-          const mid = 201 + Math.floor(rand() * 575);
-          if (isAllocatedMid(mid)) return String(mid) + digits(6);
-        }
-      },
-    ],
-  ];
+  const makers = identifierMakers(rand);
   let made = 0;
   let held = 0;
   let hits = 0;

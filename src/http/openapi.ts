@@ -60,6 +60,11 @@ export function buildOpenApiOptions(publicUrl?: string): SwaggerOptions {
             'Analyst decisions on matches: false positives suppress a listed entity for a customer; four-eyes approval.',
         },
         { name: 'batches', description: 'Batch screening of customer files (JSON, CSV, NDJSON, XLSX).' },
+        {
+          name: 'validation',
+          description:
+            'Validation reports: evidence, signed with Ed25519, of how well this deployment screens on its own lists (self-screen, perturbation recall, false alerts per script, identifiers, latency).',
+        },
         { name: 'service', description: 'Health of the service.' },
       ],
       components: {

@@ -15,6 +15,7 @@ import { SCREENING_SCHEMAS } from '../screening/screening-schemas.js';
 import { MONITOR_SCHEMAS } from '../monitoring/monitor-schemas.js';
 import { DECISION_SCHEMAS } from '../screening/decisions-schemas.js';
 import { BATCH_SCHEMAS } from '../batches/batch-schemas.js';
+import { VALIDATION_SCHEMAS } from '../validation/validation-schemas.js';
 import { registerErrorHandler, sendError } from './error-handler.js';
 import { buildOpenApiOptions, finishOpenApiDocument } from './openapi.js';
 import { registerPipeline } from './pipeline.js';
@@ -25,6 +26,7 @@ import { screeningRoutes, type ScreeningRouteDeps } from './routes/screening-rou
 import { monitorRoutes, type MonitorRouteDeps } from './routes/monitor-routes.js';
 import { decisionRoutes, type DecisionRouteDeps } from './routes/decision-routes.js';
 import { batchRoutes, type BatchRouteDeps } from './routes/batch-routes.js';
+import { validationRoutes, type ValidationRouteDeps } from './routes/validation-routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -35,6 +37,7 @@ export interface AppDeps {
   monitors: MonitorRouteDeps;
   decisions: DecisionRouteDeps;
   batches: BatchRouteDeps;
+  validation: ValidationRouteDeps;
   /** Counts the requests under way, for background work that yields to them (batch rows). */
   interactive?: InFlight;
   /** The web console under /console; left out, the server has none. */
@@ -93,6 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...MONITOR_SCHEMAS,
     ...DECISION_SCHEMAS,
     ...BATCH_SCHEMAS,
+    ...VALIDATION_SCHEMAS,
   ]) {
     bodyAjv.addSchema(schema);
     queryAjv.addSchema(schema);
@@ -158,6 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(monitorRoutes(deps.monitors), { prefix: '/v1' });
   await app.register(decisionRoutes(deps.decisions), { prefix: '/v1' });
   await app.register(batchRoutes(deps.batches), { prefix: '/v1' });
+  await app.register(validationRoutes(deps.validation), { prefix: '/v1' });
   if (deps.console) await app.register(consoleRoutes(deps.console), { prefix: '/console' });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () =>

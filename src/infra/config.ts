@@ -1,3 +1,4 @@
+import { createPrivateKey } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 
@@ -135,6 +136,14 @@ export interface OpsConfig {
   previousSecretKeys: string[];
 }
 
+/** Validation reports (issue 31). */
+export interface ValidationConfig {
+  /** Ed25519 private key (PKCS #8 DER, base64) that signs validation reports; unset: reports cannot be made. */
+  signingKey?: string;
+  /** Listed names self-screened by the quick run recorded after every list activation; 0 turns it off. */
+  activationSample: number;
+}
+
 export interface Config {
   env: 'production' | 'development' | 'test';
   logLevel: LogLevel;
@@ -150,6 +159,7 @@ export interface Config {
   batches: BatchConfig;
   console: ConsoleConfig;
   ops: OpsConfig;
+  validation: ValidationConfig;
 }
 
 export class ConfigError extends Error {
@@ -356,6 +366,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       signInWindowMs: duration(env, 'CONSOLE_SIGNIN_WINDOW', '15m'),
     },
     ops: opsConfig(env, host),
+    validation: validationConfig(env),
   };
   return deepFreeze(config);
 }
@@ -399,6 +410,27 @@ function opsConfig(env: Env, host: string): OpsConfig {
     shutdownTimeoutMs: duration(env, 'SHUTDOWN_TIMEOUT', '30s'),
     ...(secretKey !== undefined ? { secretKey: secretKeyValue('SECRET_KEY', secretKey) } : {}),
     previousSecretKeys: previous.map((k) => secretKeyValue('SECRET_KEY_PREVIOUS', k)),
+  };
+}
+
+function validationConfig(env: Env): ValidationConfig {
+  const signingKey = str(env, 'VALIDATION_SIGNING_KEY');
+  if (signingKey !== undefined) {
+    let type: string | undefined;
+    try {
+      type = createPrivateKey({ key: Buffer.from(signingKey, 'base64'), format: 'der', type: 'pkcs8' }).asymmetricKeyType;
+    } catch {
+      type = undefined;
+    }
+    if (type !== 'ed25519')
+      throw new ConfigError(
+        'VALIDATION_SIGNING_KEY',
+        'must be an Ed25519 private key (PKCS #8 DER, base64); make one with: sanctions validate keygen',
+      );
+  }
+  return {
+    ...(signingKey !== undefined ? { signingKey } : {}),
+    activationSample: int(env, 'VALIDATION_ACTIVATION_SAMPLE', 500, 0, 1_000_000),
   };
 }
 

@@ -25,6 +25,8 @@ import { TenantsStore } from '../tenants/tenants-store.js';
 import { DeliveryWorker } from '../webhooks/delivery-worker.js';
 import { assertWebhookUrlAllowed } from '../webhooks/ssrf.js';
 import { webhooksService, type WebhooksService } from '../webhooks/webhooks-service.js';
+import { ValidationRunner } from '../validation/validation-runner.js';
+import { validationService, type ValidationService } from '../validation/validation-service.js';
 import { ListJobs } from './list-jobs.js';
 
 /**
@@ -46,6 +48,8 @@ export interface Services {
   batches: BatchService;
   /** Console sign-in: invitations, passwords, sessions. */
   accounts: AccountsService;
+  /** Validation runs and their signed reports (issue 31). */
+  validation: ValidationService;
 }
 
 /** Background work: none of it runs until start(); tests drive each job's runUntilIdle themselves. */
@@ -54,6 +58,7 @@ export interface Jobs {
   rescreen: Rescreener;
   deliveries: DeliveryWorker;
   batches: BatchRunner;
+  validation: ValidationRunner;
   /** Interactive requests under way: the HTTP layer counts them, the batch runner yields to them. */
   interactive: InFlight;
   start(): void;
@@ -125,6 +130,10 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     }),
     batches: batchService({ onQueued: () => batchRunner.job.kick() }),
     accounts: accountsService({ config: config.console, tenants }),
+    validation: validationService({
+      signingConfigured: config.validation.signingKey !== undefined,
+      onQueued: () => validationRunner.job.kick(),
+    }),
   };
   const interactive = new InFlight();
   const batchRunner = new BatchRunner({
@@ -139,6 +148,16 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     onDeliveries: () => deliveries.job.kick(),
     ...logged,
   });
+  const validationRunner = new ValidationRunner({
+    database,
+    clock,
+    nodeId,
+    lists: () => runtime.current(),
+    signingKey: config.validation.signingKey,
+    floor: config.matching.floor,
+    interactive,
+    ...logged,
+  });
   // Every swap to new list versions rescreens the monitors against them.
   runtime.onChange(() => {
     rescreen.job.kick();
@@ -150,15 +169,19 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     rescreen,
     deliveries,
     batches: batchRunner,
+    validation: validationRunner,
     interactive,
     start() {
       listJobs.job.start();
       rescreen.job.start();
       deliveries.job.start();
       batchRunner.job.start();
+      validationRunner.job.start();
     },
     async stop() {
-      await Promise.all([listJobs.job.stop(), rescreen.job.stop(), deliveries.job.stop(), batchRunner.job.stop()]);
+      await Promise.all([listJobs.job.stop(), rescreen.job.stop(), deliveries.job.stop(), batchRunner.job.stop(),
+        validationRunner.job.stop(),
+      ]);
     },
   };
   return { services, jobs };
