@@ -12,7 +12,6 @@ import { HIGH_BOUNDARY, MEDIUM_BOUNDARY, type MatchingIndex } from '../src/match
 import { SCRIPTS, type Script, isNamesake, scriptOf } from '../src/validation/scripts.js';
 import { rng } from './query-mix.js';
 
-
 export const MULTICULTURAL_SIZE = 50_000;
 export const DEFAULT_MULTICULTURAL_SEED = 20260522;
 

@@ -326,7 +326,6 @@ const DIACRITICS: Record<string, string[]> = {
   g: ['ğ'],
 };
 
-
 /**
  * Kinds of changes another generator might make that the seven above do not (--extra, labelled
  * "extra:"): two slips, a slip in a short word, a missing space and a slip, diacritics added or German

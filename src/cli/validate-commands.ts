@@ -4,7 +4,8 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { AppError, validationError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';
 import { ListStore } from '../lists/list-store.js';
-import type { ListRecord } from '../lists/model.js';
+import type { ListRecord, SourceId } from '../lists/model.js';
+import { inlineScreener } from '../start/matching-pool.js';
 import { TenantsStore } from '../tenants/tenants-store.js';
 import { screenerEngine } from '../validation/engine.js';
 import { verifyReport } from '../validation/report.js';
@@ -34,7 +35,8 @@ function thresholdOption(value: string, previous: Record<string, number> = {}): 
 function numberOption(name: string, max: number) {
   return (value: string): number => {
     const n = Number(value);
-    if (!/^\d+(\.\d+)?$/.test(value) || n > max) throw new InvalidArgumentError(`${name} must be a number from 0 to ${max}`);
+    if (!/^\d+(\.\d+)?$/.test(value) || n > max)
+      throw new InvalidArgumentError(`${name} must be a number from 0 to ${max}`);
     return n;
   };
 }
@@ -44,12 +46,20 @@ export function registerValidateCommands(program: Command, runtime: CliRuntime):
   const validate = program
     .command('validate')
     .description('Run a validation of this deployment and write a signed report (report.json, report.html)')
-    .option('--org <slug>', "the organization the report is made for (its name heads the report)")
+    .option('--org <slug>', 'the organization the report is made for (its name heads the report)')
     .option('--profile <id>', "screening profile (only 'default' exists in this version)")
     .option('--quick', 'samples instead of every listed name (about a minute)')
     .option('--seed <n>', 'seed of the samples and the negative population', numberOption('--seed', 2 ** 31 - 1))
-    .option('--threshold <key=value>', 'a threshold of the summary (repeatable), e.g. selfScreenMedium=99.5', thresholdOption)
-    .option('--medium-cutoff <score>', 'score counted as found at medium (default 50)', numberOption('--medium-cutoff', 100))
+    .option(
+      '--threshold <key=value>',
+      'a threshold of the summary (repeatable), e.g. selfScreenMedium=99.5',
+      thresholdOption,
+    )
+    .option(
+      '--medium-cutoff <score>',
+      'score counted as found at medium (default 50)',
+      numberOption('--medium-cutoff', 100),
+    )
     .option('--high-cutoff <score>', 'score counted as found at high (default 80)', numberOption('--high-cutoff', 100))
     .option('--out <dir>', 'directory the report is written to')
     .option('--json', 'print one JSON document')
@@ -57,7 +67,10 @@ export function registerValidateCommands(program: Command, runtime: CliRuntime):
       const output = runtime.output(command);
       if (!opts.out) throw validationError('--out', 'is required: the directory the report is written to');
       if (opts.profile !== undefined && opts.profile !== 'default')
-        throw validationError('--profile', `"${opts.profile}" is not a screening profile of this version; only "default" exists`);
+        throw validationError(
+          '--profile',
+          `"${opts.profile}" is not a screening profile of this version; only "default" exists`,
+        );
       const config = runtime.config();
       if (!config.validation.signingKey)
         throw new AppError(
@@ -78,19 +91,30 @@ export function registerValidateCommands(program: Command, runtime: CliRuntime):
       const result = await runtime.withContext(async (ctx) => {
         const org = opts.org ? await new TenantsStore(ctx.operator.db).orgBySlug(opts.org) : undefined;
         if (opts.org && !org) throw new AppError('NOT_FOUND', `organization "${opts.org}" not found`);
-        await ctx.runtime.refresh();
-        const snapshot = ctx.runtime.current();
-        if (!snapshot) throw new AppError('LISTS_NOT_READY', 'no lists are loaded: run `sanctions lists sync` first');
+        // The lists in force, read once: the engine is built here from the same records the run draws from.
         const store = new ListStore(ctx.operator.db);
+        const active = await store.activeVersions();
+        if (active.length === 0)
+          throw new AppError('LISTS_NOT_READY', 'no lists are loaded: run `sanctions lists sync` first');
         const records: ListRecord[] = [];
-        for (const v of snapshot.versions) for (const r of await store.records(v.version)) records.push(r);
+        for (const v of active) for (const r of await store.records(v.id)) records.push(r);
+        const versions = active.map((v) => ({
+          source: v.source as SourceId,
+          version: v.id,
+          publishedAt: v.published_at,
+          records: v.record_count,
+        }));
+        if (!output.json)
+          process.stderr.write(
+            `  ${records.length.toLocaleString('en')} records of ${active.length} lists; building the index\n`,
+          );
         let lastPhase = '';
-        const engine = screenerEngine(snapshot.index, {});
+        const engine = screenerEngine(await inlineScreener(records), {});
         return produceReport({
           runId: newId('val', ctx.clock.now()),
           organization: org ? { slug: org.slug, name: org.name } : null,
           records,
-          versions: snapshot.versions,
+          versions,
           options,
           floor: config.matching.floor,
           engine,
@@ -141,7 +165,9 @@ export function registerValidateCommands(program: Command, runtime: CliRuntime):
 
   validate
     .command('keygen')
-    .description('Make an Ed25519 key pair for signing validation reports (set VALIDATION_SIGNING_KEY to the private key)')
+    .description(
+      'Make an Ed25519 key pair for signing validation reports (set VALIDATION_SIGNING_KEY to the private key)',
+    )
     .option('--json', 'print one JSON document')
     .action((_opts, command: Command) => {
       const pair = generateSigningKey();
@@ -163,7 +189,10 @@ export function registerValidateCommands(program: Command, runtime: CliRuntime):
     .description('Check the signature of a report.json (and the report.html beside it): was the report changed?')
     .argument('<report.json>', 'the report file')
     .option('--html <file>', 'the report.html to check (default: report.html beside the JSON, when it exists)')
-    .option('--key-id <id>', 'the key id the report must be signed with (default: the configured VALIDATION_SIGNING_KEY, if set)')
+    .option(
+      '--key-id <id>',
+      'the key id the report must be signed with (default: the configured VALIDATION_SIGNING_KEY, if set)',
+    )
     .option('--json', 'print one JSON document')
     .action((file: string, opts: { html?: string; keyId?: string }, command: Command) => {
       const path = resolve(file);
@@ -179,7 +208,9 @@ export function registerValidateCommands(program: Command, runtime: CliRuntime):
       printResult(runtime.output(command), { file: path, ...result }, () =>
         [
           ...result.notes,
-          result.valid ? 'VALID: the report is as it was signed' : 'NOT VALID: the report was changed, or not signed by the expected key',
+          result.valid
+            ? 'VALID: the report is as it was signed'
+            : 'NOT VALID: the report was changed, or not signed by the expected key',
         ].join('\n'),
       );
       if (!result.valid) process.exitCode = 1;

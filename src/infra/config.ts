@@ -418,7 +418,11 @@ function validationConfig(env: Env): ValidationConfig {
   if (signingKey !== undefined) {
     let type: string | undefined;
     try {
-      type = createPrivateKey({ key: Buffer.from(signingKey, 'base64'), format: 'der', type: 'pkcs8' }).asymmetricKeyType;
+      type = createPrivateKey({
+        key: Buffer.from(signingKey, 'base64'),
+        format: 'der',
+        type: 'pkcs8',
+      }).asymmetricKeyType;
     } catch {
       type = undefined;
     }

@@ -488,8 +488,16 @@ const validationRuns: Migration = {
       .addColumn('report_json', 'text')
       .addColumn('report_html', 'text')
       .execute();
-    await db.schema.createIndex('validation_runs_org').on('validation_runs').columns(['org_id', 'created_at']).execute();
-    await db.schema.createIndex('validation_runs_status').on('validation_runs').columns(['status', 'created_at']).execute();
+    await db.schema
+      .createIndex('validation_runs_org')
+      .on('validation_runs')
+      .columns(['org_id', 'created_at'])
+      .execute();
+    await db.schema
+      .createIndex('validation_runs_status')
+      .on('validation_runs')
+      .columns(['status', 'created_at'])
+      .execute();
   },
 };
 

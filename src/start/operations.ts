@@ -53,9 +53,10 @@ export function nodeOperations(ctx: AppContext): NodeOperations {
 
 export async function metricsSample(ctx: AppContext): Promise<MetricsSample> {
   const now = ctx.clock.now();
-  const [lists, outbox] = await Promise.all([
+  const [lists, outbox, validation] = await Promise.all([
     ctx.services.lists.status({ ctx: ctx.operator }),
     outboxBacklog(ctx.database.db, now),
+    ctx.services.validation.latestSummary({ ctx: ctx.operator }),
   ]);
   return {
     listsLoaded: ctx.runtime.current() !== undefined,
@@ -74,6 +75,7 @@ export async function metricsSample(ctx: AppContext): Promise<MetricsSample> {
       threads: ctx.matching.threads,
       busySeconds: ctx.matching.busySeconds(),
     },
+    ...(validation ? { validation } : {}),
   };
 }
 

@@ -156,12 +156,20 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     signingKey: config.validation.signingKey,
     floor: config.matching.floor,
     interactive,
+    activationSample: config.validation.activationSample,
+    onDeliveries: () => deliveries.job.kick(),
     ...logged,
   });
   // Every swap to new list versions rescreens the monitors against them.
-  runtime.onChange(() => {
+  runtime.onChange((next, previous) => {
     rescreen.job.kick();
     batchRunner.job.kick();
+    // A list activation is validated by a quick run (issue 31); its alert goes to the organizations' webhooks.
+    void validationRunner
+      .activated(next, previous)
+      .catch((error: unknown) =>
+        log?.('error', 'recording the activation validation run failed', { err: String(error) }),
+      );
   });
   const listJobs = new ListJobs({ config: config.lists, ctx: operator, nodeId, runtime, lists, ...logged });
   const jobs: Jobs = {
@@ -179,7 +187,11 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
       validationRunner.job.start();
     },
     async stop() {
-      await Promise.all([listJobs.job.stop(), rescreen.job.stop(), deliveries.job.stop(), batchRunner.job.stop(),
+      await Promise.all([
+        listJobs.job.stop(),
+        rescreen.job.stop(),
+        deliveries.job.stop(),
+        batchRunner.job.stop(),
         validationRunner.job.stop(),
       ]);
     },

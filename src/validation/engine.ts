@@ -7,6 +7,8 @@ export interface FoundMatch {
   /** `<source>:<record id>` */
   id: string;
   score: number;
+  /** The party: listings of the same party on several lists share it (`<source>:<record id>` of one of them). */
+  cluster: string;
   /** The listed name the query matched (the primary name or an alias). */
   matchedName: string;
   /** Found by an identifier of the query. */
@@ -34,6 +36,7 @@ export function screenerEngine(screener: Screener, hints: ScreenHints = { backgr
       .map((m) => ({
         id: m.entity.id,
         score: m.matchScore,
+        cluster: m.clusterId ?? m.entity.id,
         matchedName: m.explanation.matchedName,
         byIdentifier: m.explanation.corroboration.identifier?.outcome === 'match',
       }));

@@ -284,7 +284,12 @@ export function validationKinds(t: PerturbTools): PerturbKind[] {
  * two words or more (the kinds are written for Latin names); a record a kind does not apply to, or
  * whose change leaves the name as it was, is drawn again (50 tries a wanted name at most).
  */
-export function perturbWith(records: ListRecord[], perKind: number, t: PerturbTools, kinds: PerturbKind[]): Perturbed[] {
+export function perturbWith(
+  records: ListRecord[],
+  perKind: number,
+  t: PerturbTools,
+  kinds: PerturbKind[],
+): Perturbed[] {
   const latin = records.filter((r) => /^[\x20-\x7e]+$/.test(r.name) && words(r.name).length >= 2);
   const out: Perturbed[] = [];
   if (latin.length === 0) return out;

@@ -40,7 +40,7 @@ function missRows(misses: SelfScreenMiss[]): string[][] {
     `<code>${e(m.entityId)}</code>`,
     e(m.entityType),
     e(m.name),
-    e(m.nameKind),
+    e(m.quality === 'weak' ? `${m.nameKind} (weak)` : m.nameKind),
     m.ownScore === null ? 'not found' : e(m.ownScore),
     m.topId === null ? '-' : `<code>${e(m.topId)}</code> (${e(m.topScore)})`,
   ]);
@@ -85,11 +85,16 @@ footer { margin-top: 36px; padding-top: 10px; border-top: 1px solid #d0d7de; col
 function recallTable(rows: ValidationReport['selfScreen']['bySource'], label: (k: string) => string): string {
   return table(
     ['', 'Names', 'Found at medium+', 'Top party'],
-    rows.map((r) => [e(label(r.key)), num(r.names), `${pct(r.found, r.names)} (${num(r.found)})`, `${pct(r.top, r.names)} (${num(r.top)})`]),
+    rows.map((r) => [
+      e(label(r.key)),
+      num(r.names),
+      `${pct(r.found, r.names)} (${num(r.found)})`,
+      `${pct(r.top, r.names)} (${num(r.top)})`,
+    ]),
   );
 }
 
-export function renderReportHtml(report: ValidationReport): string {
+export function renderReportHtml(report: ValidationReport, keyId?: string): string {
   const c = report.context;
   const s = report.selfScreen;
   const n = report.negatives;
@@ -107,7 +112,12 @@ export function renderReportHtml(report: ValidationReport): string {
   );
   const lists = table(
     ['Source', 'Version', 'Published', 'Records'],
-    c.lists.map((l) => [e(sourceName(l.source)), `<code>${e(l.version)}</code>`, e(l.publishedAt ?? '-'), num(l.records)]),
+    c.lists.map((l) => [
+      e(sourceName(l.source)),
+      `<code>${e(l.version)}</code>`,
+      e(l.publishedAt ?? '-'),
+      num(l.records),
+    ]),
   );
   const notTopShown = s.notTop.slice(0, NOT_TOP_SHOWN);
   return `<!doctype html>
@@ -150,6 +160,8 @@ ${lists}
 ${recallTable(s.bySource, sourceName)}
 <h3>Per entity type</h3>
 ${recallTable(s.byType, (k) => k)}
+<h3>Strong names and weak aliases</h3>
+${recallTable(s.byQuality, (k) => (k === 'weak' ? 'weak aliases (the publisher\'s "low quality" a.k.a.)' : 'strong names (primary names and aliases)'))}
 <h3>Misses: names that did not find their own listing at medium (${num(s.misses.length)}, every one)</h3>
 ${table(['Listing', 'Type', 'Name screened', 'Name kind', 'Own score', 'Top match (score)'], missRows(s.misses))}
 <h3>Found, but another party scored higher (${num(s.notTop.length)}${s.notTop.length > NOT_TOP_SHOWN ? `; the first ${NOT_TOP_SHOWN} shown, every one in report.json` : ''})</h3>
@@ -167,7 +179,12 @@ ${report.perturbations
     (k) =>
       `<h3>Missed at medium: ${e(k.kind)} (${num(k.n - k.medium)}${k.n - k.medium > k.misses.length ? `, the first ${k.misses.length}` : ''})</h3>${table(
         ['Query', 'Listed name', 'Listing', 'Own score'],
-        k.misses.map((m) => [e(m.query), e(m.listed), `<code>${e(m.entityId)}</code>`, m.ownScore === null ? 'not found' : e(m.ownScore)]),
+        k.misses.map((m) => [
+          e(m.query),
+          e(m.listed),
+          `<code>${e(m.entityId)}</code>`,
+          m.ownScore === null ? 'not found' : e(m.ownScore),
+        ]),
       )}`,
   )
   .join('\n')}
@@ -175,7 +192,15 @@ ${report.perturbations
 <h2>3. Below the line: false alerts on people who are not listed</h2>
 <p>${num(n.size)} person names of ${num(n.locales)} languages, written in their own scripts, generated from seed ${e(c.seed)}; each screened by name alone, and with a birth date and entity type person. A true namesake (the query is, folded, the listed name that matched) is an alert a bank would also raise; they are counted in the rates and shown apart.</p>
 ${table(
-  ['Script', 'Names', 'Medium+ (name only)', 'High (name only)', 'Medium+ (with birth date)', 'High (with birth date)', 'Namesakes'],
+  [
+    'Script',
+    'Names',
+    'Medium+ (name only)',
+    'High (name only)',
+    'Medium+ (with birth date)',
+    'High (with birth date)',
+    'Namesakes',
+  ],
   [...n.byScript, { ...n.total, script: 'all' as const }].map((t) => [
     e(t.script),
     num(t.n),
@@ -189,20 +214,41 @@ ${table(
 <h3>Highest-scoring alerts (name only)</h3>
 ${table(
   ['Name', 'Language', 'Score', 'Matched listing', 'Namesake'],
-  n.alerts.map((a) => [e(a.name), e(a.locale), e(a.score), `<code>${e(a.matchedId)}</code> ${e(a.matchedName)}`, a.namesake ? 'yes' : 'no']),
+  n.alerts.map((a) => [
+    e(a.name),
+    e(a.locale),
+    e(a.score),
+    `<code>${e(a.matchedId)}</code> ${e(a.matchedName)}`,
+    a.namesake ? 'yes' : 'no',
+  ]),
 )}
 
 <h2>4. Identifiers</h2>
 <p>Every identifier the lists print in a type a screening accepts (passport, IMO, LEI, BIC, wallet...), screened under an unrelated name: ${pct(ids.listed.found, ids.listed.tried)} (${num(ids.listed.found)} of ${num(ids.listed.tried)}) found their listing as the top match; ${num(ids.listed.refused)} printed values fail the service's own checks and cannot be screened.</p>
-${table(['Listing', 'Type', 'Value', 'Top match'], ids.listed.misses.map((m) => [`<code>${e(m.entityId)}</code>`, e(m.type), `<code>${e(m.value)}</code>`, m.topId ? `<code>${e(m.topId)}</code>` : 'nothing']))}
+${table(
+  ['Listing', 'Type', 'Value', 'Top match'],
+  ids.listed.misses.map((m) => [
+    `<code>${e(m.entityId)}</code>`,
+    e(m.type),
+    `<code>${e(m.value)}</code>`,
+    m.topId ? `<code>${e(m.topId)}</code>` : 'nothing',
+  ]),
+)}
 <p>${num(ids.random.tried)} random identifiers with valid check digits that no list holds (IMO, LEI, BIC, MMSI): ${num(ids.random.hits)} matched a listing.</p>
-${ids.random.examples.length > 0 ? table(['Type', 'Value', 'Matched'], ids.random.examples.map((x) => [e(x.type), `<code>${e(x.value)}</code>`, `<code>${e(x.matchedId)}</code>`])) : ''}
+${
+  ids.random.examples.length > 0
+    ? table(
+        ['Type', 'Value', 'Matched'],
+        ids.random.examples.map((x) => [e(x.type), `<code>${e(x.value)}</code>`, `<code>${e(x.matchedId)}</code>`]),
+      )
+    : ''
+}
 
 <h2>5. Latency</h2>
 <p>${num(report.latency.samples)} screenings one at a time on this machine: median ${e(report.latency.p50Ms.toFixed(2))} ms, 99th percentile ${e(report.latency.p99Ms.toFixed(2))} ms, mean ${e(report.latency.meanMs.toFixed(2))} ms.</p>
 
 <footer>
-<p>Format ${e(report.format)}. The figures of this page are in report.json, signed with Ed25519; report.json also holds the SHA-256 of this page. Check both with <code>sanctions validate verify report.json</code>.</p>
+<p>Format ${e(report.format)}. The figures of this page are in report.json, signed with Ed25519${keyId ? ` by key <code>${e(keyId)}</code>` : ''}; report.json also holds the SHA-256 of this page. Check both with <code>sanctions validate verify report.json</code>.</p>
 </footer>
 </main>
 </body>

@@ -1,7 +1,7 @@
 import { createHash, type KeyObject } from 'node:crypto';
 import type { LoadedVersion } from '../lists/list-runtime.js';
 import type { ValidationFigures } from './run-validation.js';
-import { type Signature, signDocument, verifyDocument } from './signing.js';
+import { type Signature, publicKeyOf, signDocument, verifyDocument } from './signing.js';
 import { THRESHOLDS, type ThresholdKey, type Thresholds } from './thresholds.js';
 
 /**
@@ -95,17 +95,26 @@ export function summarize(figures: ValidationFigures, thresholds: Thresholds): S
         ...judged('perturbationMedium', pct(k.medium, k.n), thresholds, `Perturbation recall at medium: ${k.kind}`),
         key: `perturbationMedium:${k.kind}`,
       })),
-    judged('falseAlertMedium', pct(n.medium, n.n), thresholds),
-    judged('falseAlertHigh', pct(n.high, n.n), thresholds),
   ];
+  if (n.n > 0)
+    rows.push(
+      judged('falseAlertMedium', pct(n.medium, n.n), thresholds),
+      judged('falseAlertHigh', pct(n.high, n.n), thresholds),
+    );
   if (ids.listed.tried > 0) rows.push(judged('identifiersFound', pct(ids.listed.found, ids.listed.tried), thresholds));
   if (ids.random.tried > 0) rows.push(judged('randomIdentifierHits', ids.random.hits, thresholds));
   rows.push(judged('latencyP99', figures.latency.p99Ms, thresholds));
+  if (s.focusEntities > 0)
+    rows.push(judged('newEntriesFound', pct(s.focusEntities - s.focusMissed.length, s.focusEntities), thresholds));
   return rows;
 }
 
 /** The report document, unsigned and without its files' digests. */
-export function buildReport(figures: ValidationFigures, context: ReportContext, thresholds: Thresholds): ValidationReport {
+export function buildReport(
+  figures: ValidationFigures,
+  context: ReportContext,
+  thresholds: Thresholds,
+): ValidationReport {
   const summary = summarize(figures, thresholds);
   return {
     format: REPORT_FORMAT,
@@ -151,10 +160,10 @@ export interface SignedFiles {
 export function signReport(
   report: ValidationReport,
   key: KeyObject,
-  renderHtml: (report: ValidationReport) => string,
+  renderHtml: (report: ValidationReport, keyId: string) => string,
 ): SignedFiles {
   const { signature: _old, ...unsigned } = report;
-  const html = renderHtml(unsigned);
+  const html = renderHtml(unsigned, publicKeyOf(key).keyId);
   const withFiles: ValidationReport = { ...unsigned, files: { 'report.html': sha256(html) } };
   const signed: ValidationReport = { ...withFiles, signature: signDocument(withFiles, key) };
   return { json: `${JSON.stringify(signed, null, 2)}\n`, html, report: signed };
@@ -183,7 +192,9 @@ export function verifyReport(jsonText: string, options: { html?: string; expecte
   const check = verifyDocument(parsed as Record<string, unknown>);
   const notes: string[] = [];
   let valid = check.valid;
-  notes.push(check.valid ? `signature valid (key ${check.keyId})` : `signature NOT valid: ${check.reason ?? 'unknown'}`);
+  notes.push(
+    check.valid ? `signature valid (key ${check.keyId})` : `signature NOT valid: ${check.reason ?? 'unknown'}`,
+  );
   if (options.expectedKeyId !== undefined && check.keyId !== options.expectedKeyId) {
     valid = false;
     notes.push(`signed by key ${check.keyId ?? 'none'}, not by the expected key ${options.expectedKeyId}`);

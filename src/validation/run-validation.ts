@@ -106,6 +106,8 @@ export interface SelfScreenMiss {
   name: string;
   /** primary, or the alias kind (aka, fka...). */
   nameKind: string;
+  /** strong, or weak (a publisher's "low quality" alias). */
+  quality: string;
   ownScore: number | null;
   topId: string | null;
   topScore: number | null;
@@ -117,13 +119,17 @@ export interface SelfScreenFigures {
   top: number;
   bySource: RecallRow[];
   byType: RecallRow[];
+  /** Strong names and weak aliases (a publisher's "low quality" a.k.a.) apart. */
+  byQuality: RecallRow[];
   /** Names whose own listing is not found at medium: every one. */
   misses: SelfScreenMiss[];
   /** Names found but not as the top party (another party scored higher): every one. */
   notTop: SelfScreenMiss[];
   /** Entity ids of the focus (an activation's new entries) that were not all found. */
   focusMissed: string[];
+  /** Names and listings of the focus (an activation's new and changed entries). */
   focusNames: number;
+  focusEntities: number;
 }
 
 export interface KindFigures {
@@ -156,7 +162,12 @@ export interface NegativeFigures {
 }
 
 export interface IdentifierFigures {
-  listed: { tried: number; found: number; refused: number; misses: { entityId: string; type: string; value: string; topId: string | null }[] };
+  listed: {
+    tried: number;
+    found: number;
+    refused: number;
+    misses: { entityId: string; type: string; value: string; topId: string | null }[];
+  };
   random: { tried: number; hits: number; examples: { type: string; value: string; matchedId: string }[] };
 }
 
@@ -197,6 +208,7 @@ interface SelfName {
   record: ListRecord;
   name: string;
   nameKind: string;
+  quality: string;
 }
 
 /** Every name of every record, primary then aliases, each distinct name of a record once. */
@@ -205,14 +217,14 @@ export function listedNames(records: readonly ListRecord[]): SelfName[] {
   for (const record of records) {
     if (record.source === 'us_ofac_50') continue;
     const seen = new Set<string>();
-    const add = (name: string, nameKind: string) => {
+    const add = (name: string, nameKind: string, quality: string) => {
       const key = name.trim();
       if (key === '' || seen.has(key)) return;
       seen.add(key);
-      out.push({ record, name: key, nameKind });
+      out.push({ record, name: key, nameKind, quality });
     };
-    add(record.name, 'primary');
-    for (const alias of record.aliases) add(alias.name, alias.kind);
+    add(record.name, 'primary', 'strong');
+    for (const alias of record.aliases) add(alias.name, alias.kind, alias.quality);
   }
   return out;
 }
@@ -299,6 +311,7 @@ export async function runValidation(input: ValidationInput, deps: ValidationDeps
   const chosen = [...focused, ...sample(rest, sizes.selfScreen, rand)];
   const bySource = new Map<string, RecallRow>();
   const byType = new Map<string, RecallRow>();
+  const byQuality = new Map<string, RecallRow>();
   const row = (map: Map<string, RecallRow>, key: string) => {
     let r = map.get(key);
     if (!r) map.set(key, (r = { key, names: 0, found: 0, top: 0 }));
@@ -317,8 +330,9 @@ export async function runValidation(input: ValidationInput, deps: ValidationDeps
       const own = ownMatch(answer, entityId);
       const best = topScore(answer);
       const isFound = own !== undefined && own.score >= cutoffs.medium;
-      const isTop = isFound && own.score >= (best ?? 0);
-      const rows = [row(bySource, n.record.source), row(byType, n.record.entityType)];
+      // The top party: a match at the top score is this listing or the same party on another list.
+      const isTop = isFound && answer.matches.some((m) => m.score === best && m.cluster === own.cluster);
+      const rows = [row(bySource, n.record.source), row(byType, n.record.entityType), row(byQuality, n.quality)];
       for (const r of rows) {
         r.names++;
         if (isFound) r.found++;
@@ -334,6 +348,7 @@ export async function runValidation(input: ValidationInput, deps: ValidationDeps
           entityType: n.record.entityType,
           name: n.name,
           nameKind: n.nameKind,
+          quality: n.quality,
           ownScore: own?.score ?? null,
           topId: leader?.id ?? null,
           topScore: best,
@@ -346,11 +361,17 @@ export async function runValidation(input: ValidationInput, deps: ValidationDeps
     'self-screen',
   );
   const byKey = (a: RecallRow, b: RecallRow) => a.key.localeCompare(b.key);
-  const byEntity = (a: SelfScreenMiss, b: SelfScreenMiss) => a.entityId.localeCompare(b.entityId) || a.name.localeCompare(b.name);
+  const byEntity = (a: SelfScreenMiss, b: SelfScreenMiss) =>
+    a.entityId.localeCompare(b.entityId) || a.name.localeCompare(b.name);
 
   // 2. Perturbations.
   const tools = perturbTools(input.seed);
-  const perturbed = perturbWith(input.records.filter((r) => r.source !== 'us_ofac_50'), sizes.perturbationsPerKind, tools, validationKinds(tools));
+  const perturbed = perturbWith(
+    input.records.filter((r) => r.source !== 'us_ofac_50'),
+    sizes.perturbationsPerKind,
+    tools,
+    validationKinds(tools),
+  );
   const kinds = new Map<string, KindFigures>();
   for (const [kind] of validationKinds(tools)) kinds.set(kind, { kind, n: 0, medium: 0, high: 0, misses: [] });
   await each(
@@ -362,7 +383,8 @@ export async function runValidation(input: ValidationInput, deps: ValidationDeps
       const k = kinds.get(p.kind)!;
       k.n++;
       if (own && own.score >= cutoffs.medium) k.medium++;
-      else if (k.misses.length < 20) k.misses.push({ query: p.query, listed: p.record.name, entityId, ownScore: own?.score ?? null });
+      else if (k.misses.length < 20)
+        k.misses.push({ query: p.query, listed: p.record.name, entityId, ownScore: own?.score ?? null });
       if (own && own.score >= cutoffs.high) k.high++;
     },
     deps,
@@ -399,7 +421,14 @@ export async function runValidation(input: ValidationInput, deps: ValidationDeps
         if (bare.riskScore >= cutoffs.medium && namesake) t.namesakes++;
       }
       if (bare.riskScore >= cutoffs.medium && leader)
-        alerts.push({ locale: g.locale, name: g.name, score: bare.riskScore, matchedId: leader.id, matchedName: leader.matchedName, namesake });
+        alerts.push({
+          locale: g.locale,
+          name: g.name,
+          score: bare.riskScore,
+          matchedId: leader.id,
+          matchedName: leader.matchedName,
+          namesake,
+        });
     },
     deps,
     'negatives',
@@ -455,7 +484,13 @@ export async function runValidation(input: ValidationInput, deps: ValidationDeps
       const own = ownMatch(answer, l.entityId);
       idFigures.listed.tried++;
       if (own && own.score >= (topScore(answer) ?? 0)) idFigures.listed.found++;
-      else idFigures.listed.misses.push({ entityId: l.entityId, type: l.type, value: l.value, topId: answer.matches[0]?.id ?? null });
+      else
+        idFigures.listed.misses.push({
+          entityId: l.entityId,
+          type: l.type,
+          value: l.value,
+          topId: answer.matches[0]?.id ?? null,
+        });
     },
     deps,
     'identifiers',
@@ -463,7 +498,11 @@ export async function runValidation(input: ValidationInput, deps: ValidationDeps
   const drawn: QueryIdentifier[] = [];
   const draw = rng(input.seed ^ 0x1d);
   for (const [type, make] of identifierMakers(draw)) {
-    for (let kept = 0, tries = 0; kept < sizes.randomIdentifiersPerType && tries < sizes.randomIdentifiersPerType * 20; tries++) {
+    for (
+      let kept = 0, tries = 0;
+      kept < sizes.randomIdentifiersPerType && tries < sizes.randomIdentifiersPerType * 20;
+      tries++
+    ) {
       const value = make();
       try {
         const [checked] = validateIdentifiers([{ type, value }], null);
@@ -482,7 +521,9 @@ export async function runValidation(input: ValidationInput, deps: ValidationDeps
       idFigures.random.tried++;
       const hits = answer.matches.filter((m) => m.byIdentifier);
       idFigures.random.hits += hits.length;
-      for (const h of hits) if (idFigures.random.examples.length < 20) idFigures.random.examples.push({ type: id.type, value: id.value, matchedId: h.id });
+      for (const h of hits)
+        if (idFigures.random.examples.length < 20)
+          idFigures.random.examples.push({ type: id.type, value: id.value, matchedId: h.id });
     },
     deps,
     'identifiers',
@@ -519,10 +560,12 @@ export async function runValidation(input: ValidationInput, deps: ValidationDeps
       top,
       bySource: [...bySource.values()].sort(byKey),
       byType: [...byType.values()].sort(byKey),
+      byQuality: [...byQuality.values()].sort(byKey),
       misses: misses.sort(byEntity),
       notTop: notTop.sort(byEntity),
       focusMissed: [...focusMissed].sort(),
       focusNames: focused.length,
+      focusEntities: new Set(focused.map((n) => `${n.record.source}:${n.record.id}`)).size,
     },
     perturbations: [...kinds.values()],
     negatives: {

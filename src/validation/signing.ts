@@ -1,4 +1,12 @@
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  sign,
+  verify,
+  type KeyObject,
+} from 'node:crypto';
 
 /**
  * Ed25519 signatures of validation reports. The private key is configuration
@@ -46,7 +54,8 @@ export function parseSigningKey(value: string): KeyObject {
   } catch {
     throw new Error('is not a base64 PKCS #8 private key; make one with: sanctions validate keygen');
   }
-  if (key.asymmetricKeyType !== 'ed25519') throw new Error(`must be an Ed25519 key, not ${key.asymmetricKeyType ?? 'unknown'}`);
+  if (key.asymmetricKeyType !== 'ed25519')
+    throw new Error(`must be an Ed25519 key, not ${key.asymmetricKeyType ?? 'unknown'}`);
   return key;
 }
 
@@ -88,7 +97,8 @@ export function verifyDocument(signed: Record<string, unknown>): SignatureCheck 
   const s = signature as Partial<Signature> | undefined;
   if (!s || typeof s !== 'object' || typeof s.value !== 'string' || typeof s.publicKey !== 'string')
     return { valid: false, keyId: null, reason: 'the report carries no signature' };
-  if (s.algorithm !== 'Ed25519') return { valid: false, keyId: null, reason: `unknown signature algorithm ${String(s.algorithm)}` };
+  if (s.algorithm !== 'Ed25519')
+    return { valid: false, keyId: null, reason: `unknown signature algorithm ${String(s.algorithm)}` };
   let publicKey: KeyObject;
   try {
     publicKey = createPublicKey({ key: Buffer.from(s.publicKey, 'base64'), format: 'der', type: 'spki' });
@@ -96,7 +106,14 @@ export function verifyDocument(signed: Record<string, unknown>): SignatureCheck 
     return { valid: false, keyId: null, reason: 'the public key in the report is malformed' };
   }
   const keyId = keyIdOf(Buffer.from(s.publicKey, 'base64'));
-  if (s.keyId !== keyId) return { valid: false, keyId, reason: 'the key id does not belong to the public key in the report' };
+  if (s.keyId !== keyId)
+    return { valid: false, keyId, reason: 'the key id does not belong to the public key in the report' };
   const ok = verify(null, Buffer.from(canonicalJson(document), 'utf8'), publicKey, Buffer.from(s.value, 'base64'));
-  return ok ? { valid: true, keyId } : { valid: false, keyId, reason: 'the signature does not match the content: the report was changed after it was signed' };
+  return ok
+    ? { valid: true, keyId }
+    : {
+        valid: false,
+        keyId,
+        reason: 'the signature does not match the content: the report was changed after it was signed',
+      };
 }

@@ -5,7 +5,14 @@ import { engineVersion } from '../screening/engine-version.js';
 import type { ValidationEngine } from './engine.js';
 import { type SignedFiles, buildReport, signReport } from './report.js';
 import { renderReportHtml } from './report-html.js';
-import { type Cutoffs, DEFAULT_CUTOFFS, DEFAULT_SEED, type Progress, type RunSizes, runValidation } from './run-validation.js';
+import {
+  type Cutoffs,
+  DEFAULT_CUTOFFS,
+  DEFAULT_SEED,
+  type Progress,
+  type RunSizes,
+  runValidation,
+} from './run-validation.js';
 import { type Thresholds, defaultThresholds } from './thresholds.js';
 
 /** What a run was asked for, as stored with it. */
@@ -16,6 +23,8 @@ export interface RunOptions {
   cutoffs: Cutoffs;
   sizes?: Partial<RunSizes>;
   focus?: string[];
+  /** An activation run: the list versions in force before the activation (their changed entries are the focus). */
+  activation?: { previous: { source: string; version: string }[]; current: { source: string; version: string }[] };
 }
 
 export function runOptions(partial: Partial<RunOptions> = {}): RunOptions {
@@ -26,6 +35,7 @@ export function runOptions(partial: Partial<RunOptions> = {}): RunOptions {
     cutoffs: partial.cutoffs ?? DEFAULT_CUTOFFS,
     ...(partial.sizes ? { sizes: partial.sizes } : {}),
     ...(partial.focus ? { focus: partial.focus } : {}),
+    ...(partial.activation ? { activation: partial.activation } : {}),
   };
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../infra/clock.js';
 import type { Log } from '../infra/context.js';
@@ -9,10 +10,12 @@ import { ListStore } from '../lists/list-store.js';
 import type { ListRecord } from '../lists/model.js';
 import type { Screener } from '../screening/screener.js';
 import { TenantsStore } from '../tenants/tenants-store.js';
+import { enqueueDelivery } from '../webhooks/delivery-store.js';
+import { serializeValidationEvent } from '../webhooks/payload.js';
 import { screenerEngine } from './engine.js';
-import type { Progress } from './run-validation.js';
+import { DEFAULT_SEED, type Progress, type RunSizes } from './run-validation.js';
 import { parseSigningKey } from './signing.js';
-import { type RunOptions, produceReport } from './validation-job.js';
+import { type RunOptions, produceReport, runOptions } from './validation-job.js';
 import { type ValidationRunHead, ValidationStore } from './validation-store.js';
 
 export interface ValidationRunnerDeps {
@@ -25,8 +28,10 @@ export interface ValidationRunnerDeps {
   floor: number;
   /** Interactive requests under way: the run slows down while any is. */
   interactive?: InFlight;
-  /** Called with every finished run (the activation check raises its alert from it). */
-  onFinished?: (run: ValidationRunHead, report: { focusMissed: string[] } | undefined) => Promise<void> | void;
+  /** Listed names of the fixed sample an activation run self-screens besides the new and changed entries; 0: no activation runs. */
+  activationSample?: number;
+  /** Called when webhook deliveries were written (validation.missed). */
+  onDeliveries?: () => void;
   leaseMs?: number;
   pollIntervalMs?: number;
   log?: Log;
@@ -59,6 +64,75 @@ export class ValidationRunner {
     });
   }
 
+  /**
+   * Records a quick run for a list activation (the lists in force changed from `previous` to `next`):
+   * the new and changed entries self-screened, plus a fixed sample. Every node sees the activation;
+   * the run's id comes from the versions, so it is recorded once.
+   */
+  async activated(next: ListSnapshot<Screener>, previous: ListSnapshot<Screener> | undefined): Promise<void> {
+    const sample = this.deps.activationSample ?? 0;
+    if (!previous || sample <= 0 || !this.deps.signingKey) return;
+    const pairs = (s: ListSnapshot<Screener>) => s.versions.map((v) => ({ source: v.source, version: v.version }));
+    const sizes: Partial<RunSizes> = {
+      selfScreen: sample,
+      perturbationsPerKind: 0,
+      negatives: 0,
+      listedIdentifiers: 0,
+      randomIdentifiersPerType: 0,
+      latencySamples: 50,
+    };
+    const options = runOptions({
+      quick: true,
+      seed: DEFAULT_SEED,
+      sizes,
+      activation: { previous: pairs(previous), current: pairs(next) },
+    });
+    const now = this.deps.clock.now();
+    const id = `val_act_${createHash('sha256').update(next.fingerprint).digest('hex').slice(0, 24)}`;
+    const inserted = await new ValidationStore(this.deps.database.db).insertOnce({
+      id,
+      org_id: null,
+      kind: 'activation',
+      status: 'queued',
+      options: JSON.stringify(options),
+      created_by: null,
+      created_at: now.toISOString(),
+      started_at: null,
+      finished_at: null,
+      phase: null,
+      done: 0,
+      total: 0,
+      claimed_by: null,
+      claimed_until: null,
+      error: null,
+      passed: null,
+      summary: null,
+      report_json: null,
+      report_html: null,
+    });
+    if (inserted) this.job.kick();
+  }
+
+  /** The entries of the current versions that are new or changed against the previous ones. */
+  private async changedEntries(
+    activation: NonNullable<RunOptions['activation']>,
+    records: ListRecord[],
+  ): Promise<string[]> {
+    const store = new ListStore(this.deps.database.db);
+    const before = new Map(activation.previous.map((p) => [p.source, p.version]));
+    const changedSources = new Set(
+      activation.current.filter((c) => before.get(c.source) !== c.version).map((c) => c.source),
+    );
+    const old = new Map<string, string>();
+    for (const source of changedSources) {
+      const version = before.get(source);
+      if (version) for (const r of await store.records(version)) old.set(`${r.source}:${r.id}`, JSON.stringify(r));
+    }
+    return records
+      .filter((r) => changedSources.has(r.source) && old.get(`${r.source}:${r.id}`) !== JSON.stringify(r))
+      .map((r) => `${r.source}:${r.id}`);
+  }
+
   private until(): string {
     return new Date(this.deps.clock.now().getTime() + this.leaseMs).toISOString();
   }
@@ -74,17 +148,24 @@ export class ValidationRunner {
     return { more: true, report: 1 };
   }
 
-  private async execute(run: ValidationRunHead, snapshot: ListSnapshot<Screener>, store: ValidationStore): Promise<void> {
+  private async execute(
+    run: ValidationRunHead,
+    snapshot: ListSnapshot<Screener>,
+    store: ValidationStore,
+  ): Promise<void> {
     const { db } = this.deps.database;
     const finishedAt = () => this.deps.clock.now().toISOString();
     try {
       if (!this.deps.signingKey) throw new Error('VALIDATION_SIGNING_KEY is not set');
       const key = parseSigningKey(this.deps.signingKey);
-      const options = JSON.parse(run.options) as RunOptions;
+      const stored = JSON.parse(run.options) as RunOptions;
       const org = run.org_id ? await new TenantsStore(db).orgById(run.org_id) : undefined;
       const listStore = new ListStore(db);
       const records: ListRecord[] = [];
       for (const v of snapshot.versions) for (const r of await listStore.records(v.version)) records.push(r);
+      const options = stored.activation
+        ? { ...stored, focus: await this.changedEntries(stored.activation, records) }
+        : stored;
       let last = 0;
       let pending: Progress | undefined;
       let writing: Promise<unknown> = Promise.resolve();
@@ -95,7 +176,12 @@ export class ValidationRunner {
         last = t;
         const write = pending;
         writing = writing.then(() =>
-          store.progress(run.id, this.deps.nodeId, { phase: write.phase, done: write.done, total: write.total, claimed_until: this.until() }),
+          store.progress(run.id, this.deps.nodeId, {
+            phase: write.phase,
+            done: write.done,
+            total: write.total,
+            claimed_until: this.until(),
+          }),
         );
       };
       const interactive = this.deps.interactive;
@@ -118,16 +204,41 @@ export class ValidationRunner {
         now: () => this.deps.clock.now(),
       });
       await writing;
-      const ok = await store.finish(run.id, this.deps.nodeId, {
-        status: 'completed',
-        finished_at: finishedAt(),
-        error: null,
-        passed: files.report.passed ? 1 : 0,
-        summary: JSON.stringify(files.report.summary),
-        report_json: files.json,
-        report_html: files.html,
+      const missed = files.report.selfScreen.focusMissed;
+      const at = finishedAt();
+      let delivered = false;
+      // The run's row and its alerts are written together: a completed activation run with misses always has them.
+      await db.transaction().execute(async (trx) => {
+        const ok = await new ValidationStore(trx).finish(run.id, this.deps.nodeId, {
+          status: 'completed',
+          finished_at: at,
+          error: null,
+          passed: files.report.passed ? 1 : 0,
+          summary: JSON.stringify(files.report.summary),
+          report_json: files.json,
+          report_html: files.html,
+        });
+        if (!ok || run.kind !== 'activation' || missed.length === 0) return;
+        for (const o of await new TenantsStore(trx).listOrgs()) {
+          if (!o.webhook_url) continue;
+          const payload = serializeValidationEvent(at, o, {
+            runId: run.id,
+            versions: options.activation?.current ?? [],
+            newOrChanged: files.report.selfScreen.focusNames,
+            missed,
+          });
+          await enqueueDelivery(trx, {
+            orgId: o.id,
+            alertId: null,
+            event: 'validation.missed',
+            payload,
+            isTest: false,
+            now: this.deps.clock.now(),
+          });
+          delivered = true;
+        }
       });
-      if (ok) await this.deps.onFinished?.({ ...run, status: 'completed' }, { focusMissed: files.report.selfScreen.focusMissed });
+      if (delivered) this.deps.onDeliveries?.();
     } catch (error) {
       this.deps.log?.('error', 'validation run failed', { id: run.id, err: String(error) });
       await store.finish(run.id, this.deps.nodeId, {

@@ -7,6 +7,8 @@ import { THRESHOLDS } from './thresholds.js';
 export const ValidationRunStatusSchema = Type.Union(
   ['queued', 'running', 'completed', 'failed'].map((s) => Type.Literal(s)),
   {
+    $id: 'ValidationRunStatus',
+    title: 'ValidationRunStatus',
     description:
       'queued (waiting for a node to take it), running (see progress), completed (the signed report is ready), failed (error says why).',
   },
@@ -38,20 +40,26 @@ export const CreateValidationRunBody = Type.Object(
       Type.Integer({
         minimum: 0,
         maximum: 2 ** 31 - 1,
-        description: 'Draws the samples and the negative population; the same seed draws the same ones. Default 20260522.',
+        description:
+          'Draws the samples and the negative population; the same seed draws the same ones. Default 20260522.',
       }),
     ),
     thresholds: Type.Optional(
       Type.Object(thresholdProperties, {
         additionalProperties: false,
-        description: "The organization's thresholds the summary judges the figures against; unset ones take their default.",
+        description:
+          "The organization's thresholds the summary judges the figures against; unset ones take their default.",
       }),
     ),
     cutoffs: Type.Optional(
       Type.Object(
         {
-          medium: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'Default 50 (the medium boundary).' })),
-          high: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'Default 80 (the high boundary).' })),
+          medium: Type.Optional(
+            Type.Number({ minimum: 0, maximum: 100, description: 'Default 50 (the medium boundary).' }),
+          ),
+          high: Type.Optional(
+            Type.Number({ minimum: 0, maximum: 100, description: 'Default 80 (the high boundary).' }),
+          ),
         },
         {
           additionalProperties: false,
@@ -72,7 +80,9 @@ export const ValidationSummaryRow = Type.Object(
     value: Type.Number(),
     unit: Type.Union([Type.Literal('%'), Type.Literal('ms'), Type.Literal('count')]),
     threshold: Type.Number(),
-    bound: Type.Union([Type.Literal('min'), Type.Literal('max')], { description: 'min: the value must be at least the threshold; max: at most.' }),
+    bound: Type.Union([Type.Literal('min'), Type.Literal('max')], {
+      description: 'min: the value must be at least the threshold; max: at most.',
+    }),
     met: Type.Boolean(),
   },
   { $id: 'ValidationSummaryRow', title: 'ValidationSummaryRow' },
@@ -111,4 +121,9 @@ export const ReportParams = Type.Object({
   file: Type.Union([Type.Literal('report.json'), Type.Literal('report.html')]),
 });
 
-export const VALIDATION_SCHEMAS = [ValidationRunStatusSchema, CreateValidationRunBody, ValidationSummaryRow, ValidationRun];
+export const VALIDATION_SCHEMAS = [
+  ValidationRunStatusSchema,
+  CreateValidationRunBody,
+  ValidationSummaryRow,
+  ValidationRun,
+];

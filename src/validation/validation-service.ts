@@ -93,7 +93,8 @@ export function validationService(deps: ValidationDeps) {
       });
       const store = new ValidationStore(ctx.db);
       const running = await store.unfinished(ctx.caller.orgId);
-      if (running) throw new AppError('CONFLICT', `validation run ${running.id} of this organization has not finished yet`);
+      if (running)
+        throw new AppError('CONFLICT', `validation run ${running.id} of this organization has not finished yet`);
       const now = ctx.clock.now();
       const id = newId('val', now);
       await store.insert({
@@ -126,6 +127,13 @@ export function validationService(deps: ValidationDeps) {
       return { items: items.map(runView), total };
     },
 
+    /** The newest completed run's summary, for /metrics. */
+    async latestSummary({ ctx }: Call<void, Context>) {
+      const row = await new ValidationStore(ctx.db).latestCompleted();
+      if (!row?.finished_at || !row.summary) return undefined;
+      return { kind: row.kind, finishedAt: row.finished_at, summary: JSON.parse(row.summary) as SummaryRow[] };
+    },
+
     async getRun({ ctx, input }: Call<{ id: string; orgId: string | null }, Context>): Promise<ValidationRunView> {
       const row = await new ValidationStore(ctx.db).get(input.id, input.orgId);
       if (!row) throw notFound('validation run');
@@ -133,7 +141,10 @@ export function validationService(deps: ValidationDeps) {
     },
 
     /** The report's file; 404 for another organization's run, 409 while it has not completed. */
-    async getReport({ ctx, input }: Call<{ id: string; orgId: string | null; format: 'json' | 'html' }, Context>): Promise<string> {
+    async getReport({
+      ctx,
+      input,
+    }: Call<{ id: string; orgId: string | null; format: 'json' | 'html' }, Context>): Promise<string> {
       const store = new ValidationStore(ctx.db);
       const row = await store.get(input.id, input.orgId);
       if (!row) throw notFound('validation run');

@@ -1,6 +1,6 @@
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Db } from '../infra/database.js';
-import type { ValidationRunsTable } from '../infra/db-schema.js';
+import type { Database, ValidationRunsTable } from '../infra/db-schema.js';
 
 export type ValidationRunRow = Selectable<ValidationRunsTable>;
 
@@ -30,28 +30,54 @@ export type ValidationRunHead = Omit<ValidationRunRow, 'report_json' | 'report_h
 export class ValidationStore {
   constructor(private readonly db: Db) {}
 
+  /**
+   * The runs an organization sees: its own, and the deployment's activation runs (org_id null: they
+   * validate the lists every organization screens against and carry nothing of any organization).
+   */
+  private scope(orgId: string | null) {
+    return (eb: ExpressionBuilder<Database, 'validation_runs'>) =>
+      orgId === null ? eb('org_id', 'is', null) : eb.or([eb('org_id', '=', orgId), eb('org_id', 'is', null)]);
+  }
+
   async insert(row: ValidationRunRow): Promise<void> {
     await this.db.insertInto('validation_runs').values(row).execute();
   }
 
+  /** Inserts the run unless one with its id exists; true when this call inserted it. */
+  async insertOnce(row: ValidationRunRow): Promise<boolean> {
+    const result = await this.db
+      .insertInto('validation_runs')
+      .values(row)
+      .onConflict((oc) => oc.column('id').doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
   async get(id: string, orgId: string | null): Promise<ValidationRunHead | undefined> {
-    let q = this.db.selectFrom('validation_runs').select(LIGHT).where('id', '=', id);
-    q = orgId === null ? q.where('org_id', 'is', null) : q.where('org_id', '=', orgId);
-    return q.executeTakeFirst();
+    return this.db
+      .selectFrom('validation_runs')
+      .select(LIGHT)
+      .where('id', '=', id)
+      .where(this.scope(orgId))
+      .executeTakeFirst();
   }
 
   async report(id: string, orgId: string | null): Promise<{ json: string | null; html: string | null } | undefined> {
-    let q = this.db.selectFrom('validation_runs').select(['report_json', 'report_html']).where('id', '=', id);
-    q = orgId === null ? q.where('org_id', 'is', null) : q.where('org_id', '=', orgId);
-    const row = await q.executeTakeFirst();
+    const row = await this.db
+      .selectFrom('validation_runs')
+      .select(['report_json', 'report_html'])
+      .where('id', '=', id)
+      .where(this.scope(orgId))
+      .executeTakeFirst();
     return row ? { json: row.report_json, html: row.report_html } : undefined;
   }
 
-  async page(orgId: string | null, page: number, pageSize: number): Promise<{ items: ValidationRunHead[]; total: number }> {
-    const base = () =>
-      orgId === null
-        ? this.db.selectFrom('validation_runs').where('org_id', 'is', null)
-        : this.db.selectFrom('validation_runs').where('org_id', '=', orgId);
+  async page(
+    orgId: string | null,
+    page: number,
+    pageSize: number,
+  ): Promise<{ items: ValidationRunHead[]; total: number }> {
+    const base = () => this.db.selectFrom('validation_runs').where(this.scope(orgId));
     const items = await base()
       .select(LIGHT)
       .orderBy('created_at', 'desc')
@@ -59,7 +85,9 @@ export class ValidationStore {
       .limit(pageSize)
       .offset((page - 1) * pageSize)
       .execute();
-    const count = await base().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    const count = await base()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst();
     return { items, total: Number(count?.n ?? 0) };
   }
 
@@ -82,10 +110,7 @@ export class ValidationStore {
       .selectFrom('validation_runs')
       .select(['id', 'claimed_until'])
       .where((eb) =>
-        eb.or([
-          eb('status', '=', 'queued'),
-          eb.and([eb('status', '=', 'running'), eb('claimed_until', '<', now)]),
-        ]),
+        eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('claimed_until', '<', now)])]),
       )
       .orderBy('created_at')
       .orderBy('id')
@@ -105,7 +130,11 @@ export class ValidationStore {
   }
 
   /** Progress of a run this node holds, and its claim extended; false when the node no longer holds it. */
-  async progress(id: string, nodeId: string, set: { phase: string; done: number; total: number; claimed_until: string }): Promise<boolean> {
+  async progress(
+    id: string,
+    nodeId: string,
+    set: { phase: string; done: number; total: number; claimed_until: string },
+  ): Promise<boolean> {
     const result = await this.db
       .updateTable('validation_runs')
       .set(set)
@@ -119,7 +148,10 @@ export class ValidationStore {
   async finish(
     id: string,
     nodeId: string,
-    set: Pick<ValidationRunRow, 'status' | 'finished_at' | 'error' | 'passed' | 'summary' | 'report_json' | 'report_html'>,
+    set: Pick<
+      ValidationRunRow,
+      'status' | 'finished_at' | 'error' | 'passed' | 'summary' | 'report_json' | 'report_html'
+    >,
   ): Promise<boolean> {
     const result = await this.db
       .updateTable('validation_runs')
@@ -131,14 +163,14 @@ export class ValidationStore {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  /** The newest completed run of the deployment's activation runs (for /metrics). */
-  async latestActivation(): Promise<ValidationRunHead | undefined> {
+  /** The newest completed run of any organization or of the deployment (for /metrics). */
+  async latestCompleted(): Promise<ValidationRunHead | undefined> {
     return this.db
       .selectFrom('validation_runs')
       .select(LIGHT)
-      .where('kind', '=', 'activation')
       .where('status', '=', 'completed')
       .orderBy('finished_at', 'desc')
+      .orderBy('id', 'desc')
       .executeTakeFirst();
   }
 }

@@ -51,7 +51,14 @@ const SIZES: Partial<RunSizes> = {
 async function run(medium: number) {
   const engine = screenerEngine(await inlineScreener(RECORDS), {});
   return runValidation(
-    { records: RECORDS, quick: false, seed: 7, cutoffs: { medium, high: Math.max(80, medium) }, floor: 50, sizes: SIZES },
+    {
+      records: RECORDS,
+      quick: false,
+      seed: 7,
+      cutoffs: { medium, high: Math.max(80, medium) },
+      floor: 50,
+      sizes: SIZES,
+    },
     { engine },
   );
 }
@@ -133,7 +140,10 @@ describe('validation run on a hand-built list', () => {
     const perturbedGood = good.perturbations.reduce((s, k) => s + k.medium, 0);
     const perturbedWeak = weak.perturbations.reduce((s, k) => s + k.medium, 0);
     assert.ok(perturbedWeak < perturbedGood, `weak ${perturbedWeak} < good ${perturbedGood}`);
-    assert.ok(recall(weak, 'typo') < recall(good, 'typo') || recall(weak, 'Cyrillic and back') < recall(good, 'Cyrillic and back'));
+    assert.ok(
+      recall(weak, 'typo') < recall(good, 'typo') ||
+        recall(weak, 'Cyrillic and back') < recall(good, 'Cyrillic and back'),
+    );
     const context = {
       runId: 'val_test',
       organization: null,

@@ -10,13 +10,23 @@ import {
 } from '../../validation/validation-schemas.js';
 import type { ValidationService } from '../../validation/validation-service.js';
 import { contextOf } from '../pipeline.js';
-import { BODY_ERRORS, COMMON_ERRORS, envelope, listEnvelope, pageEnvelope, requestedPage, responses } from '../schemas.js';
+import {
+  BODY_ERRORS,
+  COMMON_ERRORS,
+  envelope,
+  listEnvelope,
+  pageEnvelope,
+  requestedPage,
+  responses,
+} from '../schemas.js';
 
 export interface ValidationRouteDeps {
   validation: ValidationService;
 }
 
-const NOT_FOUND = { 404: "NOT_FOUND: no validation run with this id in the organization (another organization's runs are not found either)." };
+const NOT_FOUND = {
+  404: "NOT_FOUND: no validation run with this id in the organization (another organization's runs are not found either).",
+};
 
 export function validationRoutes(deps: ValidationRouteDeps): FastifyPluginAsync {
   return async (base) => {
@@ -79,7 +89,10 @@ export function validationRoutes(deps: ValidationRouteDeps): FastifyPluginAsync 
           summary: 'A validation run: status, progress, and once completed the summary against the thresholds',
           security: [{ apiKey: [] }],
           params: IdParams,
-          response: responses({ 200: envelope(Type.Ref(ValidationRun), 'The run.') }, { ...COMMON_ERRORS, ...NOT_FOUND }),
+          response: responses(
+            { 200: envelope(Type.Ref(ValidationRun), 'The run.') },
+            { ...COMMON_ERRORS, ...NOT_FOUND },
+          ),
         },
       },
       async (request) => {
@@ -104,7 +117,9 @@ export function validationRoutes(deps: ValidationRouteDeps): FastifyPluginAsync 
           params: ReportParams,
           response: responses(
             {
-              200: Type.Unknown({ description: 'application/json (report.json) or text/html (report.html), sent as a download.' }),
+              200: Type.Unknown({
+                description: 'application/json (report.json) or text/html (report.html), sent as a download.',
+              }),
             },
             { ...COMMON_ERRORS, ...NOT_FOUND, 409: 'CONFLICT: the run has not completed (queued, running or failed).' },
           ),
@@ -115,7 +130,10 @@ export function validationRoutes(deps: ValidationRouteDeps): FastifyPluginAsync 
         const { id, file } = request.params;
         const format = file === 'report.json' ? 'json' : 'html';
         const text = await deps.validation.getReport({ ctx, input: { id, orgId: ctx.caller.orgId, format } });
-        reply.header('content-type', format === 'json' ? 'application/json; charset=utf-8' : 'text/html; charset=utf-8');
+        reply.header(
+          'content-type',
+          format === 'json' ? 'application/json; charset=utf-8' : 'text/html; charset=utf-8',
+        );
         reply.header('content-disposition', `attachment; filename="${id}-${file}"`);
         return reply.send(text);
       },
