@@ -20,7 +20,7 @@ import { toCountryCode } from '../src/lists/countries.js';
 import type { EntityType, ListRecord, OfficialSourceId, SourceAdapter } from '../src/lists/model.js';
 import { MatchingIndex, MEDIUM_BOUNDARY, HIGH_BOUNDARY } from '../src/matching/index.js';
 import { identifierBench } from './identifiers.js';
-import { printDigest, queryMix, rng } from './query-mix.js';
+import { printDigest, queryMix } from './query-mix.js';
 import {
   type Perturbed,
   TO_CYRILLIC,

@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { LISTS, runCli } from './server-process.js';
 
 interface Row {
@@ -18,7 +19,8 @@ interface Row {
   target: string | null;
 }
 
-const cli = resolve('dist/src/cli/main.js');
+// The command line of the same build as this file.
+const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const given = process.argv.find((a) => a.startsWith('--data-dir='))?.slice('--data-dir='.length);
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const dataDir = given ? resolve(given) : mkdtempSync(join(tmpdir(), 'bench-validation-'));

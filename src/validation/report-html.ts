@@ -37,18 +37,18 @@ function sourceName(id: string): string {
 
 function missRows(misses: SelfScreenMiss[]): string[][] {
   return misses.map((m) => [
-    `<code>${e(m.entityId)}</code>`,
+    `<code class="id">${e(m.entityId)}</code>`,
     e(m.entityType),
     e(m.name),
     e(m.quality === 'weak' ? `${m.nameKind} (weak)` : m.nameKind),
     m.ownScore === null ? 'not found' : e(m.ownScore),
-    m.topId === null ? '-' : `<code>${e(m.topId)}</code> (${e(m.topScore)})`,
+    m.topId === null ? '-' : `<code class="id">${e(m.topId)}</code> (${e(m.topScore)})`,
   ]);
 }
 
 const CSS = `
 :root { color-scheme: light; }
-body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1b1f24; margin: 0; background: #fff; }
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK JP", "Noto Sans Arabic", "Noto Sans Devanagari", sans-serif; color: #1b1f24; margin: 0; background: #fff; }
 main { max-width: 1000px; margin: 0 auto; padding: 28px 32px 48px; }
 h1 { font-size: 24px; margin: 0 0 4px; }
 h2 { font-size: 18px; margin: 32px 0 8px; padding-bottom: 4px; border-bottom: 2px solid #d0d7de; }
@@ -65,7 +65,8 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 table.summary td:nth-child(n+2) { font-variant-numeric: tabular-nums; white-space: nowrap; }
 .met { color: #116329; font-weight: 600; }
 .notmet { color: #a40e26; font-weight: 600; }
-code { font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; word-break: break-all; }
+code { font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; }
+td code { white-space: nowrap; }
 dl.context { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 8px 0; }
 dl.context dt { color: #57606a; }
 dl.context dd { margin: 0; }
@@ -136,7 +137,7 @@ export function renderReportHtml(report: ValidationReport, keyId?: string): stri
 
 <h2>Summary</h2>
 ${summary}
-<p class="note">A listed name is found when its own listing scores at or above ${e(c.cutoffs.medium)} (medium) and is the top party when no other party scores higher (ties count). High is ${e(c.cutoffs.high)} or above.</p>
+<p class="note">A listed name is found when its own listing scores at or above ${e(c.cutoffs.medium)} (medium), and its listing is the top party when a match at the top score is this listing or the same party on another list (ties count). High is ${e(c.cutoffs.high)} or above.</p>
 
 <h2>Context</h2>
 <dl class="context">

@@ -16,7 +16,7 @@ import { screenerEngine } from './engine.js';
 import { DEFAULT_SEED, type Progress, type RunSizes } from './run-validation.js';
 import { parseSigningKey } from './signing.js';
 import { type RunOptions, produceReport, runOptions } from './validation-job.js';
-import { type ValidationRunHead, ValidationStore } from './validation-store.js';
+import { type ValidationRunHead, ValidationStore, queuedRun } from './validation-store.js';
 
 export interface ValidationRunnerDeps {
   database: DatabaseHandle;
@@ -89,27 +89,16 @@ export class ValidationRunner {
     });
     const now = this.deps.clock.now();
     const id = `val_act_${createHash('sha256').update(next.fingerprint).digest('hex').slice(0, 24)}`;
-    const inserted = await new ValidationStore(this.deps.database.db).insertOnce({
-      id,
-      org_id: null,
-      kind: 'activation',
-      status: 'queued',
-      options: JSON.stringify(options),
-      created_by: null,
-      created_at: now.toISOString(),
-      started_at: null,
-      finished_at: null,
-      phase: null,
-      done: 0,
-      total: 0,
-      claimed_by: null,
-      claimed_until: null,
-      error: null,
-      passed: null,
-      summary: null,
-      report_json: null,
-      report_html: null,
-    });
+    const inserted = await new ValidationStore(this.deps.database.db).insertOnce(
+      queuedRun({
+        id,
+        org_id: null,
+        kind: 'activation',
+        options: JSON.stringify(options),
+        created_by: null,
+        created_at: now.toISOString(),
+      }),
+    );
     if (inserted) this.job.kick();
   }
 

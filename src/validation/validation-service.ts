@@ -5,7 +5,7 @@ import type { CallerContext } from '../tenants/caller.js';
 import { can } from '../tenants/roles.js';
 import { TenantsStore } from '../tenants/tenants-store.js';
 import { type RunOptions, runOptions } from './validation-job.js';
-import { type ValidationRunHead, ValidationStore } from './validation-store.js';
+import { type ValidationRunHead, ValidationStore, queuedRun } from './validation-store.js';
 import type { SummaryRow } from './report.js';
 import { DEFAULT_CUTOFFS } from './run-validation.js';
 import { thresholdsWith } from './thresholds.js';
@@ -97,27 +97,16 @@ export function validationService(deps: ValidationDeps) {
         throw new AppError('CONFLICT', `validation run ${running.id} of this organization has not finished yet`);
       const now = ctx.clock.now();
       const id = newId('val', now);
-      await store.insert({
-        id,
-        org_id: ctx.caller.orgId,
-        kind: options.quick ? 'quick' : 'full',
-        status: 'queued',
-        options: JSON.stringify(options),
-        created_by: ctx.caller.userId,
-        created_at: now.toISOString(),
-        started_at: null,
-        finished_at: null,
-        phase: null,
-        done: 0,
-        total: 0,
-        claimed_by: null,
-        claimed_until: null,
-        error: null,
-        passed: null,
-        summary: null,
-        report_json: null,
-        report_html: null,
-      });
+      await store.insert(
+        queuedRun({
+          id,
+          org_id: ctx.caller.orgId,
+          kind: options.quick ? 'quick' : 'full',
+          options: JSON.stringify(options),
+          created_by: ctx.caller.userId,
+          created_at: now.toISOString(),
+        }),
+      );
       deps.onQueued?.();
       return runView((await store.get(id, ctx.caller.orgId))!);
     },

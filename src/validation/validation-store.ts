@@ -27,6 +27,28 @@ const LIGHT = [
 
 export type ValidationRunHead = Omit<ValidationRunRow, 'report_json' | 'report_html'>;
 
+/** The row of a run just queued: nothing run, nothing claimed, no report. */
+export function queuedRun(
+  fields: Pick<ValidationRunRow, 'id' | 'org_id' | 'kind' | 'options' | 'created_by' | 'created_at'>,
+): ValidationRunRow {
+  return {
+    ...fields,
+    status: 'queued',
+    started_at: null,
+    finished_at: null,
+    phase: null,
+    done: 0,
+    total: 0,
+    claimed_by: null,
+    claimed_until: null,
+    error: null,
+    passed: null,
+    summary: null,
+    report_json: null,
+    report_html: null,
+  };
+}
+
 export class ValidationStore {
   constructor(private readonly db: Db) {}
 
