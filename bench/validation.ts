@@ -35,6 +35,25 @@ env.VALIDATION_SIGNING_KEY = (
   JSON.parse(runCli(cli, env, ['validate', 'keygen', '--json'])) as { privateKey: string }
 ).privateKey;
 
+/** Writes the rows measured so far: a full run cut short still leaves the quick run's figures. */
+function writeResults(): void {
+  mkdirSync('bench/results', { recursive: true });
+  writeFileSync(
+    'bench/results/validation.json',
+    `${JSON.stringify(
+      {
+        measuredAt: new Date().toISOString(),
+        note: 'Measured on the shared 2-core machine while other engineers were building and testing: figures are loaded-machine figures.',
+        rows,
+        summaries: reports,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  console.log('wrote bench/results/validation.json');
+}
+
 const rows: Row[] = [];
 const reports: Record<string, unknown> = {};
 for (const kind of ['quick', 'full'] as const) {
@@ -95,21 +114,7 @@ for (const kind of ['quick', 'full'] as const) {
   for (const r of rows.slice(-8))
     console.log(`${r.name}: ${r.value} ${r.unit}${r.target ? ` (target ${r.target})` : ''}`);
   rmSync(out, { recursive: true, force: true });
+  writeResults();
 }
 
-mkdirSync('bench/results', { recursive: true });
-writeFileSync(
-  'bench/results/validation.json',
-  `${JSON.stringify(
-    {
-      measuredAt: new Date().toISOString(),
-      note: 'Measured on the shared 2-core machine while other engineers were building and testing: figures are loaded-machine figures.',
-      rows,
-      summaries: reports,
-    },
-    null,
-    2,
-  )}\n`,
-);
-console.log('wrote bench/results/validation.json');
 if (!given) rmSync(dataDir, { recursive: true, force: true });
