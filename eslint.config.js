@@ -25,6 +25,7 @@ const DOMAINS = [
   'webhooks',
   'monitoring',
   'batches',
+  'validation',
 ];
 
 /** An import of folder `dir` under src/, from anywhere below src/. */

@@ -8,8 +8,8 @@
  */
 import * as fakerModule from '@faker-js/faker';
 import type { Faker, LocaleDefinition } from '@faker-js/faker';
-import { HIGH_BOUNDARY, MEDIUM_BOUNDARY, foldText, type MatchingIndex } from '../src/matching/index.js';
-import type { ScreenOutcome } from '../src/matching/types.js';
+import { HIGH_BOUNDARY, MEDIUM_BOUNDARY, type MatchingIndex } from '../src/matching/index.js';
+import { SCRIPTS, type Script, isNamesake, scriptOf } from '../src/validation/scripts.js';
 import { rng } from './query-mix.js';
 
 export const MULTICULTURAL_SIZE = 50_000;
@@ -55,59 +55,6 @@ export function multiculturalNames(size: number, seed: number): GeneratedName[] 
     }
   });
   return out;
-}
-
-export const SCRIPTS = [
-  'Latin',
-  'Arabic script',
-  'Han',
-  'Hangul',
-  'kana',
-  'Cyrillic',
-  'Greek',
-  'Hebrew',
-  'Indic',
-  'Thai',
-  'Armenian',
-  'Georgian',
-  'other',
-] as const;
-export type Script = (typeof SCRIPTS)[number];
-
-const SCRIPT_TESTS: [Script, RegExp][] = [
-  ['Arabic script', /\p{Script=Arabic}/u],
-  ['Hangul', /\p{Script=Hangul}/u],
-  // Japanese names mix kanji and kana: any kana makes the name Japanese.
-  ['kana', /[\p{Script=Hiragana}\p{Script=Katakana}]/u],
-  ['Han', /\p{Script=Han}/u],
-  ['Cyrillic', /\p{Script=Cyrillic}/u],
-  ['Greek', /\p{Script=Greek}/u],
-  ['Hebrew', /\p{Script=Hebrew}/u],
-  [
-    'Indic',
-    /[\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}]/u,
-  ],
-  ['Thai', /\p{Script=Thai}/u],
-  ['Armenian', /\p{Script=Armenian}/u],
-  ['Georgian', /\p{Script=Georgian}/u],
-];
-
-export function scriptOf(name: string): Script {
-  for (const [script, re] of SCRIPT_TESTS) if (re.test(name)) return script;
-  return /^[\p{Script=Latin}\p{M}\p{P}\p{Zs}\d]+$/u.test(name) ? 'Latin' : 'other';
-}
-
-const words = (s: string): string =>
-  foldText(s)
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean)
-    .sort()
-    .join(' ');
-
-/** The query is the listed name that matched, up to folding and word order. */
-export function isNamesake(query: string, outcome: ScreenOutcome): boolean {
-  const m = outcome.matches[0];
-  return m !== undefined && words(query) === words(m.explanation.matchedName);
 }
 
 interface Tally {

@@ -22,6 +22,15 @@ import { MatchingIndex, MEDIUM_BOUNDARY, HIGH_BOUNDARY } from '../src/matching/i
 import { identifierBench } from './identifiers.js';
 import { type ResultRow, benchNote, writeResult } from './results.js';
 import { printDigest, queryMix, rng } from './query-mix.js';
+import {
+  type Perturbed,
+  TO_CYRILLIC,
+  benchKinds,
+  perturbTools,
+  perturbWith,
+  translit,
+  words,
+} from '../src/validation/perturbations.js';
 import { DEFAULT_MULTICULTURAL_SEED, MULTICULTURAL_SIZE, multiculturalBench } from './quality-multicultural.js';
 
 const DATA = path.resolve(process.cwd(), '../shared/data');
@@ -131,184 +140,13 @@ function nameBench(idx: MatchingIndex, rows: Record<string, string>[], digest: H
   if (process.argv.includes('--verbose')) console.log(misses.join('\n'));
 }
 
-export interface Perturbed {
-  kind: string;
-  query: string;
-  record: ListRecord;
-}
-
-const LATIN_VARIANTS: [RegExp, string][] = [
-  [/ou/g, 'u'],
-  [/kh/g, 'h'],
-  [/y/g, 'i'],
-  [/ee/g, 'i'],
-  [/ph/g, 'f'],
-  [/sh/g, 'sch'],
-  [/q/g, 'k'],
-  [/dh/g, 'd'],
-  [/u/g, 'ou'],
-  [/j/g, 'dj'],
-  [/i/g, 'y'],
-  [/ch/g, 'tch'],
-  [/w/g, 'v'],
-  [/v/g, 'w'],
-  [/x/g, 'ks'],
-  [/c/g, 'k'],
-];
-const TO_CYRILLIC: [string, string][] = [
-  ['shch', 'щ'],
-  ['kh', 'х'],
-  ['zh', 'ж'],
-  ['ch', 'ч'],
-  ['sh', 'ш'],
-  ['ts', 'ц'],
-  ['yu', 'ю'],
-  ['ya', 'я'],
-  ['yo', 'ё'],
-  ['a', 'а'],
-  ['b', 'б'],
-  ['v', 'в'],
-  ['g', 'г'],
-  ['d', 'д'],
-  ['e', 'е'],
-  ['z', 'з'],
-  ['i', 'и'],
-  ['y', 'й'],
-  ['k', 'к'],
-  ['l', 'л'],
-  ['m', 'м'],
-  ['n', 'н'],
-  ['o', 'о'],
-  ['p', 'п'],
-  ['r', 'р'],
-  ['s', 'с'],
-  ['t', 'т'],
-  ['u', 'у'],
-  ['f', 'ф'],
-  ['h', 'х'],
-  ['c', 'к'],
-  ['q', 'к'],
-  ['w', 'в'],
-  ['x', 'кс'],
-  ['j', 'дж'],
-];
-const LEGAL_SWAPS: [RegExp, string[]][] = [
-  [/\bLIMITED LIABILITY COMPANY\b|\bLLC\b/i, ['OOO', 'L.L.C.', 'GmbH', 'Limited Liability Company']],
-  [/\bJOINT[- ]STOCK COMPANY\b|\bJSC\b/i, ['AO', 'J.S.C.', 'Joint Stock Company']],
-  [/\bLIMITED\b|\bLTD\.?/i, ['Ltd', 'Limited', 'Co. Ltd']],
-  [/\bCOMPANY\b|\bCO\.?(?=\s|$)/i, ['Co', 'Company']],
-  [/\bCORPORATION\b|\bCORP\.?/i, ['Corp.', 'Corporation']],
-  [/\bINCORPORATED\b|\bINC\.?/i, ['Inc', 'Incorporated']],
-  [/\bS\.?A\.?(?=\s|$)/i, ['SA', 'S.A.', 'Sociedad Anonima']],
-  [/\bGMBH\b/i, ['LLC', 'G.m.b.H.']],
-];
-
-function words(name: string): string[] {
-  return name
-    .replace(/,/g, ' ')
-    .split(/\s+/)
-    .filter((w) => w.length > 0);
-}
+export type { Perturbed };
 
 export function perturb(records: ListRecord[], perKind: number, seed: number, extra = false): Perturbed[] {
-  const rand = rng(seed);
-  const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
-  const latin = records.filter((r) => /^[\x20-\x7e]+$/.test(r.name) && words(r.name).length >= 2);
-  const out: Perturbed[] = [];
-  const letters = 'abcdefghijklmnopqrstuvwxyz';
-  /** One slip inside a word (not its first letter): a letter dropped, added, replaced, or two swapped. */
-  const typo = (w: string): string => {
-    const p = 1 + Math.floor(rand() * (w.length - 2));
-    const op = Math.floor(rand() * 4);
-    return op === 0
-      ? w.slice(0, p) + w.slice(p + 1)
-      : op === 1
-        ? w.slice(0, p) + pick([...letters]) + w.slice(p)
-        : op === 2
-          ? w.slice(0, p) + pick([...letters]) + w.slice(p + 1)
-          : w.slice(0, p) + (w[p + 1] ?? '') + w[p] + w.slice(p + 2);
-  };
-  /** One slip in one of the name's words that `ok` accepts, picked at random. */
-  const typoWhere = (r: ListRecord, ok: (w: string) => boolean): string | undefined => {
-    const ws = words(r.name);
-    const cand = ws.map((w, i) => [w, i] as const).filter(([w]) => ok(w));
-    if (cand.length === 0) return undefined;
-    const [w, i] = pick(cand);
-    ws[i] = typo(w);
-    return ws.join(' ');
-  };
-  const kinds: [string, (r: ListRecord) => string | undefined][] = [
-    ['typo', (r) => typoWhere(r, (w) => w.length >= 5)],
-    [
-      'swapped parts',
-      (r) => {
-        const ws = words(r.name);
-        return [...ws.slice(1), ws[0]!].join(' ');
-      },
-    ],
-    [
-      'dropped middle part',
-      (r) => {
-        if (r.entityType !== 'person') return undefined;
-        const ws = words(r.name);
-        if (ws.length < 4) return undefined;
-        const i = 1 + Math.floor(rand() * (ws.length - 2));
-        return [...ws.slice(0, i), ...ws.slice(i + 1)].join(' ');
-      },
-    ],
-    [
-      'transliteration (Latin spelling)',
-      (r) => {
-        if (r.entityType !== 'person') return undefined;
-        const n = r.name.toLowerCase().replace(/,/g, '');
-        const applicable = LATIN_VARIANTS.filter(([re]) => {
-          re.lastIndex = 0;
-          return re.test(n);
-        });
-        if (applicable.length === 0) return undefined;
-        const [re, rep] = pick(applicable);
-        re.lastIndex = 0;
-        return n.replace(re, rep);
-      },
-    ],
-    [
-      'transliteration (to Cyrillic)',
-      (r) => {
-        if (r.entityType !== 'person') return undefined;
-        let n = r.name.toLowerCase().replace(/[^a-z ]/g, ' ');
-        for (const [l, c] of TO_CYRILLIC) n = n.split(l).join(c);
-        return n;
-      },
-    ],
-    [
-      'legal-form variant',
-      (r) => {
-        if (r.entityType !== 'organization') return undefined;
-        for (const [re, reps] of LEGAL_SWAPS) if (re.test(r.name)) return r.name.replace(re, pick(reps));
-        return undefined;
-      },
-    ],
-    [
-      'joined parts',
-      (r) => {
-        const ws = words(r.name);
-        const i = Math.floor(rand() * (ws.length - 1));
-        return [...ws.slice(0, i), ws[i]! + ws[i + 1]!.toLowerCase(), ...ws.slice(i + 2)].join(' ');
-      },
-    ],
-  ];
-  if (extra) kinds.push(...extraKinds(rand, pick, typo, typoWhere));
-  for (const [kind, f] of kinds) {
-    let made = 0;
-    for (let tries = 0; made < perKind && tries < perKind * 50; tries++) {
-      const r = pick(latin);
-      const q = f(r);
-      if (!q || q.trim() === '' || q === r.name) continue;
-      out.push({ kind, query: q, record: r });
-      made++;
-    }
-  }
-  return out;
+  const tools = perturbTools(seed);
+  const kinds = benchKinds(tools);
+  if (extra) kinds.push(...extraKinds(tools.rand, tools.pick, tools.typo, tools.typoWhere));
+  return perturbWith(records, perKind, tools, kinds);
 }
 
 const TO_CYRILLIC_PLAIN: [string, string][] = [
@@ -497,12 +335,6 @@ const DIACRITICS: Record<string, string[]> = {
   z: ['ž'],
   g: ['ğ'],
 };
-
-function translit(text: string, table: [string, string][]): string {
-  let n = text;
-  for (const [l, c] of table) n = n.split(l).join(c);
-  return n;
-}
 
 /**
  * Kinds of changes another generator might make that the seven above do not (--extra, labelled

@@ -6,18 +6,10 @@ import { SOURCE_LABELS, type ListRecord } from '../src/lists/model.js';
 import { type MatchingIndex, summarizeOutcome } from '../src/matching/index.js';
 import type { ScreenSummary } from '../src/matching/outcome.js';
 import type { MatchOptions, MatchQuery } from '../src/matching/types.js';
+import { rng } from '../src/validation/seeded.js';
 
 /** A seeded generator (mulberry32), so every run sends the same queries. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { rng };
 
 /**
  * The query mix of the performance benchmarks: a third listed names as published, a third listed

@@ -8,6 +8,7 @@ import { registerExtraCommands } from './extra-commands.js';
 import { registerDecisionCommands } from './decision-commands.js';
 import { registerBatchCommands } from './batch-commands.js';
 import { registerOpsCommands } from './ops-commands.js';
+import { registerValidateCommands } from './validate-commands.js';
 import { printResult } from './output.js';
 import { type CliOptions, makeRuntime } from './runtime.js';
 
@@ -61,6 +62,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env, options: CliO
   registerDecisionCommands(program, runtime);
   registerBatchCommands(program, runtime);
   registerOpsCommands(program, runtime);
+  registerValidateCommands(program, runtime);
   return program;
 }
 

@@ -15,6 +15,7 @@ import type { DecisionsService } from '../screening/decisions-service.js';
 import type { ScreeningService } from '../screening/screening-service.js';
 import type { TenantsService } from '../tenants/tenants-service.js';
 import type { WebhooksService } from '../webhooks/webhooks-service.js';
+import type { ValidationService } from '../validation/validation-service.js';
 import { SCRIPT, STYLESHEET } from './assets.js';
 import { auditPage } from './audit-page.js';
 import { authPages } from './auth-pages.js';
@@ -27,6 +28,7 @@ import { monitoringPages } from './monitoring-pages.js';
 import { screeningPages } from './screening-pages.js';
 import { checkForm, loadSession } from './session.js';
 import { settingsPages } from './settings-pages.js';
+import { validationPages } from './validation-pages.js';
 
 /** What the console needs: the services the API and the command line use, made once in start/services.ts. */
 export interface ConsoleDeps {
@@ -44,6 +46,7 @@ export interface ConsoleDeps {
     decisions: DecisionsService;
     audit: AuditService;
     batches: BatchService;
+    validation: ValidationService;
   };
 }
 
@@ -138,6 +141,7 @@ export function consoleRoutes(deps: ConsoleDeps): FastifyPluginAsync {
       decisionPages,
       monitoringPages,
       batchPages,
+      validationPages,
       listsPage,
       auditPage,
       settingsPages,

@@ -11,6 +11,7 @@ export const NAV = [
   { id: 'monitors', label: 'Monitors', href: '/console/monitors' },
   { id: 'batches', label: 'Batches', href: '/console/batches' },
   { id: 'lists', label: 'Lists', href: '/console/lists' },
+  { id: 'validation', label: 'Validation', href: '/console/validation' },
   { id: 'audit', label: 'Audit', href: '/console/audit' },
   { id: 'settings', label: 'Settings', href: '/console/settings/keys' },
 ] as const;

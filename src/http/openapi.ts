@@ -66,6 +66,11 @@ export function buildOpenApiOptions(publicUrl?: string): SwaggerOptions {
         },
         { name: 'batches', description: 'Batch screening of customer files (JSON, CSV, NDJSON, XLSX).' },
         { name: 'lists', description: 'The sanctions lists: what changed between the versions put in force.' },
+        {
+          name: 'validation',
+          description:
+            'Validation reports: evidence, signed with Ed25519, of how well this deployment screens on its own lists (self-screen, perturbation recall, false alerts per script, identifiers, latency).',
+        },
         { name: 'service', description: 'Health of the service.' },
       ],
       components: {

@@ -24,6 +24,7 @@ import { MONITOR_SCHEMAS } from '../monitoring/monitor-schemas.js';
 import { DECISION_SCHEMAS } from '../screening/decisions-schemas.js';
 import { BATCH_SCHEMAS } from '../batches/batch-schemas.js';
 import { MAX_PARAM_LENGTH, frameworkErrorHandler, registerErrorHandler, sendError } from './error-handler.js';
+import { VALIDATION_SCHEMAS } from '../validation/validation-schemas.js';
 import { LIST_SCHEMAS } from '../lists/list-schemas.js';
 import { buildOpenApiOptions, finishOpenApiDocument } from './openapi.js';
 import { registerPipeline } from './pipeline.js';
@@ -35,6 +36,7 @@ import { monitorRoutes, type MonitorRouteDeps } from './routes/monitor-routes.js
 import { decisionRoutes, type DecisionRouteDeps } from './routes/decision-routes.js';
 import { batchRoutes, type BatchRouteDeps } from './routes/batch-routes.js';
 import { listRoutes, type ListRouteDeps } from './routes/list-routes.js';
+import { validationRoutes, type ValidationRouteDeps } from './routes/validation-routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -46,6 +48,7 @@ export interface AppDeps {
   decisions: DecisionRouteDeps;
   batches: BatchRouteDeps;
   lists: ListRouteDeps;
+  validation: ValidationRouteDeps;
   /** Counts the requests under way, for background work that yields to them (batch rows). */
   interactive?: InFlight;
   /** The web console under /console; left out, the server has none. */
@@ -111,6 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...DECISION_SCHEMAS,
     ...BATCH_SCHEMAS,
     ...LIST_SCHEMAS,
+    ...VALIDATION_SCHEMAS,
   ]) {
     bodyAjv.addSchema(schema);
     queryAjv.addSchema(schema);
@@ -190,6 +194,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(decisionRoutes(deps.decisions), { prefix: '/v1' });
   await app.register(batchRoutes(deps.batches), { prefix: '/v1' });
   await app.register(listRoutes(deps.lists), { prefix: '/v1' });
+  await app.register(validationRoutes(deps.validation), { prefix: '/v1' });
   if (deps.console) await app.register(consoleRoutes(deps.console), { prefix: '/console' });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () =>

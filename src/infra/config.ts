@@ -1,3 +1,4 @@
+import { createPrivateKey } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 
@@ -158,6 +159,14 @@ export interface OpsConfig {
   previousSecretKeys: string[];
 }
 
+/** Validation reports (issue 31). */
+export interface ValidationConfig {
+  /** Ed25519 private key (PKCS #8 DER, base64) that signs validation reports; unset: reports cannot be made. */
+  signingKey?: string;
+  /** Listed names self-screened by the quick run recorded after every list activation; 0 turns it off. */
+  activationSample: number;
+}
+
 export interface Config {
   env: 'production' | 'development' | 'test';
   logLevel: LogLevel;
@@ -175,6 +184,7 @@ export interface Config {
   ops: OpsConfig;
   /** Set (REDIS_URL): the limits and quotas are counted in Redis; unset: in process (SQLite) or in the database. */
   redis?: RedisConfig;
+  validation: ValidationConfig;
 }
 
 export class ConfigError extends Error {
@@ -672,6 +682,23 @@ export const CONFIG_VARIABLES = V([
     default: '1h',
     description: 'Longest wait between checks of a failing source.',
   },
+  {
+    name: 'VALIDATION_SIGNING_KEY',
+    group: 'Operations',
+    kind: 'secret',
+    description:
+      'Ed25519 private key (PKCS #8 DER, base64) that signs validation reports (docs/validation.md); make one with `sanctions validate keygen`. Unset: a run through the API fails, and no quick run is recorded at list activation.',
+  },
+  {
+    name: 'VALIDATION_ACTIVATION_SAMPLE',
+    group: 'Operations',
+    kind: 'integer',
+    default: 500,
+    min: 0,
+    max: 1_000_000,
+    description:
+      'Listed names of unchanged entries self-screened, beside the new and changed ones, by the quick validation run recorded at each list activation.',
+  },
 ] as const);
 
 export type ConfigVariableName = (typeof CONFIG_VARIABLES)[number]['name'];
@@ -895,6 +922,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       signInWindowMs: duration(env, 'CONSOLE_SIGNIN_WINDOW'),
     },
     ops: opsConfig(env, host),
+    validation: validationConfig(env),
   };
   return deepFreeze(config);
 }
@@ -974,6 +1002,31 @@ function opsConfig(env: Env, host: string): OpsConfig {
     shutdownTimeoutMs: duration(env, 'SHUTDOWN_TIMEOUT'),
     ...(secretKey !== undefined ? { secretKey: secretKeyValue('SECRET_KEY', secretKey) } : {}),
     previousSecretKeys: previous.map((k) => secretKeyValue('SECRET_KEY_PREVIOUS', k)),
+  };
+}
+
+function validationConfig(env: Env): ValidationConfig {
+  const signingKey = str(env, 'VALIDATION_SIGNING_KEY');
+  if (signingKey !== undefined) {
+    let type: string | undefined;
+    try {
+      type = createPrivateKey({
+        key: Buffer.from(signingKey, 'base64'),
+        format: 'der',
+        type: 'pkcs8',
+      }).asymmetricKeyType;
+    } catch {
+      type = undefined;
+    }
+    if (type !== 'ed25519')
+      throw new ConfigError(
+        'VALIDATION_SIGNING_KEY',
+        'must be an Ed25519 private key (PKCS #8 DER, base64); make one with: sanctions validate keygen',
+      );
+  }
+  return {
+    ...(signingKey !== undefined ? { signingKey } : {}),
+    activationSample: int(env, 'VALIDATION_ACTIVATION_SAMPLE'),
   };
 }
 

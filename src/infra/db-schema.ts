@@ -386,6 +386,33 @@ export interface SignInFailuresTable {
   at: string;
 }
 
+export interface ValidationRunsTable {
+  id: string;
+  /** Null for the quick runs recorded on list activations (the deployment's, not an organization's). */
+  org_id: string | null;
+  /** full, quick, activation. */
+  kind: string;
+  /** queued, running, completed, failed. */
+  status: string;
+  /** The run's options (JSON): seed, thresholds, cut-offs, sizes, focus. */
+  options: string;
+  created_by: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  phase: string | null;
+  done: number;
+  total: number;
+  claimed_by: string | null;
+  claimed_until: string | null;
+  error: string | null;
+  passed: number | null;
+  /** The report's summary rows (JSON). */
+  summary: string | null;
+  report_json: string | null;
+  report_html: string | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -415,4 +442,5 @@ export interface Database {
   console_invitations: ConsoleInvitationsTable;
   console_sessions: ConsoleSessionsTable;
   sign_in_failures: SignInFailuresTable;
+  validation_runs: ValidationRunsTable;
 }

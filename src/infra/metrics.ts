@@ -131,6 +131,22 @@ const matchingThreads = gauge(
   [],
 );
 
+const validationFinished = gauge(
+  'sanctions_validation_last_run_timestamp_seconds',
+  'When the newest completed validation run finished (Unix time), by its kind (full, quick, activation)',
+  ['kind'],
+);
+const validationValue = gauge(
+  'sanctions_validation_last_run_value',
+  'Each summary figure of the newest completed validation run (percent, ms or count, as its measure says)',
+  ['measure'],
+);
+const validationMet = gauge(
+  'sanctions_validation_last_run_met',
+  "1 when the newest completed validation run's figure meets its threshold, else 0",
+  ['measure'],
+);
+
 // Batches (issue 13) add theirs here: rows done and queued, e.g. sanctions_batch_rows_total{state}
 // (counter, observed by the batch worker) and sanctions_batch_rows_queued (gauge, in MetricsSample).
 
@@ -177,6 +193,8 @@ export interface MetricsSample {
   outbox: { due: number; oldestAgeSeconds: number };
   /** `busySeconds`: the matching threads' time spent screening since this process started. */
   matching: { queueDepth: number; threads: number; busySeconds: number };
+  /** The newest completed validation run's summary (issue 31), if any. */
+  validation?: { kind: string; finishedAt: string; summary: { key: string; value: number; met: boolean }[] };
 }
 
 let defaultsOn = false;
@@ -201,6 +219,14 @@ export async function metricsText(sample: () => Promise<MetricsSample>): Promise
     listSyncOk.set({ source: list.source }, list.lastSyncOk ? 1 : 0);
     listCheckFailures.set({ source: list.source }, list.checkFailures);
     if (list.checkAgeSeconds !== null) listCheckAge.set({ source: list.source }, list.checkAgeSeconds);
+  }
+  for (const g of [validationFinished, validationValue, validationMet]) g.reset();
+  if (s.validation) {
+    validationFinished.set({ kind: s.validation.kind }, Math.round(new Date(s.validation.finishedAt).getTime() / 1000));
+    for (const row of s.validation.summary) {
+      validationValue.set({ measure: row.key }, row.value);
+      validationMet.set({ measure: row.key }, row.met ? 1 : 0);
+    }
   }
   outboxDue.set(s.outbox.due);
   outboxAge.set(s.outbox.oldestAgeSeconds);

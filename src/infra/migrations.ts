@@ -536,6 +536,48 @@ const listUpdates: Migration = {
   },
 };
 
+/**
+ * Validation runs (issue 31): one row per run, its progress while it runs, and its signed report
+ * (report.json and report.html as text) once it is done. org_id is null for the quick runs the
+ * deployment records on list activations.
+ */
+const validationRuns: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('validation_runs')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('org_id', 'text', (c) => c.references('organizations.id'))
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('options', 'text', (c) => c.notNull())
+      .addColumn('created_by', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('started_at', 'text')
+      .addColumn('finished_at', 'text')
+      .addColumn('phase', 'text')
+      .addColumn('done', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('total', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('claimed_by', 'text')
+      .addColumn('claimed_until', 'text')
+      .addColumn('error', 'text')
+      .addColumn('passed', 'integer')
+      .addColumn('summary', 'text')
+      .addColumn('report_json', 'text')
+      .addColumn('report_html', 'text')
+      .execute();
+    await db.schema
+      .createIndex('validation_runs_org')
+      .on('validation_runs')
+      .columns(['org_id', 'created_at'])
+      .execute();
+    await db.schema
+      .createIndex('validation_runs_status')
+      .on('validation_runs')
+      .columns(['status', 'created_at'])
+      .execute();
+  },
+};
+
 /** Ordered by name; Kysely runs them in that order. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_tenancy': tenancy,
@@ -551,6 +593,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0011_identifier_warnings': identifierWarnings,
   '0015_key_auth_notify': keyAuthNotify,
   '0013_list_updates': listUpdates,
+  '0014_validation_runs': validationRuns,
 };
 
 class InlineProvider implements MigrationProvider {

@@ -55,9 +55,10 @@ export function nodeOperations(ctx: AppContext): NodeOperations {
 
 export async function metricsSample(ctx: AppContext): Promise<MetricsSample> {
   const now = ctx.clock.now();
-  const [lists, outbox] = await Promise.all([
+  const [lists, outbox, validation] = await Promise.all([
     ctx.services.lists.status({ ctx: ctx.operator }),
     outboxBacklog(ctx.database.db, now),
+    ctx.services.validation.latestSummary({ ctx: ctx.operator }),
   ]);
   return {
     listsLoaded: ctx.runtime.current() !== undefined,
@@ -80,6 +81,7 @@ export async function metricsSample(ctx: AppContext): Promise<MetricsSample> {
       threads: ctx.matching.threads,
       busySeconds: ctx.matching.busySeconds(),
     },
+    ...(validation ? { validation } : {}),
   };
 }
 

@@ -71,6 +71,7 @@ export async function buildServerApp(
     decisions: { decisions: ctx.services.decisions },
     batches: { batches: ctx.services.batches },
     lists: { changes: changePage },
+    validation: { validation: ctx.services.validation },
     interactive: ctx.jobs.interactive,
     console: { config, db: database.db, clock, services: ctx.services },
   });

@@ -27,6 +27,8 @@ import { RedisQuota } from '../tenants/quota.js';
 import { DeliveryWorker } from '../webhooks/delivery-worker.js';
 import { assertWebhookUrlAllowed } from '../webhooks/ssrf.js';
 import { webhooksService, type WebhooksService } from '../webhooks/webhooks-service.js';
+import { ValidationRunner } from '../validation/validation-runner.js';
+import { validationService, type ValidationService } from '../validation/validation-service.js';
 import { ListJobs } from './list-jobs.js';
 import { inlineScreener } from './matching-pool.js';
 
@@ -49,6 +51,8 @@ export interface Services {
   batches: BatchService;
   /** Console sign-in: invitations, passwords, sessions. */
   accounts: AccountsService;
+  /** Validation runs and their signed reports (issue 31). */
+  validation: ValidationService;
 }
 
 /** Background work: none of it runs until start(); tests drive each job's runUntilIdle themselves. */
@@ -57,6 +61,7 @@ export interface Jobs {
   rescreen: Rescreener;
   deliveries: DeliveryWorker;
   batches: BatchRunner;
+  validation: ValidationRunner;
   /** Interactive requests under way: the HTTP layer counts them, the batch runner yields to them. */
   interactive: InFlight;
   start(): void;
@@ -133,6 +138,10 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     }),
     batches: batchService({ onQueued: () => batchRunner.job.kick() }),
     accounts: accountsService({ config: config.console, tenants }),
+    validation: validationService({
+      signingConfigured: config.validation.signingKey !== undefined,
+      onQueued: () => validationRunner.job.kick(),
+    }),
   };
   const interactive = new InFlight();
   const batchRunner = new BatchRunner({
@@ -147,11 +156,29 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     onDeliveries: () => deliveries.job.kick(),
     ...logged,
   });
+  const validationRunner = new ValidationRunner({
+    database,
+    clock,
+    nodeId,
+    lists: () => runtime.current(),
+    signingKey: config.validation.signingKey,
+    floor: config.matching.floor,
+    interactive,
+    activationSample: config.validation.activationSample,
+    onDeliveries: () => deliveries.job.kick(),
+    ...logged,
+  });
   // Every swap to new list versions rescreens the monitors against them.
   runtime.onChange((next, previous) => {
     rescreen.noteSwap(next, previous);
     rescreen.job.kick();
     batchRunner.job.kick();
+    // A list activation is validated by a quick run (issue 31); its alert goes to the organizations' webhooks.
+    void validationRunner
+      .activated(next, previous)
+      .catch((error: unknown) =>
+        log?.('error', 'recording the activation validation run failed', { err: String(error) }),
+      );
   });
   const listJobs = new ListJobs({ config: config.lists, ctx: operator, nodeId, runtime, lists, ...logged });
   const jobs: Jobs = {
@@ -159,15 +186,23 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     rescreen,
     deliveries,
     batches: batchRunner,
+    validation: validationRunner,
     interactive,
     start() {
       listJobs.job.start();
       rescreen.job.start();
       deliveries.job.start();
       batchRunner.job.start();
+      validationRunner.job.start();
     },
     async stop() {
-      await Promise.all([listJobs.job.stop(), rescreen.job.stop(), deliveries.job.stop(), batchRunner.job.stop()]);
+      await Promise.all([
+        listJobs.job.stop(),
+        rescreen.job.stop(),
+        deliveries.job.stop(),
+        batchRunner.job.stop(),
+        validationRunner.job.stop(),
+      ]);
     },
   };
   return { services, jobs };

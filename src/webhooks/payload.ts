@@ -1,6 +1,6 @@
 /** The webhook payload of api-v1.md 6.2. */
 
-export type WebhookEvent = 'alert.created' | 'alert.resolved' | 'batch.completed';
+export type WebhookEvent = 'alert.created' | 'alert.resolved' | 'batch.completed' | 'validation.missed';
 
 export interface OrganizationRef {
   id: string;
@@ -67,5 +67,18 @@ export function serializeBatchEvent(timestamp: string, organization: Organizatio
     timestamp,
     organization: { id: organization.id, slug: organization.slug, name: organization.name },
     batch,
+  });
+}
+
+/**
+ * The body of `validation.missed` (issue 31): a list activation brought new or changed entries that
+ * the quick run recorded on it did not all find at medium or above.
+ */
+export function serializeValidationEvent(timestamp: string, organization: OrganizationRef, validation: object): string {
+  return JSON.stringify({
+    event: 'validation.missed',
+    timestamp,
+    organization: { id: organization.id, slug: organization.slug, name: organization.name },
+    validation,
   });
 }

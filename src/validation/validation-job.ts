@@ -1,0 +1,93 @@
+import type { KeyObject } from 'node:crypto';
+import type { LoadedVersion } from '../lists/list-runtime.js';
+import type { ListRecord } from '../lists/model.js';
+import { engineVersion } from '../screening/engine-version.js';
+import type { ValidationEngine } from './engine.js';
+import { type SignedFiles, buildReport, signReport } from './report.js';
+import { renderReportHtml } from './report-html.js';
+import {
+  type Cutoffs,
+  DEFAULT_CUTOFFS,
+  DEFAULT_SEED,
+  type Progress,
+  type RunSizes,
+  runValidation,
+} from './run-validation.js';
+import { type Thresholds, defaultThresholds } from './thresholds.js';
+
+/** What a run was asked for, as stored with it. */
+export interface RunOptions {
+  quick: boolean;
+  seed: number;
+  thresholds: Thresholds;
+  cutoffs: Cutoffs;
+  sizes?: Partial<RunSizes>;
+  focus?: string[];
+  /** An activation run: the list versions in force before the activation (their changed entries are the focus). */
+  activation?: { previous: { source: string; version: string }[]; current: { source: string; version: string }[] };
+}
+
+export function runOptions(partial: Partial<RunOptions> = {}): RunOptions {
+  return {
+    quick: partial.quick ?? false,
+    seed: partial.seed ?? DEFAULT_SEED,
+    thresholds: partial.thresholds ?? defaultThresholds(),
+    cutoffs: partial.cutoffs ?? DEFAULT_CUTOFFS,
+    ...(partial.sizes ? { sizes: partial.sizes } : {}),
+    ...(partial.focus ? { focus: partial.focus } : {}),
+    ...(partial.activation ? { activation: partial.activation } : {}),
+  };
+}
+
+export interface ProduceInput {
+  runId: string;
+  organization: { slug: string; name: string } | null;
+  records: ListRecord[];
+  versions: LoadedVersion[];
+  options: RunOptions;
+  floor: number;
+  engine: ValidationEngine;
+  latencyEngine?: ValidationEngine;
+  concurrency?: number;
+  pace?: () => Promise<void>;
+  onProgress?: (p: Progress) => void;
+  key: KeyObject;
+  now: () => Date;
+}
+
+/** Runs the validation and returns the signed report's two files; the command line and the server's job share it. */
+export async function produceReport(input: ProduceInput): Promise<SignedFiles> {
+  const startedAt = input.now().toISOString();
+  const figures = await runValidation(
+    {
+      records: input.records,
+      quick: input.options.quick,
+      seed: input.options.seed,
+      cutoffs: input.options.cutoffs,
+      floor: input.floor,
+      ...(input.options.sizes ? { sizes: input.options.sizes } : {}),
+      ...(input.options.focus ? { focus: input.options.focus } : {}),
+    },
+    {
+      engine: input.engine,
+      ...(input.latencyEngine ? { latencyEngine: input.latencyEngine } : {}),
+      ...(input.concurrency !== undefined ? { concurrency: input.concurrency } : {}),
+      ...(input.pace ? { pace: input.pace } : {}),
+      ...(input.onProgress ? { onProgress: input.onProgress } : {}),
+    },
+  );
+  const report = buildReport(
+    figures,
+    {
+      runId: input.runId,
+      organization: input.organization,
+      lists: input.versions,
+      engineVersion: engineVersion(),
+      profile: { id: 'default', version: null },
+      startedAt,
+      finishedAt: input.now().toISOString(),
+    },
+    input.options.thresholds,
+  );
+  return signReport(report, input.key, renderReportHtml);
+}

@@ -1,0 +1,244 @@
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Clock } from '../infra/clock.js';
+import type { Log } from '../infra/context.js';
+import type { DatabaseHandle } from '../infra/database.js';
+import type { InFlight } from '../infra/in-flight.js';
+import { PollingJob } from '../infra/polling-job.js';
+import type { ListSnapshot } from '../lists/list-runtime.js';
+import { ListStore } from '../lists/list-store.js';
+import type { ListRecord } from '../lists/model.js';
+import type { Screener } from '../screening/screener.js';
+import { TenantsStore } from '../tenants/tenants-store.js';
+import { enqueueDelivery } from '../webhooks/delivery-store.js';
+import { serializeValidationEvent } from '../webhooks/payload.js';
+import { screenerEngine } from './engine.js';
+import { DEFAULT_SEED, type Progress, type RunSizes } from './run-validation.js';
+import { parseSigningKey } from './signing.js';
+import { type RunOptions, produceReport, runOptions } from './validation-job.js';
+import { type ValidationRunHead, ValidationStore, queuedRun } from './validation-store.js';
+
+export interface ValidationRunnerDeps {
+  database: DatabaseHandle;
+  clock: Clock;
+  nodeId: string;
+  /** The lists in force and the engine over them. */
+  lists: () => ListSnapshot<Screener> | undefined;
+  signingKey: string | undefined;
+  floor: number;
+  /** Interactive requests under way: the run slows down while any is. */
+  interactive?: InFlight;
+  /** Listed names of the fixed sample an activation run self-screens besides the new and changed entries; 0: no activation runs. */
+  activationSample?: number;
+  /** Called when webhook deliveries were written (validation.missed). */
+  onDeliveries?: () => void;
+  leaseMs?: number;
+  pollIntervalMs?: number;
+  log?: Log;
+}
+
+/** Queries in flight at once while no interactive request is under way (one while any is). */
+const CONCURRENCY = 8;
+/** Progress is written at most this often, which also extends the claim. */
+const PROGRESS_EVERY_MS = 1000;
+
+/**
+ * Runs queued validation runs in the background, one at a time per node, through the same matching
+ * engine the API screens with: the run's queries go to the matching threads as background work (held
+ * back to travel together), and while an interactive request is under way the run waits between
+ * groups of queries, so the API keeps its latency. A run is claimed for a while and its claim
+ * extended with each progress write; a run whose node died is taken over and run again from the start.
+ */
+export class ValidationRunner {
+  readonly job: PollingJob<number>;
+  private readonly leaseMs: number;
+
+  constructor(private readonly deps: ValidationRunnerDeps) {
+    this.leaseMs = deps.leaseMs ?? 60_000;
+    this.job = new PollingJob<number>({
+      name: 'validation runs',
+      intervalMs: deps.pollIntervalMs ?? 5000,
+      round: () => this.round(),
+      combine: (a, b) => (a ?? 0) + (b ?? 0),
+      ...(deps.log ? { log: deps.log } : {}),
+    });
+  }
+
+  /**
+   * Records a quick run for a list activation (the lists in force changed from `previous` to `next`):
+   * the new and changed entries self-screened, plus a fixed sample. Every node sees the activation;
+   * the run's id comes from the versions, so it is recorded once.
+   */
+  async activated(next: ListSnapshot<Screener>, previous: ListSnapshot<Screener> | undefined): Promise<void> {
+    const sample = this.deps.activationSample ?? 0;
+    if (!previous || sample <= 0 || !this.deps.signingKey) return;
+    const pairs = (s: ListSnapshot<Screener>) => s.versions.map((v) => ({ source: v.source, version: v.version }));
+    const sizes: Partial<RunSizes> = {
+      selfScreen: sample,
+      perturbationsPerKind: 0,
+      negatives: 0,
+      listedIdentifiers: 0,
+      randomIdentifiersPerType: 0,
+      latencySamples: 50,
+    };
+    const options = runOptions({
+      quick: true,
+      seed: DEFAULT_SEED,
+      sizes,
+      activation: { previous: pairs(previous), current: pairs(next) },
+    });
+    const now = this.deps.clock.now();
+    const id = `val_act_${createHash('sha256').update(next.fingerprint).digest('hex').slice(0, 24)}`;
+    const inserted = await new ValidationStore(this.deps.database.db).insertOnce(
+      queuedRun({
+        id,
+        org_id: null,
+        kind: 'activation',
+        options: JSON.stringify(options),
+        created_by: null,
+        created_at: now.toISOString(),
+      }),
+    );
+    if (inserted) this.job.kick();
+  }
+
+  /** The entries of the current versions that are new or changed against the previous ones. */
+  private async changedEntries(
+    activation: NonNullable<RunOptions['activation']>,
+    records: ListRecord[],
+  ): Promise<string[]> {
+    const store = new ListStore(this.deps.database.db);
+    const before = new Map(activation.previous.map((p) => [p.source, p.version]));
+    const changedSources = new Set(
+      activation.current.filter((c) => before.get(c.source) !== c.version).map((c) => c.source),
+    );
+    const old = new Map<string, string>();
+    for (const source of changedSources) {
+      const version = before.get(source);
+      if (version) for (const r of await store.records(version)) old.set(`${r.source}:${r.id}`, JSON.stringify(r));
+    }
+    return records
+      .filter((r) => changedSources.has(r.source) && old.get(`${r.source}:${r.id}`) !== JSON.stringify(r))
+      .map((r) => `${r.source}:${r.id}`);
+  }
+
+  private until(): string {
+    return new Date(this.deps.clock.now().getTime() + this.leaseMs).toISOString();
+  }
+
+  private async round(): Promise<{ more: boolean; report: number }> {
+    const snapshot = this.deps.lists();
+    if (!snapshot) return { more: false, report: 0 };
+    const { db } = this.deps.database;
+    const store = new ValidationStore(db);
+    const run = await store.claim(this.deps.nodeId, this.deps.clock.now().toISOString(), this.until());
+    if (!run) return { more: false, report: 0 };
+    await this.execute(run, snapshot, store);
+    return { more: true, report: 1 };
+  }
+
+  private async execute(
+    run: ValidationRunHead,
+    snapshot: ListSnapshot<Screener>,
+    store: ValidationStore,
+  ): Promise<void> {
+    const { db } = this.deps.database;
+    const finishedAt = () => this.deps.clock.now().toISOString();
+    try {
+      if (!this.deps.signingKey) throw new Error('VALIDATION_SIGNING_KEY is not set');
+      const key = parseSigningKey(this.deps.signingKey);
+      const stored = JSON.parse(run.options) as RunOptions;
+      const org = run.org_id ? await new TenantsStore(db).orgById(run.org_id) : undefined;
+      const listStore = new ListStore(db);
+      const records: ListRecord[] = [];
+      for (const v of snapshot.versions) for (const r of await listStore.records(v.version)) records.push(r);
+      const options = stored.activation
+        ? { ...stored, focus: await this.changedEntries(stored.activation, records) }
+        : stored;
+      let last = 0;
+      let pending: Progress | undefined;
+      let writing: Promise<unknown> = Promise.resolve();
+      const onProgress = (p: Progress) => {
+        pending = p;
+        const t = performance.now();
+        if (t - last < PROGRESS_EVERY_MS && p.done !== p.total) return;
+        last = t;
+        const write = pending;
+        writing = writing.then(() =>
+          store.progress(run.id, this.deps.nodeId, {
+            phase: write.phase,
+            done: write.done,
+            total: write.total,
+            claimed_until: this.until(),
+          }),
+        );
+      };
+      const interactive = this.deps.interactive;
+      const files = await produceReport({
+        runId: run.id,
+        organization: org ? { slug: org.slug, name: org.name } : null,
+        records,
+        versions: snapshot.versions,
+        options,
+        floor: this.deps.floor,
+        engine: screenerEngine(snapshot.index),
+        latencyEngine: screenerEngine(snapshot.index, {}),
+        concurrency: CONCURRENCY,
+        pace: async () => {
+          // While interactive requests are under way the run waits for them, a little at a time.
+          for (let i = 0; interactive?.busy && i < 50; i++) await sleep(2);
+        },
+        onProgress,
+        key,
+        now: () => this.deps.clock.now(),
+      });
+      await writing;
+      const missed = files.report.selfScreen.focusMissed;
+      const at = finishedAt();
+      let delivered = false;
+      // The run's row and its alerts are written together: a completed activation run with misses always has them.
+      await db.transaction().execute(async (trx) => {
+        const ok = await new ValidationStore(trx).finish(run.id, this.deps.nodeId, {
+          status: 'completed',
+          finished_at: at,
+          error: null,
+          passed: files.report.passed ? 1 : 0,
+          summary: JSON.stringify(files.report.summary),
+          report_json: files.json,
+          report_html: files.html,
+        });
+        if (!ok || run.kind !== 'activation' || missed.length === 0) return;
+        for (const o of await new TenantsStore(trx).listOrgs()) {
+          if (!o.webhook_url) continue;
+          const payload = serializeValidationEvent(at, o, {
+            runId: run.id,
+            versions: options.activation?.current ?? [],
+            newOrChanged: files.report.selfScreen.focusNames,
+            missed,
+          });
+          await enqueueDelivery(trx, {
+            orgId: o.id,
+            alertId: null,
+            event: 'validation.missed',
+            payload,
+            isTest: false,
+            now: this.deps.clock.now(),
+          });
+          delivered = true;
+        }
+      });
+      if (delivered) this.deps.onDeliveries?.();
+    } catch (error) {
+      this.deps.log?.('error', 'validation run failed', { id: run.id, err: String(error) });
+      await store.finish(run.id, this.deps.nodeId, {
+        status: 'failed',
+        finished_at: finishedAt(),
+        error: error instanceof Error ? error.message : String(error),
+        passed: null,
+        summary: null,
+        report_json: null,
+        report_html: null,
+      });
+    }
+  }
+}
