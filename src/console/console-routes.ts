@@ -2,6 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { AccountsService } from '../accounts/accounts-service.js';
+import type { SsoService } from '../accounts/sso-service.js';
 import type { AuditService } from '../audit/audit-service.js';
 import type { BatchService } from '../batches/batch-service.js';
 import type { Clock } from '../infra/clock.js';
@@ -27,6 +28,8 @@ import { monitoringPages } from './monitoring-pages.js';
 import { screeningPages } from './screening-pages.js';
 import { checkForm, loadSession } from './session.js';
 import { settingsPages } from './settings-pages.js';
+import { ssoPages } from './sso-pages.js';
+import { ssoSettingsPage } from './sso-settings-page.js';
 
 /** What the console needs: the services the API and the command line use, made once in start/services.ts. */
 export interface ConsoleDeps {
@@ -44,6 +47,7 @@ export interface ConsoleDeps {
     decisions: DecisionsService;
     audit: AuditService;
     batches: BatchService;
+    sso: SsoService;
   };
 }
 
@@ -141,6 +145,8 @@ export function consoleRoutes(deps: ConsoleDeps): FastifyPluginAsync {
       listsPage,
       auditPage,
       settingsPages,
+      ssoPages,
+      ssoSettingsPage,
     ])
       module(app, deps);
   };

@@ -118,6 +118,13 @@ export interface ConsoleConfig {
   /** Failed sign-ins per client address within the window before sign-in is refused. */
   signInAddressLimit: number;
   signInWindowMs: number;
+  /** How long a single sign-on started at the provider may take to come back, in ms. */
+  ssoLoginTtlMs: number;
+  /**
+   * Accept identity providers at http:// addresses (a provider on loopback in tests or a lab);
+   * otherwise an issuer must be https.
+   */
+  ssoAllowHttp: boolean;
 }
 
 /** Operating the service (issue 17): metrics, shutdown, secrets at rest. */
@@ -354,6 +361,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       signInAccountLimit: int(env, 'CONSOLE_SIGNIN_ACCOUNT_LIMIT', 5, 1, 1000),
       signInAddressLimit: int(env, 'CONSOLE_SIGNIN_ADDRESS_LIMIT', 20, 1, 100_000),
       signInWindowMs: duration(env, 'CONSOLE_SIGNIN_WINDOW', '15m'),
+      ssoLoginTtlMs: duration(env, 'CONSOLE_SSO_LOGIN_TTL', '10m'),
+      ssoAllowHttp: bool(env, 'CONSOLE_SSO_ALLOW_HTTP', false),
     },
     ops: opsConfig(env, host),
   };
