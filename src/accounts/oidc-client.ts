@@ -81,14 +81,18 @@ function refusalOf(error: unknown): OidcRefusal {
     const said = error.error_description ? `${error.error}: ${error.error_description}` : error.error;
     return new OidcRefusal('token_refused', `the identity provider refused to exchange the sign-in code (${said})`);
   }
-  const message = error instanceof Error ? error.message : String(error);
-  const code = (error as { code?: unknown }).code;
+  // openid-client wraps the check that failed (oauth4webapi's) as the cause of a general error.
+  const chain: { message?: unknown; code?: unknown; cause?: unknown }[] = [];
+  for (let e: unknown = error; e && typeof e === 'object' && chain.length < 5; e = (e as { cause?: unknown }).cause)
+    chain.push(e as { message?: unknown; code?: unknown });
+  const message = chain.map((e) => String(e.message ?? '')).join(': ') || String(error);
+  const code = chain.map((e) => String(e.code ?? '')).join(' ');
   if (/"aud"|"azp"/.test(message))
     return new OidcRefusal(
       'wrong_audience',
       'the ID token was issued for another application (its audience is not this organization’s client id)',
     );
-  if (/signature verification failed/i.test(message) || code === 'OAUTH_KEY_SELECTION_FAILED')
+  if (/signature verification failed/i.test(message) || code.includes('OAUTH_KEY_SELECTION_FAILED'))
     return new OidcRefusal(
       'bad_signature',
       'the ID token’s signature does not verify against the identity provider’s published keys',
