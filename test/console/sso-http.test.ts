@@ -217,5 +217,21 @@ for (const { engine, skip } of ENGINES) {
       assert.equal((JSON.parse(rows[1]!.data) as Record<string, unknown>).passwordSessionsEnded, 1);
       assert.ok(rows.every((r) => !r.data.includes(CLIENT_SECRET)));
     });
+
+    it('sanctions secrets rotate re-seals the client secret under the new key', async () => {
+      const NEW_KEY = 'cd'.repeat(32);
+      const rotated = await cli(
+        { ...t.env, env: { ...t.env.env, SECRET_KEY: NEW_KEY, SECRET_KEY_PREVIOUS: SECRET_KEY } },
+        ['secrets', 'rotate', '--json'],
+      );
+      assert.equal(rotated.code, 0, rotated.stderr + rotated.stdout);
+      assert.deepEqual(rotated.json.failed, []);
+      assert.ok(rotated.json.rotated >= 1);
+      const row = await t.ctx.database.db.selectFrom('org_sso').select('client_secret').executeTakeFirstOrThrow();
+      const { SecretBox } = await import('../../src/infra/secrets.js');
+      const box = new SecretBox({ secretKey: NEW_KEY, previousSecretKeys: [] });
+      assert.equal(SecretBox.keyIdOf(row.client_secret), box.currentKeyId);
+      assert.equal(box.open(row.client_secret), CLIENT_SECRET);
+    });
   });
 }
