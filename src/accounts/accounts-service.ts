@@ -185,7 +185,7 @@ export function accountsService(deps: AccountsDeps) {
         await store.clearAccountFailures(email);
         throw new AppError(
           'UNAUTHORIZED',
-          'your organization signs in through its identity provider: use "Sign in with single sign-on" below',
+          'your organization signs in through its identity provider: use "Continue with single sign-on" below',
         );
       }
       await store.clearAccountFailures(email);

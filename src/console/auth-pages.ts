@@ -28,7 +28,7 @@ export function ssoForm(org: string): Html {
   return html`<h2>Single sign-on</h2>
     <form class="row" method="get" action="/console/sso/start">
       <label for="sso-org">Organization <input id="sso-org" name="org" required value="${org}" /></label>
-      <button type="submit" class="secondary">Sign in with single sign-on</button>
+      <button type="submit" class="secondary">Continue with single sign-on</button>
     </form>
     <p class="muted">
       For organizations that sign in through their identity provider: give the organization's short name.

@@ -107,7 +107,7 @@ for (const { engine, skip } of ENGINES) {
       if (from === 'form') {
         await page.goto(url('/console/login'));
         await page.getByLabel('Organization').fill(org);
-        await page.getByRole('button', { name: 'Sign in with single sign-on' }).click();
+        await page.getByRole('button', { name: 'Continue with single sign-on' }).click();
       } else await page.goto(url(`/console/sso/start?org=${encodeURIComponent(org)}`));
       await page.waitForURL((u) => u.pathname.startsWith('/interaction/') || landed(u), { waitUntil: 'load' });
       if (new URL(page.url()).pathname.startsWith('/interaction/')) {
