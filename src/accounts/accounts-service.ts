@@ -7,6 +7,7 @@ import { TenantsStore } from '../tenants/tenants-store.js';
 import { effectiveQuota, type Tier } from '../tenants/tiers.js';
 import { AccountsStore } from './accounts-store.js';
 import { checkPassword, decoyHash, hashPassword, newToken, tokenHash, verifyPassword } from './passwords.js';
+import { SsoStore } from './sso-store.js';
 
 /**
  * Sign-in for the web console (issue 16): invitation and reset links, passwords, sessions and the
@@ -31,6 +32,8 @@ export interface SessionView {
   role: string;
   csrfToken: string;
   expiresAt: string;
+  /** `password`, or `sso`: signed in through the organization's identity provider (acts for it only). */
+  method: string;
 }
 
 export interface Invitation {
@@ -168,12 +171,22 @@ export function accountsService(deps: AccountsDeps) {
       const user = await tenants.userByEmail(email);
       const stored = user ? await store.passwordHash(user.id) : undefined;
       const ok = await verifyPassword(input.password, stored ?? (await decoyHash()));
-      const orgs = user && ok && stored ? await tenants.membershipsOf(user.id) : [];
-      const first = orgs[0];
-      if (!user || !ok || !stored || !first) {
+      const memberOf = user && ok && stored ? await tenants.membershipsOf(user.id) : [];
+      if (!user || !ok || !stored || memberOf.length === 0) {
         await store.pruneFailures(windowStart);
         await store.recordFailure({ id: newId('sif', now), email, address: input.address, at: now.toISOString() });
         throw new AppError('UNAUTHORIZED', 'wrong email or password');
+      }
+      // Organizations that turned password sign-in off (issue 33) are reached through their provider only.
+      const ssoOnly = await new SsoStore(ctx.db).passwordLoginOff(memberOf.map((o) => o.id));
+      const orgs = memberOf.filter((o) => !ssoOnly.has(o.id));
+      const first = orgs[0];
+      if (!first) {
+        await store.clearAccountFailures(email);
+        throw new AppError(
+          'UNAUTHORIZED',
+          'your organization signs in through its identity provider: use "Continue with single sign-on" below',
+        );
       }
       await store.clearAccountFailures(email);
       const token = newToken();
@@ -188,6 +201,7 @@ export function accountsService(deps: AccountsDeps) {
         last_seen_at: at,
         expires_at: new Date(now.getTime() + config.sessionMaxMs).toISOString(),
         address: input.address,
+        method: 'password',
       });
       return { token, organizations: orgs.length };
     },
@@ -229,6 +243,7 @@ export function accountsService(deps: AccountsDeps) {
         role,
         csrfToken: row.csrf_token,
         expiresAt: row.expires_at,
+        method: row.method,
       };
     },
 
@@ -241,6 +256,18 @@ export function accountsService(deps: AccountsDeps) {
       const orgs = await new TenantsStore(ctx.db).membershipsOf(input.session.userId);
       const target = orgs.find((o) => o.slug === input.orgSlug);
       if (!target) throw notFound(`organization "${input.orgSlug}"`);
+      // A session from one organization's identity provider acts for that organization only; a password
+      // session does not reach an organization that signs in through its provider only.
+      if (target.id !== input.session.orgId && input.session.method === 'sso')
+        throw new AppError(
+          'FORBIDDEN',
+          `you signed in through ${input.session.orgName}'s identity provider, which vouches for that organization only; sign out and sign in to ${target.name} on its own`,
+        );
+      if ((await new SsoStore(ctx.db).passwordLoginOff([target.id])).has(target.id))
+        throw new AppError(
+          'FORBIDDEN',
+          `${target.name} signs in through its identity provider only; sign out and use single sign-on`,
+        );
       await new AccountsStore(ctx.db).setSessionOrg(input.session.tokenHash, target.id);
       return { org: target.slug };
     },

@@ -6,6 +6,7 @@ import { AppError } from '../infra/errors.js';
 import { SecretBox } from '../infra/secrets.js';
 import { acquireServerLock, lockHolder } from '../start/operations.js';
 import { rotateWebhookSecrets } from '../tenants/secret-rotation.js';
+import { rotateSsoSecrets } from '../accounts/sso-secrets.js';
 import { printResult } from './output.js';
 import type { CliRuntime } from './runtime.js';
 
@@ -69,11 +70,15 @@ export function registerOpsCommands(program: Command, runtime: CliRuntime): void
   const secrets = program.command('secrets').description('Webhook secrets encrypted at rest (SECRET_KEY)');
   secrets
     .command('rotate')
-    .description('Re-encrypt every webhook secret under SECRET_KEY (opening them with SECRET_KEY_PREVIOUS)')
+    .description(
+      'Re-encrypt every webhook and single sign-on client secret under SECRET_KEY (opening them with SECRET_KEY_PREVIOUS)',
+    )
     .option('--json', 'print one JSON document')
     .action(async (_opts, command: Command) => {
       const box = new SecretBox(runtime.config().ops);
-      const report = await runtime.withContext((ctx) => rotateWebhookSecrets(ctx.operator, box));
+      const report = await runtime.withContext(async (ctx) =>
+        rotateSsoSecrets(ctx.operator, box, await rotateWebhookSecrets(ctx.operator, box)),
+      );
       printResult(runtime.output(command), report, () =>
         [
           `key ${report.keyId}: ${report.rotated} secrets re-encrypted, ${report.unchanged} already under it`,

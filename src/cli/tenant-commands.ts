@@ -3,6 +3,7 @@ import { ROLES } from '../tenants/roles.js';
 import { TIERS } from '../tenants/tiers.js';
 import type { CliRuntime } from './runtime.js';
 import { printResult, table } from './output.js';
+import { registerSsoCommands } from './sso-commands.js';
 
 function whole(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number');
@@ -109,6 +110,8 @@ export function registerTenantCommands(program: Command, runtime: CliRuntime): v
         ),
       );
     });
+
+  registerSsoCommands(orgs, runtime);
 
   const users = program.command('users').description('Manage the users of an organization');
   users

@@ -9,7 +9,7 @@ import { cookieOptions, field, FORM_COOKIE, SESSION_COOKIE, sessionOf } from './
 /** Sign-in, sign-out, invitation and reset links, and the choice of organization. */
 
 /** The token of the anonymous forms, kept in a cookie of its own (double submit). */
-function formToken(request: FastifyRequest, reply: FastifyReply): string {
+export function formToken(request: FastifyRequest, reply: FastifyReply): string {
   const existing = request.cookies[FORM_COOKIE];
   if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
   const token = newToken();
@@ -23,7 +23,19 @@ const MESSAGES: Record<string, string> = {
   expired: 'Your session has ended. Sign in again.',
 };
 
-function signInForm(token: string, email: string, message?: Html): string {
+/** The way in through an organization's identity provider (sso-pages.ts). */
+export function ssoForm(org: string): Html {
+  return html`<h2>Single sign-on</h2>
+    <form class="row" method="get" action="/console/sso/start">
+      <label for="sso-org">Organization <input id="sso-org" name="org" required value="${org}" /></label>
+      <button type="submit" class="secondary">Continue with single sign-on</button>
+    </form>
+    <p class="muted">
+      For organizations that sign in through their identity provider: give the organization's short name.
+    </p>`;
+}
+
+export function signInForm(token: string, email: string, message?: Html, org = ''): string {
   return page(
     { title: 'Sign in', notice: message },
     html`<form class="stack" method="post" action="/console/login">
@@ -38,7 +50,8 @@ function signInForm(token: string, email: string, message?: Html): string {
       </form>
       <p class="muted">
         No password yet, or forgot it? Ask your organization's admin for a link (<code>sanctions users invite</code>).
-      </p>`,
+      </p>
+      ${ssoForm(org)}`,
   );
 }
 
@@ -48,11 +61,11 @@ export function authPages(app: FastifyInstance, deps: ConsoleDeps): void {
 
   app.get('/login', async (request, reply) => {
     if (request.consoleSession) return reply.redirect('/console/screen', 303);
-    const done = (request.query as Record<string, string>).done ?? '';
-    const message = MESSAGES[done];
+    const query = request.query as Record<string, string>;
+    const message = MESSAGES[query.done ?? ''];
     return reply
       .type('text/html; charset=utf-8')
-      .send(signInForm(formToken(request, reply), '', message ? notice('ok', message) : undefined));
+      .send(signInForm(formToken(request, reply), '', message ? notice('ok', message) : undefined, query.org ?? ''));
   });
 
   app.post('/login', async (request, reply) => {

@@ -2,6 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { AccountsService } from '../accounts/accounts-service.js';
+import type { SsoService } from '../accounts/sso-service.js';
 import type { AuditService } from '../audit/audit-service.js';
 import type { BatchService } from '../batches/batch-service.js';
 import type { Clock } from '../infra/clock.js';
@@ -29,6 +30,8 @@ import { screeningPages } from './screening-pages.js';
 import { checkForm, loadSession } from './session.js';
 import { settingsPages } from './settings-pages.js';
 import { validationPages } from './validation-pages.js';
+import { ssoPages } from './sso-pages.js';
+import { ssoSettingsPage } from './sso-settings-page.js';
 
 /** What the console needs: the services the API and the command line use, made once in start/services.ts. */
 export interface ConsoleDeps {
@@ -47,6 +50,7 @@ export interface ConsoleDeps {
     audit: AuditService;
     batches: BatchService;
     validation: ValidationService;
+    sso: SsoService;
   };
 }
 
@@ -145,6 +149,8 @@ export function consoleRoutes(deps: ConsoleDeps): FastifyPluginAsync {
       listsPage,
       auditPage,
       settingsPages,
+      ssoPages,
+      ssoSettingsPage,
     ])
       module(app, deps);
   };

@@ -18,6 +18,8 @@ import { can, type Permission } from '../tenants/roles.js';
 
 export const SESSION_COOKIE = 'sanctions_session';
 export const FORM_COOKIE = 'sanctions_form';
+/** Binds a single sign-on under way to the browser that started it (issue 33). */
+export const SSO_COOKIE = 'sanctions_sso';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -89,7 +91,7 @@ export function callerContext(request: FastifyRequest, db: Db, clock: Clock): Ca
   };
 }
 
-const PUBLIC = [/^\/console\/login\/?$/, /^\/console\/invitations\/[^/]+\/?$/];
+const PUBLIC = [/^\/console\/login\/?$/, /^\/console\/invitations\/[^/]+\/?$/, /^\/console\/sso\/(start|callback)\/?$/];
 
 export function isPublicPath(path: string): boolean {
   return PUBLIC.some((p) => p.test(path));

@@ -13,9 +13,10 @@ const TABS = [
   { id: 'keys', label: 'API keys' },
   { id: 'webhook', label: 'Webhook' },
   { id: 'users', label: 'Users and roles' },
+  { id: 'sso', label: 'Single sign-on' },
 ] as const;
 
-function tabs(current: (typeof TABS)[number]['id']): Html {
+export function tabs(current: (typeof TABS)[number]['id']): Html {
   return html`<nav aria-label="Settings">
     <ul class="pager">
       ${TABS.map(
@@ -38,7 +39,7 @@ function shownOnce(id: string, label: string, value: string): Html {
 }
 
 /** Service errors a settings form shows next to itself; others become the error page. */
-function formError(error: unknown): Html {
+export function formError(error: unknown): Html {
   if (error instanceof AppError && error.status < 500 && error.code !== 'FORBIDDEN')
     return notice('error', error.message);
   throw error;

@@ -129,6 +129,13 @@ export interface ConsoleConfig {
   /** Failed sign-ins per client address within the window before sign-in is refused. */
   signInAddressLimit: number;
   signInWindowMs: number;
+  /** How long a single sign-on started at the provider may take to come back, in ms. */
+  ssoLoginTtlMs: number;
+  /**
+   * Accept identity providers at http:// addresses (a provider on loopback in tests or a lab);
+   * otherwise an issuer must be https.
+   */
+  ssoAllowHttp: boolean;
 }
 
 /** Counters shared by the nodes of a deployment (docs/multi-node.md): per-key limits and monthly quotas. */
@@ -699,6 +706,22 @@ export const CONFIG_VARIABLES = V([
     description:
       'Listed names of unchanged entries self-screened, beside the new and changed ones, by the quick validation run recorded at each list activation.',
   },
+  {
+    name: 'CONSOLE_SSO_LOGIN_TTL',
+    group: 'Console',
+    kind: 'duration',
+    default: '10m',
+    description:
+      "How long a console sign-in through the organization's identity provider may take, from the redirect to the callback (its state, nonce and PKCE verifier expire then).",
+  },
+  {
+    name: 'CONSOLE_SSO_ALLOW_HTTP',
+    group: 'Console',
+    kind: 'boolean',
+    default: false,
+    description:
+      'Accept an OpenID Connect issuer on plain http (tests and local providers only); otherwise issuers must be https.',
+  },
 ] as const);
 
 export type ConfigVariableName = (typeof CONFIG_VARIABLES)[number]['name'];
@@ -920,6 +943,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       signInAccountLimit: int(env, 'CONSOLE_SIGNIN_ACCOUNT_LIMIT'),
       signInAddressLimit: int(env, 'CONSOLE_SIGNIN_ADDRESS_LIMIT'),
       signInWindowMs: duration(env, 'CONSOLE_SIGNIN_WINDOW'),
+      ssoLoginTtlMs: duration(env, 'CONSOLE_SSO_LOGIN_TTL'),
+      ssoAllowHttp: bool(env, 'CONSOLE_SSO_ALLOW_HTTP'),
     },
     ops: opsConfig(env, host),
     validation: validationConfig(env),

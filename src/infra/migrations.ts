@@ -578,6 +578,49 @@ const validationRuns: Migration = {
   },
 };
 
+/**
+ * Console sign-in through an organization's OpenID Connect provider (issue 33): one row of settings per
+ * organization (the client secret sealed like the webhook secret), the sign-ins under way (state,
+ * nonce and PKCE verifier, single use), and which way each session was signed in, so that turning
+ * password sign-in off ends the password sessions of that organization.
+ */
+const orgSso: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('org_sso')
+      .addColumn('org_id', 'text', (c) => c.primaryKey().references('organizations.id'))
+      .addColumn('issuer', 'text', (c) => c.notNull())
+      .addColumn('client_id', 'text', (c) => c.notNull())
+      .addColumn('client_secret', 'text', (c) => c.notNull())
+      .addColumn('domains', 'text', (c) => c.notNull())
+      .addColumn('scopes', 'text', (c) => c.notNull())
+      .addColumn('role_claim', 'text', (c) => c.notNull())
+      .addColumn('admin_group', 'text')
+      .addColumn('analyst_group', 'text')
+      .addColumn('auditor_group', 'text')
+      .addColumn('password_login', 'integer', (c) => c.notNull().defaultTo(1))
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('sso_logins')
+      .addColumn('state_hash', 'text', (c) => c.primaryKey())
+      .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id'))
+      .addColumn('browser_hash', 'text', (c) => c.notNull())
+      .addColumn('nonce', 'text', (c) => c.notNull())
+      .addColumn('code_verifier', 'text', (c) => c.notNull())
+      .addColumn('redirect_uri', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'text', (c) => c.notNull())
+      .addColumn('used_at', 'text')
+      .execute();
+    await db.schema.createIndex('sso_logins_expires').on('sso_logins').column('expires_at').execute();
+    await db.schema
+      .alterTable('console_sessions')
+      .addColumn('method', 'text', (c) => c.notNull().defaultTo('password'))
+      .execute();
+  },
+};
+
 /** Ordered by name; Kysely runs them in that order. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_tenancy': tenancy,
@@ -594,6 +637,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0015_key_auth_notify': keyAuthNotify,
   '0013_list_updates': listUpdates,
   '0014_validation_runs': validationRuns,
+  '0016_org_sso': orgSso,
 };
 
 class InlineProvider implements MigrationProvider {

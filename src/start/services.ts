@@ -2,6 +2,7 @@ import { auditService, type AuditService } from '../audit/audit-service.js';
 import { BatchRunner } from '../batches/batch-runner.js';
 import { batchService, type BatchService } from '../batches/batch-service.js';
 import { accountsService, type AccountsService } from '../accounts/accounts-service.js';
+import { ssoService, type SsoService } from '../accounts/sso-service.js';
 import type { Clock } from '../infra/clock.js';
 import type { Config } from '../infra/config.js';
 import type { Context, Log } from '../infra/context.js';
@@ -53,6 +54,8 @@ export interface Services {
   accounts: AccountsService;
   /** Validation runs and their signed reports (issue 31). */
   validation: ValidationService;
+  /** Console sign-in through each organization's OpenID Connect provider. */
+  sso: SsoService;
 }
 
 /** Background work: none of it runs until start(); tests drive each job's runUntilIdle themselves. */
@@ -142,6 +145,7 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
       signingConfigured: config.validation.signingKey !== undefined,
       onQueued: () => validationRunner.job.kick(),
     }),
+    sso: ssoService({ config: config.console, secrets }),
   };
   const interactive = new InFlight();
   const batchRunner = new BatchRunner({
