@@ -60,6 +60,11 @@ export function buildOpenApiOptions(publicUrl?: string): SwaggerOptions {
             'Analyst decisions on matches: false positives suppress a listed entity for a customer; four-eyes approval.',
         },
         { name: 'batches', description: 'Batch screening of customer files (JSON, CSV, NDJSON, XLSX).' },
+        {
+          name: 'profiles',
+          description:
+            'Screening profiles: lists, cut-offs and matching knobs per organization or API key, drafted, backtested on stored screenings and activated with an audit trail.',
+        },
         { name: 'service', description: 'Health of the service.' },
       ],
       components: {

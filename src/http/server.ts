@@ -25,6 +25,8 @@ import { screeningRoutes, type ScreeningRouteDeps } from './routes/screening-rou
 import { monitorRoutes, type MonitorRouteDeps } from './routes/monitor-routes.js';
 import { decisionRoutes, type DecisionRouteDeps } from './routes/decision-routes.js';
 import { batchRoutes, type BatchRouteDeps } from './routes/batch-routes.js';
+import { profileRoutes, type ProfileRouteDeps } from './routes/profile-routes.js';
+import { PROFILE_SCHEMAS } from '../profiles/profile-schemas.js';
 
 export interface AppDeps {
   config: Config;
@@ -35,6 +37,7 @@ export interface AppDeps {
   monitors: MonitorRouteDeps;
   decisions: DecisionRouteDeps;
   batches: BatchRouteDeps;
+  profiles: ProfileRouteDeps;
   /** Counts the requests under way, for background work that yields to them (batch rows). */
   interactive?: InFlight;
   /** The web console under /console; left out, the server has none. */
@@ -93,6 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...MONITOR_SCHEMAS,
     ...DECISION_SCHEMAS,
     ...BATCH_SCHEMAS,
+    ...PROFILE_SCHEMAS,
   ]) {
     bodyAjv.addSchema(schema);
     queryAjv.addSchema(schema);
@@ -158,6 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(monitorRoutes(deps.monitors), { prefix: '/v1' });
   await app.register(decisionRoutes(deps.decisions), { prefix: '/v1' });
   await app.register(batchRoutes(deps.batches), { prefix: '/v1' });
+  await app.register(profileRoutes(deps.profiles), { prefix: '/v1' });
   if (deps.console) await app.register(consoleRoutes(deps.console), { prefix: '/console' });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () =>

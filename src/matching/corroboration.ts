@@ -41,7 +41,11 @@ export const COUNTRY_CONTRADICTS = -8;
 export const TYPE_CONTRADICTS_PERSON = -35;
 export const TYPE_CONTRADICTS = -20;
 
-export function birthDateEffect(query: string | undefined, record: ListRecord): CorroborationEffect | undefined {
+export function birthDateEffect(
+  query: string | undefined,
+  record: ListRecord,
+  toleranceYears = 1,
+): CorroborationEffect | undefined {
   if (!query || record.birthDates.length === 0) return undefined;
   const q = query.trim();
   const qYear = Number(q.slice(0, 4));
@@ -63,7 +67,7 @@ export function birthDateEffect(query: string | undefined, record: ListRecord): 
     else if (y === qYear && (d.length === 4 || !qFull || bd.approximate))
       e = { effect: BIRTH_YEAR, detail: `birth year ${y} is the same` };
     else if (y === qYear) e = { effect: 0, detail: `same birth year ${y}, different day (${d})` };
-    if (Math.abs(y - qYear) <= 1) near = true;
+    if (Math.abs(y - qYear) <= toleranceYears) near = true;
     if (e && (!best || e.effect > best.effect)) best = e;
   }
   if (best) return best;

@@ -27,6 +27,11 @@ import { rankRows, type RowScore } from './ranking.js';
 import { corroborate, nameFloor, scoreName, type FieldEffects } from './scoring.js';
 import type { Listing, Match, MatchOptions, MatchQuery, ScreenOutcome } from './types.js';
 
+/** A row's own floor (MatchOptions.rowFloors): its source's, else its entity type's, else the given one. */
+function rowFloor(floors: NonNullable<MatchOptions['rowFloors']>, rec: ListRecord, floor: number): number {
+  return floors.bySource?.[rec.source] ?? floors.byEntityType?.[rec.entityType] ?? floors.otherwise ?? floor;
+}
+
 /** How often (in items) the build generator offers the event loop a turn. */
 const BUILD_STEP = 64;
 
@@ -147,6 +152,8 @@ export class MatchingIndex {
       namesByTitle(query.name),
     );
     const least = nameFloor(floor);
+    const sources = options.sources ? new Set<string>(options.sources) : undefined;
+    const noWeak = options.weakAliases === false;
     const queryScript = renderingScript(query.name);
     // Best name per record.
     const perRecord = new Map<number, { entry: NameEntry; cmp: NameComparison; nameScore: number; dist: number }>();
@@ -159,6 +166,8 @@ export class MatchingIndex {
       const entry = index.names[c.name]!;
       // A record whose best name scores under the name floor is left out below: such names need no
       // alignment, unless an identifier found the record.
+      if (noWeak && entry.quality === 'weak') continue;
+      if (sources && !sources.has(this.records[entry.record]!.source)) continue;
       const found = identified?.has(entry.record) === true;
       // A query is compared with the record's Latin names, not with their renderings in a script
       // that leaves vowels out or changes sounds (see NameEntry.rendering), unless it is written in
@@ -191,7 +200,7 @@ export class MatchingIndex {
       // identifier the record carries can.
       if (best.nameScore < least && !identifiedBy) continue;
       const fields: FieldEffects = {};
-      const birth = birthDateEffect(query.birthDate, rec);
+      const birth = birthDateEffect(query.birthDate, rec, options.birthDateToleranceYears);
       if (birth) fields.birthDate = birth;
       const country = countryEffect(query.country, this.countries[r]!);
       if (country) fields.country = country;
@@ -205,6 +214,7 @@ export class MatchingIndex {
       if (identifier) fields.identifier = identifier;
       const { score, corroborated, contradicted } = corroborate(best.nameScore, fields);
       if (score < floor) continue;
+      if (options.rowFloors && score < rowFloor(options.rowFloors, rec, floor)) continue;
       scored.push({
         record: r,
         cluster: this.clusterOf[r]!,

@@ -16,6 +16,8 @@ export interface ScreenInput {
   country: string | null;
   birthDate: string | null;
   groupByCluster: boolean;
+  /** Whether the request set groupByCluster: left out, the screening profile's default applies. */
+  groupByClusterGiven: boolean;
   /** Checked and normalized (identifiers-input.ts); empty when the request names none. */
   identifiers: SearchIdentifier[];
   /** The customer's reference in the caller's own systems (issue 13): 1 to 200 characters after trimming. */
@@ -70,6 +72,7 @@ export function validateScreenInput(body: ScreenRequestBody, now: Date): ScreenI
     country,
     birthDate,
     groupByCluster: body.groupByCluster ?? false,
+    groupByClusterGiven: body.groupByCluster !== undefined,
     identifiers: validateIdentifiers(body.identifiers, entityType as EntityType | null),
     externalId: validateExternalId(body.externalId),
   };

@@ -61,6 +61,7 @@ export function screeningRecord(row: ScreeningRow, isMonitored: boolean) {
     identifiers: parseStoredIdentifiers(row.identifiers),
     externalId: row.external_id,
     engineVersion: row.engine_version,
+    profile: row.profile_version === null ? null : { id: row.profile_id, version: row.profile_version },
     timestamp: row.created_at,
   };
 }

@@ -17,6 +17,7 @@ import {
   releaseIdempotencyKey,
 } from './idempotency.js';
 import { canonicalIdentifiers, matchIdentifiers, storedIdentifiers } from './identifiers-input.js';
+import { type ProfileResolver, BUILT_IN_PROFILE, profileLevel } from './applied-profile.js';
 import { latestDecisions } from './decisions-service.js';
 import { engineVersion } from './engine-version.js';
 import { type ScreenInput, parseDateBound, validateScreenInput } from './screen-input.js';
@@ -48,6 +49,8 @@ export interface ScreeningDeps {
   /** The lists in force on this node; undefined until they are loaded. */
   lists: () => ListSnapshot<Screener> | undefined;
   monitored: (db: Db) => MonitoredSearches;
+  /** The screening profile of a caller (src/profiles/); left out, every screening runs under the built-in default. */
+  profileOf?: ProfileResolver;
 }
 
 /**
@@ -228,6 +231,8 @@ export function screeningService(deps: ScreeningDeps) {
           searchKey: key,
           lists,
         });
+        const profile = deps.profileOf ? await deps.profileOf(db, caller.orgId, caller.keyId) : BUILT_IN_PROFILE;
+        const groupByCluster = request.groupByClusterGiven ? request.groupByCluster : profile.groupByCluster;
         const matchingStarted = performance.now();
         const outcome = await lists.index.screen(
           {
@@ -240,12 +245,14 @@ export function screeningService(deps: ScreeningDeps) {
           {
             floor: deps.matching.floor,
             maxMatches: deps.matching.maxMatches,
-            groupByCluster: request.groupByCluster,
+            groupByCluster,
+            ...profile.options,
             ...(suppressions.suppressed.size > 0 ? { suppressed: [...suppressions.suppressed.keys()] } : {}),
           },
           input.background === true ? { background: true } : undefined,
         );
         const matchesJson = annotateMatches(outcome.matchesJson, suppressions);
+        const riskLevel = profileLevel(profile, outcome);
         const stored = storedLists(lists);
         const id = newId('scr', now);
         const matchedSources = JSON.stringify(outcome.matchedSources);
@@ -259,7 +266,7 @@ export function screeningService(deps: ScreeningDeps) {
                 entityId: outcome.entityId,
                 entityName: outcome.entityName,
                 riskScore: outcome.riskScore,
-                riskLevel: outcome.riskLevel,
+                riskLevel,
                 confidence: outcome.confidence,
                 matchedSourcesJson: matchedSources,
                 matchDetailsJson: matchesJson,
@@ -274,9 +281,9 @@ export function screeningService(deps: ScreeningDeps) {
           entity_type: request.entityType,
           country: request.country,
           birth_date: request.birthDate,
-          group_by_cluster: request.groupByCluster ? 1 : 0,
+          group_by_cluster: groupByCluster ? 1 : 0,
           risk_score: outcome.riskScore,
-          risk_level: outcome.riskLevel,
+          risk_level: riskLevel,
           confidence: outcome.confidence,
           entity_id: outcome.entityId,
           entity_name: outcome.entityName,
@@ -288,6 +295,8 @@ export function screeningService(deps: ScreeningDeps) {
           engine_version: engineVersion(),
           created_at: now.toISOString(),
           identifiers: storedIdentifiers(request.identifiers),
+          profile_id: profile.id,
+          profile_version: profile.version,
         };
         // The response is sent only once the screening, its quota unit and its idempotency record are committed.
         await writerFor(db).submit(
@@ -303,7 +312,7 @@ export function screeningService(deps: ScreeningDeps) {
           },
           input.background === true,
         );
-        observeScreening(outcome.riskLevel, outcome.matchedSources, (performance.now() - matchingStarted) / 1000);
+        observeScreening(riskLevel, outcome.matchedSources, (performance.now() - matchingStarted) / 1000);
         return { status: 200, json, replayed: false };
       } catch (error) {
         if (idempotencyKey !== undefined) await releaseIdempotencyKey(db, caller.orgId, idempotencyKey);

@@ -61,6 +61,7 @@ export async function buildServerApp(
     monitors: { monitors: ctx.services.monitors },
     decisions: { decisions: ctx.services.decisions },
     batches: { batches: ctx.services.batches },
+    profiles: { profiles: ctx.services.profiles },
     interactive: ctx.jobs.interactive,
     console: { config, db: database.db, clock, services: ctx.services },
   });

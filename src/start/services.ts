@@ -18,6 +18,7 @@ import { Rescreener } from '../monitoring/rescreen-service.js';
 import { ownershipSource } from '../ownership/derived-source.js';
 import type { Screener } from '../screening/screener.js';
 import { decisionsService, type DecisionsService } from '../screening/decisions-service.js';
+import { profileResolver, profileService, type ProfileService } from '../profiles/profile-service.js';
 import { decisionHashes, screeningHashes } from '../screening/screening-audit.js';
 import { screeningService, type ScreeningService } from '../screening/screening-service.js';
 import { tenantsService, type TenantsService } from '../tenants/tenants-service.js';
@@ -46,6 +47,8 @@ export interface Services {
   batches: BatchService;
   /** Console sign-in: invitations, passwords, sessions. */
   accounts: AccountsService;
+  /** Screening profiles (docs/profiles.md). */
+  profiles: ProfileService;
 }
 
 /** Background work: none of it runs until start(); tests drive each job's runUntilIdle themselves. */
@@ -90,6 +93,7 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
   // Webhook secrets are sealed at rest when SECRET_KEY is set (infra/secrets.ts).
   const secrets = new SecretBox(config.ops);
 
+  const profileOf = profileResolver(config.matching.floor);
   const deliveries = new DeliveryWorker({ database, clock, config: config.webhooks, nodeId, secrets, ...logged });
   const rescreen = new Rescreener({
     database,
@@ -99,6 +103,7 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     nodeId,
     lists: () => runtime.current(),
     onDeliveries: () => deliveries.job.kick(),
+    profileOf,
     ...logged,
   });
   const lists = lazyListSync({ config: config.lists, derived: [ownershipSource(config.ownership)] });
@@ -112,6 +117,7 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
       matching: config.matching,
       lists: () => runtime.current(),
       monitored: (db) => new MonitorStore(db),
+      profileOf,
     }),
     monitors: monitorService({ onCreated: () => rescreen.job.kick() }),
     alerts: alertsService({ onDeliveries: () => deliveries.job.kick() }),
@@ -125,6 +131,7 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     }),
     batches: batchService({ onQueued: () => batchRunner.job.kick() }),
     accounts: accountsService({ config: config.console, tenants }),
+    profiles: profileService({ lists: () => runtime.current(), matching: config.matching }),
   };
   const interactive = new InFlight();
   const batchRunner = new BatchRunner({
