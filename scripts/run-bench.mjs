@@ -9,6 +9,7 @@ const benches = [
   ['POST /screen over HTTP (SQLite, autocannon)', ['dist/bench/http.js']],
   ['ownership derivation (3M entities, 500k stakes)', ['--max-old-space-size=4096', 'dist/bench/ownership.js']],
   ['rescreening monitors', ['dist/bench/rescreen.js']],
+  ['profile backtest: 100,000 stored screenings, interactive p99', ['dist/bench/backtest.js']],
   ['batch screening: 100,000 CSV rows, interactive p99, kill -9 and restart', ['dist/bench/batch.js']],
   // Options after `npm run bench --` go to it: --rounds=N (kill -9 rounds), --soak=SECONDS, --rate=N, --every=SECONDS.
   ['reliability (kill -9 rounds, soak)', ['dist/bench/reliability.js', '--rounds=10', '--soak=120', '--every=20']],

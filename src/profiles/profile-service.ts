@@ -1,5 +1,5 @@
 import { type AuditEvent, appendAudit } from '../audit/audit-store.js';
-import type { Call } from '../infra/context.js';
+import type { Call, Context } from '../infra/context.js';
 import type { Db } from '../infra/database.js';
 import { AppError, notFound, validationError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';
@@ -10,6 +10,7 @@ import { type AppliedProfile, BUILT_IN_PROFILE, type ProfileResolver } from '../
 import type { Screener } from '../screening/screener.js';
 import type { CallerContext } from '../tenants/caller.js';
 import { can } from '../tenants/roles.js';
+import { normalizeEmail, requireOrg } from '../tenants/tenants-service.js';
 import { TenantsStore } from '../tenants/tenants-store.js';
 import {
   type BacktestReport,
@@ -204,6 +205,30 @@ export function backtestSummary(r: BacktestReport) {
     confirmedLost: r.confirmedLost.total,
     confirmedLostEntities: [...new Set(r.confirmedLost.items.map((i) => i.entityId))].slice(0, 50),
     falsePositivesCleared: r.falsePositivesCleared.total,
+  };
+}
+
+/**
+ * The command line acts as a member of an organization (`--org`, `--user`): the context the
+ * profile operations expect for them. The role is checked by each operation, as for an API key.
+ */
+export async function memberContext(ctx: Context, org: string, user: string): Promise<CallerContext> {
+  const tenants = new TenantsStore(ctx.db);
+  const o = await requireOrg(tenants, org);
+  const email = normalizeEmail(user);
+  const member = await tenants.memberByEmail(o.id, email);
+  if (!member) throw new AppError('FORBIDDEN', `${email} is not a member of "${o.slug}"`);
+  return {
+    ...ctx,
+    caller: {
+      orgId: o.id,
+      orgSlug: o.slug,
+      orgName: o.name,
+      tier: o.tier as CallerContext['caller']['tier'],
+      quota: o.monthly_quota,
+      keyId: `cli:${member.id}`,
+      userId: member.id,
+    },
   };
 }
 
