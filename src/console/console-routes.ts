@@ -11,6 +11,7 @@ import { AppError } from '../infra/errors.js';
 import type { ListSyncService } from '../lists/sync-service.js';
 import type { AlertsService } from '../monitoring/alerts-service.js';
 import type { MonitorService } from '../monitoring/monitor-service.js';
+import type { ProfileService } from '../profiles/profile-service.js';
 import type { DecisionsService } from '../screening/decisions-service.js';
 import type { ScreeningService } from '../screening/screening-service.js';
 import type { TenantsService } from '../tenants/tenants-service.js';
@@ -26,6 +27,7 @@ import { listsPage } from './lists-page.js';
 import { monitoringPages } from './monitoring-pages.js';
 import { screeningPages } from './screening-pages.js';
 import { checkForm, loadSession } from './session.js';
+import { profilePage } from './profile-page.js';
 import { settingsPages } from './settings-pages.js';
 
 /** What the console needs: the services the API and the command line use, made once in start/services.ts. */
@@ -44,6 +46,7 @@ export interface ConsoleDeps {
     decisions: DecisionsService;
     audit: AuditService;
     batches: BatchService;
+    profiles: ProfileService;
   };
 }
 
@@ -141,6 +144,7 @@ export function consoleRoutes(deps: ConsoleDeps): FastifyPluginAsync {
       listsPage,
       auditPage,
       settingsPages,
+      profilePage,
     ])
       module(app, deps);
   };

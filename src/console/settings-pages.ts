@@ -13,7 +13,13 @@ const TABS = [
   { id: 'keys', label: 'API keys' },
   { id: 'webhook', label: 'Webhook' },
   { id: 'users', label: 'Users and roles' },
+  { id: 'profile', label: 'Screening profile' },
 ] as const;
+
+/** The settings tabs, the current one marked (console/profile-page.ts shows them too). */
+export function settingsTabs(current: (typeof TABS)[number]['id']): Html {
+  return tabs(current);
+}
 
 function tabs(current: (typeof TABS)[number]['id']): Html {
   return html`<nav aria-label="Settings">
