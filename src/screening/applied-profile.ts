@@ -22,7 +22,12 @@ export interface AppliedProfile {
 }
 
 /** The built-in default: the engine exactly as without profiles. */
-export const BUILT_IN_PROFILE: AppliedProfile = Object.freeze({ id: null, version: 0, options: {}, groupByCluster: false });
+export const BUILT_IN_PROFILE: AppliedProfile = Object.freeze({
+  id: null,
+  version: 0,
+  options: {},
+  groupByCluster: false,
+});
 
 /** The profile in force for a key of an organization: the key's own, else the organization's, else the built-in. */
 export type ProfileResolver = (db: Db, orgId: string, keyId: string) => Promise<AppliedProfile>;

@@ -85,7 +85,10 @@ export class ScreeningStore {
    * What a backtest replays (profiles/backtest.ts): the searches of an organization's screenings from
    * `from` on, newest first, `limit` at a time after the cursor (the last row of the previous page).
    */
-  replayPage(orgId: string, q: { from: string; to: string; limit: number; after?: { created_at: string; id: string } }) {
+  replayPage(
+    orgId: string,
+    q: { from: string; to: string; limit: number; after?: { created_at: string; id: string } },
+  ) {
     let query = this.db
       .selectFrom('screenings')
       .select([
