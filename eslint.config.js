@@ -22,6 +22,7 @@ const DOMAINS = [
   'tenants',
   'accounts',
   'screening',
+  'profiles',
   'webhooks',
   'monitoring',
   'batches',

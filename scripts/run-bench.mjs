@@ -13,6 +13,7 @@ const benches = [
   ['rescreening monitors', ['dist/bench/rescreen.js']],
   // Options: --monitors=N (default 100,000), --changes=N (default 20).
   ['list updates: publisher change to signed webhook, delta and full rescreen', ['dist/bench/list-updates.js']],
+  ['profile backtest: 100,000 stored screenings, interactive p99', ['dist/bench/backtest.js']],
   ['batch screening: 100,000 CSV rows, interactive p99, kill -9 and restart', ['dist/bench/batch.js']],
   // Options after `npm run bench --` go to it: --rounds=N (kill -9 rounds), --soak=SECONDS, --rate=N, --every=SECONDS.
   ['reliability (kill -9 rounds, soak)', ['dist/bench/reliability.js', '--rounds=10', '--soak=120', '--every=20']],

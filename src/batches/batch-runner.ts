@@ -298,6 +298,8 @@ export class BatchRunner {
                 entityId: screening.entity_id,
                 entityName: screening.entity_name,
                 matchedSources: screening.matched_sources,
+                profileId: screening.profile_id,
+                profileVersion: screening.profile_version,
               },
               trx,
             );

@@ -19,6 +19,9 @@ export interface RowOutcome {
   entityId: string | null;
   entityName: string | null;
   matchedSources: string;
+  /** The screening profile the row's screening ran under (docs/profiles.md). */
+  profileId: string | null;
+  profileVersion: number | null;
 }
 
 export interface RowFailure {
@@ -53,6 +56,8 @@ const queries = preparedFor((db) => ({
         entity_id: p.entityId,
         entity_name: p.entityName,
         matched_sources: p.matchedSources,
+        profile_id: p.profileId,
+        profile_version: p.profileVersion,
         claimed_until: null,
       })
       .where('batch_id', '=', p.batchId)

@@ -6,6 +6,7 @@ import { registerTenantCommands } from './tenant-commands.js';
 import { registerListCommands } from './list-commands.js';
 import { registerExtraCommands } from './extra-commands.js';
 import { registerDecisionCommands } from './decision-commands.js';
+import { registerProfileCommands } from './profile-commands.js';
 import { registerBatchCommands } from './batch-commands.js';
 import { registerOpsCommands } from './ops-commands.js';
 import { registerValidateCommands } from './validate-commands.js';
@@ -60,6 +61,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env, options: CliO
   registerListCommands(program, runtime);
   registerExtraCommands(program, runtime);
   registerDecisionCommands(program, runtime);
+  registerProfileCommands(program, runtime);
   registerBatchCommands(program, runtime);
   registerOpsCommands(program, runtime);
   registerValidateCommands(program, runtime);

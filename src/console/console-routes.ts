@@ -12,6 +12,7 @@ import { AppError } from '../infra/errors.js';
 import type { ListSyncService } from '../lists/sync-service.js';
 import type { AlertsService } from '../monitoring/alerts-service.js';
 import type { MonitorService } from '../monitoring/monitor-service.js';
+import type { ProfileService } from '../profiles/profile-service.js';
 import type { DecisionsService } from '../screening/decisions-service.js';
 import type { ScreeningService } from '../screening/screening-service.js';
 import type { TenantsService } from '../tenants/tenants-service.js';
@@ -28,6 +29,7 @@ import { listsPage } from './lists-page.js';
 import { monitoringPages } from './monitoring-pages.js';
 import { screeningPages } from './screening-pages.js';
 import { checkForm, loadSession } from './session.js';
+import { profilePage } from './profile-page.js';
 import { settingsPages } from './settings-pages.js';
 import { validationPages } from './validation-pages.js';
 import { ssoPages } from './sso-pages.js';
@@ -51,6 +53,7 @@ export interface ConsoleDeps {
     batches: BatchService;
     validation: ValidationService;
     sso: SsoService;
+    profiles: ProfileService;
   };
 }
 
@@ -151,6 +154,7 @@ export function consoleRoutes(deps: ConsoleDeps): FastifyPluginAsync {
       settingsPages,
       ssoPages,
       ssoSettingsPage,
+      profilePage,
     ])
       module(app, deps);
   };

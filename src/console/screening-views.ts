@@ -56,6 +56,8 @@ export interface ScreeningView {
   listVersions: { source: string; version: string; publishedAt: string | null; records: number }[];
   isMonitored: boolean;
   timestamp: string;
+  /** The screening profile it ran under (docs/profiles.md); null before profiles existed. */
+  profile?: { id: string | null; version: number } | null;
 }
 
 const FIELD_NAMES: Record<string, string> = {
@@ -199,6 +201,14 @@ export function screeningDetail(
     ${options.monitorForm}
     <h2>Matches (${matches.length})</h2>
     ${matches.length === 0 ? html`<p>No listed party matched at or above the reporting floor.</p>` : matches.map((m, i) => matchCard(m, i, options.actions?.(m, i)))}
+    ${
+      s.profile
+        ? html`<p id="screening-profile">
+            Screening profile: ${s.profile.id === null ? 'built-in default' : html`<code>${s.profile.id}</code>`},
+            version ${String(s.profile.version)}
+          </p>`
+        : ''
+    }
     <h2>List versions screened against</h2>
     <table>
       <thead>

@@ -14,7 +14,13 @@ const TABS = [
   { id: 'webhook', label: 'Webhook' },
   { id: 'users', label: 'Users and roles' },
   { id: 'sso', label: 'Single sign-on' },
+  { id: 'profile', label: 'Screening profile' },
 ] as const;
+
+/** The settings tabs, the current one marked (console/profile-page.ts shows them too). */
+export function settingsTabs(current: (typeof TABS)[number]['id']): Html {
+  return tabs(current);
+}
 
 export function tabs(current: (typeof TABS)[number]['id']): Html {
   return html`<nav aria-label="Settings">

@@ -71,6 +71,11 @@ export function buildOpenApiOptions(publicUrl?: string): SwaggerOptions {
           description:
             'Validation reports: evidence, signed with Ed25519, of how well this deployment screens on its own lists (self-screen, perturbation recall, false alerts per script, identifiers, latency).',
         },
+        {
+          name: 'profiles',
+          description:
+            'Screening profiles: lists, cut-offs and matching knobs per organization or API key, drafted, backtested on stored screenings and activated with an audit trail.',
+        },
         { name: 'service', description: 'Health of the service.' },
       ],
       components: {

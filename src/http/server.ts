@@ -37,6 +37,8 @@ import { decisionRoutes, type DecisionRouteDeps } from './routes/decision-routes
 import { batchRoutes, type BatchRouteDeps } from './routes/batch-routes.js';
 import { listRoutes, type ListRouteDeps } from './routes/list-routes.js';
 import { validationRoutes, type ValidationRouteDeps } from './routes/validation-routes.js';
+import { profileRoutes, type ProfileRouteDeps } from './routes/profile-routes.js';
+import { PROFILE_SCHEMAS } from '../profiles/profile-schemas.js';
 
 export interface AppDeps {
   config: Config;
@@ -49,6 +51,7 @@ export interface AppDeps {
   batches: BatchRouteDeps;
   lists: ListRouteDeps;
   validation: ValidationRouteDeps;
+  profiles: ProfileRouteDeps;
   /** Counts the requests under way, for background work that yields to them (batch rows). */
   interactive?: InFlight;
   /** The web console under /console; left out, the server has none. */
@@ -115,6 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...BATCH_SCHEMAS,
     ...LIST_SCHEMAS,
     ...VALIDATION_SCHEMAS,
+    ...PROFILE_SCHEMAS,
   ]) {
     bodyAjv.addSchema(schema);
     queryAjv.addSchema(schema);
@@ -195,6 +199,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(batchRoutes(deps.batches), { prefix: '/v1' });
   await app.register(listRoutes(deps.lists), { prefix: '/v1' });
   await app.register(validationRoutes(deps.validation), { prefix: '/v1' });
+  await app.register(profileRoutes(deps.profiles), { prefix: '/v1' });
   if (deps.console) await app.register(consoleRoutes(deps.console), { prefix: '/console' });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () =>

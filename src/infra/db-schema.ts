@@ -92,6 +92,46 @@ export interface ScreeningsTable {
   identifiers: string | null;
   /** JSON array of the request's warnings (identifiers screened as written, issue 27); null when none. */
   warnings: string | null;
+  /** The screening profile it ran under (docs/profiles.md): null id with version 0 is the built-in default. */
+  profile_id: ProfileColumns['profile_id'];
+  profile_version: ProfileColumns['profile_version'];
+}
+
+/** The profile a screening, batch row or rescreen ran under; both null when stored before profiles existed. */
+export interface ProfileColumns {
+  profile_id: string | null;
+  profile_version: number | null;
+}
+
+export interface ScreeningProfilesTable {
+  id: string;
+  org_id: string;
+  /** The API key it applies to; null: the organization's profile (for every key without its own). */
+  key_id: string | null;
+  name: string;
+  active_version: number;
+  created_at: string;
+}
+
+export interface ScreeningProfileVersionsTable {
+  profile_id: string;
+  version: number;
+  org_id: string;
+  /** draft, pending (waits for a second user), active, retired, discarded. */
+  state: string;
+  /** JSON of the knobs (profiles/profile-settings.ts). */
+  settings: string;
+  created_by: string;
+  created_at: string;
+  /** JSON summary of the draft's last backtest. */
+  backtest: string | null;
+  backtested_at: string | null;
+  /** Why it was activated although it drops confirmed matches. */
+  reason: string | null;
+  requested_by: string | null;
+  requested_at: string | null;
+  activated_by: string | null;
+  activated_at: string | null;
 }
 
 export interface IdempotencyKeysTable {
@@ -216,6 +256,9 @@ export interface AlertsTable {
   match_details: string | null;
   /** Suppressions that lapsed in that rescreen: JSON array of {decisionId, entityId, reason}. */
   lapses: string | null;
+  /** The profile of the rescreen that raised it (left out by writers before profiles: null). */
+  profile_id?: ProfileColumns['profile_id'];
+  profile_version?: ProfileColumns['profile_version'];
 }
 
 export interface DecisionsTable {
@@ -345,6 +388,9 @@ export interface BatchRowsTable {
   error_message: string | null;
   claimed_until: string | null;
   claimed_by: string | null;
+  /** The profile the row's screening ran under, set when the row is done. */
+  profile_id?: ProfileColumns['profile_id'];
+  profile_version?: ProfileColumns['profile_version'];
 }
 
 export interface UserPasswordsTable {
@@ -482,4 +528,6 @@ export interface Database {
   validation_runs: ValidationRunsTable;
   org_sso: OrgSsoTable;
   sso_logins: SsoLoginsTable;
+  screening_profiles: ScreeningProfilesTable;
+  screening_profile_versions: ScreeningProfileVersionsTable;
 }

@@ -621,6 +621,48 @@ const orgSso: Migration = {
   },
 };
 
+/**
+ * Screening profiles (issue 29, docs/profiles.md): per organization, optionally per API key, each a
+ * line of versions (draft, pending, active, retired), and the profile version every screening,
+ * batch row and rescreen ran under (null: stored before profiles; version 0: the built-in default).
+ */
+const screeningProfiles: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('screening_profiles')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id'))
+      .addColumn('key_id', 'text')
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('active_version', 'integer', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('screening_profiles_org').on('screening_profiles').columns(['org_id']).execute();
+    await db.schema
+      .createTable('screening_profile_versions')
+      .addColumn('profile_id', 'text', (c) => c.notNull().references('screening_profiles.id'))
+      .addColumn('version', 'integer', (c) => c.notNull())
+      .addColumn('org_id', 'text', (c) => c.notNull())
+      .addColumn('state', 'text', (c) => c.notNull())
+      .addColumn('settings', 'text', (c) => c.notNull())
+      .addColumn('created_by', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('backtest', 'text')
+      .addColumn('backtested_at', 'text')
+      .addColumn('reason', 'text')
+      .addColumn('requested_by', 'text')
+      .addColumn('requested_at', 'text')
+      .addColumn('activated_by', 'text')
+      .addColumn('activated_at', 'text')
+      .addPrimaryKeyConstraint('screening_profile_versions_pk', ['profile_id', 'version'])
+      .execute();
+    for (const table of ['screenings', 'batch_rows', 'alerts']) {
+      await db.schema.alterTable(table).addColumn('profile_id', 'text').execute();
+      await db.schema.alterTable(table).addColumn('profile_version', 'integer').execute();
+    }
+  },
+};
+
 /** Ordered by name; Kysely runs them in that order. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_tenancy': tenancy,
@@ -638,6 +680,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0013_list_updates': listUpdates,
   '0014_validation_runs': validationRuns,
   '0016_org_sso': orgSso,
+  '0012_screening_profiles': screeningProfiles,
 };
 
 class InlineProvider implements MigrationProvider {

@@ -28,6 +28,11 @@ import { rankRows, type RowScore } from './ranking.js';
 import { corroborate, nameFloor, scoreName, type FieldEffects } from './scoring.js';
 import type { Listing, Match, MatchOptions, MatchQuery, ScreenOutcome } from './types.js';
 
+/** A row's own floor (MatchOptions.rowFloors): its source's, else its entity type's, else the given one. */
+function rowFloor(floors: NonNullable<MatchOptions['rowFloors']>, rec: ListRecord, floor: number): number {
+  return floors.bySource?.[rec.source] ?? floors.byEntityType?.[rec.entityType] ?? floors.otherwise ?? floor;
+}
+
 /** How often (in items) the build generator offers the event loop a turn. */
 const BUILD_STEP = 64;
 
@@ -148,11 +153,12 @@ export class MatchingIndex {
       namesByTitle(query.name),
     );
     const least = nameFloor(floor);
+    const sources = options.sources ? new Set<string>(options.sources) : undefined;
     const queryScript = renderingScript(query.name);
     // A profile's knobs (engine-knobs.ts); without them, the engine's own values.
     const knobs = options.knobs;
-    const skipWeak = knobs?.weakAliases === false;
-    const tolerance = knobs?.birthDateToleranceYears ?? BIRTH_YEAR_TOLERANCE;
+    const skipWeak = knobs?.weakAliases === false || options.weakAliases === false;
+    const tolerance = options.birthDateToleranceYears ?? knobs?.birthDateToleranceYears ?? BIRTH_YEAR_TOLERANCE;
     const missingBirth = knobs?.missingBirthDatePoints ?? 0;
     const missingCountry = knobs?.missingCountryPoints ?? 0;
     // Best name per record.
@@ -167,6 +173,7 @@ export class MatchingIndex {
       if (skipWeak && entry.quality === 'weak') continue;
       // A record whose best name scores under the name floor is left out below: such names need no
       // alignment, unless an identifier found the record.
+      if (sources && !sources.has(this.records[entry.record]!.source)) continue;
       const found = identified?.has(entry.record) === true;
       // A query is compared with the record's Latin names, not with their renderings in a script
       // that leaves vowels out or changes sounds (see NameEntry.rendering), unless it is written in
@@ -216,6 +223,7 @@ export class MatchingIndex {
       if (identifier) fields.identifier = identifier;
       const { score, corroborated, contradicted } = corroborate(best.nameScore, fields);
       if (score < floor) continue;
+      if (options.rowFloors && score < rowFloor(options.rowFloors, rec, floor)) continue;
       scored.push({
         record: r,
         cluster: this.clusterOf[r]!,

@@ -13,6 +13,7 @@ import type { ListSnapshot } from '../lists/list-runtime.js';
 import { ListStore } from '../lists/list-store.js';
 import { matchIdentifiers, parseStoredIdentifiers } from '../screening/identifiers-input.js';
 import { type AuditEvent, appendAudit } from '../audit/audit-store.js';
+import { BUILT_IN_PROFILE, type ProfileResolver, profileLevel } from '../screening/applied-profile.js';
 import type { Screener } from '../screening/screener.js';
 import {
   type Lapse,
@@ -48,6 +49,8 @@ export interface RescreenDeps {
   /** Called when a batch wrote webhook deliveries (the delivery job sends them at once). */
   onDeliveries?: () => void;
   log?: Log;
+  /** The screening profiles (src/profiles/): a rescreen runs under its organization's profile. */
+  profileOf?: ProfileResolver;
 }
 
 export interface PassReport {
@@ -94,6 +97,8 @@ const POLL_MS = 60_000;
 interface Screened extends MonitorResult {
   matchesJson: string;
   suppressedCount: number;
+  profileId: string | null;
+  profileVersion: number;
 }
 
 interface Rescreened extends Screened {
@@ -280,8 +285,12 @@ export class Rescreener {
       const own = decisions.get(customerGroupKey(monitor.org_id, customerOf(monitor))) ?? [];
       const s = evaluateSuppressions(own, { searchKey: monitor.search_key, now, record: (id) => snapshot.record(id) });
       const suppressed = [...s.suppressed.keys()].sort();
+      // Monitors keep no key: the organization's profile applies (no key id matches a key's own).
+      const profile = this.deps.profileOf ? await this.deps.profileOf(db, monitor.org_id, '') : BUILT_IN_PROFILE;
+      const profileKey = profile.id === null ? '' : `\u0000${profile.id}@${profile.version}`;
       const cacheKey =
-        suppressed.length > 0 ? `${monitor.search_key}\u0000${suppressed.join(',')}` : monitor.search_key;
+        (suppressed.length > 0 ? `${monitor.search_key}\u0000${suppressed.join(',')}` : monitor.search_key) +
+        profileKey;
       let outcome = cache.get(cacheKey);
       if (!outcome) {
         const screened = await snapshot.index.screen(
@@ -297,12 +306,15 @@ export class Rescreener {
           {
             floor: this.deps.matching.floor,
             maxMatches: this.deps.matching.maxMatches,
+            ...profile.options,
             ...(suppressed.length > 0 ? { suppressed } : {}),
           },
         );
         outcome = {
           riskScore: screened.riskScore,
-          riskLevel: screened.riskLevel,
+          riskLevel: profileLevel(profile, screened),
+          profileId: profile.id,
+          profileVersion: profile.version,
           sources: screened.matchedSources,
           entityId: screened.entityId,
           entityName: screened.entityName,
@@ -479,6 +491,8 @@ async function raiseAlert(
     note: null,
     match_details: r.matchesJson,
     lapses: r.lapses.length > 0 ? JSON.stringify(lapseView(r.lapses)) : null,
+    profile_id: r.profileId,
+    profile_version: r.profileVersion,
   });
   if (!m.webhook_url) return id;
   const payload = serializeEvent(

@@ -102,6 +102,18 @@ export class DecisionsStore {
       .execute();
   }
 
+  /** Every decision of an organization of these kinds, oldest first (a profile's backtest). */
+  ofKinds(orgId: string, kinds: readonly string[]): Promise<DecisionRow[]> {
+    return this.db
+      .selectFrom('decisions')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('decision', 'in', [...kinds])
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
   /** Effective decisions about any of these customers, of any organization, oldest first (rescreen batches). */
   async effectiveForCustomers(customerKeys: string[]): Promise<DecisionRow[]> {
     if (customerKeys.length === 0) return [];

@@ -16,6 +16,8 @@ export interface ScreenInput {
   country: string | null;
   birthDate: string | null;
   groupByCluster: boolean;
+  /** Whether the request set groupByCluster: left out, the screening profile's default applies. */
+  groupByClusterGiven: boolean;
   /** Checked and normalized (identifiers-input.ts); empty when the request names none. */
   identifiers: SearchIdentifier[];
   /** Identifiers screened as written although they fail their check (identifiers-input.ts); empty when none. */
@@ -75,6 +77,7 @@ export function validateScreenInput(body: ScreenRequestBody, now: Date): ScreenI
     groupByCluster: body.groupByCluster ?? false,
     identifiers: validateIdentifiers(body.identifiers, entityType as EntityType | null, 'identifiers', warnings),
     warnings,
+    groupByClusterGiven: body.groupByCluster !== undefined,
     externalId: validateExternalId(body.externalId),
   };
 }

@@ -64,6 +64,7 @@ export function screeningRecord(row: ScreeningRow, isMonitored: boolean) {
     warnings: parseStoredWarnings(row.warnings),
     externalId: row.external_id,
     engineVersion: row.engine_version,
+    profile: row.profile_version === null ? null : { id: row.profile_id, version: row.profile_version },
     timestamp: row.created_at,
   };
 }

@@ -106,8 +106,8 @@ export const ScreenRequest = Type.Object(
     ),
     groupByCluster: Type.Optional(
       Type.Boolean({
-        default: false,
-        description: 'Collapse rows for the same party across lists into one match with `listings`.',
+        description:
+          "Collapse rows for the same party across lists into one match with `listings`. Left out: false, or the screening profile's `groupByCluster`.",
       }),
     ),
     identifiers: identifiersField(
@@ -304,6 +304,21 @@ export const ScreeningRecord = Type.Object(
       description:
         'The engine that ran: package version, the digest of the declared scoring (the table, knobs and part rules of docs/scoring.md) and a digest of the engine modules (`0.1.0+scoring.<16 hex>.code.<16 hex>`; `0.1.0+rules.<16 hex>` on screenings stored before the scoring table); null for screenings stored before it was recorded.',
     }),
+    profile: Type.Union(
+      [
+        Type.Object({
+          id: Type.Union([Type.String(), Type.Null()], {
+            description: 'The profile (`prf_<id>`); null for the built-in default profile.',
+          }),
+          version: Type.Integer({ description: 'The version that was active; 0 for the built-in default.' }),
+        }),
+        Type.Null(),
+      ],
+      {
+        description:
+          'The screening profile the screening ran under (docs/profiles.md); null for screenings stored before profiles existed.',
+      },
+    ),
     timestamp: Type.String({ format: 'date-time' }),
   },
   { $id: 'ScreeningRecord', title: 'ScreeningRecord' },

@@ -25,6 +25,7 @@ import {
   releaseIdempotencyKey,
 } from './idempotency.js';
 import { canonicalIdentifiers, matchIdentifiers, storedIdentifiers, storedWarnings } from './identifiers-input.js';
+import { type ProfileResolver, BUILT_IN_PROFILE, profileLevel } from './applied-profile.js';
 import { latestDecisions } from './decisions-service.js';
 import { engineVersion } from './engine-version.js';
 import { type ScreenInput, parseDateBound, validateScreenInput } from './screen-input.js';
@@ -58,6 +59,8 @@ export interface ScreeningDeps {
   monitored: (db: Db) => MonitoredSearches;
   /** The monthly quota counted in Redis (REDIS_URL); without it, in the usage row of each screening's transaction. */
   quota?: RedisQuota;
+  /** The screening profile of a caller (src/profiles/); left out, every screening runs under the built-in default. */
+  profileOf?: ProfileResolver;
 }
 
 /**
@@ -269,6 +272,8 @@ export function screeningService(deps: ScreeningDeps) {
                 ...(timings ? { matched: (ms: number) => (matchMs = ms) } : {}),
               }
             : undefined;
+        const profile = deps.profileOf ? await deps.profileOf(db, caller.orgId, caller.keyId) : BUILT_IN_PROFILE;
+        const groupByCluster = request.groupByClusterGiven ? request.groupByCluster : profile.groupByCluster;
         const matchingStarted = performance.now();
         const outcome = await lists.index.screen(
           {
@@ -281,7 +286,8 @@ export function screeningService(deps: ScreeningDeps) {
           {
             floor: deps.matching.floor,
             maxMatches: deps.matching.maxMatches,
-            groupByCluster: request.groupByCluster,
+            groupByCluster,
+            ...profile.options,
             ...(suppressions.suppressed.size > 0 ? { suppressed: [...suppressions.suppressed.keys()] } : {}),
           },
           hints,
@@ -292,6 +298,7 @@ export function screeningService(deps: ScreeningDeps) {
           if (matchMs !== undefined) timings.split('queue', 'match', matchMs);
         }
         const matchesJson = annotateMatches(outcome.matchesJson, suppressions);
+        const riskLevel = profileLevel(profile, outcome);
         const stored = storedLists(lists);
         const id = newId('scr', now);
         const matchedSources = JSON.stringify(outcome.matchedSources);
@@ -305,7 +312,7 @@ export function screeningService(deps: ScreeningDeps) {
                 entityId: outcome.entityId,
                 entityName: outcome.entityName,
                 riskScore: outcome.riskScore,
-                riskLevel: outcome.riskLevel,
+                riskLevel,
                 confidence: outcome.confidence,
                 matchedSourcesJson: matchedSources,
                 matchDetailsJson: matchesJson,
@@ -321,9 +328,9 @@ export function screeningService(deps: ScreeningDeps) {
           entity_type: request.entityType,
           country: request.country,
           birth_date: request.birthDate,
-          group_by_cluster: request.groupByCluster ? 1 : 0,
+          group_by_cluster: groupByCluster ? 1 : 0,
           risk_score: outcome.riskScore,
-          risk_level: outcome.riskLevel,
+          risk_level: riskLevel,
           confidence: outcome.confidence,
           entity_id: outcome.entityId,
           entity_name: outcome.entityName,
@@ -336,6 +343,8 @@ export function screeningService(deps: ScreeningDeps) {
           created_at: now.toISOString(),
           identifiers: storedIdentifiers(request.identifiers),
           warnings: storedWarnings(request.warnings),
+          profile_id: profile.id,
+          profile_version: profile.version,
         };
         timings?.mark('build');
         // The response is sent only once the screening, its quota unit and its idempotency record are committed.
@@ -355,7 +364,7 @@ export function screeningService(deps: ScreeningDeps) {
           input.background === true,
         );
         timings?.mark('write');
-        observeScreening(outcome.riskLevel, outcome.matchedSources, (performance.now() - matchingStarted) / 1000);
+        observeScreening(riskLevel, outcome.matchedSources, (performance.now() - matchingStarted) / 1000);
         return { status: 200, json, replayed: false };
       } catch (error) {
         // Nothing was stored: the unit goes back (a failure to give it back leaves it counted, the safe side).

@@ -50,6 +50,8 @@ const queries = preparedFor((db) => ({
       created_at: p.created_at,
       identifiers: p.identifiers,
       warnings: p.warnings,
+      profile_id: p.profile_id,
+      profile_version: p.profile_version,
     }),
   ),
 }));
@@ -78,6 +80,43 @@ export class ScreeningStore {
     for (const chunk of chunksOf(ids))
       out.push(...(await this.db.selectFrom('screenings').selectAll().where('id', 'in', chunk).execute()));
     return out;
+  }
+
+  /**
+   * What a backtest replays (profiles/backtest.ts): the searches of an organization's screenings from
+   * `from` on, newest first, `limit` at a time after the cursor (the last row of the previous page).
+   */
+  replayPage(
+    orgId: string,
+    q: { from: string; to: string; limit: number; after?: { created_at: string; id: string } },
+  ) {
+    let query = this.db
+      .selectFrom('screenings')
+      .select([
+        'id',
+        'query',
+        'search_key',
+        'entity_type',
+        'country',
+        'birth_date',
+        'identifiers',
+        'group_by_cluster',
+        'external_id',
+        'risk_level',
+        'created_at',
+      ])
+      .where('org_id', '=', orgId)
+      .where('created_at', '>=', q.from)
+      .where('created_at', '<=', q.to);
+    const after = q.after;
+    if (after)
+      query = query.where((eb) =>
+        eb.or([
+          eb('created_at', '<', after.created_at),
+          eb.and([eb('created_at', '=', after.created_at), eb('id', '<', after.id)]),
+        ]),
+      );
+    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit).execute();
   }
 
   /** One page of an organization's screenings, newest first, and how many match the filter in all. */

@@ -72,6 +72,7 @@ export async function buildServerApp(
     batches: { batches: ctx.services.batches },
     lists: { changes: changePage },
     validation: { validation: ctx.services.validation },
+    profiles: { profiles: ctx.services.profiles },
     interactive: ctx.jobs.interactive,
     console: { config, db: database.db, clock, services: ctx.services },
   });

@@ -20,6 +20,7 @@ import { Rescreener } from '../monitoring/rescreen-service.js';
 import { ownershipSource } from '../ownership/derived-source.js';
 import type { Screener } from '../screening/screener.js';
 import { decisionsService, type DecisionsService } from '../screening/decisions-service.js';
+import { profileResolver, profileService, type ProfileService } from '../profiles/profile-service.js';
 import { decisionHashes, screeningHashes } from '../screening/screening-audit.js';
 import { screeningService, type ScreeningService } from '../screening/screening-service.js';
 import { tenantsService, type TenantsService } from '../tenants/tenants-service.js';
@@ -56,6 +57,8 @@ export interface Services {
   validation: ValidationService;
   /** Console sign-in through each organization's OpenID Connect provider. */
   sso: SsoService;
+  /** Screening profiles (docs/profiles.md). */
+  profiles: ProfileService;
 }
 
 /** Background work: none of it runs until start(); tests drive each job's runUntilIdle themselves. */
@@ -103,6 +106,7 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
   // Webhook secrets are sealed at rest when SECRET_KEY is set (infra/secrets.ts).
   const secrets = new SecretBox(config.ops);
 
+  const profileOf = profileResolver(config.matching.floor);
   const deliveries = new DeliveryWorker({ database, clock, config: config.webhooks, nodeId, secrets, ...logged });
   const rescreen = new Rescreener({
     database,
@@ -114,6 +118,7 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     // The changed entities of a delta pass, indexed on this thread: a few records, built in milliseconds.
     probe: (records) => inlineScreener(records),
     onDeliveries: () => deliveries.job.kick(),
+    profileOf,
     ...logged,
   });
   const lists = lazyListSync({ config: config.lists, derived: [ownershipSource(config.ownership)] });
@@ -128,6 +133,7 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
       lists: () => runtime.current(),
       monitored: (db) => new MonitorStore(db),
       ...(host.counters && config.redis ? { quota: new RedisQuota(host.counters, config.redis.quotaSettleMs) } : {}),
+      profileOf,
     }),
     monitors: monitorService({ onCreated: () => rescreen.job.kick() }),
     alerts: alertsService({ onDeliveries: () => deliveries.job.kick() }),
@@ -146,6 +152,7 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
       onQueued: () => validationRunner.job.kick(),
     }),
     sso: ssoService({ config: config.console, secrets }),
+    profiles: profileService({ lists: () => runtime.current(), matching: config.matching }),
   };
   const interactive = new InFlight();
   const batchRunner = new BatchRunner({
