@@ -32,6 +32,31 @@ function formatValue(row: ResultRow): string {
   return row.unit === '%' ? `${value}%` : `${value} ${row.unit}`;
 }
 
+/**
+ * A results file in the shape of bench/results.ts, or a plain array of rows (a benchmark that has not
+ * moved to writeResult yet): the missing title, command and date are said as unknown, never invented.
+ */
+function normalizeResult(file: string, raw: unknown): BenchResult {
+  const body = (Array.isArray(raw) ? { rows: raw } : raw) as Partial<BenchResult> & Record<string, unknown>;
+  if (!Array.isArray(body.rows))
+    throw new Error(`bench/results/${file}: needs rows (see docs/benchmarks.md, "Result files")`);
+  const benchmark = file.replace(/\.json$/, '');
+  const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+  const note = text(body.note);
+  return {
+    benchmark,
+    title: text(body.title) ?? benchmark,
+    command: text(body.command) ?? `node dist/bench/${benchmark}.js`,
+    measuredAt: text(body.measuredAt) ?? 'date not recorded',
+    machine: text(body.machine) ?? 'machine not recorded',
+    ...(note ? { note } : {}),
+    rows: body.rows.map((row: ResultRow) => {
+      const { target, ...rest } = row;
+      return target === undefined || target === null ? rest : { ...rest, target: String(target) };
+    }),
+  };
+}
+
 export function readResults(root: string): BenchResult[] {
   const dir = join(root, 'bench', 'results');
   if (!existsSync(dir)) return [];
@@ -39,14 +64,11 @@ export function readResults(root: string): BenchResult[] {
     .filter((f) => f.endsWith('.json'))
     .sort()
     .map((f) => {
-      const result = JSON.parse(readFileSync(join(dir, f), 'utf8')) as BenchResult;
-      if (!Array.isArray(result.rows) || typeof result.title !== 'string')
-        throw new Error(`bench/results/${f}: needs a title and rows (see docs/benchmarks.md, "Result files")`);
-      return result;
+      return normalizeResult(f, JSON.parse(readFileSync(join(dir, f), 'utf8')) as unknown);
     });
 }
 
-const day = (iso: string) => iso.slice(0, 10);
+const day = (iso: string) => /^\d{4}-\d{2}-\d{2}/.exec(iso)?.[0] ?? iso;
 
 /** The README's one table of current figures: the headline rows. */
 export function figuresTable(results: BenchResult[]): string {

@@ -21,7 +21,7 @@ import type { EntityType, ListRecord, OfficialSourceId, SourceAdapter } from '..
 import { MatchingIndex, MEDIUM_BOUNDARY, HIGH_BOUNDARY } from '../src/matching/index.js';
 import { identifierBench } from './identifiers.js';
 import { type ResultRow, benchNote, writeResult } from './results.js';
-import { printDigest, queryMix, rng } from './query-mix.js';
+import { printDigest, queryMix } from './query-mix.js';
 import {
   type Perturbed,
   TO_CYRILLIC,

@@ -24,18 +24,6 @@ const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
  * Pages the README links that other branches add (issue 26's coordinator: they exist once merged).
  * The one place a link may point at a page not in docs/ yet.
  */
-const PAGES_OF_OTHER_BRANCHES = [
-  'identifiers.md',
-  'profiles.md',
-  'scoring.md',
-  'list-updates.md',
-  'validation.md',
-  'sso.md',
-  'client.md',
-  'latency.md',
-  'multi-node.md',
-];
-
 describe('generated documentation', () => {
   it('README.md, docs/benchmarks.md and docs/configuration.md equal what npm run docs renders', () => {
     for (const r of renderDocs(ROOT)) assert.equal(r.current, r.text, `${r.file} is stale: run npm run docs`);
@@ -78,10 +66,7 @@ describe('the README is a front door', () => {
     for (const page of pages) assert.ok(README.includes(`(docs/${page})`), `README links docs/${page}`);
     const linked = [...README.matchAll(/\]\(docs\/([^)#]+)/g)].map((m) => m[1] as string);
     for (const page of linked)
-      assert.ok(
-        existsSync(join(ROOT, 'docs', page)) || PAGES_OF_OTHER_BRANCHES.includes(page),
-        `docs/${page} linked from the README does not exist`,
-      );
+      assert.ok(existsSync(join(ROOT, 'docs', page)), `docs/${page} linked from the README does not exist`);
   });
 
   it('links between docs/ pages resolve', () => {
@@ -89,7 +74,6 @@ describe('the README is a front door', () => {
       const text = readFileSync(join(ROOT, 'docs', page), 'utf8');
       for (const m of text.matchAll(/\]\((?!https?:|#|mailto:)([^)#\s]+)/g)) {
         const target = m[1] as string;
-        if (PAGES_OF_OTHER_BRANCHES.includes(target)) continue;
         assert.ok(existsSync(join(ROOT, 'docs', target)), `docs/${page} links ${target}, which does not exist`);
       }
     }

@@ -286,11 +286,228 @@ export interface paths {
     };
     /**
      * The rows of a batch with their screening or their error
-     * @description One line per row: its line number, externalId, screeningId, riskLevel, riskScore, entityId, entityName and matchedSources, or the error naming its line and field. `format=json` gives a page in the envelope; `format=csv` and `format=ndjson` stream every row (CSV columns: line, externalId, name, state, screeningId, riskLevel, riskScore, entityId, entityName, matchedSources (space-separated), errorCode, errorField, errorMessage).
+     * @description One line per row: its line number, externalId, screeningId, riskLevel, riskScore, entityId, entityName and matchedSources, or the error naming its line and field. `format=json` gives a page in the envelope; `format=csv` and `format=ndjson` stream every row (CSV columns: line, externalId, name, state, screeningId, riskLevel, riskScore, entityId, entityName, matchedSources (space-separated), errorCode, errorField, errorMessage, warnings (each `field code`, space-separated)).
      */
     get: operations['getBatchResults'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/lists/changes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What changed on the lists: added, removed and changed entities per activated version
+     * @description Every version put in force is compared with the one it replaced, entity by entity (the first version of a source has no changes). Oldest first; page with `cursor` (`meta.next`), which stays valid for good. The same for every organization.
+     */
+    get: operations['listChanges'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/validation-runs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List the organization's validation runs, newest first */
+    get: operations['listValidationRuns'];
+    put?: never;
+    /**
+     * Start a validation run: evidence of how well this deployment screens, as a signed report
+     * @description Admins only. Queues a run and answers at once (202); it runs in the background on the deployment's lists in force with the engine the API screens with (GET /validation-runs/{id} for its progress). A run self-screens every listed name and alias (quick: a sample), measures recall on perturbed listed names per kind of change (typo, dropped letter, swapped parts, dropped middle part, joined parts, Cyrillic and back, lower case and punctuation, legal-form variant), false alerts on a generated multicultural population per script, identifiers found and not found, and the engine's latency; the report (report.json and report.html) is signed with the deployment's Ed25519 key and judged against the thresholds given here (or their defaults). One unfinished run per organization at a time. Runs cost no screening quota and store no screenings.
+     */
+    post: operations['createValidationRun'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/validation-runs/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A validation run: status, progress, and once completed the summary against the thresholds */
+    get: operations['getValidationRun'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/validation-runs/{id}/{file}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The signed report of a completed run: report.json (figures and Ed25519 signature) or report.html
+     * @description report.json is the report document: every figure, every miss, the context (list versions, engine version, profile, seed, machine, duration), the thresholds and the summary, the SHA-256 of report.html, and the Ed25519 signature over all of it. `sanctions validate verify report.json` checks both files.
+     */
+    get: operations['getValidationReport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/profiles': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List the organization's screening profiles */
+    get: operations['listProfiles'];
+    put?: never;
+    /**
+     * Create a screening profile (admin)
+     * @description One for the organization, and at most one per API key. Version 1 is the built-in default (it changes no outcome); `settings`, when given, are saved as the first draft.
+     */
+    post: operations['createProfile'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/profiles/current': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The profile this key screens under now
+     * @description The key's own profile, else the organization's, else the built-in default (id null, version 0).
+     */
+    get: operations['currentProfile'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/profiles/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A screening profile: active version, draft, its last backtest and history */
+    get: operations['getProfile'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/profiles/{id}/draft': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Save the draft (admin)
+     * @description Knobs sent change the active version's; knobs left out keep them. A draft already open is replaced (its version is kept as discarded).
+     */
+    put: operations['saveProfileDraft'];
+    post?: never;
+    /** Discard the draft (admin) */
+    delete: operations['discardProfileDraft'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/profiles/{id}/backtest': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Backtest the draft on the organization’s stored screenings (admin)
+     * @description Replays the stored screenings of the window (default the last 90 days, newest first, up to `limit`, default 100,000) under the active version and under the draft, against the lists in force, and reports alerts by level on each side, every screening whose level changes with both explanations, every match an analyst confirmed that the draft would no longer report, and the false positives it would no longer raise. The report is kept with the draft and summarized in the audit chain. Send `{}` for the defaults.
+     */
+    post: operations['backtestProfile'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/profiles/{id}/activate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Activate the draft (admin)
+     * @description Uses the draft's last backtest (runs one with the defaults when it has none). When it drops a confirmed match, a `reason` is required (400 VALIDATION_ERROR naming `reason` without one), and with four-eyes on for the organization the draft then waits (state `pending`) for another admin's POST /profiles/{id}/approve. Activation, the backtest's summary and the reason are appended to the audit chain. Screenings from then on record the new version.
+     */
+    post: operations['activateProfile'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/profiles/{id}/approve': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Approve a version waiting for a second admin (four-eyes)
+     * @description The approver must be an admin other than the one who asked for the activation. Send `{}` or no body.
+     */
+    post: operations['approveProfile'];
     delete?: never;
     options?: never;
     head?: never;
@@ -327,6 +544,7 @@ export interface components {
           | 'HEADERS_TOO_LARGE'
           | 'FEATURE_NOT_AVAILABLE'
           | 'LISTS_NOT_READY'
+          | 'SERVICE_UNAVAILABLE'
           | 'INTERNAL_ERROR';
         message: string;
         /** @description For VALIDATION_ERROR: the field at fault. */
@@ -359,7 +577,7 @@ export interface components {
         | 'call_sign'
         | 'aircraft_serial'
         | 'aircraft_registration';
-      /** @description As written: letter case, spaces, dashes, dots and prefixes such as "IMO" or "No." do not matter. A value failing its type's check is 400 VALIDATION_ERROR naming identifiers[i].value. */
+      /** @description As written: letter case, spaces, dashes, dots and prefixes such as "IMO" or "No." do not matter. A value of the wrong length, characters or structure for its type is 400 VALIDATION_ERROR naming identifiers[i].value; a well-formed value whose check digit fails (IMO, LEI) or whose MMSI country digits are unallocated is screened as written, with a warning in the result's `warnings`. */
       value: string;
       /** @description Issuing country (ISO 3166-1 alpha-2) of a passport, national_id, registration or tax_id: a number of another country on the listing is another document. */
       country?: string;
@@ -376,6 +594,14 @@ export interface components {
       country?: string;
       currency?: string;
     };
+    /** ScreeningWarning */
+    ScreeningWarning: {
+      /** @description The request field, such as `identifiers[0].value`. */
+      field: string;
+      /** @description CHECKSUM_MISMATCH: an IMO number or LEI whose check digit fails (for a vessel, the ship scheme); UNALLOCATED_MID: an MMSI whose maritime identification digits are allocated to no country. */
+      code: 'CHECKSUM_MISMATCH' | 'UNALLOCATED_MID';
+      message: string;
+    };
     /**
      * ScreenRequest
      * @description Unknown fields are ignored and never stored.
@@ -389,12 +615,9 @@ export interface components {
       country?: string;
       /** @description calendar date, YYYY-MM-DD */
       birthDate?: string;
-      /**
-       * @description Collapse rows for the same party across lists into one match with `listings`.
-       * @default false
-       */
+      /** @description Collapse rows for the same party across lists into one match with `listings`. Left out: false, or the screening profile's `groupByCluster`. */
       groupByCluster?: boolean;
-      /** @description At most 20. A listing carrying one of them (same type and normalized value) is found whatever its name: high with a compatible name, or on a vessel's or aircraft's listing with any name; medium (review) under an unrelated name. A listing with only other numbers of the same type is contradicted. Part of the search (isMonitored, monitors' rescreens). */
+      /** @description At most 20. A listing carrying one of them (same type and normalized value) is found whatever its name. Decisive identifiers (lei, bic, imo of a vessel or a company, mmsi, crypto_wallet with no other currency, aircraft_serial of a listed aircraft) make it high whatever the name, explained with the name score beside it; country-scoped ones (passport, national_id, registration, tax_id) make it high with a compatible name or the same issuing country, and medium (review) otherwise; call_sign and aircraft_registration high with a compatible name or on a craft's listing. A listing with only other numbers of the same type is contradicted. Part of the search (isMonitored, monitors' rescreens). */
       identifiers?: components['schemas']['IdentifierInput'][];
       /** @description The customer's reference in your own systems, 1 to 200 characters after trimming. Stored with the screening, filterable in GET /screenings, and part of the idempotency comparison. */
       externalId?: string;
@@ -502,6 +725,8 @@ export interface components {
       /** @description The top match first: the best row of the riskiest party (it sets riskScore, entityId and entityName), even when one row of another party, confirmed by no other list, scores a little higher; the other matches follow by matchScore. */
       matchDetails: components['schemas']['Match'][];
       isMonitored: boolean;
+      /** @description What the screening took as written although it fails a check: a well-formed identifier whose check digit fails may still be the number a list prints, so it is screened, not refused. Empty when none. */
+      warnings: components['schemas']['ScreeningWarning'][];
     };
     /** ListVersionRef */
     ListVersionRef: {
@@ -535,10 +760,19 @@ export interface components {
       groupByCluster: boolean;
       /** @description The identifiers screened; empty when none. */
       identifiers: components['schemas']['StoredIdentifier'][];
+      /** @description What the screening took as written although it fails a check: a well-formed identifier whose check digit fails may still be the number a list prints, so it is screened, not refused. Empty when none. */
+      warnings: components['schemas']['ScreeningWarning'][];
       /** @description The customer reference given with the request, or null. */
       externalId: string | null;
-      /** @description The engine that ran: package version and a digest of the matching rules (`0.1.0+rules.<hex>`); null for screenings stored before it was recorded. */
+      /** @description The engine that ran: package version, the digest of the declared scoring (the table, knobs and part rules of docs/scoring.md) and a digest of the engine modules (`0.1.0+scoring.<16 hex>.code.<16 hex>`; `0.1.0+rules.<16 hex>` on screenings stored before the scoring table); null for screenings stored before it was recorded. */
       engineVersion: string | null;
+      /** @description The screening profile the screening ran under (docs/profiles.md); null for screenings stored before profiles existed. */
+      profile: {
+        /** @description The profile (`prf_<id>`); null for the built-in default profile. */
+        id: string | null;
+        /** @description The version that was active; 0 for the built-in default. */
+        version: number;
+      } | null;
       /** Format: date-time */
       timestamp: string;
     };
@@ -766,7 +1000,369 @@ export interface components {
       entityId: string | null;
       entityName: string | null;
       matchedSources: string[];
+      /** @description The screening's warnings (identifiers screened as written although their check fails, as in POST /screen); empty when none. */
+      warnings: components['schemas']['ScreeningWarning'][];
       error: components['schemas']['BatchRowError'] | null;
+    };
+    /** ListChange */
+    ListChange: {
+      /** @description The change: `<version id>.<position>`. */
+      id: string;
+      source:
+        | 'us_ofac'
+        | 'us_csl'
+        | 'eu_csl'
+        | 'uk_csl'
+        | 'un_csl'
+        | 'au_dfat'
+        | 'ch_seco'
+        | 'ca_gac'
+        | 'jp_mof'
+        | 'us_ofac_50';
+      sourceLabel: string;
+      /** @description The version whose activation made the change. */
+      versionId: string;
+      /** Format: date-time */
+      activatedAt: string;
+      /** @description `<source_id>:<record_id>`, as in matches. */
+      entityId: string;
+      /** @description The name as listed (in the older version for a removal). */
+      name: string;
+      entityType: string;
+      kind: 'added' | 'removed' | 'changed';
+      /** @description A change that lapses a false-positive suppression: any name or alias, birth date, nationality, identifier, program or the entity type; additions and removals are major. */
+      major: boolean;
+      /** @description For a change: the fields that differ. Empty for additions and removals. */
+      fields: (
+        | 'name'
+        | 'aliases'
+        | 'entityType'
+        | 'birthDates'
+        | 'nationalities'
+        | 'identifiers'
+        | 'programs'
+        | 'addresses'
+        | 'birthPlaces'
+        | 'listingDate'
+        | 'titles'
+        | 'positions'
+        | 'gender'
+        | 'list'
+        | 'remarks'
+      )[];
+      /** @description Per field in `fields`: the values added and removed. */
+      changes: {
+        [key: string]: {
+          /** @description Values the newer version has and the older one had not. */
+          added: string[];
+          /** @description Values the older version had and the newer one has not. */
+          removed: string[];
+        };
+      };
+    };
+    /**
+     * ValidationRunStatus
+     * @description queued (waiting for a node to take it), running (see progress), completed (the signed report is ready), failed (error says why).
+     */
+    ValidationRunStatus: 'queued' | 'running' | 'completed' | 'failed';
+    /** CreateValidationRunRequest */
+    CreateValidationRunRequest: {
+      /**
+       * @description A quick run: samples (2,000 listed names, 100 perturbations a kind, 2,000 negatives, 500 listed identifiers) instead of every listed name, in about a minute.
+       * @default false
+       */
+      quick?: boolean;
+      /** @description Draws the samples and the negative population; the same seed draws the same ones. Default 20260522. */
+      seed?: number;
+      /** @description The organization's thresholds the summary judges the figures against; unset ones take their default. */
+      thresholds?: {
+        /** @description Self-screen: listed names that find their own listing at medium or above: at least this (%); default 99.5. */
+        selfScreenMedium?: number;
+        /** @description Self-screen: listed names whose own listing is the top party: at least this (%); default 98. */
+        selfScreenTop?: number;
+        /** @description Perturbation recall at medium, each kind: at least this (%); default 80. */
+        perturbationMedium?: number;
+        /** @description False alerts at medium on the negative population, name only: at most this (%); default 0.3. */
+        falseAlertMedium?: number;
+        /** @description False alerts at high on the negative population, name only: at most this (%); default 0.02. */
+        falseAlertHigh?: number;
+        /** @description Listed identifiers that find their listing as the top match: at least this (%); default 99. */
+        identifiersFound?: number;
+        /** @description Random valid identifiers no list holds that match a listing: at most this (count); default 0. */
+        randomIdentifierHits?: number;
+        /** @description Engine latency, 99th percentile: at most this (ms); default 100. */
+        latencyP99?: number;
+        /** @description New and changed entries of a list activation found at medium or above: at least this (%); default 100. */
+        newEntriesFound?: number;
+      };
+      /** @description The score a match must reach to count as found at medium and at high. The defaults are the risk levels of the service; another value shows what a different alerting line would catch (and what it would miss). */
+      cutoffs?: {
+        /** @description Default 50 (the medium boundary). */
+        medium?: number;
+        /** @description Default 80 (the high boundary). */
+        high?: number;
+      };
+    };
+    /** ValidationSummaryRow */
+    ValidationSummaryRow: {
+      key: string;
+      label: string;
+      value: number;
+      unit: '%' | 'ms' | 'count';
+      threshold: number;
+      /** @description min: the value must be at least the threshold; max: at most. */
+      bound: 'min' | 'max';
+      met: boolean;
+    };
+    /** ValidationRun */
+    ValidationRun: {
+      /** @description `val_<id>` */
+      id: string;
+      /** @description full, quick, or activation (recorded by the deployment on a list activation). */
+      kind: string;
+      status: components['schemas']['ValidationRunStatus'];
+      quick: boolean;
+      seed: number;
+      progress: {
+        /** @description self-screen, perturbations, negatives, identifiers or latency; null before the run starts. */
+        phase: string | null;
+        done: number;
+        /** @description Queries of the current phase. */
+        total: number;
+      };
+      createdAt: string;
+      startedAt: string | null;
+      finishedAt: string | null;
+      /** @description Every threshold met; null until completed. */
+      passed: boolean | null;
+      /** @description Each figure against its threshold; null until completed. */
+      summary: components['schemas']['ValidationSummaryRow'][] | null;
+      error: string | null;
+    };
+    /** ProfileCutoffs */
+    ProfileCutoffs: {
+      /** @description Medium cut-off (50 to 99). */
+      medium?: number;
+      /** @description High cut-off (above the medium one, up to 100). */
+      high?: number;
+    };
+    /**
+     * ProfileSettings
+     * @description The knobs of a screening profile; only these are a profile’s, the engine’s inner weights are not.
+     */
+    ProfileSettings: {
+      /** @description The lists screened against. A listing found only on a source left out is never reported, and does not raise the risk of one found elsewhere. `us_ofac_50` is the ownership-derived source. Default every source; null, or a non-empty subset of us_ofac, us_csl, eu_csl, uk_csl, un_csl, au_dfat, ch_seco, ca_gac, jp_mof, us_ofac_50. */
+      sources: string[] | null;
+      /** @description A match scoring under it is not reported, and a risk score under it is level low. Raising it removes weak alerts; every match it removes is listed by the backtest. Default 50; 50 to 99. */
+      mediumCutoff: number;
+      /** @description A risk score at or above it is level high. Default 80; above the medium cut-off, up to 100. */
+      highCutoff: number;
+      /** @description Cut-offs of one list, for a list this organization weighs differently. A source's cut-off wins over its entity type's, which wins over the profile's. Default none; per source id: {medium?, high?} in the ranges above. Keys: us_ofac, us_csl, eu_csl, uk_csl, un_csl, au_dfat, ch_seco, ca_gac, jp_mof, us_ofac_50. */
+      sourceCutoffs: {
+        [key: string]: components['schemas']['ProfileCutoffs'];
+      };
+      /** @description Cut-offs for listings of one entity type (for example a higher medium cut-off for vessels). Default none; per entity type (person, organization, vessel, aircraft): {medium?, high?}. */
+      entityTypeCutoffs: {
+        [key: string]: components['schemas']['ProfileCutoffs'];
+      };
+      /** @description Whether the a.k.a.s the lists themselves mark weak or low quality are compared. Off, a party listed only under a weak alias of the screened name is not found by it. Default true; true or false. */
+      weakAliases: boolean;
+      /** @description A listed birth year within this many years of the screened one is near: it does not contradict an approximate listed date, and it lowers the score less than a far one. Default 1; 0 to 10. */
+      birthDateToleranceYears: number;
+      /** @description The default of POST /screen groupByCluster when a request leaves it out. Default false; true or false. */
+      groupByCluster: boolean;
+    };
+    /**
+     * ProfileSettingsInput
+     * @description Any subset of the knobs; a knob left out keeps its value in the active version. A knob out of its range is 400 VALIDATION_ERROR naming it (`settings.mediumCutoff`).
+     */
+    ProfileSettingsInput: {
+      /** @description The lists screened against. A listing found only on a source left out is never reported, and does not raise the risk of one found elsewhere. `us_ofac_50` is the ownership-derived source. Default every source; null, or a non-empty subset of us_ofac, us_csl, eu_csl, uk_csl, un_csl, au_dfat, ch_seco, ca_gac, jp_mof, us_ofac_50. */
+      sources?: string[] | null;
+      /** @description A match scoring under it is not reported, and a risk score under it is level low. Raising it removes weak alerts; every match it removes is listed by the backtest. Default 50; 50 to 99. */
+      mediumCutoff?: number;
+      /** @description A risk score at or above it is level high. Default 80; above the medium cut-off, up to 100. */
+      highCutoff?: number;
+      /** @description Cut-offs of one list, for a list this organization weighs differently. A source's cut-off wins over its entity type's, which wins over the profile's. Default none; per source id: {medium?, high?} in the ranges above. Keys: us_ofac, us_csl, eu_csl, uk_csl, un_csl, au_dfat, ch_seco, ca_gac, jp_mof, us_ofac_50. */
+      sourceCutoffs?: {
+        [key: string]: components['schemas']['ProfileCutoffs'];
+      };
+      /** @description Cut-offs for listings of one entity type (for example a higher medium cut-off for vessels). Default none; per entity type (person, organization, vessel, aircraft): {medium?, high?}. */
+      entityTypeCutoffs?: {
+        [key: string]: components['schemas']['ProfileCutoffs'];
+      };
+      /** @description Whether the a.k.a.s the lists themselves mark weak or low quality are compared. Off, a party listed only under a weak alias of the screened name is not found by it. Default true; true or false. */
+      weakAliases?: boolean;
+      /** @description A listed birth year within this many years of the screened one is near: it does not contradict an approximate listed date, and it lowers the score less than a far one. Default 1; 0 to 10. */
+      birthDateToleranceYears?: number;
+      /** @description The default of POST /screen groupByCluster when a request leaves it out. Default false; true or false. */
+      groupByCluster?: boolean;
+    };
+    /** ProfileVersion */
+    ProfileVersion: {
+      version: number;
+      /** @description draft, pending (waits for a second admin), active, retired or discarded. */
+      state: string;
+      /** Format: date-time */
+      createdAt: string;
+      /** @description User id. */
+      createdBy: string;
+      backtestedAt: string | null;
+      /** @description Why it was activated although its backtest drops confirmed matches. */
+      reason: string | null;
+      requestedBy: string | null;
+      activatedAt: string | null;
+      activatedBy: string | null;
+      settings: components['schemas']['ProfileSettings'];
+    };
+    /** BacktestReport */
+    BacktestReport: {
+      window: {
+        from: string;
+        to: string;
+        days: number;
+      };
+      /** @description Stored screenings replayed (newest first). */
+      screenings: number;
+      /** @description True when the window held more than `limit` screenings. */
+      truncated: boolean;
+      /** @description The lists in force that both sides ran against. */
+      listVersions: {
+        source: string;
+        version: string;
+      }[];
+      /** @description Screenings by level under each side. */
+      alerts: {
+        current: {
+          low: number;
+          medium: number;
+          high: number;
+        };
+        draft: {
+          low: number;
+          medium: number;
+          high: number;
+        };
+        /** @description Medium or high under the active version, low under the draft. */
+        removed: number;
+        /** @description Low under the active version, medium or high under the draft. */
+        added: number;
+      };
+      /** @description Every screening whose level changes, with both explanations. */
+      levelChanges: {
+        total: number;
+        /** @description At most 1,000. */
+        items: {
+          screeningId: string;
+          query: string;
+          timestamp: string;
+          current: {
+            riskLevel: string;
+            riskScore: number;
+            entityId: string | null;
+            entityName: string | null;
+            /** @description The top match's explanation. */
+            explanation: string | null;
+          };
+          draft: {
+            riskLevel: string;
+            riskScore: number;
+            entityId: string | null;
+            entityName: string | null;
+            /** @description The top match's explanation. */
+            explanation: string | null;
+          };
+        }[];
+      };
+      /** @description Matches an analyst confirmed that the draft would no longer report. */
+      confirmedLost: {
+        total: number;
+        /** @description At most 1,000. */
+        items: {
+          screeningId: string;
+          query: string;
+          entityId: string;
+          entityName: string | null;
+          decisionId: string;
+          currentScore: number | null;
+        }[];
+      };
+      /** @description Matches an analyst found false positive that the draft would no longer raise. */
+      falsePositivesCleared: {
+        total: number;
+        /** @description At most 1,000. */
+        items: {
+          screeningId: string;
+          query: string;
+          entityId: string;
+          entityName: string | null;
+          decisionId: string;
+          currentScore: number | null;
+        }[];
+      };
+      tookMs: number;
+    };
+    /** Profile */
+    Profile: {
+      /** @description `prf_<id>` */
+      id: string;
+      name: string;
+      /** @description The API key it applies to; null: the organization's profile (every key without its own). */
+      keyId: string | null;
+      activeVersion: number;
+      active: components['schemas']['ProfileVersion'];
+      draft: components['schemas']['ProfileVersion'] | null;
+      /** @description The draft's last backtest. */
+      backtest: components['schemas']['BacktestReport'] | null;
+      /** @description Every version, oldest first. */
+      history: {
+        version: number;
+        /** @description draft, pending (waits for a second admin), active, retired or discarded. */
+        state: string;
+        /** Format: date-time */
+        createdAt: string;
+        /** @description User id. */
+        createdBy: string;
+        backtestedAt: string | null;
+        /** @description Why it was activated although its backtest drops confirmed matches. */
+        reason: string | null;
+        requestedBy: string | null;
+        activatedAt: string | null;
+        activatedBy: string | null;
+      }[];
+      /** Format: date-time */
+      createdAt: string;
+    };
+    /** ProfileInForce */
+    ProfileInForce: {
+      /** @description null: the built-in default profile. */
+      id: string | null;
+      version: number;
+      settings: components['schemas']['ProfileSettings'];
+    };
+    /** CreateProfileRequest */
+    CreateProfileRequest: {
+      /** @description At most 100 characters. */
+      name?: string;
+      /** @description An API key of the organization: the profile applies to it alone. Left out: the organization's. */
+      keyId?: string;
+      settings?: components['schemas']['ProfileSettingsInput'];
+    };
+    /** ProfileDraftRequest */
+    ProfileDraftRequest: {
+      settings: components['schemas']['ProfileSettingsInput'];
+    };
+    /** BacktestRequest */
+    BacktestRequest: {
+      /** @description Days back from now; default 90, 1 to 3660. */
+      windowDays?: number;
+      /** @description Most screenings replayed, newest first; default 100,000, at most 250,000. */
+      limit?: number;
+    };
+    /** ActivateProfileRequest */
+    ActivateProfileRequest: {
+      /** @description Required when the draft's backtest drops a confirmed match; at most 2,000 characters. */
+      reason?: string;
     };
   };
   responses: never;
@@ -944,7 +1540,18 @@ export interface operations {
                 /** @description This node screens against the version. */
                 loaded: boolean;
                 syncing: boolean;
+                /** @description Why the last check or sync failed; null after a good one. */
                 lastError: string | null;
+                /** @description When the publisher (or the list directory) was last checked for a new version. */
+                lastCheckAt: string | null;
+                /** @description What the last check found: not_modified, unchanged, updated, rejected or skipped. */
+                lastCheckStatus: string | null;
+                /** @description When a new version of the source was last put in force. */
+                lastChangeAt: string | null;
+                /** @description When the source is checked next: LIST_POLL_INTERVAL after a good check, sooner with backoff after a failed one; null when it is not polled. */
+                nextCheckAt: string | null;
+                /** @description Failed checks in a row (0 after a good one). */
+                checkFailures: number;
               }[];
             };
           };
@@ -995,7 +1602,18 @@ export interface operations {
                 /** @description This node screens against the version. */
                 loaded: boolean;
                 syncing: boolean;
+                /** @description Why the last check or sync failed; null after a good one. */
                 lastError: string | null;
+                /** @description When the publisher (or the list directory) was last checked for a new version. */
+                lastCheckAt: string | null;
+                /** @description What the last check found: not_modified, unchanged, updated, rejected or skipped. */
+                lastCheckStatus: string | null;
+                /** @description When a new version of the source was last put in force. */
+                lastChangeAt: string | null;
+                /** @description When the source is checked next: LIST_POLL_INTERVAL after a good check, sooner with backoff after a failed one; null when it is not polled. */
+                nextCheckAt: string | null;
+                /** @description Failed checks in a row (0 after a good one). */
+                checkFailures: number;
               }[];
             };
           };
@@ -1182,7 +1800,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description LISTS_NOT_READY: the sanctions lists are not loaded yet; screening against no data would be a silent false negative. */
+      /** @description LISTS_NOT_READY: the sanctions lists are not loaded yet; screening against no data would be a silent false negative. SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis) or is rebuilding a quota after Redis lost it; nothing was stored or counted. Both carry Retry-After. */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -1334,6 +1952,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis), or is rebuilding them after Redis lost them; nothing was done. Retry-After gives the seconds to wait. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   getScreening: {
@@ -1450,6 +2082,20 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis), or is rebuilding them after Redis lost them; nothing was done. Retry-After gives the seconds to wait. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -1578,6 +2224,20 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis), or is rebuilding them after Redis lost them; nothing was done. Retry-After gives the seconds to wait. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -1748,6 +2408,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis), or is rebuilding them after Redis lost them; nothing was done. Retry-After gives the seconds to wait. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   deleteMonitor: {
@@ -1864,6 +2538,20 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis), or is rebuilding them after Redis lost them; nothing was done. Retry-After gives the seconds to wait. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -2023,6 +2711,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis), or is rebuilding them after Redis lost them; nothing was done. Retry-After gives the seconds to wait. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   decideOnAlert: {
@@ -2176,6 +2878,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis), or is rebuilding them after Redis lost them; nothing was done. Retry-After gives the seconds to wait. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   listDecisions: {
@@ -2310,6 +3026,20 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis), or is rebuilding them after Redis lost them; nothing was done. Retry-After gives the seconds to wait. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -2451,6 +3181,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis), or is rebuilding them after Redis lost them; nothing was done. Retry-After gives the seconds to wait. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   listBatches: {
@@ -2573,6 +3317,20 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis), or is rebuilding them after Redis lost them; nothing was done. Retry-After gives the seconds to wait. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -2725,6 +3483,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis), or is rebuilding them after Redis lost them; nothing was done. Retry-After gives the seconds to wait. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   getBatch: {
@@ -2841,6 +3613,20 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis), or is rebuilding them after Redis lost them; nothing was done. Retry-After gives the seconds to wait. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -2982,6 +3768,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis), or is rebuilding them after Redis lost them; nothing was done. Retry-After gives the seconds to wait. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   getBatchResults: {
@@ -3110,6 +3910,2197 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis), or is rebuilding them after Redis lost them; nothing was done. Retry-After gives the seconds to wait. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listChanges: {
+    parameters: {
+      query?: {
+        /** @description A list version id (`lv_...`): the changes of the versions put in force after it; or an ISO 8601 date or time: the changes put in force after it. */
+        since?: string;
+        source?:
+          | 'us_ofac'
+          | 'us_csl'
+          | 'eu_csl'
+          | 'uk_csl'
+          | 'un_csl'
+          | 'au_dfat'
+          | 'ch_seco'
+          | 'ca_gac'
+          | 'jp_mof'
+          | 'us_ofac_50';
+        kind?: 'added' | 'removed' | 'changed';
+        /** @description `meta.next` of an earlier page: the changes after it. */
+        cursor?: string;
+        /** @description Changes per page, 1 to 100. */
+        pageSize?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of changes, oldest first (newest last). */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['ListChange'][];
+            meta: {
+              /** @description Pass as `cursor` to read the changes after this page; kept while there are none yet, so a reader can poll with it. */
+              next: string | null;
+              /** @description More changes follow this page now. */
+              hasMore: boolean;
+              pageSize: number;
+            };
+          };
+        };
+      };
+      /** @description BAD_REQUEST (body is not valid JSON) or VALIDATION_ERROR (the message and `error.field` name the field). */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description UNAUTHORIZED (x-api-key missing) or INVALID_API_KEY (unknown, revoked or expired key). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description FORBIDDEN (the key's owner is no longer a member), FEATURE_NOT_AVAILABLE (tier below Starter) or TIER_LIMIT_EXCEEDED (monthly quota used). */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description NOT_FOUND. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description METHOD_NOT_ALLOWED: the path exists but not with this method. */
+      405: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description RATE_LIMITED: more than the per-key limit in the current minute (or too many failed authentications from this address). Retry-After gives the seconds to wait. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description INTERNAL_ERROR: never carries internal details. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis), or is rebuilding them after Redis lost them; nothing was done. Retry-After gives the seconds to wait. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listValidationRuns: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1 (at most 1,000,000). */
+        page?: number;
+        /** @description Items per page, 1 to 100. */
+        pageSize?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of runs. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['ValidationRun'][];
+            meta: {
+              pagination: components['schemas']['Pagination'];
+            };
+          };
+        };
+      };
+      /** @description BAD_REQUEST (body is not valid JSON) or VALIDATION_ERROR (the message and `error.field` name the field). */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description UNAUTHORIZED (x-api-key missing) or INVALID_API_KEY (unknown, revoked or expired key). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description FORBIDDEN (the key's owner is no longer a member), FEATURE_NOT_AVAILABLE (tier below Starter) or TIER_LIMIT_EXCEEDED (monthly quota used). */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description NOT_FOUND. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description METHOD_NOT_ALLOWED: the path exists but not with this method. */
+      405: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description RATE_LIMITED: more than the per-key limit in the current minute (or too many failed authentications from this address). Retry-After gives the seconds to wait. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description INTERNAL_ERROR: never carries internal details. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis), or is rebuilding them after Redis lost them; nothing was done. Retry-After gives the seconds to wait. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  createValidationRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateValidationRunRequest'];
+      };
+    };
+    responses: {
+      /** @description The run is queued. */
+      202: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['ValidationRun'];
+          };
+        };
+      };
+      /** @description BAD_REQUEST (body is not valid JSON) or VALIDATION_ERROR (the message and `error.field` name the field). */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description UNAUTHORIZED (x-api-key missing) or INVALID_API_KEY (unknown, revoked or expired key). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description FORBIDDEN: the key's user is not an admin of the organization (or no longer a member); FEATURE_NOT_AVAILABLE: tier below Starter, or the operator has not set VALIDATION_SIGNING_KEY. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description NOT_FOUND. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description METHOD_NOT_ALLOWED: the path exists but not with this method. */
+      405: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description CONFLICT: a run of the organization is queued or running. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body must be sent as application/json. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description RATE_LIMITED: more than the per-key limit in the current minute (or too many failed authentications from this address). Retry-After gives the seconds to wait. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description INTERNAL_ERROR: never carries internal details. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis), or is rebuilding them after Redis lost them; nothing was done. Retry-After gives the seconds to wait. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getValidationRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The run. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['ValidationRun'];
+          };
+        };
+      };
+      /** @description BAD_REQUEST (body is not valid JSON) or VALIDATION_ERROR (the message and `error.field` name the field). */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description UNAUTHORIZED (x-api-key missing) or INVALID_API_KEY (unknown, revoked or expired key). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description FORBIDDEN (the key's owner is no longer a member), FEATURE_NOT_AVAILABLE (tier below Starter) or TIER_LIMIT_EXCEEDED (monthly quota used). */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description NOT_FOUND: no validation run with this id in the organization (another organization's runs are not found either). */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description METHOD_NOT_ALLOWED: the path exists but not with this method. */
+      405: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description RATE_LIMITED: more than the per-key limit in the current minute (or too many failed authentications from this address). Retry-After gives the seconds to wait. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description INTERNAL_ERROR: never carries internal details. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis), or is rebuilding them after Redis lost them; nothing was done. Retry-After gives the seconds to wait. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getValidationReport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        file: 'report.json' | 'report.html';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description application/json (report.json) or text/html (report.html), sent as a download. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description BAD_REQUEST (body is not valid JSON) or VALIDATION_ERROR (the message and `error.field` name the field). */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description UNAUTHORIZED (x-api-key missing) or INVALID_API_KEY (unknown, revoked or expired key). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description FORBIDDEN (the key's owner is no longer a member), FEATURE_NOT_AVAILABLE (tier below Starter) or TIER_LIMIT_EXCEEDED (monthly quota used). */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description NOT_FOUND: no validation run with this id in the organization (another organization's runs are not found either). */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description METHOD_NOT_ALLOWED: the path exists but not with this method. */
+      405: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description CONFLICT: the run has not completed (queued, running or failed). */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description RATE_LIMITED: more than the per-key limit in the current minute (or too many failed authentications from this address). Retry-After gives the seconds to wait. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description INTERNAL_ERROR: never carries internal details. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis), or is rebuilding them after Redis lost them; nothing was done. Retry-After gives the seconds to wait. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listProfiles: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Oldest first. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['Profile'][];
+          };
+        };
+      };
+      /** @description BAD_REQUEST (body is not valid JSON) or VALIDATION_ERROR (the message and `error.field` name the field). */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description UNAUTHORIZED (x-api-key missing) or INVALID_API_KEY (unknown, revoked or expired key). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description FORBIDDEN (the key's owner is no longer a member), FEATURE_NOT_AVAILABLE (tier below Starter) or TIER_LIMIT_EXCEEDED (monthly quota used). */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description NOT_FOUND. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description METHOD_NOT_ALLOWED: the path exists but not with this method. */
+      405: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description RATE_LIMITED: more than the per-key limit in the current minute (or too many failed authentications from this address). Retry-After gives the seconds to wait. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description INTERNAL_ERROR: never carries internal details. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis), or is rebuilding them after Redis lost them; nothing was done. Retry-After gives the seconds to wait. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  createProfile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateProfileRequest'];
+      };
+    };
+    responses: {
+      /** @description The profile was created. */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['Profile'];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR naming the field: a knob out of its range, an unknown source or entity type, keyId not a key of the organization, name too long. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description UNAUTHORIZED (x-api-key missing) or INVALID_API_KEY (unknown, revoked or expired key). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description FORBIDDEN: the key’s user is not an admin of the organization (or the common 403s). */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description NOT_FOUND. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description METHOD_NOT_ALLOWED: the path exists but not with this method. */
+      405: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description CONFLICT: the organization (or the key) already has a profile. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body must be sent as application/json. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description RATE_LIMITED: more than the per-key limit in the current minute (or too many failed authentications from this address). Retry-After gives the seconds to wait. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description INTERNAL_ERROR: never carries internal details. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis), or is rebuilding them after Redis lost them; nothing was done. Retry-After gives the seconds to wait. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  currentProfile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The profile in force. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['ProfileInForce'];
+          };
+        };
+      };
+      /** @description BAD_REQUEST (body is not valid JSON) or VALIDATION_ERROR (the message and `error.field` name the field). */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description UNAUTHORIZED (x-api-key missing) or INVALID_API_KEY (unknown, revoked or expired key). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description FORBIDDEN (the key's owner is no longer a member), FEATURE_NOT_AVAILABLE (tier below Starter) or TIER_LIMIT_EXCEEDED (monthly quota used). */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description NOT_FOUND. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description METHOD_NOT_ALLOWED: the path exists but not with this method. */
+      405: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description RATE_LIMITED: more than the per-key limit in the current minute (or too many failed authentications from this address). Retry-After gives the seconds to wait. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description INTERNAL_ERROR: never carries internal details. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis), or is rebuilding them after Redis lost them; nothing was done. Retry-After gives the seconds to wait. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getProfile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The profile. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['Profile'];
+          };
+        };
+      };
+      /** @description BAD_REQUEST (body is not valid JSON) or VALIDATION_ERROR (the message and `error.field` name the field). */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description UNAUTHORIZED (x-api-key missing) or INVALID_API_KEY (unknown, revoked or expired key). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description FORBIDDEN (the key's owner is no longer a member), FEATURE_NOT_AVAILABLE (tier below Starter) or TIER_LIMIT_EXCEEDED (monthly quota used). */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description NOT_FOUND: no screening profile with this id in the organization. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description METHOD_NOT_ALLOWED: the path exists but not with this method. */
+      405: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description RATE_LIMITED: more than the per-key limit in the current minute (or too many failed authentications from this address). Retry-After gives the seconds to wait. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description INTERNAL_ERROR: never carries internal details. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis), or is rebuilding them after Redis lost them; nothing was done. Retry-After gives the seconds to wait. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  saveProfileDraft: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ProfileDraftRequest'];
+      };
+    };
+    responses: {
+      /** @description The profile with its new draft. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['Profile'];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR naming the knob (`settings.mediumCutoff`, `settings.sources[1]`, `settings.sourceCutoffs.us_csl.high`). */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description UNAUTHORIZED (x-api-key missing) or INVALID_API_KEY (unknown, revoked or expired key). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description FORBIDDEN: the key’s user is not an admin of the organization (or the common 403s). */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description NOT_FOUND: no screening profile with this id in the organization. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description METHOD_NOT_ALLOWED: the path exists but not with this method. */
+      405: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description CONFLICT: a version waits for a second admin’s approval. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body must be sent as application/json. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description RATE_LIMITED: more than the per-key limit in the current minute (or too many failed authentications from this address). Retry-After gives the seconds to wait. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description INTERNAL_ERROR: never carries internal details. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis), or is rebuilding them after Redis lost them; nothing was done. Retry-After gives the seconds to wait. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  discardProfileDraft: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The profile without a draft. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['Profile'];
+          };
+        };
+      };
+      /** @description BAD_REQUEST (body is not valid JSON) or VALIDATION_ERROR (the message and `error.field` name the field). */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description UNAUTHORIZED (x-api-key missing) or INVALID_API_KEY (unknown, revoked or expired key). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description FORBIDDEN: the key’s user is not an admin of the organization (or the common 403s). */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description NOT_FOUND: no screening profile with this id in the organization. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description METHOD_NOT_ALLOWED: the path exists but not with this method. */
+      405: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description CONFLICT: the profile has no draft (or it changed meanwhile). */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description RATE_LIMITED: more than the per-key limit in the current minute (or too many failed authentications from this address). Retry-After gives the seconds to wait. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description INTERNAL_ERROR: never carries internal details. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis), or is rebuilding them after Redis lost them; nothing was done. Retry-After gives the seconds to wait. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  backtestProfile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['BacktestRequest'];
+      };
+    };
+    responses: {
+      /** @description The backtest report. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['BacktestReport'];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR naming windowDays or limit. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description UNAUTHORIZED (x-api-key missing) or INVALID_API_KEY (unknown, revoked or expired key). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description FORBIDDEN: the key’s user is not an admin of the organization (or the common 403s). */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description NOT_FOUND: no screening profile with this id in the organization. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description METHOD_NOT_ALLOWED: the path exists but not with this method. */
+      405: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description CONFLICT: the profile has no draft (or it changed meanwhile). */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body must be sent as application/json. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description RATE_LIMITED: more than the per-key limit in the current minute (or too many failed authentications from this address). Retry-After gives the seconds to wait. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description INTERNAL_ERROR: never carries internal details. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description LISTS_NOT_READY: the lists are not loaded yet. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  activateProfile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ActivateProfileRequest'];
+      };
+    };
+    responses: {
+      /** @description The profile: the draft is now active, or pending approval. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['Profile'];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR naming reason: the draft drops a confirmed match and no reason was given (or it is too long). */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description UNAUTHORIZED (x-api-key missing) or INVALID_API_KEY (unknown, revoked or expired key). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description FORBIDDEN: the key’s user is not an admin of the organization (or the common 403s). */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description NOT_FOUND: no screening profile with this id in the organization. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description METHOD_NOT_ALLOWED: the path exists but not with this method. */
+      405: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description CONFLICT: no draft, or it already waits for approval. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body must be sent as application/json. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description RATE_LIMITED: more than the per-key limit in the current minute (or too many failed authentications from this address). Retry-After gives the seconds to wait. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description INTERNAL_ERROR: never carries internal details. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description LISTS_NOT_READY: a backtest was needed and the lists are not loaded yet. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  approveProfile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The profile with the approved version active. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['Profile'];
+          };
+        };
+      };
+      /** @description BAD_REQUEST (body is not valid JSON) or VALIDATION_ERROR (the message and `error.field` name the field). */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description UNAUTHORIZED (x-api-key missing) or INVALID_API_KEY (unknown, revoked or expired key). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description FORBIDDEN: not an admin, or the admin who asked for the activation. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description NOT_FOUND: no screening profile with this id in the organization. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description METHOD_NOT_ALLOWED: the path exists but not with this method. */
+      405: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description CONFLICT: no version waits for approval. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description RATE_LIMITED: more than the per-key limit in the current minute (or too many failed authentications from this address). Retry-After gives the seconds to wait. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description INTERNAL_ERROR: never carries internal details. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: a deployment with REDIS_URL cannot reach its shared counters (Redis), or is rebuilding them after Redis lost them; nothing was done. Retry-After gives the seconds to wait. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
