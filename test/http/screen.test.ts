@@ -152,6 +152,7 @@ for (const { engine, skip } of ENGINES) {
           matchedSources: [],
           matchDetails: [],
           isMonitored: false,
+          warnings: [],
         },
       );
     });

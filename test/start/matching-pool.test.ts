@@ -50,7 +50,7 @@ test("a query's identifiers cross to the matching thread: the answer is the one 
     assert.deepEqual(answer, summarizeOutcome(inline.screen(query), sourceLabel));
     // Found by the passport alone: the name is unrelated.
     assert.equal(answer.entityId?.endsWith(':1001') || answer.entityId?.endsWith(':9001'), true, answer.matchesJson);
-    assert.match(answer.matchesJson, /passport AB1234567 is listed/);
+    assert.match(answer.matchesJson, /passport AB1234567 is the listed person's passport/);
   } finally {
     await pool.close();
   }
