@@ -157,8 +157,8 @@ export class MatchingIndex {
     const queryScript = renderingScript(query.name);
     // A profile's knobs (engine-knobs.ts); without them, the engine's own values.
     const knobs = options.knobs;
-    const skipWeak = knobs?.weakAliases === false || options.weakAliases === false;
-    const tolerance = options.birthDateToleranceYears ?? knobs?.birthDateToleranceYears ?? BIRTH_YEAR_TOLERANCE;
+    const skipWeak = knobs?.weakAliases === false;
+    const tolerance = knobs?.birthDateToleranceYears ?? BIRTH_YEAR_TOLERANCE;
     const missingBirth = knobs?.missingBirthDatePoints ?? 0;
     const missingCountry = knobs?.missingCountryPoints ?? 0;
     // Best name per record.

@@ -56,8 +56,6 @@ export interface MatchOptions {
    * `sources`: only rows of these sources are scored (the others are as if not listed).
    */
   sources?: readonly SourceId[];
-  /** False: the lists' weak ("low quality") aliases are not compared. Default true. */
-  weakAliases?: boolean;
   /**
    * A floor per row, by the row's source (first), else its entity type, else `otherwise`: a row
    * under its own floor is not reported. `floor` must be at most the lowest of them.
@@ -67,8 +65,6 @@ export interface MatchOptions {
     byEntityType?: Partial<Record<EntityType, number>>;
     otherwise?: number;
   };
-  /** Listed birth years within this many years of the query's are near (corroboration.ts); wins over knobs. Default 1. */
-  birthDateToleranceYears?: number;
 }
 
 export interface AlignedPart {

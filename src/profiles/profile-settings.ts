@@ -2,6 +2,7 @@ import { validationError } from '../infra/errors.js';
 import { type EntityType, SOURCE_IDS, type SourceId } from '../lists/model.js';
 import { HIGH_BOUNDARY, MEDIUM_BOUNDARY } from '../matching/index.js';
 import type { MatchOptions, RiskLevel } from '../matching/types.js';
+import type { EngineKnobs } from '../matching/engine-knobs.js';
 
 /**
  * The knobs of a screening profile (issue 29, docs/profiles.md): only what a compliance officer
@@ -239,12 +240,15 @@ export function storedSettings(json: string): ProfileSettings {
 export function engineOptions(
   settings: ProfileSettings,
   configFloor: number,
-): Pick<MatchOptions, 'floor' | 'sources' | 'weakAliases' | 'rowFloors' | 'birthDateToleranceYears'> {
-  const out: Pick<MatchOptions, 'floor' | 'sources' | 'weakAliases' | 'rowFloors' | 'birthDateToleranceYears'> = {};
+): Pick<MatchOptions, 'floor' | 'sources' | 'rowFloors' | 'knobs'> {
+  const out: Pick<MatchOptions, 'floor' | 'sources' | 'rowFloors' | 'knobs'> = {};
   if (settings.sources) out.sources = settings.sources;
-  if (!settings.weakAliases) out.weakAliases = false;
+  // The engine's own knobs (matching/engine-knobs.ts), given only where the profile departs from them.
+  const knobs: EngineKnobs = {};
+  if (!settings.weakAliases) knobs.weakAliases = false;
   if (settings.birthDateToleranceYears !== DEFAULT_SETTINGS.birthDateToleranceYears)
-    out.birthDateToleranceYears = settings.birthDateToleranceYears;
+    knobs.birthDateToleranceYears = settings.birthDateToleranceYears;
+  if (Object.keys(knobs).length > 0) out.knobs = knobs;
   const bySource: Partial<Record<SourceId, number>> = {};
   const byEntityType: Partial<Record<EntityType, number>> = {};
   for (const [s, c] of Object.entries(settings.sourceCutoffs))

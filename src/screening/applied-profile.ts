@@ -11,7 +11,7 @@ export interface AppliedProfile {
   /** 0 for the built-in default. */
   version: number;
   /** Given to the engine over the screening's own options. Empty for the default profile. */
-  options: Pick<MatchOptions, 'floor' | 'sources' | 'weakAliases' | 'rowFloors' | 'birthDateToleranceYears'>;
+  options: Pick<MatchOptions, 'floor' | 'sources' | 'rowFloors' | 'knobs'>;
   /** groupByCluster when the request leaves it out. */
   groupByCluster: boolean;
   /**
