@@ -5,7 +5,8 @@
  */
 import type { NameKind, NameQuality } from '../lists/model.js';
 import { round1 } from './levels.js';
-import { alignmentOf, type NameComparison } from './name-compare.js';
+import { alignmentOf } from './name-compare.js';
+import type { NameComparison } from './name-comparison.js';
 import type { FieldEffects } from './scoring.js';
 import type { Explanation } from './types.js';
 import { withArticle } from './wording.js';

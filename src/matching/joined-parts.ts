@@ -4,7 +4,7 @@
  * and initials written together or an organization's acronym standing for several parts ("JC" /
  * Jean-Claude, "PLA" / People's Liberation Army). compareParts adds them to the one-to-one pairs.
  */
-import type { Pair } from './name-compare.js';
+import type { Pair } from './name-comparison.js';
 import type { ScoredPart } from './part-similarity.js';
 import { koreanFold, phoneticKey, spellingFold } from './similarity.js';
 import { wadeGilesSpells } from './wade-giles.js';

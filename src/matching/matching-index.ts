@@ -21,7 +21,9 @@ import {
 import { explainMatch } from './explanation.js';
 import { IdentifierIndex, readIdentifiers } from './identifier-index.js';
 import { DEFAULT_FLOOR, DEFAULT_MAX_MATCHES, riskLevelFor, round1 } from './levels.js';
-import { QueryParts, compareParts, type NameComparison } from './name-compare.js';
+import { compareParts } from './name-compare.js';
+import type { NameComparison } from './name-comparison.js';
+import { QueryParts } from './query-parts.js';
 import { namesByTitle, normalizeName } from './normalize.js';
 import { isPersonFlag, readQuery } from './query-reading.js';
 import { rankRows, type RowScore } from './ranking.js';

@@ -3,109 +3,12 @@
  * (part-similarity.ts, joined-parts.ts), a greedy best-pair alignment that is free in word order,
  * and the name score of that alignment (name-score.ts).
  */
-import type { PartKind } from './normalize.js';
-import { abbreviationPairs, joinPairs, joinRuns, lengthFits, wordLengths, type JoinRun } from './joined-parts.js';
+import { abbreviationPairs, joinPairs, joinRuns, lengthFits } from './joined-parts.js';
+import type { NameComparison, Pair } from './name-comparison.js';
 import { scoreAlignment, scoreBound } from './name-score.js';
-import { partSimilarity, type ScoredPart } from './part-similarity.js';
+import type { ScoredPart } from './part-similarity.js';
+import { CONTENT, type QueryParts } from './query-parts.js';
 import type { AlignedPart } from './types.js';
-
-export interface NameComparison {
-  /** 0..1 similarity of the names. */
-  score: number;
-  /** Sum of IDF of the query parts that found a partner, scaled by similarity. */
-  information: number;
-  /** The aligned pairs, in the order they were taken (see alignmentOf). */
-  aligned: Pair[];
-  query: ScoredPart[];
-  listed: ScoredPart[];
-  unmatchedQuery: string[];
-  unmatchedListed: string[];
-  /** Numbers on one side missing on the other. */
-  numberConflict: boolean;
-  /** Query parts that were content parts (words, patronymics, initials, particles). */
-  contentParts: number;
-}
-
-export interface Pair {
-  qi: number;
-  qj: number; // qj > qi when two query parts joined
-  ci: number;
-  cj: number;
-  s: number;
-  how: AlignedPart['how'];
-}
-
-const CONTENT = new Set<PartKind>(['word', 'patronymic', 'initial', 'particle']);
-
-type Similarity = ReturnType<typeof partSimilarity>;
-
-/**
- * One query's side of its comparisons, worked out once for the dozens of listed names it is compared
- * with: its content parts, numbers and list weights, and the part similarities already computed.
- * Listed parts are shared objects (the index interns them), and a query meets the same listed part in
- * many candidate names (about three comparisons in four repeat one), so each pair is scored once.
- */
-export class QueryParts {
-  readonly content: number[] = [];
-  readonly numbers: string[] = [];
-  /** The lists' weight of each query part, undefined where the lists do not know the part. */
-  readonly known: (number | undefined)[];
-  private readonly seen: Map<ScoredPart, Similarity>[];
-  /** The query's joinable runs (see joinRuns), and the lengths of its words (see wordLengths). */
-  readonly runs: JoinRun[];
-  readonly wordLengths: number;
-  /** Every content part was read from Chinese characters (see scoreAlignment). */
-  readonly han: boolean;
-  /**
-   * The name has two content parts or more, all read from Chinese characters or Hangul: a Chinese,
-   * Japanese or Korean name written in its own characters, family name first (see familyNameUnmatched).
-   */
-  readonly familyFirst: boolean;
-
-  /**
-   * The query says it names an organization, vessel or aircraft: by its entity type, or by a legal
-   * form among its parts (not one read from a slip, which may be a surname: see ScoredPart.slip).
-   */
-  readonly organization: boolean;
-
-  constructor(
-    readonly parts: ScoredPart[],
-    idfOf: (s: string) => number | undefined,
-    readonly maxIdf: number,
-    organizationType = false,
-    /** The query names a person by a role title ("President Putin", "Mullah Omar"; see namesByTitle). */
-    readonly byTitle = false,
-  ) {
-    this.organization = organizationType || parts.some((p) => p.kind === 'legal' && p.slip !== true);
-    for (let i = 0; i < parts.length; i++) {
-      const k = parts[i]!.kind;
-      if (CONTENT.has(k)) this.content.push(i);
-      else if (k === 'number') this.numbers.push(parts[i]!.text);
-    }
-    this.known = parts.map((p) => (p.kind === 'word' ? idfOf(p.text) : undefined));
-    this.seen = parts.map(() => new Map());
-    this.wordLengths = wordLengths(parts, this.content);
-    this.han = this.content.length > 0 && this.content.every((i) => parts[i]!.translit === 'han');
-    this.familyFirst =
-      this.content.length >= 2 &&
-      this.content.every((i) => parts[i]!.translit === 'han' || parts[i]!.translit === 'hangul');
-    // The syllables of a given name are written apart or joined (Song Hun, Songhun); a family name
-    // is never joined to them (莫娜 is Mo Na, not Mona).
-    const runs = joinRuns(parts, this.content);
-    this.runs = this.familyFirst ? runs.filter((r) => r.start > 0) : runs;
-  }
-
-  /** partSimilarity of query part `i` and a listed part, computed once per pair. */
-  similarity(i: number, listed: ScoredPart): Similarity {
-    const seen = this.seen[i]!;
-    let r = seen.get(listed);
-    if (r === undefined) {
-      r = partSimilarity(this.parts[i]!, listed);
-      seen.set(listed, r);
-    }
-    return r;
-  }
-}
 
 /** What the listed name is, beside its parts (see NameEntry). */
 export interface ListedAs {

@@ -5,7 +5,8 @@
  * its bound (scoreBound), worked out from the candidate pairs before any alignment.
  */
 import { toCountryCode } from '../lists/countries.js';
-import type { NameComparison, Pair, QueryParts } from './name-compare.js';
+import type { NameComparison, Pair } from './name-comparison.js';
+import type { QueryParts } from './query-parts.js';
 import type { ScoredPart } from './part-similarity.js';
 import { spellingFold } from './similarity.js';
 import { COMMON_NAME_IDF, isCommonInAbjad } from './common-names.js';

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { QueryParts, compareParts } from '../../src/matching/name-compare.js';
+import { compareParts } from '../../src/matching/name-compare.js';
+import { QueryParts } from '../../src/matching/query-parts.js';
 import { type ScoredPart, farApart } from '../../src/matching/part-similarity.js';
 import { normalizeName } from '../../src/matching/normalize.js';
 import { jaroWinkler, levenshtein, phoneticKey, spellingFold } from '../../src/matching/similarity.js';

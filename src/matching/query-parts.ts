@@ -1,0 +1,80 @@
+/**
+ * One query's side of its comparisons (see QueryParts): worked out once, read by the comparison
+ * (name-compare.ts) and its score (name-score.ts).
+ */
+import { joinRuns, wordLengths, type JoinRun } from './joined-parts.js';
+import type { PartKind } from './normalize.js';
+import { partSimilarity, type ScoredPart } from './part-similarity.js';
+
+/** Parts that name someone or something: words, patronymics, initials, particles (not numbers or legal forms). */
+export const CONTENT = new Set<PartKind>(['word', 'patronymic', 'initial', 'particle']);
+
+type Similarity = ReturnType<typeof partSimilarity>;
+
+/**
+ * One query's side of its comparisons, worked out once for the dozens of listed names it is compared
+ * with: its content parts, numbers and list weights, and the part similarities already computed.
+ * Listed parts are shared objects (the index interns them), and a query meets the same listed part in
+ * many candidate names (about three comparisons in four repeat one), so each pair is scored once.
+ */
+export class QueryParts {
+  readonly content: number[] = [];
+  readonly numbers: string[] = [];
+  /** The lists' weight of each query part, undefined where the lists do not know the part. */
+  readonly known: (number | undefined)[];
+  private readonly seen: Map<ScoredPart, Similarity>[];
+  /** The query's joinable runs (see joinRuns), and the lengths of its words (see wordLengths). */
+  readonly runs: JoinRun[];
+  readonly wordLengths: number;
+  /** Every content part was read from Chinese characters (see scoreAlignment). */
+  readonly han: boolean;
+  /**
+   * The name has two content parts or more, all read from Chinese characters or Hangul: a Chinese,
+   * Japanese or Korean name written in its own characters, family name first (see familyNameUnmatched).
+   */
+  readonly familyFirst: boolean;
+
+  /**
+   * The query says it names an organization, vessel or aircraft: by its entity type, or by a legal
+   * form among its parts (not one read from a slip, which may be a surname: see ScoredPart.slip).
+   */
+  readonly organization: boolean;
+
+  constructor(
+    readonly parts: ScoredPart[],
+    idfOf: (s: string) => number | undefined,
+    readonly maxIdf: number,
+    organizationType = false,
+    /** The query names a person by a role title ("President Putin", "Mullah Omar"; see namesByTitle). */
+    readonly byTitle = false,
+  ) {
+    this.organization = organizationType || parts.some((p) => p.kind === 'legal' && p.slip !== true);
+    for (let i = 0; i < parts.length; i++) {
+      const k = parts[i]!.kind;
+      if (CONTENT.has(k)) this.content.push(i);
+      else if (k === 'number') this.numbers.push(parts[i]!.text);
+    }
+    this.known = parts.map((p) => (p.kind === 'word' ? idfOf(p.text) : undefined));
+    this.seen = parts.map(() => new Map());
+    this.wordLengths = wordLengths(parts, this.content);
+    this.han = this.content.length > 0 && this.content.every((i) => parts[i]!.translit === 'han');
+    this.familyFirst =
+      this.content.length >= 2 &&
+      this.content.every((i) => parts[i]!.translit === 'han' || parts[i]!.translit === 'hangul');
+    // The syllables of a given name are written apart or joined (Song Hun, Songhun); a family name
+    // is never joined to them (莫娜 is Mo Na, not Mona).
+    const runs = joinRuns(parts, this.content);
+    this.runs = this.familyFirst ? runs.filter((r) => r.start > 0) : runs;
+  }
+
+  /** partSimilarity of query part `i` and a listed part, computed once per pair. */
+  similarity(i: number, listed: ScoredPart): Similarity {
+    const seen = this.seen[i]!;
+    let r = seen.get(listed);
+    if (r === undefined) {
+      r = partSimilarity(this.parts[i]!, listed);
+      seen.set(listed, r);
+    }
+    return r;
+  }
+}
