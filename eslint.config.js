@@ -21,6 +21,7 @@ const DOMAINS = [
   'ownership',
   'tenants',
   'accounts',
+  'decisions',
   'screening',
   'profiles',
   'webhooks',

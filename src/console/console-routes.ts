@@ -13,7 +13,7 @@ import type { ListSyncService } from '../lists/sync-service.js';
 import type { AlertsService } from '../monitoring/alerts-service.js';
 import type { MonitorService } from '../monitoring/monitor-service.js';
 import type { ProfileService } from '../profiles/profile-service.js';
-import type { DecisionsService } from '../screening/decisions-service.js';
+import type { DecisionsService } from '../decisions/decisions-service.js';
 import type { ScreeningService } from '../screening/screening-service.js';
 import type { TenantsService } from '../tenants/tenants-service.js';
 import type { WebhooksService } from '../webhooks/webhooks-service.js';

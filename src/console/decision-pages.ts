@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SessionView } from '../accounts/accounts-service.js';
-import type { DecisionView } from '../screening/decisions-service.js';
-import { DECISIONS, type DecisionRequestBody, REASONS } from '../screening/decisions-schemas.js';
+import type { DecisionView } from '../decisions/decisions-service.js';
+import { DECISIONS, type DecisionRequestBody, REASONS } from '../decisions/decisions-schemas.js';
 import { validationError } from '../infra/errors.js';
 import { can } from '../tenants/roles.js';
 import type { ConsoleDeps } from './console-routes.js';

@@ -21,7 +21,7 @@ import type { RedisCounters } from '../infra/redis-counters.js';
 import type { TableWatch } from '../infra/table-watch.js';
 import { SCREENING_SCHEMAS } from '../screening/screening-schemas.js';
 import { MONITOR_SCHEMAS } from '../monitoring/monitor-schemas.js';
-import { DECISION_SCHEMAS } from '../screening/decisions-schemas.js';
+import { DECISION_SCHEMAS } from '../decisions/decisions-schemas.js';
 import { BATCH_SCHEMAS } from '../batches/batch-schemas.js';
 import { MAX_PARAM_LENGTH, frameworkErrorHandler, registerErrorHandler, sendError } from './error-handler.js';
 import { VALIDATION_SCHEMAS } from '../validation/validation-schemas.js';

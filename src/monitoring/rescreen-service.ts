@@ -25,7 +25,7 @@ import {
   entityIdsOf,
   evaluateSuppressions,
   recordLapses,
-} from '../screening/suppression.js';
+} from '../decisions/suppression.js';
 import { enqueueDelivery } from '../webhooks/delivery-store.js';
 import { serializeEvent } from '../webhooks/payload.js';
 import type { ListRecord } from '../lists/model.js';

@@ -3,12 +3,12 @@ import type { EntityType } from '../lists/model.js';
 import type { ListSnapshot } from '../lists/list-runtime.js';
 import type { RiskLevel } from '../matching/types.js';
 import { type AppliedProfile, profileLevel } from '../screening/applied-profile.js';
-import { DECISIONS } from '../screening/decisions-schemas.js';
-import { DecisionsStore } from '../screening/decisions-store.js';
+import { DECISIONS } from '../decisions/decisions-schemas.js';
+import { DecisionsStore } from '../decisions/decisions-store.js';
 import { matchIdentifiers, parseStoredIdentifiers } from '../screening/identifiers-input.js';
 import type { Screener } from '../screening/screener.js';
 import { ScreeningStore } from '../screening/screening-store.js';
-import { customerKeyOf, entityIdsOf } from '../screening/suppression.js';
+import { customerKeyOf, entityIdsOf } from '../decisions/suppression.js';
 
 /**
  * The backtest of a draft (issue 29, item 3): an organization's stored screenings of a window,

@@ -1,5 +1,6 @@
 import type { EntityType } from '../lists/model.js';
 import { validationError } from '../infra/errors.js';
+import { isRealDate } from '../infra/request-dates.js';
 import { type IdentifierWarning, type SearchIdentifier, validateIdentifiers } from './identifiers-input.js';
 import { isRequestCountryCode } from './request-country.js';
 import type { ScreenRequestBody } from './screening-schemas.js';
@@ -39,12 +40,6 @@ export function validateExternalId(value: string | undefined): string | null {
   return trimmed;
 }
 
-export function isRealDate(value: string): boolean {
-  const [y, m, d] = value.split('-').map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(y, m - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
-}
-
 export function validateScreenInput(body: ScreenRequestBody, now: Date): ScreenInput {
   const name = body.name.trim();
   if (name.length === 0) throw validationError('name', 'must not be empty');
@@ -80,17 +75,4 @@ export function validateScreenInput(body: ScreenRequestBody, now: Date): ScreenI
     groupByClusterGiven: body.groupByCluster !== undefined,
     externalId: validateExternalId(body.externalId),
   };
-}
-
-/** Parses an ISO 8601 date or date-time; a bare date at the end of a range includes that whole day. */
-export function parseDateBound(field: string, value: string, endOfDay: boolean): string {
-  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
-  if (!dateOnly && !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(value)) {
-    throw validationError(field, 'must be an ISO 8601 date (YYYY-MM-DD) or date-time with a time zone');
-  }
-  if (dateOnly && !isRealDate(value)) throw validationError(field, `"${value}" is not a calendar date`);
-  const date = new Date(dateOnly ? `${value}T00:00:00.000Z` : value);
-  if (Number.isNaN(date.getTime())) throw validationError(field, 'is not a valid date');
-  if (dateOnly && endOfDay) date.setUTCDate(date.getUTCDate() + 1);
-  return date.toISOString();
 }

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
-import { type AuditEvent, sha256Hex } from '../audit/audit-store.js';
+import type { AuditEvent } from '../audit/audit-store.js';
 import type { Db } from '../infra/database.js';
 import { parseJsonArray } from '../infra/json.js';
-import { type DecisionRow, DecisionsStore } from './decisions-store.js';
 import { type ScreeningRow, ScreeningStore } from './screening-store.js';
-import type { Lapse, Suppressions } from './suppression.js';
+import type { Lapse, Suppressions } from '../decisions/suppression.js';
 
 /**
  * What the screening domain writes into the audit log (audit/audit-store.ts), and the hashes of the
@@ -45,33 +44,6 @@ export function screeningRecordHash(row: ScreeningRow): string {
     hash.update(`${text.length}:`).update(text);
   }
   return hash.digest('hex');
-}
-
-/** SHA-256 of what a decision says (not its later approval or lapse, which have entries of their own). */
-export function decisionRecordHash(row: DecisionRow): string {
-  return sha256Hex(
-    JSON.stringify([
-      row.id,
-      row.org_id,
-      row.screening_id,
-      row.alert_id,
-      row.entity_id,
-      row.entity_name,
-      row.match_score,
-      row.match_level,
-      row.decision,
-      row.reason,
-      row.note,
-      row.user_id,
-      row.key_id,
-      row.customer_key,
-      row.customer_data,
-      row.external_id,
-      row.fingerprint,
-      row.list_version,
-      row.created_at,
-    ]),
-  );
 }
 
 /** The list versions a screening ran against, as its entry names them: `source:version`. */
@@ -122,10 +94,4 @@ export function screeningAuditEvent(row: ScreeningRow, actor: string, s: Suppres
 export async function screeningHashes(db: Db, ids: string[]): Promise<Map<string, string>> {
   const rows = await new ScreeningStore(db).byIds(ids);
   return new Map(rows.map((row) => [row.id, screeningRecordHash(row)]));
-}
-
-/** `audit verify`'s view of stored decisions. */
-export async function decisionHashes(db: Db, ids: string[]): Promise<Map<string, string>> {
-  const rows = await new DecisionsStore(db).byIds(ids);
-  return new Map(rows.map((row) => [row.id, decisionRecordHash(row)]));
 }

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { PageQuery } from '../infra/page-query.js';
 import { SCREENING_IDENTIFIER_TYPES } from '../lists/adapters/kit/identifiers.js';
 import { MAX_IDENTIFIERS, MAX_IDENTIFIER_LENGTH } from './identifiers-input.js';
 
@@ -339,20 +340,6 @@ export const ScreeningSummary = Type.Object(
   },
   { $id: 'ScreeningSummary', title: 'ScreeningSummary' },
 );
-
-export const PageQuery = {
-  page: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      maximum: 1_000_000,
-      default: 1,
-      description: 'Page number, from 1 (at most 1,000,000).',
-    }),
-  ),
-  pageSize: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Items per page, 1 to 100.' }),
-  ),
-};
 
 export const ListScreeningsQuery = Type.Object(
   {

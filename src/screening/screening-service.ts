@@ -26,9 +26,10 @@ import {
 } from './idempotency.js';
 import { canonicalIdentifiers, matchIdentifiers, storedIdentifiers, storedWarnings } from './identifiers-input.js';
 import { type ProfileResolver, BUILT_IN_PROFILE, profileLevel } from './applied-profile.js';
-import { latestDecisions } from './decisions-service.js';
+import { latestDecisions } from '../decisions/decisions-service.js';
 import { engineVersion } from './engine-version.js';
-import { type ScreenInput, parseDateBound, validateScreenInput } from './screen-input.js';
+import { type ScreenInput, validateScreenInput } from './screen-input.js';
+import { parseDateBound } from '../infra/request-dates.js';
 import { screeningAuditEvent } from './screening-audit.js';
 import type { Screener } from './screener.js';
 import type { ScreenRequestBody } from './screening-schemas.js';
@@ -44,7 +45,7 @@ import {
   newLapses,
   recordLapses,
   suppressionsFor,
-} from './suppression.js';
+} from '../decisions/suppression.js';
 
 /** Which searches an organization monitors: the monitoring domain answers (start/services.ts wires it). */
 export interface MonitoredSearches {

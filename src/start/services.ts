@@ -19,9 +19,11 @@ import { monitorService, type MonitorService } from '../monitoring/monitor-servi
 import { Rescreener } from '../monitoring/rescreen-service.js';
 import { ownershipSource } from '../ownership/derived-source.js';
 import type { Screener } from '../screening/screener.js';
-import { decisionsService, type DecisionsService } from '../screening/decisions-service.js';
+import { decisionsService, type DecisionsService } from '../decisions/decisions-service.js';
 import { profileResolver, profileService, type ProfileService } from '../profiles/profile-service.js';
-import { decisionHashes, screeningHashes } from '../screening/screening-audit.js';
+import { decisionHashes } from '../decisions/decisions-audit.js';
+import { screeningDecisionTarget } from '../screening/decision-target.js';
+import { screeningHashes } from '../screening/screening-audit.js';
 import { screeningService, type ScreeningService } from '../screening/screening-service.js';
 import { tenantsService, type TenantsService } from '../tenants/tenants-service.js';
 import { TenantsStore } from '../tenants/tenants-store.js';
@@ -139,7 +141,11 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     alerts: alertsService({ onDeliveries: () => deliveries.job.kick() }),
     webhooks: webhooksService({ database, clock, config: config.webhooks, nodeId, secrets, ...logged }),
     lists,
-    decisions: decisionsService({ lists: () => runtime.current(), alertTarget: alertDecisionTarget }),
+    decisions: decisionsService({
+      lists: () => runtime.current(),
+      screeningTarget: screeningDecisionTarget,
+      alertTarget: alertDecisionTarget,
+    }),
     audit: auditService({
       config: config.audit,
       records: { 'screening.created': screeningHashes, 'decision.created': decisionHashes },

@@ -6,8 +6,8 @@ import {
   DecisionRequest,
   type ListDecisionsQueryType,
   ListDecisionsQuery,
-} from '../../screening/decisions-schemas.js';
-import type { DecisionsService } from '../../screening/decisions-service.js';
+} from '../../decisions/decisions-schemas.js';
+import type { DecisionsService } from '../../decisions/decisions-service.js';
 import { IdParams } from '../../screening/screening-schemas.js';
 import { contextOf } from '../pipeline.js';
 import {

@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { PageQuery } from './screening-schemas.js';
+import { PageQuery } from '../infra/page-query.js';
 
 /** Shapes of the decision endpoints (issue 13): request validation, types and the OpenAPI document. */
 

@@ -4,16 +4,14 @@ import type { Db } from '../infra/database.js';
 import { AppError, notFound, validationError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';
 import { parseJsonArray } from '../infra/json.js';
+import { parseDateBound } from '../infra/request-dates.js';
 import type { ListSnapshot } from '../lists/list-runtime.js';
 import type { CallerContext } from '../tenants/caller.js';
 import { normalizeEmail, requireOrg } from '../tenants/tenants-service.js';
 import { TenantsStore } from '../tenants/tenants-store.js';
+import { decisionRecordHash } from './decisions-audit.js';
 import { type DecisionRow, DecisionsStore } from './decisions-store.js';
 import { type DecisionRequestBody, DECISIONS, REASONS } from './decisions-schemas.js';
-import { parseDateBound } from './screen-input.js';
-import { decisionRecordHash } from './screening-audit.js';
-import { ScreeningStore } from './screening-store.js';
-import type { Screener } from './screener.js';
 import { customerKeyOf, entityIdsOf, listingFingerprint } from './suppression.js';
 
 /**
@@ -34,8 +32,12 @@ export interface DecisionTarget {
 /** An alert of the organization as a decision target; the monitoring domain answers (start/services.ts). */
 export type AlertTargets = (db: Db, orgId: string, alertId: string) => Promise<DecisionTarget | undefined>;
 
+/** A stored screening of the organization as a decision target; the screening domain answers (start/services.ts). */
+export type ScreeningTargets = (db: Db, orgId: string, screeningId: string) => Promise<DecisionTarget | undefined>;
+
 export interface DecisionsDeps {
-  lists: () => ListSnapshot<Screener> | undefined;
+  lists: () => ListSnapshot<unknown> | undefined;
+  screeningTarget: ScreeningTargets;
   alertTarget?: AlertTargets;
 }
 
@@ -155,15 +157,9 @@ export type DecisionsService = ReturnType<typeof decisionsService>;
 export function decisionsService(deps: DecisionsDeps) {
   async function target(db: Db, orgId: string, where: { screeningId?: string; alertId?: string }) {
     if (where.screeningId !== undefined) {
-      const row = await new ScreeningStore(db).byId(orgId, where.screeningId);
-      if (!row) throw notFound(`screening "${where.screeningId}"`);
-      return {
-        screeningId: row.id,
-        alertId: null,
-        matchesJson: row.match_details,
-        externalId: row.external_id,
-        searchKey: row.search_key,
-      } satisfies DecisionTarget;
+      const screening = await deps.screeningTarget(db, orgId, where.screeningId);
+      if (!screening) throw notFound(`screening "${where.screeningId}"`);
+      return screening;
     }
     const found = where.alertId !== undefined ? await deps.alertTarget?.(db, orgId, where.alertId) : undefined;
     if (!found) throw notFound(`alert "${where.alertId ?? ''}"`);
