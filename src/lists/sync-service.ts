@@ -170,6 +170,31 @@ async function syncOne(
   return outcome;
 }
 
+/** What the steps of one check share: the source, its version in force and the check's times. */
+interface Check {
+  store: ListStore;
+  source: OfficialSourceId;
+  request: SyncRequest;
+  current: ListVersionRow | undefined;
+  now: Date;
+  fetchedAt: string;
+  /** The outcome's fields that stay those of the version in force unless a new one is activated. */
+  base: Pick<SyncOutcome, 'source' | 'version' | 'records' | 'publishedAt'>;
+  /** ms since the check started (the monotonic timer; the clock gives the recorded times). */
+  elapsed: () => number;
+}
+
+async function reject(check: Check, reason: string, extra: Partial<ListVersionRow> = {}): Promise<SyncOutcome> {
+  const tookMs = check.elapsed();
+  await check.store.recordRejected(
+    check.source,
+    { id: newId('lv', check.now), fetchedAt: check.fetchedAt, reason, tookMs },
+    extra,
+  );
+  check.request.onProgress?.(check.source, 'done', 'rejected');
+  return { ...check.base, status: 'rejected', tookMs, message: reason, format: extra.format ?? null };
+}
+
 async function checkOne(
   ctx: Context,
   config: ListsConfig,
@@ -178,121 +203,120 @@ async function checkOne(
   known: StoredValidators,
   onObtained: (o: Obtained) => void,
 ): Promise<SyncOutcome> {
-  // Durations are measured on the monotonic timer; the clock gives the times that are recorded.
   const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
   const store = new ListStore(ctx.db);
   const current = await store.activeVersion(source);
   const now = ctx.clock.now();
-  const fetchedAt = now.toISOString();
-  const base = {
+  const check: Check = {
+    store,
     source,
-    version: current?.id ?? null,
-    records: current?.record_count ?? 0,
-    publishedAt: current?.published_at ?? null,
+    request,
+    current,
+    now,
+    fetchedAt: now.toISOString(),
+    base: {
+      source,
+      version: current?.id ?? null,
+      records: current?.record_count ?? 0,
+      publishedAt: current?.published_at ?? null,
+    },
+    elapsed: () => Math.round(performance.now() - started),
   };
-
-  const reject = async (reason: string, extra: Partial<ListVersionRow> = {}): Promise<SyncOutcome> => {
-    const tookMs = elapsed();
-    await store.recordRejected(source, { id: newId('lv', now), fetchedAt, reason, tookMs }, extra);
-    request.onProgress?.(source, 'done', 'rejected');
-    return { ...base, status: 'rejected', tookMs, message: reason, format: extra.format ?? null };
-  };
-
   let obtained: Obtained | undefined;
   try {
     obtained = await sourceDir(ctx, config, source, request, known);
   } catch (error) {
-    return reject(`download failed: ${message(error)}`);
+    return reject(check, `download failed: ${message(error)}`);
   }
   if (obtained) onObtained(obtained);
   if (obtained?.notModified && current) {
     request.onProgress?.(source, 'done', 'not_modified');
-    return { ...base, status: 'not_modified', tookMs: elapsed(), message: null, format: current.format };
+    return { ...check.base, status: 'not_modified', tookMs: check.elapsed(), message: null, format: current.format };
   }
-  const dir = obtained?.dir;
-  if (!dir) {
+  if (!obtained) {
     request.onProgress?.(source, 'done', 'skipped');
-    return {
-      ...base,
-      status: 'skipped',
-      tookMs: elapsed(),
-      message: 'no files for this source in the directory',
-      format: null,
-    };
+    const note = 'no files for this source in the directory';
+    return { ...check.base, status: 'skipped', tookMs: check.elapsed(), message: note, format: null };
   }
-
   request.onProgress?.(source, 'parse');
   let parsed: ParsedList;
   try {
-    parsed = await ADAPTERS[source].parse(dir);
+    parsed = await ADAPTERS[source].parse(obtained.dir);
   } catch (error) {
-    return reject(`parse failed: ${message(error)}`);
+    return reject(check, `parse failed: ${message(error)}`);
   }
-  const sha256 = await digestFiles(dir, parsed.files);
+  return storeParsed(ctx, config, check, { parsed, sha256: await digestFiles(obtained.dir, parsed.files) });
+}
+
+/**
+ * A parsed input: rejected by the sanity guards, recorded as unchanged when it is the version in
+ * force again, or activated as the new version.
+ */
+async function storeParsed(
+  ctx: Context,
+  config: ListsConfig,
+  check: Check,
+  input: { parsed: ParsedList; sha256: string },
+): Promise<SyncOutcome> {
+  const { store, source, request, current, now } = check;
+  const { parsed, sha256 } = input;
   const files = JSON.stringify(parsed.files);
   const count = parsed.records.length;
-  if (count === 0) return reject('the file(s) yielded no records', { sha256, files, format: parsed.format });
+  if (count === 0) return reject(check, 'the file(s) yielded no records', { sha256, files, format: parsed.format });
   if (current && count < current.record_count * config.minRecordRatio) {
     return reject(
+      check,
       `sanity guard: ${count} records is fewer than ${Math.round(config.minRecordRatio * 100)}% of the current version's ${current.record_count}`,
       { sha256, files, format: parsed.format, record_count: count, published_at: parsed.publishedAt ?? null },
     );
   }
+  const row = {
+    source,
+    fetched_at: check.fetchedAt,
+    published_at: parsed.publishedAt ?? null,
+    sha256,
+    record_count: count,
+    format: parsed.format,
+    files,
+  };
   if (current && current.sha256 === sha256) {
-    const tookMs = elapsed();
+    const tookMs = check.elapsed();
     request.onProgress?.(source, 'done', 'unchanged');
+    const outcome: SyncOutcome = { ...check.base, status: 'unchanged', tookMs, message: null, format: parsed.format };
     // A frequent check that found the same content leaves its trace in the check state only.
-    if (request.poll) return { ...base, status: 'unchanged', tookMs, message: null, format: parsed.format };
+    if (request.poll) return outcome;
+    const message = `same input as ${current.id}`;
     await store.recordAttempt({
+      ...row,
       id: newId('lv', now),
-      source,
       status: 'unchanged',
-      fetched_at: fetchedAt,
-      published_at: parsed.publishedAt ?? null,
-      sha256,
-      record_count: count,
-      format: parsed.format,
-      files,
-      message: `same input as ${current.id}`,
+      message,
       took_ms: tookMs,
       activated_at: null,
     });
-    return { ...base, status: 'unchanged', tookMs, message: null, format: parsed.format };
+    return outcome;
   }
-
   request.onProgress?.(source, 'store', `${count} records`);
   const id = newId('lv', now);
-  const tookMs = elapsed();
   const warnings = parsed.warnings.length
     ? `${parsed.warnings.length} warning(s): ${parsed.warnings.slice(0, 5).join('; ')}`
     : null;
+  const activatedAt = ctx.clock.now().toISOString();
   await store.activate(
-    {
-      id,
-      source,
-      status: 'active',
-      fetched_at: fetchedAt,
-      published_at: parsed.publishedAt ?? null,
-      sha256,
-      record_count: count,
-      format: parsed.format,
-      files,
-      message: warnings,
-      took_ms: tookMs,
-      activated_at: ctx.clock.now().toISOString(),
-    },
+    { ...row, id, status: 'active', message: warnings, took_ms: check.elapsed(), activated_at: activatedAt },
     parsed.records,
   );
   await store.pruneRecords(3);
   request.onProgress?.(source, 'done', 'updated');
+  const publishedAt = parsed.publishedAt ?? null;
+  const tookMs = check.elapsed();
   return {
     source,
     status: 'updated',
     version: id,
     records: count,
-    publishedAt: parsed.publishedAt ?? null,
-    tookMs: elapsed(),
+    publishedAt,
+    tookMs,
     message: warnings,
     format: parsed.format,
   };
