@@ -2,7 +2,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../infra/errors.js';
 import type { BacktestReport } from '../profiles/backtest.js';
 import type { ProfileView } from '../profiles/profile-service.js';
-import { DEFAULT_SETTINGS, KNOBS, PROFILE_SOURCES, type ProfileSettings } from '../profiles/profile-settings.js';
+import {
+  DEFAULT_SETTINGS,
+  KNOBS,
+  MISSING_POINTS_RANGE,
+  PROFILE_SOURCES,
+  type ProfileSettings,
+} from '../profiles/profile-settings.js';
 import type { ConsoleDeps } from './console-routes.js';
 import { type Html, html } from './html.js';
 import { csrfField, notice, page, readOnly, when } from './layout.js';
@@ -106,6 +112,28 @@ function draftForm(csrf: Html, s: ProfileSettings): Html {
           min="0"
           max="10"
           value="${String(s.birthDateToleranceYears)}"
+      /></label>
+      <label for="missingBirthDatePoints"
+        >Missing birth date (points)
+        <input
+          id="missingBirthDatePoints"
+          name="missingBirthDatePoints"
+          type="number"
+          min="${String(MISSING_POINTS_RANGE.min)}"
+          max="${String(MISSING_POINTS_RANGE.max)}"
+          step="0.1"
+          value="${String(s.missingBirthDatePoints)}"
+      /></label>
+      <label for="missingCountryPoints"
+        >Missing country (points)
+        <input
+          id="missingCountryPoints"
+          name="missingCountryPoints"
+          type="number"
+          min="${String(MISSING_POINTS_RANGE.min)}"
+          max="${String(MISSING_POINTS_RANGE.max)}"
+          step="0.1"
+          value="${String(s.missingCountryPoints)}"
       /></label>
     </div>
     <label
@@ -225,6 +253,8 @@ function settingsFromForm(request: FastifyRequest): Record<string, unknown> {
     mediumCutoff: num('mediumCutoff'),
     highCutoff: num('highCutoff'),
     birthDateToleranceYears: num('birthDateToleranceYears'),
+    missingBirthDatePoints: num('missingBirthDatePoints'),
+    missingCountryPoints: num('missingCountryPoints'),
     weakAliases: field(request, 'weakAliases') === 'on',
     groupByCluster: field(request, 'groupByCluster') === 'on',
     sourceCutoffs: json('sourceCutoffs'),

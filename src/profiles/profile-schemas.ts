@@ -30,6 +30,8 @@ const settingsProperties = {
   entityTypeCutoffs: Type.Record(Type.String(), Type.Ref(CutoffPair), { description: knob('entityTypeCutoffs') }),
   weakAliases: Type.Boolean({ description: knob('weakAliases') }),
   birthDateToleranceYears: Type.Integer({ description: knob('birthDateToleranceYears') }),
+  missingBirthDatePoints: Type.Number({ description: knob('missingBirthDatePoints') }),
+  missingCountryPoints: Type.Number({ description: knob('missingCountryPoints') }),
   groupByCluster: Type.Boolean({ description: knob('groupByCluster') }),
 };
 

@@ -2,7 +2,7 @@ import { validationError } from '../infra/errors.js';
 import { type EntityType, SOURCE_IDS, type SourceId } from '../lists/model.js';
 import { HIGH_BOUNDARY, MEDIUM_BOUNDARY } from '../matching/index.js';
 import type { MatchOptions, RiskLevel } from '../matching/types.js';
-import type { EngineKnobs } from '../matching/engine-knobs.js';
+import { type EngineKnobs, KNOBS as ENGINE_KNOBS } from '../matching/engine-knobs.js';
 
 /**
  * The knobs of a screening profile (issue 29, docs/profiles.md): only what a compliance officer
@@ -29,6 +29,10 @@ export interface ProfileSettings {
   entityTypeCutoffs: Partial<Record<EntityType, Partial<Cutoffs>>>;
   weakAliases: boolean;
   birthDateToleranceYears: number;
+  /** Points a screening with a birth date loses against a listing that gives none (0: no effect). */
+  missingBirthDatePoints: number;
+  /** Points a screening with a country loses against a listing that gives none (0: no effect). */
+  missingCountryPoints: number;
   groupByCluster: boolean;
 }
 
@@ -36,6 +40,11 @@ export interface ProfileSettings {
 export const MIN_MEDIUM = MEDIUM_BOUNDARY;
 export const MAX_CUTOFF = 100;
 export const MAX_BIRTH_TOLERANCE = 10;
+/** The range of the missing-fact knobs: the engine's own (matching/engine-knobs.ts). */
+export const MISSING_POINTS_RANGE = {
+  min: ENGINE_KNOBS.missingBirthDatePoints.min!,
+  max: ENGINE_KNOBS.missingBirthDatePoints.max!,
+};
 
 export const DEFAULT_SETTINGS: Readonly<ProfileSettings> = Object.freeze({
   sources: null,
@@ -46,6 +55,8 @@ export const DEFAULT_SETTINGS: Readonly<ProfileSettings> = Object.freeze({
   weakAliases: true,
   // The engine's own tolerance (corroboration.ts birthDateEffect): a listed year one off is "near".
   birthDateToleranceYears: 1,
+  missingBirthDatePoints: ENGINE_KNOBS.missingBirthDatePoints.default as number,
+  missingCountryPoints: ENGINE_KNOBS.missingCountryPoints.default as number,
   groupByCluster: false,
 });
 
@@ -104,6 +115,20 @@ export const KNOBS: readonly Knob[] = [
     range: `0 to ${MAX_BIRTH_TOLERANCE}`,
     meaning:
       'A listed birth year within this many years of the screened one is near: it does not contradict an approximate listed date, and it lowers the score less than a far one.',
+  },
+  {
+    name: 'missingBirthDatePoints',
+    default: '0',
+    range: `${MISSING_POINTS_RANGE.min} to ${MISSING_POINTS_RANGE.max}`,
+    meaning:
+      'How a missing birth date counts: points taken from a match when the screening gives a birth date and the listing none (a negative number). 0, the default, counts it as neither for nor against.',
+  },
+  {
+    name: 'missingCountryPoints',
+    default: '0',
+    range: `${MISSING_POINTS_RANGE.min} to ${MISSING_POINTS_RANGE.max}`,
+    meaning:
+      'How a missing country counts: points taken from a match when the screening gives a country and the listing none (a negative number). 0, the default, counts it as neither for nor against.',
   },
   {
     name: 'groupByCluster',
@@ -185,6 +210,9 @@ export function parseSettings(input: unknown, base: ProfileSettings = DEFAULT_SE
       throw validationError(f('birthDateToleranceYears'), `must be a whole number from 0 to ${MAX_BIRTH_TOLERANCE}`);
     out.birthDateToleranceYears = v as number;
   }
+  for (const name of ['missingBirthDatePoints', 'missingCountryPoints'] as const)
+    if (input[name] !== undefined)
+      out[name] = cutoff(f(name), input[name], MISSING_POINTS_RANGE.min, MISSING_POINTS_RANGE.max);
   if (input.groupByCluster !== undefined) out.groupByCluster = bool(f('groupByCluster'), input.groupByCluster);
   if (out.highCutoff <= out.mediumCutoff) throw validationError(f('highCutoff'), 'must be above mediumCutoff');
   // Every combination of a source's and an entity type's cut-offs must keep high above medium.
@@ -227,6 +255,8 @@ export function canonicalSettings(settings: ProfileSettings): string {
     entityTypeCutoffs: sortKeys(settings.entityTypeCutoffs),
     weakAliases: settings.weakAliases,
     birthDateToleranceYears: settings.birthDateToleranceYears,
+    missingBirthDatePoints: settings.missingBirthDatePoints,
+    missingCountryPoints: settings.missingCountryPoints,
     groupByCluster: settings.groupByCluster,
   });
 }
@@ -248,6 +278,10 @@ export function engineOptions(
   if (!settings.weakAliases) knobs.weakAliases = false;
   if (settings.birthDateToleranceYears !== DEFAULT_SETTINGS.birthDateToleranceYears)
     knobs.birthDateToleranceYears = settings.birthDateToleranceYears;
+  if (settings.missingBirthDatePoints !== DEFAULT_SETTINGS.missingBirthDatePoints)
+    knobs.missingBirthDatePoints = settings.missingBirthDatePoints;
+  if (settings.missingCountryPoints !== DEFAULT_SETTINGS.missingCountryPoints)
+    knobs.missingCountryPoints = settings.missingCountryPoints;
   if (Object.keys(knobs).length > 0) out.knobs = knobs;
   const bySource: Partial<Record<SourceId, number>> = {};
   const byEntityType: Partial<Record<EntityType, number>> = {};

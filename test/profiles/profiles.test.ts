@@ -131,6 +131,10 @@ for (const { engine, skip } of ENGINES) {
         [{ birthDateToleranceYears: 11 }, 'settings.birthDateToleranceYears'],
         [{ birthDateToleranceYears: 1.5 }, 'settings.birthDateToleranceYears'],
         [{ weakAliases: 'no' }, 'settings.weakAliases'],
+        [{ missingBirthDatePoints: 5 }, 'settings.missingBirthDatePoints'],
+        [{ missingBirthDatePoints: -21 }, 'settings.missingBirthDatePoints'],
+        [{ missingCountryPoints: 'none' }, 'settings.missingCountryPoints'],
+        [{ missingCountryPoints: -30 }, 'settings.missingCountryPoints'],
         [{ mediumCutoff: '70' }, 'settings.mediumCutoff'],
       ];
       for (const [settings, field] of cases) {
@@ -327,6 +331,30 @@ for (const { engine, skip } of ENGINES) {
       const all = await screen('Gennady Pavlovich Zolotarev');
       assert.deepEqual(all.matchedSources, ['us_ofac']);
       assert.deepEqual((await record(all.screeningId)).profile, { id: profileId, version: 2 });
+    });
+
+    it('counts a missing birth date or country as the profile says', async () => {
+      const keyProfile = (await t.request('GET', '/v1/profiles', { key: org.key })).body.data.find(
+        (p: { keyId: string | null }) => p.keyId === euUnKeyId,
+      ) as { id: string };
+      const draft = await t.request('PUT', `/v1/profiles/${keyProfile.id}/draft`, {
+        key: org.key,
+        body: { settings: { missingBirthDatePoints: -10, missingCountryPoints: -4.5 } },
+      });
+      assert.equal(draft.status, 200, draft.text);
+      assert.equal(draft.body.data.draft.settings.missingBirthDatePoints, -10);
+      assert.deepEqual(draft.body.data.draft.settings.sources, ['eu_csl', 'un_csl'], 'other knobs kept');
+      const act = await t.request('POST', `/v1/profiles/${keyProfile.id}/activate`, { key: org.key, body: {} });
+      assert.equal(act.status, 200, act.text);
+      // EU-2 is listed with neither a birth date nor a country.
+      const body = { name: 'Svetlana Igorevna Kovalenko', birthDate: '1980-05-05', country: 'RU' };
+      const plain = await t.request('POST', '/v1/screen', { key: org.key, body });
+      const counted = await t.request('POST', '/v1/screen', { key: euUnKey, body });
+      assert.equal(plain.status, 200, plain.text);
+      assert.equal(counted.status, 200, counted.text);
+      assert.equal(plain.body.data.entityId, 'eu_csl:EU-2');
+      assert.equal(counted.body.data.entityId, 'eu_csl:EU-2');
+      assert.equal(counted.body.data.riskScore, Math.round((plain.body.data.riskScore - 14.5) * 10) / 10);
     });
   });
 }

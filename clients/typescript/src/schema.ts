@@ -1169,6 +1169,10 @@ export interface components {
       weakAliases: boolean;
       /** @description A listed birth year within this many years of the screened one is near: it does not contradict an approximate listed date, and it lowers the score less than a far one. Default 1; 0 to 10. */
       birthDateToleranceYears: number;
+      /** @description How a missing birth date counts: points taken from a match when the screening gives a birth date and the listing none (a negative number). 0, the default, counts it as neither for nor against. Default 0; -20 to 0. */
+      missingBirthDatePoints: number;
+      /** @description How a missing country counts: points taken from a match when the screening gives a country and the listing none (a negative number). 0, the default, counts it as neither for nor against. Default 0; -20 to 0. */
+      missingCountryPoints: number;
       /** @description The default of POST /screen groupByCluster when a request leaves it out. Default false; true or false. */
       groupByCluster: boolean;
     };
@@ -1195,6 +1199,10 @@ export interface components {
       weakAliases?: boolean;
       /** @description A listed birth year within this many years of the screened one is near: it does not contradict an approximate listed date, and it lowers the score less than a far one. Default 1; 0 to 10. */
       birthDateToleranceYears?: number;
+      /** @description How a missing birth date counts: points taken from a match when the screening gives a birth date and the listing none (a negative number). 0, the default, counts it as neither for nor against. Default 0; -20 to 0. */
+      missingBirthDatePoints?: number;
+      /** @description How a missing country counts: points taken from a match when the screening gives a country and the listing none (a negative number). 0, the default, counts it as neither for nor against. Default 0; -20 to 0. */
+      missingCountryPoints?: number;
       /** @description The default of POST /screen groupByCluster when a request leaves it out. Default false; true or false. */
       groupByCluster?: boolean;
     };
