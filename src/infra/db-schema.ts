@@ -232,6 +232,13 @@ export interface MonitorsTable {
   removed_at: string | null;
   /** JSON array of the monitored search's identifiers; null when it names none. */
   identifiers: string | null;
+  /** When its terms were written into monitor_terms (monitoring/monitor-terms.ts); null: not yet. */
+  terms_at?: string | null;
+}
+
+export interface MonitorTermsTable {
+  term: string;
+  monitor_id: string;
 }
 
 export interface AlertsTable {
@@ -512,6 +519,7 @@ export interface Database {
   list_changes: ListChangesTable;
   job_locks: JobLocksTable;
   monitors: MonitorsTable;
+  monitor_terms: MonitorTermsTable;
   alerts: AlertsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;

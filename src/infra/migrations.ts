@@ -663,6 +663,26 @@ const screeningProfiles: Migration = {
   },
 };
 
+/**
+ * Issue 30: the terms of every monitored search (monitoring/monitor-terms.ts), by which a delta pass
+ * finds the monitors that changed entities can affect; monitors keyed since (terms_at) and the ones
+ * not yet keyed (written before this migration, or since the last pass), found by a partial index;
+ * monitors by their last top entity.
+ */
+const monitorTerms: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('monitor_terms')
+      .addColumn('term', 'text', (c) => c.notNull())
+      .addColumn('monitor_id', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('monitor_terms_pk', ['term', 'monitor_id'])
+      .execute();
+    await db.schema.alterTable('monitors').addColumn('terms_at', 'text').execute();
+    await sql`create index monitors_unkeyed on monitors (id) where terms_at is null`.execute(db);
+    await db.schema.createIndex('monitors_last_entity').on('monitors').column('last_entity_id').execute();
+  },
+};
+
 /** Ordered by name; Kysely runs them in that order. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_tenancy': tenancy,
@@ -681,6 +701,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0014_validation_runs': validationRuns,
   '0016_org_sso': orgSso,
   '0012_screening_profiles': screeningProfiles,
+  '0019_monitor_terms': monitorTerms,
 };
 
 class InlineProvider implements MigrationProvider {

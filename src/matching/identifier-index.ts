@@ -73,7 +73,7 @@ export function readIdentifiers(ids: readonly QueryIdentifier[] | undefined): Re
 }
 
 /** A listed identifier's screening type and normalized value; undefined for the kinds no screening asks about. */
-function listedForm(id: Identifier): { type: ScreeningIdentifierType; value: string } | undefined {
+export function listedForm(id: Identifier): { type: ScreeningIdentifierType; value: string } | undefined {
   const kind = identifierKindOf(id);
   if (!isScreeningIdentifierType(kind)) return undefined;
   const value = id.normalized ?? normalizeIdentifier(kind, id.value);

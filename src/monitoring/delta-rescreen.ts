@@ -7,6 +7,7 @@ import type { ListRecord } from '../lists/model.js';
 import { matchIdentifiers, parseStoredIdentifiers } from '../screening/identifiers-input.js';
 import type { Screener } from '../screening/screener.js';
 import { MonitorStore } from './monitor-store.js';
+import { recordTerms, searchTerms } from './monitor-terms.js';
 
 /**
  * The delta pass (issue 30, item 3): when new list versions come into force, the monitors that the
@@ -14,10 +15,11 @@ import { MonitorStore } from './monitor-store.js';
  * pass that follows rescreens the rest. This module finds them.
  *
  * A monitor's result can only change when a listed entity that matches it, or that it matches now,
- * was added, removed or changed. So each monitor's search is screened against a small index built
- * of the changed entities alone, in both their old and their new form; a monitor is affected when
- * any of them scores within DELTA_MARGIN of the reporting floor, or when its last top match is one
- * of them. What the delta pass cannot see, the full pass catches: scores move a little when the
+ * was added, removed or changed. The monitors the changed entities' names and identifiers reach are
+ * found through the monitors' terms (monitor-terms.ts, an index in the database, not a read of every
+ * monitor); each of their searches is screened against a small index built of the changed entities
+ * alone, in both their old and their new form; a monitor is affected when any of them scores within
+ * DELTA_MARGIN of the reporting floor, or when its last top match is one of them. What the delta pass cannot see, the full pass catches: scores move a little when the
  * lists' statistics move (how common a name part is on the lists), and the full pass rescreens
  * every monitor against the new versions anyway.
  */
@@ -29,8 +31,8 @@ import { MonitorStore } from './monitor-store.js';
  */
 export const DELTA_MARGIN = 10;
 
-/** Monitors read per page while looking for the affected ones. */
-const PAGE = 2000;
+/** Monitors read, keyed or screened against the changed entities per page. */
+const PAGE = 500;
 
 export interface ChangedEntities {
   /** `<source>:<record id>` of every entity added, removed or changed. */
@@ -78,30 +80,52 @@ export async function changedEntities(
   return { entityIds, records };
 }
 
-/** The ids of the monitors that the changed entities can affect, in id order. */
+/**
+ * Writes the terms of the monitors not keyed yet (created since the last pass, or before migration
+ * 0019), so that the lookup of affectedMonitors reaches every monitor; how many were keyed.
+ */
+export async function keyNewMonitors(db: Db, at: string, stopping: () => boolean): Promise<number> {
+  const store = new MonitorStore(db);
+  let keyed = 0;
+  while (!stopping()) {
+    const rows = await store.unkeyed(PAGE);
+    if (rows.length === 0) break;
+    await db.transaction().execute((trx) =>
+      new MonitorStore(trx).saveTerms(
+        rows.map((m) => ({ id: m.id, terms: searchTerms(m) })),
+        at,
+      ),
+    );
+    keyed += rows.length;
+    await yieldToEventLoop();
+  }
+  return keyed;
+}
+
+/**
+ * The ids of the monitors that the changed entities can affect, in id order, and how many monitors
+ * the lookup reached (screened or taken directly): those whose last top
+ * match is one of them, and those their terms reach (monitor-terms.ts) whose search, screened
+ * against the changed entities alone, scores within DELTA_MARGIN of the floor. Monitors must be
+ * keyed first (keyNewMonitors).
+ */
 export async function affectedMonitors(
   db: Db,
   changed: ChangedEntities,
   probe: Screener,
   matching: MatchingConfig,
   stopping: () => boolean,
-): Promise<string[]> {
-  const out: string[] = [];
-  if (changed.entityIds.size === 0) return out;
+): Promise<{ ids: string[]; reached: number }> {
+  if (changed.entityIds.size === 0) return { ids: [], reached: 0 };
   const store = new MonitorStore(db);
   const floor = Math.max(0, matching.floor - DELTA_MARGIN);
+  const direct = await store.withLastEntity([...changed.entityIds]);
+  const reached = [...(await store.withTerms(recordTerms(changed.records)))].filter((id) => !direct.has(id)).sort();
+  const out = new Set(direct);
   // The same search is asked once, whichever organizations monitor it.
   const verdicts = new Map<string, boolean>();
-  let cursor = '';
-  for (;;) {
-    if (stopping()) break;
-    const rows = await store.searches(cursor, PAGE);
-    if (rows.length === 0) break;
-    for (const m of rows) {
-      if (m.last_entity_id !== null && changed.entityIds.has(m.last_entity_id)) {
-        out.push(m.id);
-        continue;
-      }
+  for (let i = 0; i < reached.length && !stopping(); i += PAGE) {
+    for (const m of await store.searchesOf(reached.slice(i, i + PAGE))) {
       const key = `${m.search_key}\u0000${m.identifiers ?? ''}`;
       let hit = verdicts.get(key);
       if (hit === undefined) {
@@ -118,10 +142,9 @@ export async function affectedMonitors(
         hit = found.matchCount > 0;
         verdicts.set(key, hit);
       }
-      if (hit) out.push(m.id);
+      if (hit) out.add(m.id);
     }
-    cursor = rows.at(-1)!.id;
     await yieldToEventLoop();
   }
-  return out;
+  return { ids: [...out].sort(), reached: direct.size + reached.length };
 }

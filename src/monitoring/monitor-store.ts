@@ -129,10 +129,10 @@ export class MonitorStore {
   }
 
   /**
-   * One page (after `cursor`, in id order) of the searches of the monitors a rescreen would reach:
-   * what a delta pass screens against the changed entities to find the monitors they can affect.
+   * The searches of the given monitors that a rescreen would reach (live, of organizations with
+   * access), in id order: what a delta pass screens against the changed entities.
    */
-  searches(cursor: string, limit: number) {
+  searchesOf(ids: readonly string[]) {
     return this.db
       .selectFrom('monitors as m')
       .innerJoin('organizations as o', 'o.id', 'm.org_id')
@@ -149,10 +149,61 @@ export class MonitorStore {
       .where('m.removed_at', 'is', null)
       .where('m.is_active', '=', 1)
       .where('o.tier', '!=', 'free')
-      .where('m.id', '>', cursor)
+      .where('m.id', 'in', ids.length > 0 ? [...ids] : [''])
       .orderBy('m.id')
+      .execute();
+  }
+
+  /** Monitors whose terms are not written yet (monitor-terms.ts), in id order. */
+  unkeyed(limit: number) {
+    return this.db
+      .selectFrom('monitors')
+      .select(['id', 'query', 'entity_type', 'identifiers'])
+      .where('terms_at', 'is', null)
+      .orderBy('id')
       .limit(limit)
       .execute();
+  }
+
+  /** Writes the terms of monitors and marks them keyed. */
+  async saveTerms(keyed: { id: string; terms: string[] }[], at: string): Promise<void> {
+    const rows = keyed.flatMap((k) => k.terms.map((term) => ({ term, monitor_id: k.id })));
+    // Two columns a row: well under both engines' limits on bound parameters per statement.
+    for (const chunk of chunksOf(rows, 400)) {
+      await this.db
+        .insertInto('monitor_terms')
+        .values(chunk)
+        .onConflict((oc) => oc.columns(['term', 'monitor_id']).doNothing())
+        .execute();
+    }
+    for (const chunk of chunksOf(keyed.map((k) => k.id))) {
+      await this.db.updateTable('monitors').set({ terms_at: at }).where('id', 'in', chunk).execute();
+    }
+  }
+
+  /** Ids of the monitors stored under any of the terms (removed ones too: searchesOf leaves them out). */
+  async withTerms(terms: readonly string[]): Promise<Set<string>> {
+    const out = new Set<string>();
+    for (const chunk of chunksOf(terms)) {
+      const rows = await this.db.selectFrom('monitor_terms').select('monitor_id').where('term', 'in', chunk).execute();
+      for (const r of rows) out.add(r.monitor_id);
+    }
+    return out;
+  }
+
+  /** Ids of the live monitors whose last top match is one of the entities (`<source>:<record id>`). */
+  async withLastEntity(entityIds: readonly string[]): Promise<Set<string>> {
+    const out = new Set<string>();
+    for (const chunk of chunksOf(entityIds)) {
+      const rows = await this.db
+        .selectFrom('monitors')
+        .select('id')
+        .where('last_entity_id', 'in', chunk)
+        .where('removed_at', 'is', null)
+        .execute();
+      for (const r of rows) out.add(r.id);
+    }
+    return out;
   }
 
   /** Records a changed result; false when the monitor was removed since it was read. */

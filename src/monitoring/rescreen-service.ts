@@ -30,7 +30,7 @@ import { enqueueDelivery } from '../webhooks/delivery-store.js';
 import { serializeEvent } from '../webhooks/payload.js';
 import type { ListRecord } from '../lists/model.js';
 import { alertReasons } from './alert-rules.js';
-import { affectedMonitors, changedEntities } from './delta-rescreen.js';
+import { affectedMonitors, changedEntities, keyNewMonitors } from './delta-rescreen.js';
 import { AlertStore } from './alert-store.js';
 import { type DueMonitor, type MonitorResult, MonitorStore } from './monitor-store.js';
 
@@ -68,6 +68,8 @@ export interface PassReport {
 export interface DeltaReport {
   /** Entities added, removed or changed since the lists the monitors were last screened against. */
   entities: number;
+  /** Monitors their names, identifiers and last matches reached through the index (delta-rescreen.ts). */
+  reached: number;
   /** Monitors those entities can affect: rescreened before the rest. */
   monitors: number;
   alerts: number;
@@ -188,6 +190,8 @@ export class Rescreener {
     try {
       // Delistings in the versions since the last review, before any suppression is judged (suppression.ts).
       await ensureReviewed(db, this.deps.clock, snapshot.fingerprint);
+      // New monitors' terms, for this pass's delta or the next one's (delta-rescreen.ts).
+      if (this.deps.probe) await keyNewMonitors(db, this.deps.clock.now().toISOString(), () => this.job.stopping);
       const pending = this.pending;
       if (mode !== 'full' && pending && pending.next === snapshot) {
         this.pending = undefined;
@@ -252,10 +256,11 @@ export class Rescreener {
     const started = performance.now();
     const { db } = this.deps.database;
     const changed = await changedEntities(db, pending.next, pending.previous);
-    const delta: DeltaReport = { entities: changed.entityIds.size, monitors: 0, alerts: 0, tookMs: 0 };
+    const delta: DeltaReport = { entities: changed.entityIds.size, reached: 0, monitors: 0, alerts: 0, tookMs: 0 };
     if (changed.records.length > 0 && this.deps.probe) {
       const probe = await this.deps.probe(changed.records);
-      const ids = await affectedMonitors(db, changed, probe, this.deps.matching, () => this.job.stopping);
+      const { ids, reached } = await affectedMonitors(db, changed, probe, this.deps.matching, () => this.job.stopping);
+      delta.reached = reached;
       delta.monitors = ids.length;
       for (let i = 0; i < ids.length && !this.job.stopping; i += this.deps.monitoring.batchSize) {
         if (!(await this.listsCurrent(snapshot))) break;

@@ -132,6 +132,14 @@ for (const { engine, skip } of ENGINES) {
       assert.equal(d.delta.entities, 5, 'one addition, one removal, three changed');
       assert.equal(f.rescreened, CUSTOMERS.length);
       assert.ok(d.rescreened < CUSTOMERS.length, `the delta pass rescreened ${d.rescreened} of ${CUSTOMERS.length}`);
+      // Found through the monitors' terms: the five customers whose names share no part with a changed
+      // entity (Northern Star, Baltic Ferro, Amelia Hartwell, Okonkwo, Lindqvist) are not even read.
+      assert.equal(d.delta.reached, CUSTOMERS.length - 5, `the index reached ${d.delta.reached} monitors`);
+      const terms = await delta.t.ctx.database.db.selectFrom('monitors').select('terms_at').execute();
+      assert.ok(
+        terms.every((m) => m.terms_at !== null),
+        'every monitor was keyed by the first pass',
+      );
 
       const fromDelta = await alertsByCustomer(delta);
       const fromFull = await alertsByCustomer(full);
