@@ -16,18 +16,14 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  imoCheckDigit,
-  imoSchemeOf,
-  isAllocatedMid,
-  isScreeningIdentifierType,
-} from '../src/lists/adapters/kit/identifiers.js';
+import { imoSchemeOf, isScreeningIdentifierType } from '../src/lists/adapters/kit/identifiers.js';
 import type { ListRecord } from '../src/lists/model.js';
 import { IdentifierIndex, readIdentifiers } from '../src/matching/identifier-index.js';
 import { HIGH_BOUNDARY, MatchingIndex } from '../src/matching/index.js';
 import type { Match, MatchQuery, QueryIdentifier } from '../src/matching/types.js';
 import { type IdentifierWarning, matchIdentifiers, validateIdentifiers } from '../src/screening/identifiers-input.js';
 import { isRequestCountryCode } from '../src/screening/request-country.js';
+import { identifierMakers } from '../src/validation/identifier-draws.js';
 import { rng } from './query-mix.js';
 
 /** A name no list holds anything like. */
@@ -218,58 +214,14 @@ export function identifierBench(idx: MatchingIndex, records: ListRecord[], resul
   }
 
   // 2. Random well-formed identifiers no list holds.
-  const rand = rng(27);
-  const digits = (n: number): string => Array.from({ length: n }, () => Math.floor(rand() * 10)).join('');
-  const alnum = (n: number, letters: string): string =>
-    Array.from({ length: n }, () => letters[Math.floor(rand() * letters.length)]).join('');
-  const countries = ['RU', 'IR', 'CN', 'AE', 'DE', 'US', 'GB', 'TR', 'SY', 'KP', 'VE', 'BY'];
-  const imo = (scheme: 'ship' | 'company') => (): string => {
-    const six = String(1 + Math.floor(rand() * 9)) + digits(5);
-    return six + String(imoCheckDigit(six, scheme));
-  };
-  const makers: [QueryIdentifier['type'], () => string, MatchQuery['entityType']][] = [
-    ['imo', imo('ship'), 'vessel'],
-    ['imo', imo('company'), 'organization'],
-    [
-      'lei',
-      () => {
-        const base = alnum(4, '0123456789') + '00' + alnum(12, '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ');
-        let rest = 0;
-        for (const ch of base + '00') {
-          const code = ch.charCodeAt(0);
-          const v = code >= 65 ? code - 55 : code - 48;
-          rest = (v >= 10 ? rest * 100 + v : rest * 10 + v) % 97;
-        }
-        return base + String(98 - rest).padStart(2, '0');
-      },
-      'organization',
-    ],
-    [
-      'bic',
-      () =>
-        alnum(4, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') +
-        countries[Math.floor(rand() * countries.length)]! +
-        alnum(2, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'),
-      'organization',
-    ],
-    [
-      'mmsi',
-      () => {
-        for (;;) {
-          const mid = 201 + Math.floor(rand() * 575);
-          if (isAllocatedMid(mid)) return String(mid) + digits(6);
-        }
-      },
-      'vessel',
-    ],
-  ];
+  const makers = identifierMakers(rng(27), { companyImo: true });
   let made = 0;
   let held = 0;
   let flagged = 0;
   let hits = 0;
   let raised = 0;
   const hitList: string[] = [];
-  for (const [type, make, entityType] of makers) {
+  for (const { type, make, entityType } of makers) {
     // 2,000 of each that no list holds and the API takes without a warning (others are drawn again).
     for (let kept = 0; kept < 2000;) {
       const value = make();

@@ -1,14 +1,18 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { AppError, validationError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';
 import { ListStore } from '../lists/list-store.js';
 import type { ListRecord, SourceId } from '../lists/model.js';
-import { inlineScreener } from '../start/matching-pool.js';
+import { MatchingPool, inlineScreener } from '../start/matching-pool.js';
+import type { AppContext } from '../start/context.js';
 import { TenantsStore } from '../tenants/tenants-store.js';
-import { screenerEngine } from '../validation/engine.js';
-import { verifyReport } from '../validation/report.js';
+import { type ValidationEngine, screenerEngine, spreadEngine } from '../validation/engine.js';
+import type { Progress } from '../validation/figures.js';
+import { type SignedFiles, verifyReport } from '../validation/report.js';
+import { resolveRunProfile } from '../validation/run-profile.js';
 import { generateSigningKey, parseSigningKey, publicKeyOf } from '../validation/signing.js';
 import { thresholdsWith } from '../validation/thresholds.js';
 import { produceReport, runOptions } from '../validation/validation-job.js';
@@ -41,14 +45,165 @@ function numberOption(name: string, max: number) {
   };
 }
 
+/** The lists in force, read once: the engine is built from the same records the run draws from. */
+async function listsInForce(db: AppContext['operator']['db']) {
+  const store = new ListStore(db);
+  const active = await store.activeVersions();
+  if (active.length === 0)
+    throw new AppError('LISTS_NOT_READY', 'no lists are loaded: run `sanctions lists sync` first');
+  const records: ListRecord[] = [];
+  for (const v of active) for (const r of await store.records(v.id)) records.push(r);
+  const versions = active.map((v) => ({
+    source: v.source as SourceId,
+    version: v.id,
+    publishedAt: v.published_at,
+    records: v.record_count,
+  }));
+  return { records, versions };
+}
+
+/**
+ * The engine of a run from the command line, which has the machine to itself: this thread and the
+ * matching threads (one fewer than the cores) each build an index of the records at the same time,
+ * then share the queries (spreadEngine). The latency is timed on this thread's index, one query at a time.
+ */
+async function withMatchingThreads<T>(
+  records: ListRecord[],
+  fn: (engines: { engine: ValidationEngine; latencyEngine: ValidationEngine; concurrency: number }) => Promise<T>,
+): Promise<T> {
+  const threads = Math.max(1, availableParallelism() - 1);
+  const pool = new MatchingPool(threads);
+  try {
+    const [pooled, inline] = await Promise.all([pool.load(records), inlineScreener(records)]);
+    const depth = QUERIES_IN_FLIGHT_PER_THREAD * threads;
+    const inlineEngine = screenerEngine(inline, {});
+    return await fn({
+      engine: spreadEngine(screenerEngine(pooled), inlineEngine, depth),
+      latencyEngine: inlineEngine,
+      concurrency: depth + QUERIES_IN_FLIGHT_PER_THREAD,
+    });
+  } finally {
+    await pool.close();
+  }
+}
+
+const QUERIES_IN_FLIGHT_PER_THREAD = 32;
+
+function progressPrinter(output: { json: boolean }) {
+  let lastPhase = '';
+  return (p: Progress) => {
+    if (output.json) return;
+    if (p.phase !== lastPhase || p.done === p.total || p.done % 10_240 === 0) {
+      lastPhase = p.phase;
+      process.stderr.write(`  ${p.phase}: ${p.done.toLocaleString('en')} of ${p.total.toLocaleString('en')}\n`);
+    }
+  };
+}
+
+function printReport(output: { json: boolean }, out: string, r: SignedFiles['report']): void {
+  printResult(
+    output,
+    {
+      runId: r.runId,
+      out,
+      files: [join(out, 'report.json'), join(out, 'report.html')],
+      passed: r.passed,
+      summary: r.summary,
+      keyId: r.signature?.keyId,
+      durationMs: r.context.durationMs,
+    },
+    () =>
+      [
+        table(
+          ['measure', 'value', 'threshold', ''],
+          r.summary.map((s) => [
+            s.label,
+            `${s.value}${s.unit === '%' ? '%' : s.unit === 'ms' ? ' ms' : ''}`,
+            `${s.bound === 'min' ? '>=' : '<='} ${s.threshold}`,
+            s.met ? 'met' : 'NOT met',
+          ]),
+        ),
+        '',
+        `self-screen misses: ${r.selfScreen.misses.length} (every one in the report)`,
+        `${r.passed ? 'every threshold met' : 'some thresholds NOT met'}; took ${(r.context.durationMs / 1000).toFixed(1)} s`,
+        `wrote ${join(out, 'report.json')} and ${join(out, 'report.html')}, signed by ${r.signature?.keyId ?? '-'}`,
+      ].join('\n'),
+  );
+}
+
+/** The run's options from the command line's (the cut-offs only when given: the profile's otherwise). */
+function optionsOf(opts: ValidateOptions) {
+  if (opts.mediumCutoff === undefined && opts.highCutoff !== undefined)
+    throw validationError('--high-cutoff', 'goes with --medium-cutoff');
+  const medium = opts.mediumCutoff;
+  const high = medium === undefined ? undefined : (opts.highCutoff ?? Math.max(80, medium));
+  if (medium !== undefined && high !== undefined && high < medium)
+    throw validationError('--high-cutoff', 'must be at least --medium-cutoff');
+  return runOptions({
+    quick: opts.quick ?? false,
+    ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+    thresholds: thresholdsWith(opts.threshold, '--threshold'),
+    ...(medium !== undefined && high !== undefined ? { cutoffs: { medium, high } } : {}),
+    ...(opts.profile !== undefined ? { profile: opts.profile } : {}),
+  });
+}
+
+async function validateAction(runtime: CliRuntime, opts: ValidateOptions, command: Command): Promise<void> {
+  const output = runtime.output(command);
+  if (!opts.out) throw validationError('--out', 'is required: the directory the report is written to');
+  const config = runtime.config();
+  if (!config.validation.signingKey)
+    throw new AppError(
+      'FEATURE_NOT_AVAILABLE',
+      'reports are signed: set VALIDATION_SIGNING_KEY first (`sanctions validate keygen` makes one)',
+    );
+  const key = parseSigningKey(config.validation.signingKey);
+  const options = optionsOf(opts);
+  const out = resolve(opts.out);
+  const result = await runtime.withContext(async (ctx) => {
+    const org = opts.org ? await new TenantsStore(ctx.operator.db).orgBySlug(opts.org) : undefined;
+    if (opts.org && !org) throw new AppError('NOT_FOUND', `organization "${opts.org}" not found`);
+    const profile = await resolveRunProfile(ctx.operator.db, {
+      orgId: org?.id ?? null,
+      profileId: opts.profile,
+      floor: config.matching.floor,
+      field: '--profile',
+    });
+    const { records, versions } = await listsInForce(ctx.operator.db);
+    if (!output.json)
+      process.stderr.write(
+        `  ${records.length.toLocaleString('en')} records of ${versions.length} lists; profile ${profile.id} (version ${profile.version}); building the index\n`,
+      );
+    return withMatchingThreads(records, (engines) =>
+      produceReport({
+        runId: newId('val', ctx.clock.now()),
+        organization: org ? { slug: org.slug, name: org.name } : null,
+        records,
+        versions,
+        options,
+        profile,
+        floor: config.matching.floor,
+        ...engines,
+        onProgress: progressPrinter(output),
+        key,
+        now: () => ctx.clock.now(),
+      }),
+    );
+  });
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'report.json'), result.json);
+  writeFileSync(join(out, 'report.html'), result.html);
+  printReport(output, out, result.report);
+}
+
 /** `sanctions validate`, `validate keygen`, `validate verify` (issue 31). */
 export function registerValidateCommands(program: Command, runtime: CliRuntime): void {
   const validate = program
     .command('validate')
     .description('Run a validation of this deployment and write a signed report (report.json, report.html)')
-    .option('--org <slug>', 'the organization the report is made for (its name heads the report)')
-    .option('--profile <id>', "screening profile (only 'default' exists in this version)")
-    .option('--quick', 'samples instead of every listed name (about a minute)')
+    .option('--org <slug>', 'the organization the report is made for (its name heads the report, its profile is used)')
+    .option('--profile <id>', "a screening profile of the organization (default: the organization's own)")
+    .option('--quick', 'samples instead of every listed name (under a minute)')
     .option('--seed <n>', 'seed of the samples and the negative population', numberOption('--seed', 2 ** 31 - 1))
     .option(
       '--threshold <key=value>',
@@ -57,111 +212,17 @@ export function registerValidateCommands(program: Command, runtime: CliRuntime):
     )
     .option(
       '--medium-cutoff <score>',
-      'score counted as found at medium (default 50)',
+      "score counted as found at medium (default: the profile's, 50)",
       numberOption('--medium-cutoff', 100),
     )
-    .option('--high-cutoff <score>', 'score counted as found at high (default 80)', numberOption('--high-cutoff', 100))
+    .option(
+      '--high-cutoff <score>',
+      "score counted as found at high (default: the profile's, 80)",
+      numberOption('--high-cutoff', 100),
+    )
     .option('--out <dir>', 'directory the report is written to')
     .option('--json', 'print one JSON document')
-    .action(async (opts: ValidateOptions, command: Command) => {
-      const output = runtime.output(command);
-      if (!opts.out) throw validationError('--out', 'is required: the directory the report is written to');
-      if (opts.profile !== undefined && opts.profile !== 'default')
-        throw validationError(
-          '--profile',
-          `"${opts.profile}" is not a screening profile of this version; only "default" exists`,
-        );
-      const config = runtime.config();
-      if (!config.validation.signingKey)
-        throw new AppError(
-          'FEATURE_NOT_AVAILABLE',
-          'reports are signed: set VALIDATION_SIGNING_KEY first (`sanctions validate keygen` makes one)',
-        );
-      const key = parseSigningKey(config.validation.signingKey);
-      const medium = opts.mediumCutoff ?? 50;
-      const high = opts.highCutoff ?? Math.max(80, medium);
-      if (high < medium) throw validationError('--high-cutoff', 'must be at least --medium-cutoff');
-      const options = runOptions({
-        quick: opts.quick ?? false,
-        ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
-        thresholds: thresholdsWith(opts.threshold, '--threshold'),
-        cutoffs: { medium, high },
-      });
-      const out = resolve(opts.out);
-      const result = await runtime.withContext(async (ctx) => {
-        const org = opts.org ? await new TenantsStore(ctx.operator.db).orgBySlug(opts.org) : undefined;
-        if (opts.org && !org) throw new AppError('NOT_FOUND', `organization "${opts.org}" not found`);
-        // The lists in force, read once: the engine is built here from the same records the run draws from.
-        const store = new ListStore(ctx.operator.db);
-        const active = await store.activeVersions();
-        if (active.length === 0)
-          throw new AppError('LISTS_NOT_READY', 'no lists are loaded: run `sanctions lists sync` first');
-        const records: ListRecord[] = [];
-        for (const v of active) for (const r of await store.records(v.id)) records.push(r);
-        const versions = active.map((v) => ({
-          source: v.source as SourceId,
-          version: v.id,
-          publishedAt: v.published_at,
-          records: v.record_count,
-        }));
-        if (!output.json)
-          process.stderr.write(
-            `  ${records.length.toLocaleString('en')} records of ${active.length} lists; building the index\n`,
-          );
-        let lastPhase = '';
-        const engine = screenerEngine(await inlineScreener(records), {});
-        return produceReport({
-          runId: newId('val', ctx.clock.now()),
-          organization: org ? { slug: org.slug, name: org.name } : null,
-          records,
-          versions,
-          options,
-          floor: config.matching.floor,
-          engine,
-          onProgress: (p) => {
-            if (output.json) return;
-            if (p.phase !== lastPhase || p.done === p.total || p.done % 10_240 === 0) {
-              lastPhase = p.phase;
-              process.stderr.write(`  ${p.phase}: ${p.done.toLocaleString('en')} of ${p.total.toLocaleString('en')}\n`);
-            }
-          },
-          key,
-          now: () => ctx.clock.now(),
-        });
-      });
-      mkdirSync(out, { recursive: true });
-      writeFileSync(join(out, 'report.json'), result.json);
-      writeFileSync(join(out, 'report.html'), result.html);
-      const r = result.report;
-      printResult(
-        output,
-        {
-          runId: r.runId,
-          out,
-          files: [join(out, 'report.json'), join(out, 'report.html')],
-          passed: r.passed,
-          summary: r.summary,
-          keyId: r.signature?.keyId,
-          durationMs: r.context.durationMs,
-        },
-        () =>
-          [
-            table(
-              ['measure', 'value', 'threshold', ''],
-              r.summary.map((s) => [
-                s.label,
-                `${s.value}${s.unit === '%' ? '%' : s.unit === 'ms' ? ' ms' : ''}`,
-                `${s.bound === 'min' ? '>=' : '<='} ${s.threshold}`,
-                s.met ? 'met' : 'NOT met',
-              ]),
-            ),
-            '',
-            `self-screen misses: ${r.selfScreen.misses.length} (every one in the report)`,
-            `${r.passed ? 'every threshold met' : 'some thresholds NOT met'}; took ${(r.context.durationMs / 1000).toFixed(1)} s`,
-            `wrote ${join(out, 'report.json')} and ${join(out, 'report.html')}, signed by ${r.signature?.keyId ?? '-'}`,
-          ].join('\n'),
-      );
-    });
+    .action((opts: ValidateOptions, command: Command) => validateAction(runtime, opts, command));
 
   validate
     .command('keygen')

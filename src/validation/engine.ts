@@ -43,3 +43,26 @@ export function screenerEngine(screener: Screener, hints: ScreenHints = { backgr
     return { riskScore: summary.riskScore, matches };
   };
 }
+
+/**
+ * Two engines as one, for a run that has the machine to itself (the command line): up to `depth`
+ * queries go to `pooled` (matching threads), the others are screened by `inline` on this thread,
+ * each after the event loop has had its turn, so the threads' answers keep arriving. Both hold an
+ * index of the same records, built at the same time; which one answered a query changes nothing
+ * (the run folds the answers in the order of its queries).
+ */
+export function spreadEngine(pooled: ValidationEngine, inline: ValidationEngine, depth: number): ValidationEngine {
+  let inPool = 0;
+  return async (query, options) => {
+    if (inPool < depth) {
+      inPool++;
+      try {
+        return await pooled(query, options);
+      } finally {
+        inPool--;
+      }
+    }
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    return inline(query, options);
+  };
+}

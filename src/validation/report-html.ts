@@ -1,6 +1,6 @@
 import { escape } from 'html-escaper';
 import { SOURCE_LABELS, type SourceId } from '../lists/model.js';
-import type { SelfScreenMiss } from './run-validation.js';
+import type { SelfScreenMiss } from './figures.js';
 import type { SummaryRow, ValidationReport } from './report.js';
 
 /**
@@ -143,7 +143,7 @@ ${summary}
 <dl class="context">
 <dt>Organization</dt><dd>${report.organization ? `${e(report.organization.name)} (<code>${e(report.organization.slug)}</code>)` : 'the deployment (command line)'}</dd>
 <dt>Engine version</dt><dd><code>${e(c.engineVersion)}</code></dd>
-<dt>Screening profile</dt><dd>${e(c.profile.id)}${c.profile.version ? ` (version ${e(c.profile.version)})` : ''}</dd>
+<dt>Screening profile</dt><dd>${e(c.profile.id)}${c.profile.version ? ` (version ${c.profile.version})` : ' (built in)'}</dd>
 <dt>Seed</dt><dd>${e(c.seed)} (the same seed draws the same samples)</dd>
 <dt>Sizes</dt><dd>${Object.entries(c.sizes)
     .map(([k, v]) => `${e(k)} ${e(typeof v === 'number' ? num(v) : v)}`)

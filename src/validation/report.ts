@@ -1,6 +1,6 @@
 import { createHash, type KeyObject } from 'node:crypto';
 import type { LoadedVersion } from '../lists/list-runtime.js';
-import type { ValidationFigures } from './run-validation.js';
+import type { ValidationFigures } from './figures.js';
 import { type Signature, publicKeyOf, signDocument, verifyDocument } from './signing.js';
 import { THRESHOLDS, type ThresholdKey, type Thresholds } from './thresholds.js';
 
@@ -18,8 +18,8 @@ export interface ReportContext {
   organization: { slug: string; name: string } | null;
   lists: LoadedVersion[];
   engineVersion: string;
-  /** The screening profile the run used; the default engine settings until profiles exist. */
-  profile: { id: string; version: string | null };
+  /** The screening profile the run measured (`default`, version 0: the built-in one). */
+  profile: { id: string; version: number };
   startedAt: string;
   finishedAt: string;
 }
@@ -42,7 +42,7 @@ export interface ValidationReport {
   context: {
     lists: LoadedVersion[];
     engineVersion: string;
-    profile: { id: string; version: string | null };
+    profile: { id: string; version: number };
     seed: number;
     quick: boolean;
     cutoffs: { medium: number; high: number };

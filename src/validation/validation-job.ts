@@ -5,14 +5,9 @@ import { engineVersion } from '../screening/engine-version.js';
 import type { ValidationEngine } from './engine.js';
 import { type SignedFiles, buildReport, signReport } from './report.js';
 import { renderReportHtml } from './report-html.js';
-import {
-  type Cutoffs,
-  DEFAULT_CUTOFFS,
-  DEFAULT_SEED,
-  type Progress,
-  type RunSizes,
-  runValidation,
-} from './run-validation.js';
+import type { Cutoffs, Progress, RunSizes } from './figures.js';
+import type { RunProfile } from './run-profile.js';
+import { DEFAULT_SEED, runValidation } from './run-validation.js';
 import { type Thresholds, defaultThresholds } from './thresholds.js';
 
 /** What a run was asked for, as stored with it. */
@@ -20,7 +15,10 @@ export interface RunOptions {
   quick: boolean;
   seed: number;
   thresholds: Thresholds;
-  cutoffs: Cutoffs;
+  /** The cut-offs asked for; left out, the profile's. */
+  cutoffs?: Cutoffs;
+  /** The screening profile asked for; left out, the organization's own (run-profile.ts). */
+  profile?: string;
   sizes?: Partial<RunSizes>;
   focus?: string[];
   /** An activation run: the list versions in force before the activation (their changed entries are the focus). */
@@ -32,7 +30,8 @@ export function runOptions(partial: Partial<RunOptions> = {}): RunOptions {
     quick: partial.quick ?? false,
     seed: partial.seed ?? DEFAULT_SEED,
     thresholds: partial.thresholds ?? defaultThresholds(),
-    cutoffs: partial.cutoffs ?? DEFAULT_CUTOFFS,
+    ...(partial.cutoffs ? { cutoffs: partial.cutoffs } : {}),
+    ...(partial.profile ? { profile: partial.profile } : {}),
     ...(partial.sizes ? { sizes: partial.sizes } : {}),
     ...(partial.focus ? { focus: partial.focus } : {}),
     ...(partial.activation ? { activation: partial.activation } : {}),
@@ -45,6 +44,8 @@ export interface ProduceInput {
   records: ListRecord[];
   versions: LoadedVersion[];
   options: RunOptions;
+  /** The profile the run measures (resolveRunProfile). */
+  profile: RunProfile;
   floor: number;
   engine: ValidationEngine;
   latencyEngine?: ValidationEngine;
@@ -58,13 +59,17 @@ export interface ProduceInput {
 /** Runs the validation and returns the signed report's two files; the command line and the server's job share it. */
 export async function produceReport(input: ProduceInput): Promise<SignedFiles> {
   const startedAt = input.now().toISOString();
+  const { profile } = input;
+  const screened = profile.sources ? new Set<string>(profile.sources) : undefined;
   const figures = await runValidation(
     {
-      records: input.records,
+      // The lists the profile screens against: a listing it leaves out is not expected to be found.
+      records: screened ? input.records.filter((r) => screened.has(r.source)) : input.records,
       quick: input.options.quick,
       seed: input.options.seed,
-      cutoffs: input.options.cutoffs,
+      cutoffs: input.options.cutoffs ?? profile.cutoffs,
       floor: input.floor,
+      engineOptions: profile.engineOptions,
       ...(input.options.sizes ? { sizes: input.options.sizes } : {}),
       ...(input.options.focus ? { focus: input.options.focus } : {}),
     },
@@ -83,7 +88,7 @@ export async function produceReport(input: ProduceInput): Promise<SignedFiles> {
       organization: input.organization,
       lists: input.versions,
       engineVersion: engineVersion(),
-      profile: { id: 'default', version: null },
+      profile: { id: profile.id, version: profile.version },
       startedAt,
       finishedAt: input.now().toISOString(),
     },

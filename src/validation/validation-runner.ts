@@ -13,7 +13,9 @@ import { TenantsStore } from '../tenants/tenants-store.js';
 import { enqueueDelivery } from '../webhooks/delivery-store.js';
 import { serializeValidationEvent } from '../webhooks/payload.js';
 import { screenerEngine } from './engine.js';
-import { DEFAULT_SEED, type Progress, type RunSizes } from './run-validation.js';
+import type { Progress, RunSizes } from './figures.js';
+import { DEFAULT_SEED } from './run-validation.js';
+import { resolveRunProfile } from './run-profile.js';
 import { parseSigningKey } from './signing.js';
 import { type RunOptions, produceReport, runOptions } from './validation-job.js';
 import { type ValidationRunHead, ValidationStore, queuedRun } from './validation-store.js';
@@ -137,102 +139,120 @@ export class ValidationRunner {
     return { more: true, report: 1 };
   }
 
+  /** Progress writes, at most every PROGRESS_EVERY_MS (and at the end), each extending the claim. */
+  private progressWriter(run: ValidationRunHead, store: ValidationStore) {
+    let last = 0;
+    let writing: Promise<unknown> = Promise.resolve();
+    const onProgress = (progress: Progress) => {
+      const at = performance.now();
+      if (at - last < PROGRESS_EVERY_MS && progress.done !== progress.total) return;
+      last = at;
+      writing = writing.then(() =>
+        store.progress(run.id, this.deps.nodeId, {
+          phase: progress.phase,
+          done: progress.done,
+          total: progress.total,
+          claimed_until: this.until(),
+        }),
+      );
+    };
+    return { onProgress, written: () => writing };
+  }
+
+  private async produce(run: ValidationRunHead, snapshot: ListSnapshot<Screener>, store: ValidationStore) {
+    if (!this.deps.signingKey) throw new Error('VALIDATION_SIGNING_KEY is not set');
+    const key = parseSigningKey(this.deps.signingKey);
+    const { db } = this.deps.database;
+    const stored = JSON.parse(run.options) as RunOptions;
+    const org = run.org_id ? await new TenantsStore(db).orgById(run.org_id) : undefined;
+    const profile = await resolveRunProfile(db, {
+      orgId: run.org_id,
+      profileId: stored.profile,
+      floor: this.deps.floor,
+      field: 'profile',
+    });
+    const listStore = new ListStore(db);
+    const records: ListRecord[] = [];
+    for (const v of snapshot.versions) for (const r of await listStore.records(v.version)) records.push(r);
+    const options = stored.activation
+      ? { ...stored, focus: await this.changedEntries(stored.activation, records) }
+      : stored;
+    const progress = this.progressWriter(run, store);
+    const interactive = this.deps.interactive;
+    const files = await produceReport({
+      runId: run.id,
+      organization: org ? { slug: org.slug, name: org.name } : null,
+      records,
+      versions: snapshot.versions,
+      options,
+      profile,
+      floor: this.deps.floor,
+      engine: screenerEngine(snapshot.index),
+      latencyEngine: screenerEngine(snapshot.index, {}),
+      concurrency: CONCURRENCY,
+      pace: async () => {
+        // While interactive requests are under way the run waits for them, a little at a time.
+        for (let i = 0; interactive?.busy && i < 50; i++) await sleep(2);
+      },
+      onProgress: progress.onProgress,
+      key,
+      now: () => this.deps.clock.now(),
+    });
+    await progress.written();
+    return { files, activation: options.activation };
+  }
+
+  /** The run's row and its alerts, written together: a completed activation run with misses always has them. */
+  private async complete(run: ValidationRunHead, produced: Awaited<ReturnType<ValidationRunner['produce']>>) {
+    const { files, activation } = produced;
+    const missed = files.report.selfScreen.focusMissed;
+    const at = this.deps.clock.now().toISOString();
+    let delivered = false;
+    await this.deps.database.db.transaction().execute(async (trx) => {
+      const ok = await new ValidationStore(trx).finish(run.id, this.deps.nodeId, {
+        status: 'completed',
+        finished_at: at,
+        error: null,
+        passed: files.report.passed ? 1 : 0,
+        summary: JSON.stringify(files.report.summary),
+        report_json: files.json,
+        report_html: files.html,
+      });
+      if (!ok || run.kind !== 'activation' || missed.length === 0) return;
+      for (const o of await new TenantsStore(trx).listOrgs()) {
+        if (!o.webhook_url) continue;
+        const payload = serializeValidationEvent(at, o, {
+          runId: run.id,
+          versions: activation?.current ?? [],
+          newOrChanged: files.report.selfScreen.focusNames,
+          missed,
+        });
+        await enqueueDelivery(trx, {
+          orgId: o.id,
+          alertId: null,
+          event: 'validation.missed',
+          payload,
+          isTest: false,
+          now: this.deps.clock.now(),
+        });
+        delivered = true;
+      }
+    });
+    if (delivered) this.deps.onDeliveries?.();
+  }
+
   private async execute(
     run: ValidationRunHead,
     snapshot: ListSnapshot<Screener>,
     store: ValidationStore,
   ): Promise<void> {
-    const { db } = this.deps.database;
-    const finishedAt = () => this.deps.clock.now().toISOString();
     try {
-      if (!this.deps.signingKey) throw new Error('VALIDATION_SIGNING_KEY is not set');
-      const key = parseSigningKey(this.deps.signingKey);
-      const stored = JSON.parse(run.options) as RunOptions;
-      const org = run.org_id ? await new TenantsStore(db).orgById(run.org_id) : undefined;
-      const listStore = new ListStore(db);
-      const records: ListRecord[] = [];
-      for (const v of snapshot.versions) for (const r of await listStore.records(v.version)) records.push(r);
-      const options = stored.activation
-        ? { ...stored, focus: await this.changedEntries(stored.activation, records) }
-        : stored;
-      let last = 0;
-      let pending: Progress | undefined;
-      let writing: Promise<unknown> = Promise.resolve();
-      const onProgress = (p: Progress) => {
-        pending = p;
-        const t = performance.now();
-        if (t - last < PROGRESS_EVERY_MS && p.done !== p.total) return;
-        last = t;
-        const write = pending;
-        writing = writing.then(() =>
-          store.progress(run.id, this.deps.nodeId, {
-            phase: write.phase,
-            done: write.done,
-            total: write.total,
-            claimed_until: this.until(),
-          }),
-        );
-      };
-      const interactive = this.deps.interactive;
-      const files = await produceReport({
-        runId: run.id,
-        organization: org ? { slug: org.slug, name: org.name } : null,
-        records,
-        versions: snapshot.versions,
-        options,
-        floor: this.deps.floor,
-        engine: screenerEngine(snapshot.index),
-        latencyEngine: screenerEngine(snapshot.index, {}),
-        concurrency: CONCURRENCY,
-        pace: async () => {
-          // While interactive requests are under way the run waits for them, a little at a time.
-          for (let i = 0; interactive?.busy && i < 50; i++) await sleep(2);
-        },
-        onProgress,
-        key,
-        now: () => this.deps.clock.now(),
-      });
-      await writing;
-      const missed = files.report.selfScreen.focusMissed;
-      const at = finishedAt();
-      let delivered = false;
-      // The run's row and its alerts are written together: a completed activation run with misses always has them.
-      await db.transaction().execute(async (trx) => {
-        const ok = await new ValidationStore(trx).finish(run.id, this.deps.nodeId, {
-          status: 'completed',
-          finished_at: at,
-          error: null,
-          passed: files.report.passed ? 1 : 0,
-          summary: JSON.stringify(files.report.summary),
-          report_json: files.json,
-          report_html: files.html,
-        });
-        if (!ok || run.kind !== 'activation' || missed.length === 0) return;
-        for (const o of await new TenantsStore(trx).listOrgs()) {
-          if (!o.webhook_url) continue;
-          const payload = serializeValidationEvent(at, o, {
-            runId: run.id,
-            versions: options.activation?.current ?? [],
-            newOrChanged: files.report.selfScreen.focusNames,
-            missed,
-          });
-          await enqueueDelivery(trx, {
-            orgId: o.id,
-            alertId: null,
-            event: 'validation.missed',
-            payload,
-            isTest: false,
-            now: this.deps.clock.now(),
-          });
-          delivered = true;
-        }
-      });
-      if (delivered) this.deps.onDeliveries?.();
+      await this.complete(run, await this.produce(run, snapshot, store));
     } catch (error) {
       this.deps.log?.('error', 'validation run failed', { id: run.id, err: String(error) });
       await store.finish(run.id, this.deps.nodeId, {
         status: 'failed',
-        finished_at: finishedAt(),
+        finished_at: this.deps.clock.now().toISOString(),
         error: error instanceof Error ? error.message : String(error),
         passed: null,
         summary: null,

@@ -36,6 +36,14 @@ export const CreateValidationRunBody = Type.Object(
           'A quick run: samples (2,000 listed names, 100 perturbations a kind, 2,000 negatives, 500 listed identifiers) instead of every listed name, in about a minute.',
       }),
     ),
+    profile: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description:
+          "The screening profile the run measures (its id, prf_...; `default`: the built-in one). Left out: the organization's own profile, or the built-in one when it has none. The engine runs with the profile's options and a match counts as found at its cut-offs (unless `cutoffs` are given); the report names the profile and its version.",
+      }),
+    ),
     seed: Type.Optional(
       Type.Integer({
         minimum: 0,
@@ -55,10 +63,18 @@ export const CreateValidationRunBody = Type.Object(
       Type.Object(
         {
           medium: Type.Optional(
-            Type.Number({ minimum: 0, maximum: 100, description: 'Default 50 (the medium boundary).' }),
+            Type.Number({
+              minimum: 0,
+              maximum: 100,
+              description: "Default: the profile's medium cut-off (50, the medium boundary).",
+            }),
           ),
           high: Type.Optional(
-            Type.Number({ minimum: 0, maximum: 100, description: 'Default 80 (the high boundary).' }),
+            Type.Number({
+              minimum: 0,
+              maximum: 100,
+              description: "Default: the profile's high cut-off (80, the high boundary).",
+            }),
           ),
         },
         {

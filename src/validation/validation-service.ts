@@ -7,7 +7,8 @@ import { TenantsStore } from '../tenants/tenants-store.js';
 import { type RunOptions, runOptions } from './validation-job.js';
 import { type ValidationRunHead, ValidationStore, queuedRun } from './validation-store.js';
 import type { SummaryRow } from './report.js';
-import { DEFAULT_CUTOFFS } from './run-validation.js';
+import { DEFAULT_CUTOFFS } from './figures.js';
+import { resolveRunProfile } from './run-profile.js';
 import { thresholdsWith } from './thresholds.js';
 
 /** POST/GET /v1/validation-runs, the console's Validation page and `sanctions validate runs` (issue 31). */
@@ -16,8 +17,10 @@ export interface StartRunInput {
   quick?: boolean;
   seed?: number;
   thresholds?: Record<string, unknown>;
-  /** The score a match must reach to count as found at medium / high (default 50 / 80). */
+  /** The score a match must reach to count as found at medium / high (default: the profile's). */
   cutoffs?: { medium?: number; high?: number };
+  /** The profile measured (default: the organization's own). */
+  profile?: string;
 }
 
 export interface ValidationRunView {
@@ -60,6 +63,7 @@ export function runView(row: ValidationRunHead): ValidationRunView {
 }
 
 function cutoffsOf(input: StartRunInput['cutoffs']): RunOptions['cutoffs'] {
+  if (!input || (input.medium === undefined && input.high === undefined)) return undefined;
   const medium = input?.medium ?? DEFAULT_CUTOFFS.medium;
   const high = input?.high ?? Math.max(medium, DEFAULT_CUTOFFS.high);
   if (high < medium) throw validationError('cutoffs.high', 'must be at least cutoffs.medium');
@@ -89,7 +93,15 @@ export function validationService(deps: ValidationDeps) {
         quick: input.quick ?? false,
         ...(input.seed !== undefined ? { seed: input.seed } : {}),
         thresholds: thresholdsWith(input.thresholds),
-        cutoffs: cutoffsOf(input.cutoffs),
+        ...(input.cutoffs ? { cutoffs: cutoffsOf(input.cutoffs) } : {}),
+        ...(input.profile !== undefined ? { profile: input.profile } : {}),
+      });
+      // A profile that is not the organization's is refused now, naming the field, not when the run starts.
+      await resolveRunProfile(ctx.db, {
+        orgId: ctx.caller.orgId,
+        profileId: input.profile,
+        floor: 0,
+        field: 'profile',
       });
       const store = new ValidationStore(ctx.db);
       const running = await store.unfinished(ctx.caller.orgId);

@@ -119,6 +119,45 @@ for (const { engine, skip } of ENGINES) {
       assert.equal(weak.passed, false);
     });
 
+    it("measures the organization's profile: one with an absurd cut-off shows the recall drop, and is named", async () => {
+      const unknown = await t.request('POST', '/v1/validation-runs', { key: org.key, body: { profile: 'prf_nope' } });
+      assertError(unknown, 400, 'VALIDATION_ERROR', { field: 'profile' });
+      const created = await t.request('POST', '/v1/profiles', {
+        key: org.key,
+        body: { name: 'Weakened', settings: { mediumCutoff: 99, highCutoff: 100 } },
+      });
+      assert.equal(created.status, 201, created.text);
+      const profileId = created.body.data.id as string;
+      assert.equal(
+        (await t.request('POST', `/v1/profiles/${profileId}/backtest`, { key: org.key, body: {} })).status,
+        200,
+      );
+      const activated = await t.request('POST', `/v1/profiles/${profileId}/activate`, {
+        key: org.key,
+        body: { reason: 'a deliberately weakened engine, for the validation report' },
+      });
+      assert.equal(activated.status, 200, activated.text);
+      const version = activated.body.data.activeVersion as number;
+
+      const res = await t.request('POST', '/v1/validation-runs', { key: org.key, body: { quick: true, seed: 5 } });
+      assert.equal(res.status, 202, res.text);
+      await runAll();
+      const id = res.body.data.id as string;
+      const weak = (await t.request('GET', `/v1/validation-runs/${id}`, { key: org.key })).body.data;
+      assert.equal(weak.status, 'completed', weak.error ?? '');
+      const report = (await t.request('GET', `/v1/validation-runs/${id}/report.json`, { key: org.key })).body;
+      assert.deepEqual(report.context.profile, { id: profileId, version });
+      assert.equal(report.context.cutoffs.medium, 99);
+      const strong = (await t.request('GET', `/v1/validation-runs/${runId}/report.json`, { key: org.key })).body;
+      assert.deepEqual(strong.context.profile, { id: 'default', version: 0 });
+      const share = (r: { selfScreen: { names: number; found: number } }) => r.selfScreen.found / r.selfScreen.names;
+      assert.ok(share(report) < share(strong), `self-screen ${share(report)} < ${share(strong)}`);
+      assert.ok(report.selfScreen.misses.length > 0, 'every miss of the weakened engine is listed');
+      assert.equal(weak.passed, false);
+      const html = await t.request('GET', `/v1/validation-runs/${id}/report.html`, { key: org.key });
+      assert.match(html.text, new RegExp(`${profileId} \\(version ${version}\\)`));
+    });
+
     it('is in the OpenAPI document with its security and errors', async () => {
       const doc = (await t.request('GET', '/openapi.json')).body;
       const post = doc.paths['/v1/validation-runs'].post;

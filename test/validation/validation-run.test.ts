@@ -5,7 +5,8 @@ import { inlineScreener } from '../../src/start/matching-pool.js';
 import { screenerEngine } from '../../src/validation/engine.js';
 import { buildReport, signReport, verifyReport } from '../../src/validation/report.js';
 import { renderReportHtml } from '../../src/validation/report-html.js';
-import { type RunSizes, runValidation } from '../../src/validation/run-validation.js';
+import type { RunSizes } from '../../src/validation/figures.js';
+import { runValidation } from '../../src/validation/run-validation.js';
 import { generateSigningKey, parseSigningKey } from '../../src/validation/signing.js';
 import { defaultThresholds } from '../../src/validation/thresholds.js';
 import { negativeNames } from '../../src/validation/negatives.js';
@@ -149,7 +150,7 @@ describe('validation run on a hand-built list', () => {
       organization: null,
       lists: [],
       engineVersion: 'test',
-      profile: { id: 'default', version: null },
+      profile: { id: 'default', version: 0 },
       startedAt: '2026-01-01T00:00:00.000Z',
       finishedAt: '2026-01-01T00:01:00.000Z',
     };
@@ -173,7 +174,7 @@ describe('validation run on a hand-built list', () => {
         organization: { slug: 'acme', name: 'Acme Bank' },
         lists: [],
         engineVersion: 'test',
-        profile: { id: 'default', version: null },
+        profile: { id: 'default', version: 0 },
         startedAt: '2026-01-01T00:00:00.000Z',
         finishedAt: '2026-01-01T00:01:00.000Z',
       },

@@ -1,0 +1,135 @@
+import type { ListRecord } from '../lists/model.js';
+import { isScreeningIdentifierType } from '../lists/adapters/kit/identifiers.js';
+import type { MatchOptions, QueryIdentifier } from '../matching/types.js';
+import { validateIdentifiers } from '../screening/identifiers-input.js';
+import { isRequestCountryCode } from '../screening/request-country.js';
+import type { IdentifierFigures, RunSizes, ValidationDeps } from './figures.js';
+import { identifierMakers } from './identifier-draws.js';
+import { ownMatch, sample, screenEach, topScore } from './run-queries.js';
+import { rng } from './seeded.js';
+
+/** Identifiers: is every printed identifier found, and no random valid one? */
+
+/** A name no list holds anything like: the identifier checks screen numbers under it. */
+const UNRELATED = 'Qwxzy Vbnmkj';
+/** Random identifiers that matched, shown in the report. */
+const EXAMPLES_SHOWN = 20;
+
+interface ListedIdentifier {
+  entityId: string;
+  type: string;
+  value: string;
+  query: QueryIdentifier[];
+}
+
+/** A listed identifier as a screening request would give it, or undefined when the API refuses it. */
+function asQuery(id: ListRecord['identifiers'][number], kind: string): QueryIdentifier[] | undefined {
+  try {
+    const checked = validateIdentifiers(
+      [
+        {
+          type: kind,
+          value: id.value,
+          ...(id.country && isRequestCountryCode(id.country) ? { country: id.country } : {}),
+          ...(id.currency ? { currency: id.currency } : {}),
+        },
+      ],
+      null,
+    );
+    return checked.map((c) => ({
+      type: c.type,
+      value: c.value,
+      ...(c.country ? { country: c.country } : {}),
+      ...(c.currency ? { currency: c.currency } : {}),
+    }));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every identifier the records print in a type a screening takes; the keys of all of them (`type:normalized`). */
+export function listedIdentifiers(records: readonly ListRecord[]) {
+  const listed: ListedIdentifier[] = [];
+  const held = new Set<string>();
+  let refused = 0;
+  for (const record of records) {
+    for (const id of record.identifiers) {
+      const kind = id.kind;
+      if (!kind || !isScreeningIdentifierType(kind) || !id.normalized) continue;
+      held.add(`${kind}:${id.normalized}`);
+      if (id.valid === false) continue;
+      const query = asQuery(id, kind);
+      if (query) listed.push({ entityId: `${record.source}:${record.id}`, type: kind, value: id.value, query });
+      else refused++;
+    }
+  }
+  return { listed, held, refused };
+}
+
+/** Random identifiers with valid check digits that no list holds, `perType` of each type. */
+function drawUnheld(seed: number, perType: number, held: ReadonlySet<string>): QueryIdentifier[] {
+  const drawn: QueryIdentifier[] = [];
+  for (const { type, make } of identifierMakers(rng(seed ^ 0x1d))) {
+    for (let kept = 0, tries = 0; kept < perType && tries < perType * 20; tries++) {
+      const value = make();
+      try {
+        const [checked] = validateIdentifiers([{ type, value }], null);
+        if (!checked || held.has(`${type}:${checked.normalized}`)) continue;
+        drawn.push({ type, value: checked.value });
+        kept++;
+      } catch {
+        // a draw its check refuses is drawn again
+      }
+    }
+  }
+  return drawn;
+}
+
+export async function identifierChecks(
+  records: readonly ListRecord[],
+  run: { seed: number; rand: () => number; sizes: RunSizes; deps: ValidationDeps; options: MatchOptions },
+): Promise<IdentifierFigures> {
+  const { listed, held, refused } = listedIdentifiers(records);
+  const figures: IdentifierFigures = {
+    listed: { tried: 0, found: 0, refused, misses: [] },
+    random: { tried: 0, hits: 0, examples: [] },
+  };
+  const tried = sample(listed, run.sizes.listedIdentifiers, run.rand);
+  const answers = await screenEach(
+    tried,
+    (l) => run.deps.engine({ name: UNRELATED, identifiers: l.query }, run.options),
+    run.deps,
+    'identifiers',
+  );
+  tried.forEach((l, at) => {
+    const answer = answers[at]!;
+    const own = ownMatch(answer, l.entityId);
+    figures.listed.tried++;
+    if (own && own.score >= (topScore(answer) ?? 0)) figures.listed.found++;
+    else
+      figures.listed.misses.push({
+        entityId: l.entityId,
+        type: l.type,
+        value: l.value,
+        topId: answer.matches[0]?.id ?? null,
+      });
+  });
+  const drawn = drawUnheld(run.seed, run.sizes.randomIdentifiersPerType, held);
+  const hits = await screenEach(
+    drawn,
+    async (id) =>
+      (await run.deps.engine({ name: UNRELATED, identifiers: [id] }, { ...run.options, floor: 0 })).matches.filter(
+        (m) => m.byIdentifier,
+      ),
+    run.deps,
+    'identifiers',
+  );
+  drawn.forEach((id, at) => {
+    figures.random.tried++;
+    figures.random.hits += hits[at]!.length;
+    for (const hit of hits[at]!)
+      if (figures.random.examples.length < EXAMPLES_SHOWN)
+        figures.random.examples.push({ type: id.type, value: id.value, matchedId: hit.id });
+  });
+  return figures;
+}
