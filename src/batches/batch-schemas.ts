@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ExternalIdField, PageQuery, RiskLevelSchema, ScreeningWarning } from '../screening/screening-schemas.js';
+import { ExternalIdField, PageQuery, RiskLevelSchema, ScreeningWarning } from '../screening/index.js';
 
 /** Request and response shapes of /v1/batches (issue 14): validation, handler types and the OpenAPI document. */
 

@@ -12,3 +12,5 @@ export {
   type LabelledMatch,
   type LabelledListing,
 } from './outcome.js';
+export type { EngineKnobs } from './engine-knobs.js';
+export { scoringDigest } from './scoring-doc.js';

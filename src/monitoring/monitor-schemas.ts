@@ -1,11 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import {
-  ExternalIdField,
-  PageQuery,
-  RiskLevelSchema,
-  StoredIdentifier,
-  identifiersField,
-} from '../screening/screening-schemas.js';
+import { ExternalIdField, PageQuery, RiskLevelSchema, StoredIdentifier, identifiersField } from '../screening/index.js';
 import { DEFAULT_RISK_THRESHOLD } from './alert-rules.js';
 
 /** Shapes of the monitoring endpoints (api-v1.md 2.8, 4.4-4.6; DECISIONS.md "Monitors"). */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type AuditEvent, sha256Hex } from '../audit/audit-store.js';
+import { type AuditEvent, sha256Hex } from '../audit/index.js';
 import type { Db } from '../infra/database.js';
 import { parseJsonArray } from '../infra/json.js';
 import { type DecisionRow, DecisionsStore } from './decisions-store.js';

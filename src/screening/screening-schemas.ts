@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { SCREENING_IDENTIFIER_TYPES } from '../lists/adapters/kit/identifiers.js';
+import { SCREENING_IDENTIFIER_TYPES } from '../identifiers/index.js';
 import { MAX_IDENTIFIERS, MAX_IDENTIFIER_LENGTH } from './identifiers-input.js';
 
 /**

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { appendAudit } from '../audit/audit-store.js';
+import { appendAudit } from '../audit/index.js';
 import { BatchWriter } from '../infra/batch-writer.js';
 import type { MatchingConfig } from '../infra/config.js';
 import type { Call } from '../infra/context.js';
@@ -7,17 +7,18 @@ import type { Db } from '../infra/database.js';
 import { AppError, notFound, validationError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';
 import { observeScreening } from '../infra/metrics.js';
-import type { ListSnapshot } from '../lists/list-runtime.js';
-import type { Caller, CallerContext } from '../tenants/caller.js';
+import type { ListSnapshot } from '../lists/index.js';
 import {
-  type QuotaTicket,
-  type RedisQuota,
   addUsage,
   assertQuotaLeft,
   assertTicketFresh,
+  type Caller,
+  type CallerContext,
   consumeQuota,
-} from '../tenants/quota.js';
-import { quotaMonth } from '../tenants/tiers.js';
+  quotaMonth,
+  type QuotaTicket,
+  type RedisQuota,
+} from '../tenants/index.js';
 import {
   checkIdempotencyKey,
   claimIdempotencyKey,

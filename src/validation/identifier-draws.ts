@@ -1,5 +1,5 @@
-import { imoCheckDigit, isAllocatedMid } from '../lists/adapters/kit/identifiers.js';
-import type { QueryIdentifier } from '../matching/types.js';
+import { imoCheckDigit, isAllocatedMid } from '../identifiers/index.js';
+import type { QueryIdentifier } from '../matching/index.js';
 
 /**
  * Identifiers with valid check digits drawn at random (IMO ship numbers, LEIs, BICs, MMSIs): numbers

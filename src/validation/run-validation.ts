@@ -1,10 +1,8 @@
 import { availableParallelism, cpus, hostname, platform, release, totalmem } from 'node:os';
-import type { ListRecord, SourceId } from '../lists/model.js';
-import { HIGH_BOUNDARY, MEDIUM_BOUNDARY } from '../matching/index.js';
-import type { MatchQuery, QueryIdentifier } from '../matching/types.js';
-import { isScreeningIdentifierType } from '../lists/adapters/kit/identifiers.js';
-import { validateIdentifiers } from '../screening/identifiers-input.js';
-import { isRequestCountryCode } from '../screening/request-country.js';
+import type { ListRecord, SourceId } from '../lists/index.js';
+import { HIGH_BOUNDARY, type MatchQuery, MEDIUM_BOUNDARY, type QueryIdentifier } from '../matching/index.js';
+import { isRequestCountryCode, isScreeningIdentifierType } from '../identifiers/index.js';
+import { validateIdentifiers } from '../screening/index.js';
 import type { EngineAnswer, ValidationEngine } from './engine.js';
 import { identifierMakers } from './identifier-draws.js';
 import { negativeNames } from './negatives.js';

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PageQuery } from '../screening/screening-schemas.js';
+import { PageQuery } from '../screening/index.js';
 import { THRESHOLDS } from './thresholds.js';
 
 /** Request and response shapes of /v1/validation-runs (issue 31): validation, handler types and the OpenAPI document. */
