@@ -16,13 +16,13 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { imoSchemeOf, isScreeningIdentifierType } from '../src/lists/adapters/kit/identifiers.js';
+import { imoSchemeOf, isScreeningIdentifierType } from '../src/identifiers/identifier-rules.js';
 import type { ListRecord } from '../src/lists/model.js';
 import { IdentifierIndex, readIdentifiers } from '../src/matching/identifier-index.js';
 import { HIGH_BOUNDARY, MatchingIndex } from '../src/matching/index.js';
 import type { Match, MatchQuery, QueryIdentifier } from '../src/matching/types.js';
 import { type IdentifierWarning, matchIdentifiers, validateIdentifiers } from '../src/screening/identifiers-input.js';
-import { isRequestCountryCode } from '../src/screening/request-country.js';
+import { isRequestCountryCode } from '../src/identifiers/countries.js';
 import { identifierMakers } from '../src/validation/identifier-draws.js';
 import { rng } from './query-mix.js';
 

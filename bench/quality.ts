@@ -16,7 +16,7 @@ import { readFile } from 'node:fs/promises';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { toCountryCode } from '../src/lists/countries.js';
+import { toCountryCode } from '../src/identifiers/index.js';
 import type { EntityType, ListRecord, OfficialSourceId, SourceAdapter } from '../src/lists/model.js';
 import { MatchingIndex, MEDIUM_BOUNDARY, HIGH_BOUNDARY } from '../src/matching/index.js';
 import { identifierBench } from './identifiers.js';

@@ -1,5 +1,5 @@
 import { validationError } from '../infra/errors.js';
-import type { Role } from '../tenants/roles.js';
+import type { Role } from '../tenants/index.js';
 
 /**
  * What single sign-on decides from an ID token's claims, without I/O: whether the email is one the

@@ -1,6 +1,6 @@
 import type { Context } from '../infra/context.js';
 import type { SecretBox } from '../infra/secrets.js';
-import type { RotationReport } from '../tenants/secret-rotation.js';
+import type { RotationReport } from '../tenants/index.js';
 
 /**
  * `sanctions secrets rotate`, for the single sign-on client secrets (issue 33): each one re-sealed

@@ -1,9 +1,9 @@
-import { type AuditEvent, appendAudit, appendAuditNow } from '../audit/audit-store.js';
+import { type AuditEvent, appendAudit, appendAuditNow } from '../audit/index.js';
 import type { ConsoleConfig } from '../infra/config.js';
 import type { Call, Context } from '../infra/context.js';
 import { AppError, notFound, validationError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';
-import { TenantsStore } from '../tenants/tenants-store.js';
+import { TenantsStore } from '../tenants/index.js';
 import { AccountsStore } from './accounts-store.js';
 import { authorizationUrl, newVerifier, OidcRefusal, type ProviderClient, verifiedClaims } from './oidc-client.js';
 import { newToken, tokenHash } from './passwords.js';

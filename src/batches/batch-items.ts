@@ -1,9 +1,15 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { AppError, fieldOfPointer } from '../infra/errors.js';
 import { parseStringArray } from '../infra/json.js';
-import { type IdentifierRequest, type IdentifierWarning, validateIdentifiers } from '../screening/identifiers-input.js';
-import { validateScreenInput } from '../screening/screen-input.js';
-import { IdentifierInput, ScreenRequest, type ScreenRequestBody } from '../screening/screening-schemas.js';
+import {
+  IdentifierInput,
+  type IdentifierRequest,
+  type IdentifierWarning,
+  ScreenRequest,
+  type ScreenRequestBody,
+  validateIdentifiers,
+  validateScreenInput,
+} from '../screening/index.js';
 import type { BatchResultRowData, BatchStatusData } from './batch-schemas.js';
 import type { BatchLine, BatchRow, BatchTally, RowFailure } from './batch-store.js';
 

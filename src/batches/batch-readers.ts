@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError, validationError } from '../infra/errors.js';
-import { cellText, readCsvStream, readXlsxRows } from '../lists/adapters/kit/index.js';
+import { cellText, readCsvStream, readXlsxRows } from '../formats/index.js';
 
 /** The largest batch file: 50 MB (issue 14). */
 export const MAX_FILE_BYTES = 50 * 1024 * 1024;

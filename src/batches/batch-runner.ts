@@ -6,13 +6,10 @@ import type { DatabaseHandle } from '../infra/database.js';
 import { AppError } from '../infra/errors.js';
 import type { InFlight } from '../infra/in-flight.js';
 import { PollingJob } from '../infra/polling-job.js';
-import type { MonitorService } from '../monitoring/monitor-service.js';
-import type { ScreeningService } from '../screening/screening-service.js';
-import type { Caller } from '../tenants/caller.js';
-import { TenantsStore } from '../tenants/tenants-store.js';
-import { type Tier, effectiveQuota } from '../tenants/tiers.js';
-import { enqueueDelivery } from '../webhooks/delivery-store.js';
-import { serializeBatchEvent } from '../webhooks/payload.js';
+import type { MonitorService } from '../monitoring/index.js';
+import type { ScreeningService } from '../screening/index.js';
+import { type Caller, effectiveQuota, TenantsStore, type Tier } from '../tenants/index.js';
+import { enqueueDelivery, serializeBatchEvent } from '../webhooks/index.js';
 import { batchStatus } from './batch-items.js';
 import { type BatchRow, BatchStore, type ClaimedLine } from './batch-store.js';
 

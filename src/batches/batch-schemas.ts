@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PageQuery } from '../infra/page-query.js';
-import { ExternalIdField, RiskLevelSchema, ScreeningWarning } from '../screening/screening-schemas.js';
+import { ExternalIdField, RiskLevelSchema, ScreeningWarning } from '../screening/index.js';
 
 /** Request and response shapes of /v1/batches (issue 14): validation, handler types and the OpenAPI document. */
 

@@ -4,11 +4,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
-import { fileKindOf } from '../batches/batch-readers.js';
+import { fileKindOf } from '../batches/index.js';
 import { AppError, notFound } from '../infra/errors.js';
-import type { CallerContext } from '../tenants/caller.js';
-import { TenantsStore } from '../tenants/tenants-store.js';
-import { type Tier, effectiveQuota } from '../tenants/tiers.js';
+import { type CallerContext, effectiveQuota, TenantsStore, type Tier } from '../tenants/index.js';
 import { printResult, table } from './output.js';
 import type { CliRuntime } from './runtime.js';
 

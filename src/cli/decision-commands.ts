@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { DecisionView } from '../decisions/decisions-service.js';
+import type { DecisionView } from '../decisions/index.js';
 import { parseWhole, printResult, table } from './output.js';
 import type { CliRuntime } from './runtime.js';
 

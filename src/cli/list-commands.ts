@@ -1,9 +1,14 @@
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { changePage } from '../lists/change-feed.js';
-import type { ChangeKind } from '../lists/list-changes.js';
-import { isOfficialSource, type OfficialSourceId, SOURCE_IDS } from '../lists/model.js';
-import type { SyncOutcome, SyncPhase } from '../lists/sync-service.js';
+import {
+  type ChangeKind,
+  changePage,
+  isOfficialSource,
+  type OfficialSourceId,
+  SOURCE_IDS,
+  type SyncOutcome,
+  type SyncPhase,
+} from '../lists/index.js';
 import type { CliRuntime } from './runtime.js';
 import { parseWhole, printResult, table } from './output.js';
 

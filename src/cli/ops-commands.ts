@@ -5,8 +5,8 @@ import { backupSqlite, checkBackup, restoreSqlite } from '../infra/backup.js';
 import { AppError } from '../infra/errors.js';
 import { SecretBox } from '../infra/secrets.js';
 import { acquireServerLock, lockHolder } from '../start/operations.js';
-import { rotateWebhookSecrets } from '../tenants/secret-rotation.js';
-import { rotateSsoSecrets } from '../accounts/sso-secrets.js';
+import { rotateWebhookSecrets } from '../tenants/index.js';
+import { rotateSsoSecrets } from '../accounts/index.js';
 import { printResult } from './output.js';
 import type { CliRuntime } from './runtime.js';
 

@@ -1,9 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { BacktestReport } from '../profiles/backtest.js';
-import { memberContext, type ProfileView } from '../profiles/profile-service.js';
-import { KNOBS } from '../profiles/profile-settings.js';
-import type { CallerContext } from '../tenants/caller.js';
+import { type BacktestReport, KNOBS, memberContext, type ProfileView } from '../profiles/index.js';
+import type { CallerContext } from '../tenants/index.js';
 import type { AppContext } from '../start/context.js';
 import { parseWhole, printResult, table } from './output.js';
 import type { CliRuntime } from './runtime.js';

@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import type { SsoSettingsView } from '../accounts/sso-service.js';
+import type { SsoSettingsView } from '../accounts/index.js';
 import { printResult } from './output.js';
 import type { CliRuntime } from './runtime.js';
 

@@ -1,6 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { ROLES } from '../tenants/roles.js';
-import { TIERS } from '../tenants/tiers.js';
+import { ROLES, TIERS } from '../tenants/index.js';
 import type { CliRuntime } from './runtime.js';
 import { printResult, table } from './output.js';
 import { registerSsoCommands } from './sso-commands.js';

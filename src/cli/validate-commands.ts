@@ -4,18 +4,25 @@ import { dirname, join, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { AppError, validationError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';
-import { ListStore } from '../lists/list-store.js';
-import type { ListRecord, SourceId } from '../lists/model.js';
+import { type ListRecord, ListStore, type SourceId } from '../lists/index.js';
 import { MatchingPool, inlineScreener } from '../start/matching-pool.js';
 import type { AppContext } from '../start/context.js';
-import { TenantsStore } from '../tenants/tenants-store.js';
-import { type ValidationEngine, screenerEngine, spreadEngine } from '../validation/engine.js';
-import type { Progress } from '../validation/figures.js';
-import { type SignedFiles, verifyReport } from '../validation/report.js';
-import { resolveRunProfile } from '../validation/run-profile.js';
-import { generateSigningKey, parseSigningKey, publicKeyOf } from '../validation/signing.js';
-import { thresholdsWith } from '../validation/thresholds.js';
-import { produceReport, runOptions } from '../validation/validation-job.js';
+import { TenantsStore } from '../tenants/index.js';
+import {
+  generateSigningKey,
+  parseSigningKey,
+  produceReport,
+  type Progress,
+  publicKeyOf,
+  resolveRunProfile,
+  runOptions,
+  screenerEngine,
+  type SignedFiles,
+  spreadEngine,
+  thresholdsWith,
+  type ValidationEngine,
+  verifyReport,
+} from '../validation/index.js';
 import { printResult, table } from './output.js';
 import type { CliRuntime } from './runtime.js';
 

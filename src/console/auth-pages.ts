@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { MIN_PASSWORD_LENGTH, newToken } from '../accounts/passwords.js';
+import { MIN_PASSWORD_LENGTH, newToken } from '../accounts/index.js';
 import { AppError } from '../infra/errors.js';
 import type { ConsoleDeps } from './console-routes.js';
 import { type Html, html } from './html.js';

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { MAX_FILE_BYTES, fileKindOf } from '../batches/batch-readers.js';
+import { MAX_FILE_BYTES, fileKindOf } from '../batches/index.js';
 import { AppError, validationError } from '../infra/errors.js';
 import type { ConsoleDeps } from './console-routes.js';
 import { html, query } from './html.js';

@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { SessionView } from '../accounts/accounts-service.js';
-import type { DecisionView } from '../decisions/decisions-service.js';
-import { DECISIONS, type DecisionRequestBody, REASONS } from '../decisions/decisions-schemas.js';
+import type { SessionView } from '../accounts/index.js';
+import { type DecisionRequestBody, DECISIONS, type DecisionView, REASONS } from '../decisions/index.js';
 import { validationError } from '../infra/errors.js';
-import { can } from '../tenants/roles.js';
+import { can } from '../tenants/index.js';
 import type { ConsoleDeps } from './console-routes.js';
 import { type Html, html, query } from './html.js';
 import { csrfField, when } from './layout.js';

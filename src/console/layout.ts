@@ -1,5 +1,5 @@
-import type { SessionView } from '../accounts/accounts-service.js';
-import { can } from '../tenants/roles.js';
+import type { SessionView } from '../accounts/index.js';
+import { can } from '../tenants/index.js';
 import { type Html, html } from './html.js';
 
 /** The page frame of the console: skip link, navigation, who is signed in, the page's notice. */

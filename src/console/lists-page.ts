@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { type ChangeItem, latestChanges } from '../lists/change-feed.js';
-import { listLabels } from '../lists/labels.js';
+import { type ChangeItem, latestChanges, listLabels } from '../lists/index.js';
 import type { ConsoleDeps } from './console-routes.js';
 import { html } from './html.js';
 import { page, when } from './layout.js';

@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../infra/errors.js';
-import type { BacktestReport } from '../profiles/backtest.js';
-import type { ProfileView } from '../profiles/profile-service.js';
 import {
+  type BacktestReport,
   DEFAULT_SETTINGS,
   KNOBS,
   MISSING_POINTS_RANGE,
   PROFILE_SOURCES,
   type ProfileSettings,
-} from '../profiles/profile-settings.js';
+  type ProfileView,
+} from '../profiles/index.js';
 import type { ConsoleDeps } from './console-routes.js';
 import { type Html, html } from './html.js';
 import { csrfField, notice, page, readOnly, when } from './layout.js';

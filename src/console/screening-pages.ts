@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../infra/errors.js';
-import { SCREENING_IDENTIFIER_TYPES } from '../lists/adapters/kit/identifiers.js';
-import { hasApiAccess } from '../tenants/tiers.js';
+import { SCREENING_IDENTIFIER_TYPES } from '../identifiers/index.js';
+import { hasApiAccess } from '../tenants/index.js';
 import type { ConsoleDeps } from './console-routes.js';
 import { type Html, html, query } from './html.js';
 import { csrfField, notice, page, pager, readOnly, riskLevel, when } from './layout.js';

@@ -1,11 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AccountsService, SessionView } from '../accounts/accounts-service.js';
+import type { AccountsService, SessionView } from '../accounts/index.js';
 import type { Clock } from '../infra/clock.js';
 import type { Db } from '../infra/database.js';
 import { AppError } from '../infra/errors.js';
-import type { CallerContext } from '../tenants/caller.js';
-import { can, type Permission } from '../tenants/roles.js';
+import { type CallerContext, can, type Permission } from '../tenants/index.js';
 
 /**
  * Sessions and CSRF protection of the console. The session cookie holds a random token (its hash is

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { newToken } from '../accounts/passwords.js';
-import { SsoRefused } from '../accounts/sso-service.js';
+import { newToken, SsoRefused } from '../accounts/index.js';
 import { AppError } from '../infra/errors.js';
 import { formToken, signInForm } from './auth-pages.js';
 import type { ConsoleDeps } from './console-routes.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CALLBACK_PATH, type SsoSettingsView } from '../accounts/sso-service.js';
+import { CALLBACK_PATH, type SsoSettingsView } from '../accounts/index.js';
 import type { ConsoleDeps } from './console-routes.js';
 import { type Html, html } from './html.js';
 import { csrfField, notice, page, readOnly, when } from './layout.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ValidationRunView } from '../validation/validation-service.js';
+import type { ValidationRunView } from '../validation/index.js';
 import type { ConsoleDeps } from './console-routes.js';
 import { type Html, html, query } from './html.js';
 import { csrfField, notice, page, pager, readOnly, when } from './layout.js';

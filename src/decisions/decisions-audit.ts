@@ -1,4 +1,4 @@
-import { sha256Hex } from '../audit/audit-store.js';
+import { sha256Hex } from '../audit/index.js';
 import type { Db } from '../infra/database.js';
 import { type DecisionRow, DecisionsStore } from './decisions-store.js';
 

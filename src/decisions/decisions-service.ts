@@ -1,14 +1,12 @@
-import { type AuditEvent, appendAudit } from '../audit/audit-store.js';
+import { appendAudit, type AuditEvent } from '../audit/index.js';
 import type { Call, Context } from '../infra/context.js';
 import type { Db } from '../infra/database.js';
 import { AppError, notFound, validationError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';
 import { parseJsonArray } from '../infra/json.js';
 import { parseDateBound } from '../infra/request-dates.js';
-import type { ListSnapshot } from '../lists/list-runtime.js';
-import type { CallerContext } from '../tenants/caller.js';
-import { normalizeEmail, requireOrg } from '../tenants/tenants-service.js';
-import { TenantsStore } from '../tenants/tenants-store.js';
+import type { ListSnapshot } from '../lists/index.js';
+import { type CallerContext, normalizeEmail, requireOrg, TenantsStore } from '../tenants/index.js';
 import { decisionRecordHash } from './decisions-audit.js';
 import { type DecisionRow, DecisionsStore } from './decisions-store.js';
 import { type DecisionRequestBody, DECISIONS, REASONS } from './decisions-schemas.js';

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { AuditEvent } from '../audit/audit-store.js';
+import type { AuditEvent } from '../audit/index.js';
 import type { Clock } from '../infra/clock.js';
 import type { Db } from '../infra/database.js';
 import { type TableWatch, watchTables } from '../infra/table-watch.js';
-import type { ListRecord } from '../lists/model.js';
+import type { ListRecord } from '../lists/index.js';
 import { type DecisionRow, DecisionsStore } from './decisions-store.js';
 
 /**

@@ -6,8 +6,7 @@ import { AppError } from '../infra/errors.js';
 import type { RateLimitState, RateLimiter } from '../infra/rate-limiter.js';
 import { StageTimings } from '../infra/stage-timings.js';
 import type { TableWatch } from '../infra/table-watch.js';
-import { ApiKeyChecker, assertAccess } from '../tenants/auth.js';
-import type { CallerContext } from '../tenants/caller.js';
+import { ApiKeyChecker, assertAccess, type CallerContext } from '../tenants/index.js';
 import { sendError } from './error-handler.js';
 
 declare module 'fastify' {

@@ -19,13 +19,13 @@ import {
 } from '../infra/rate-limiter.js';
 import type { RedisCounters } from '../infra/redis-counters.js';
 import type { TableWatch } from '../infra/table-watch.js';
-import { SCREENING_SCHEMAS } from '../screening/screening-schemas.js';
-import { MONITOR_SCHEMAS } from '../monitoring/monitor-schemas.js';
-import { DECISION_SCHEMAS } from '../decisions/decisions-schemas.js';
-import { BATCH_SCHEMAS } from '../batches/batch-schemas.js';
+import { SCREENING_SCHEMAS } from '../screening/index.js';
+import { MONITOR_SCHEMAS } from '../monitoring/index.js';
+import { DECISION_SCHEMAS } from '../decisions/index.js';
+import { BATCH_SCHEMAS } from '../batches/index.js';
 import { MAX_PARAM_LENGTH, frameworkErrorHandler, registerErrorHandler, sendError } from './error-handler.js';
-import { VALIDATION_SCHEMAS } from '../validation/validation-schemas.js';
-import { LIST_SCHEMAS } from '../lists/list-schemas.js';
+import { VALIDATION_SCHEMAS } from '../validation/index.js';
+import { LIST_SCHEMAS } from '../lists/index.js';
 import { buildOpenApiOptions, finishOpenApiDocument } from './openapi.js';
 import { registerPipeline } from './pipeline.js';
 import { clientErrorHandler, type OperationsDeps, registerOperations } from './operations.js';
@@ -38,7 +38,7 @@ import { batchRoutes, type BatchRouteDeps } from './routes/batch-routes.js';
 import { listRoutes, type ListRouteDeps } from './routes/list-routes.js';
 import { validationRoutes, type ValidationRouteDeps } from './routes/validation-routes.js';
 import { profileRoutes, type ProfileRouteDeps } from './routes/profile-routes.js';
-import { PROFILE_SCHEMAS } from '../profiles/profile-schemas.js';
+import { PROFILE_SCHEMAS } from '../profiles/index.js';
 
 export interface AppDeps {
   config: Config;

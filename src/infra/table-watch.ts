@@ -1,5 +1,4 @@
-import type { Db } from './database.js';
-import { sqliteConnectionOf } from './database.js';
+import { type Db, sqliteConnectionOf } from './database.js';
 
 /**
  * Tells a cache in this process when the rows it copied from some tables may have changed, so it can

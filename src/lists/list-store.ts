@@ -1,4 +1,4 @@
-import { SYSTEM_CHAIN, appendAudit } from '../audit/audit-store.js';
+import { SYSTEM_CHAIN, appendAudit } from '../audit/index.js';
 import type { Db } from '../infra/database.js';
 import type { ListVersionsTable } from '../infra/db-schema.js';
 import { diffVersions } from './list-changes.js';

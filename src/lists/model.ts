@@ -2,7 +2,9 @@
  * The normalized record model every list adapter produces, whatever the publisher's format.
  * The matching engine, the store and the ownership derivation all speak this model.
  */
-import type { IdentifierKind } from './adapters/kit/identifiers.js';
+import type { IdentifierKind, IdentifierType } from '../identifiers/index.js';
+
+export type { IdentifierType };
 
 export const SOURCE_IDS = [
   'us_ofac',
@@ -69,25 +71,6 @@ export interface Address {
   /** The country as the publisher wrote it. */
   countryName?: string;
 }
-
-export type IdentifierType =
-  | 'passport'
-  | 'national_id'
-  | 'registration'
-  | 'tax_id'
-  | 'imo'
-  | 'mmsi'
-  | 'lei'
-  | 'swift'
-  | 'un_ref'
-  | 'eu_ref'
-  | 'uk_ref'
-  | 'ofac_uid'
-  | 'call_sign'
-  | 'aircraft_tail'
-  | 'aircraft_serial'
-  | 'crypto_address'
-  | 'other';
 
 export interface Identifier {
   type: IdentifierType;

@@ -5,7 +5,7 @@
  * fuzzy ways (same spelling fold, one slip, same consonant skeleton), and the names are ranked by
  * the weight of the query parts they share, so that only a bounded number is compared in full.
  */
-import type { ListRecord, NameKind, NameQuality } from '../lists/model.js';
+import type { ListRecord, NameKind, NameQuality } from '../lists/index.js';
 import { COMMON_NAME_IDF, isCommonName } from './common-names.js';
 import { EditNeighbours } from './edit-neighbours.js';
 import type { ScoredPart } from './part-similarity.js';

@@ -3,7 +3,7 @@
  * identifiers (UN reference, IMO, passport, registration, LEI...) or the same normalized name
  * with the same birth date or country on two different lists.
  */
-import type { IdentifierType, ListRecord } from '../lists/model.js';
+import type { IdentifierType, ListRecord } from '../lists/index.js';
 import { recordCountries } from './corroboration.js';
 import { normalizeName, type NamePart } from './normalize.js';
 import { SCORING } from './scoring-table.js';

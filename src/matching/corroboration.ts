@@ -3,9 +3,8 @@
  * points added to or taken from the 0..100 match score (scoring.ts corroborate), each with the
  * sentence an explanation gives for it. A new field (an identifier, say) gets its effect here.
  */
-import type { ScreeningIdentifierType } from '../lists/adapters/kit/identifiers.js';
-import { toCountryCode } from '../lists/countries.js';
-import type { EntityType, ListRecord } from '../lists/model.js';
+import { type ScreeningIdentifierType, toCountryCode } from '../identifiers/index.js';
+import type { EntityType, ListRecord } from '../lists/index.js';
 import { decisiveReason, type MatchedIdentifier } from './decisive-identifiers.js';
 import type { IdentifierEvidence } from './identifier-index.js';
 import { round1 } from './levels.js';

@@ -6,8 +6,8 @@
  * (passport, national id, tax id, registration) decide only when both sides name the same country;
  * otherwise they corroborate a compatible name (corroboration.ts).
  */
-import { imoSchemeOf, normalizeCurrency } from '../lists/adapters/kit/identifiers.js';
-import type { EntityType } from '../lists/model.js';
+import { imoSchemeOf, normalizeCurrency } from '../identifiers/index.js';
+import type { EntityType } from '../lists/index.js';
 import type { IdentifierEvidence } from './identifier-index.js';
 
 export type MatchedIdentifier = NonNullable<IdentifierEvidence['matched']>;

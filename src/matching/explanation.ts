@@ -3,7 +3,7 @@
  * what was left over on either side, what distinctiveness and each field did to the score, and one
  * sentence for the analyst that says the same. Built only for the matches an answer reports.
  */
-import type { NameKind, NameQuality } from '../lists/model.js';
+import type { NameKind, NameQuality } from '../lists/index.js';
 import { round1 } from './levels.js';
 import { alignmentOf } from './name-compare.js';
 import type { NameComparison } from './name-comparison.js';

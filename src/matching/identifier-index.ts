@@ -7,13 +7,13 @@
  * lists' own functions (lists/adapters/kit/identifiers.ts): one vocabulary on both sides.
  */
 import {
+  identifierKindOf,
   isScreeningIdentifierType,
   normalizeCurrency,
   normalizeIdentifier,
   type ScreeningIdentifierType,
-} from '../lists/adapters/kit/identifiers.js';
-import { identifierKindOf } from '../lists/adapters/kit/record.js';
-import type { Identifier, ListRecord } from '../lists/model.js';
+} from '../identifiers/index.js';
+import type { Identifier, ListRecord } from '../lists/index.js';
 import type { QueryIdentifier } from './types.js';
 
 /**

@@ -12,3 +12,8 @@ export {
   type LabelledMatch,
   type LabelledListing,
 } from './outcome.js';
+export type { EngineKnobs } from './engine-knobs.js';
+export { scoringDigest } from './scoring-doc.js';
+export { identifierKey, listedForm, readIdentifiers } from './identifier-index.js';
+export { spellingFold } from './similarity.js';
+export { KNOBS } from './engine-knobs.js';

@@ -5,7 +5,7 @@
  * corroboration.ts), ranks the rows and works out risk and confidence (ranking.ts), and explains the
  * matches it reports (explanation.ts). src/matching/README.md walks through the pipeline.
  */
-import type { EntityType, ListRecord } from '../lists/model.js';
+import type { EntityType, ListRecord } from '../lists/index.js';
 import { CandidateIndex, renderingScript, type NameEntry } from './candidate-index.js';
 import { clusterSteps } from './clusters.js';
 import {

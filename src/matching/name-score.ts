@@ -4,7 +4,7 @@
  * (a different father's name, own and father's names swapped, a country in a company's name). And
  * its bound (scoreBound), worked out from the candidate pairs before any alignment.
  */
-import { toCountryCode } from '../lists/countries.js';
+import { toCountryCode } from '../identifiers/index.js';
 import type { NameComparison, Pair } from './name-comparison.js';
 import type { QueryParts } from './query-parts.js';
 import type { ScoredPart } from './part-similarity.js';

@@ -1,4 +1,4 @@
-import type { SourceId } from '../lists/model.js';
+import type { SourceId } from '../lists/index.js';
 import type { Listing, Match, RiskLevel, ScreenOutcome } from './types.js';
 
 /** The display label of a source: the caller's to give (the engine knows source ids only). */

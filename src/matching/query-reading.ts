@@ -3,7 +3,7 @@
  * that the lists hold apart are split ("KYAWmaung", "SiemensAG"), and an abbreviated legal form
  * with a slip at an end of an organization's name is read as the form ("SOLINVEST LD").
  */
-import type { EntityType } from '../lists/model.js';
+import type { EntityType } from '../lists/index.js';
 import type { CandidateIndex } from './candidate-index.js';
 import type { ScoredPart } from './part-similarity.js';
 import { isLegalWord, legalSlip } from './legal-forms.js';

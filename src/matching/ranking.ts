@@ -4,7 +4,7 @@
  * confidence that the top match is the same party (lowered when another party scores close to it).
  * Pure functions over the rows' scores and their parties (clusters.ts) and lists.
  */
-import type { SourceId } from '../lists/model.js';
+import type { SourceId } from '../lists/index.js';
 import { MEDIUM_BOUNDARY, clamp, round1 } from './levels.js';
 import { SCORING } from './scoring-table.js';
 

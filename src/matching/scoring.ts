@@ -5,7 +5,7 @@
  * identifier that agrees, say) is one more field effect: corroboration.ts works it out, FieldEffects
  * carries it, corroborate() adds it, explanation.ts says it.
  */
-import type { NameQuality } from '../lists/model.js';
+import type { NameQuality } from '../lists/index.js';
 import { HIGH_BOUNDARY, clamp, round1 } from './levels.js';
 import type { CorroborationEffect, IdentifierEffect } from './types.js';
 import { SCORING } from './scoring-table.js';

@@ -1,5 +1,5 @@
-import type { ScreeningIdentifierType } from '../lists/adapters/kit/identifiers.js';
-import type { Derivation, EntityType, NameKind, NameQuality, SourceId } from '../lists/model.js';
+import type { ScreeningIdentifierType } from '../identifiers/index.js';
+import type { Derivation, EntityType, NameKind, NameQuality, SourceId } from '../lists/index.js';
 import type { EngineKnobs } from './engine-knobs.js';
 
 export type RiskLevel = 'low' | 'medium' | 'high';

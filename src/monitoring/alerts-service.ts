@@ -1,16 +1,19 @@
-import { appendAudit } from '../audit/audit-store.js';
+import { appendAudit } from '../audit/index.js';
 import type { Call } from '../infra/context.js';
 import { AppError, notFound, validationError } from '../infra/errors.js';
 import type { Db } from '../infra/database.js';
 import { parseJsonArray, parseStringArray } from '../infra/json.js';
-import { type DecisionTarget, type DecisionView, decisionViews } from '../decisions/decisions-service.js';
-import { DecisionsStore } from '../decisions/decisions-store.js';
-import { customerKeyOf, entityIdsOf } from '../decisions/suppression.js';
-import { listLabels } from '../lists/labels.js';
-import { normalizeEmail, requireOrg } from '../tenants/tenants-service.js';
-import { TenantsStore } from '../tenants/tenants-store.js';
-import { enqueueDelivery } from '../webhooks/delivery-store.js';
-import { type AlertPayload, serializeEvent } from '../webhooks/payload.js';
+import {
+  customerKeyOf,
+  DecisionsStore,
+  type DecisionTarget,
+  type DecisionView,
+  decisionViews,
+  entityIdsOf,
+} from '../decisions/index.js';
+import { listLabels } from '../lists/index.js';
+import { normalizeEmail, requireOrg, TenantsStore } from '../tenants/index.js';
+import { type AlertPayload, enqueueDelivery, serializeEvent } from '../webhooks/index.js';
 import { type AlertRow, AlertStore } from './alert-store.js';
 import { MonitorStore } from './monitor-store.js';
 

@@ -1,11 +1,8 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { MatchingConfig } from '../infra/config.js';
 import type { Db } from '../infra/database.js';
-import { changesOfVersions } from '../lists/change-feed.js';
-import type { ListSnapshot } from '../lists/list-runtime.js';
-import type { ListRecord } from '../lists/model.js';
-import { matchIdentifiers, parseStoredIdentifiers } from '../screening/identifiers-input.js';
-import type { Screener } from '../screening/screener.js';
+import { changesOfVersions, type ListRecord, type ListSnapshot } from '../lists/index.js';
+import { matchIdentifiers, parseStoredIdentifiers, type Screener } from '../screening/index.js';
 import { MonitorStore } from './monitor-store.js';
 import { recordTerms, searchTerms } from './monitor-terms.js';
 

@@ -1,10 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import {
-  ExternalIdField,
-  RiskLevelSchema,
-  StoredIdentifier,
-  identifiersField,
-} from '../screening/screening-schemas.js';
+import { ExternalIdField, identifiersField, RiskLevelSchema, StoredIdentifier } from '../screening/index.js';
 import { PageQuery } from '../infra/page-query.js';
 import { DEFAULT_RISK_THRESHOLD } from './alert-rules.js';
 

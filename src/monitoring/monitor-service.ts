@@ -1,21 +1,19 @@
-import { appendAudit } from '../audit/audit-store.js';
+import { appendAudit } from '../audit/index.js';
 import type { Call } from '../infra/context.js';
 import { AppError, notFound, validationError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';
 import { parseStringArray } from '../infra/json.js';
-import type { EntityType } from '../lists/model.js';
+import type { EntityType } from '../lists/index.js';
 import {
   mergeIdentifiers,
   parseStoredIdentifiers,
+  ScreeningStore,
+  searchKey,
   storedIdentifiers,
+  validateExternalId,
   validateIdentifiers,
-} from '../screening/identifiers-input.js';
-import { validateExternalId } from '../screening/screen-input.js';
-import { ScreeningStore } from '../screening/screening-store.js';
-import { searchKey } from '../screening/search-key.js';
-import type { CallerContext } from '../tenants/caller.js';
-import { TenantsStore } from '../tenants/tenants-store.js';
-import { type Tier, hasApiAccess } from '../tenants/tiers.js';
+} from '../screening/index.js';
+import { type CallerContext, hasApiAccess, TenantsStore, type Tier } from '../tenants/index.js';
 import { type MonitorRow, MonitorStore } from './monitor-store.js';
 import { DEFAULT_RISK_THRESHOLD } from './alert-rules.js';
 import type { CreateMonitorBody } from './monitor-schemas.js';

@@ -1,8 +1,14 @@
-import { identifierKey, listedForm, readIdentifiers } from '../matching/identifier-index.js';
-import { type NamePart, normalizeName } from '../matching/normalize.js';
-import { phoneticKey, spellingFold } from '../matching/similarity.js';
-import type { ListRecord } from '../lists/model.js';
-import { matchIdentifiers, parseStoredIdentifiers } from '../screening/identifiers-input.js';
+import {
+  identifierKey,
+  listedForm,
+  type NamePart,
+  normalizeName,
+  phoneticKey,
+  readIdentifiers,
+  spellingFold,
+} from '../matching/index.js';
+import type { ListRecord } from '../lists/index.js';
+import { matchIdentifiers, parseStoredIdentifiers } from '../screening/index.js';
 
 /**
  * The terms by which a delta pass finds the monitors that changed entities can affect (issue 30,

@@ -8,15 +8,17 @@ import { releaseLease, tryAcquireLease } from '../infra/job-lock.js';
 import { observeRescreenPass } from '../infra/metrics.js';
 import { parseStringArray } from '../infra/json.js';
 import { PollingJob } from '../infra/polling-job.js';
-import { listLabels } from '../lists/labels.js';
-import type { ListSnapshot } from '../lists/list-runtime.js';
-import { ListStore } from '../lists/list-store.js';
-import { matchIdentifiers, parseStoredIdentifiers } from '../screening/identifiers-input.js';
-import { type AuditEvent, appendAudit } from '../audit/audit-store.js';
-import { BUILT_IN_PROFILE, type ProfileResolver, profileLevel } from '../screening/applied-profile.js';
-import type { Screener } from '../screening/screener.js';
+import { listLabels, type ListRecord, type ListSnapshot, ListStore } from '../lists/index.js';
 import {
-  type Lapse,
+  BUILT_IN_PROFILE,
+  matchIdentifiers,
+  parseStoredIdentifiers,
+  profileLevel,
+  type ProfileResolver,
+  type Screener,
+} from '../screening/index.js';
+import { appendAudit, type AuditEvent } from '../audit/index.js';
+import {
   annotateMatches,
   customerGroupKey,
   customerKeyOf,
@@ -24,11 +26,10 @@ import {
   ensureReviewed,
   entityIdsOf,
   evaluateSuppressions,
+  type Lapse,
   recordLapses,
-} from '../decisions/suppression.js';
-import { enqueueDelivery } from '../webhooks/delivery-store.js';
-import { serializeEvent } from '../webhooks/payload.js';
-import type { ListRecord } from '../lists/model.js';
+} from '../decisions/index.js';
+import { enqueueDelivery, serializeEvent } from '../webhooks/index.js';
 import { alertReasons } from './alert-rules.js';
 import { affectedMonitors, changedEntities, keyNewMonitors } from './delta-rescreen.js';
 import { AlertStore } from './alert-store.js';

@@ -6,7 +6,7 @@
  * subsidiary's own stakes count in full, the way OFAC's examples read; stakes held by owners that
  * are not blocked never count.
  */
-import { emptyRecord, type Derivation, type ListName, type ListRecord } from '../lists/model.js';
+import { emptyRecord, type Derivation, type ListName, type ListRecord } from '../lists/index.js';
 import { normalizeLei, STAKE_KIND, type OwnershipGraph } from './graph.js';
 import { BLOCKING_THRESHOLD, FULL_OWNERSHIP, formatPercent, toPercent } from './percent.js';
 

@@ -1,5 +1,5 @@
 import type { OwnershipConfig } from '../infra/config.js';
-import type { DerivedSource } from '../lists/sync-service.js';
+import type { DerivedSource } from '../lists/index.js';
 
 /**
  * us_ofac_50 as the lists domain syncs it: after every us_ofac sync, from OWNERSHIP_DIR or the

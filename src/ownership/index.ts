@@ -4,3 +4,4 @@ export { deriveBlocked, deriveBlockedWithStats, type DeriveInput, type DeriveRes
 export { OwnershipGraph, OwnershipGraphBuilder, normalizeLei } from './graph.js';
 export { BLOCKING_THRESHOLD, PERCENT_SCALE, parsePercent, toPercent } from './percent.js';
 export type { OwnershipEntity, OwnershipFileInfo, OwnershipFormat, RelationshipKind, Stake } from './model.js';
+export { ownershipSource } from './derived-source.js';

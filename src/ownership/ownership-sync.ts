@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Context } from '../infra/context.js';
 import { newId } from '../infra/ids.js';
-import { ListStore } from '../lists/list-store.js';
-import type { ListRecord } from '../lists/model.js';
-import type { SyncOutcome } from '../lists/sync-service.js';
+import { type ListRecord, ListStore, type SyncOutcome } from '../lists/index.js';
 import { deriveBlockedWithStats } from './derive.js';
 import { loadOwnershipDir } from './loader.js';
 

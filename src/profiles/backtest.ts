@@ -1,14 +1,15 @@
 import type { Context } from '../infra/context.js';
-import type { EntityType } from '../lists/model.js';
-import type { ListSnapshot } from '../lists/list-runtime.js';
-import type { RiskLevel } from '../matching/types.js';
-import { type AppliedProfile, profileLevel } from '../screening/applied-profile.js';
-import { DECISIONS } from '../decisions/decisions-schemas.js';
-import { DecisionsStore } from '../decisions/decisions-store.js';
-import { matchIdentifiers, parseStoredIdentifiers } from '../screening/identifiers-input.js';
-import type { Screener } from '../screening/screener.js';
-import { ScreeningStore } from '../screening/screening-store.js';
-import { customerKeyOf, entityIdsOf } from '../decisions/suppression.js';
+import type { EntityType, ListSnapshot } from '../lists/index.js';
+import type { RiskLevel } from '../matching/index.js';
+import {
+  type AppliedProfile,
+  matchIdentifiers,
+  parseStoredIdentifiers,
+  profileLevel,
+  type Screener,
+  ScreeningStore,
+} from '../screening/index.js';
+import { customerKeyOf, DECISIONS, DecisionsStore, entityIdsOf } from '../decisions/index.js';
 
 /**
  * The backtest of a draft (issue 29, item 3): an organization's stored screenings of a window,

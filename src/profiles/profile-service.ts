@@ -1,17 +1,12 @@
-import { type AuditEvent, appendAudit } from '../audit/audit-store.js';
+import { type AuditEvent, appendAudit } from '../audit/index.js';
 import type { Call, Context } from '../infra/context.js';
 import type { Db } from '../infra/database.js';
 import { AppError, notFound, validationError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';
 import { type TableWatch, watchTables } from '../infra/table-watch.js';
-import type { ListSnapshot } from '../lists/list-runtime.js';
-import type { SourceId } from '../lists/model.js';
-import { type AppliedProfile, BUILT_IN_PROFILE, type ProfileResolver } from '../screening/applied-profile.js';
-import type { Screener } from '../screening/screener.js';
-import type { CallerContext } from '../tenants/caller.js';
-import { can } from '../tenants/roles.js';
-import { normalizeEmail, requireOrg } from '../tenants/tenants-service.js';
-import { TenantsStore } from '../tenants/tenants-store.js';
+import type { ListSnapshot, SourceId } from '../lists/index.js';
+import { type AppliedProfile, BUILT_IN_PROFILE, type ProfileResolver, type Screener } from '../screening/index.js';
+import { type CallerContext, can, normalizeEmail, requireOrg, TenantsStore } from '../tenants/index.js';
 import {
   type BacktestReport,
   DEFAULT_LIMIT,

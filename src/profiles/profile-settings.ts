@@ -1,8 +1,13 @@
 import { validationError } from '../infra/errors.js';
-import { type EntityType, SOURCE_IDS, type SourceId } from '../lists/model.js';
-import { HIGH_BOUNDARY, MEDIUM_BOUNDARY } from '../matching/index.js';
-import type { MatchOptions, RiskLevel } from '../matching/types.js';
-import { type EngineKnobs, KNOBS as ENGINE_KNOBS } from '../matching/engine-knobs.js';
+import { type EntityType, SOURCE_IDS, type SourceId } from '../lists/index.js';
+import {
+  KNOBS as ENGINE_KNOBS,
+  type EngineKnobs,
+  HIGH_BOUNDARY,
+  type MatchOptions,
+  MEDIUM_BOUNDARY,
+  type RiskLevel,
+} from '../matching/index.js';
 
 /**
  * The knobs of a screening profile (issue 29, docs/profiles.md): only what a compliance officer

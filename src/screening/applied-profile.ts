@@ -1,5 +1,5 @@
 import type { Db } from '../infra/database.js';
-import type { MatchOptions, RiskLevel } from '../matching/types.js';
+import type { MatchOptions, RiskLevel } from '../matching/index.js';
 
 /**
  * The screening profile a screening runs under (docs/profiles.md), as screening needs it: the

@@ -1,4 +1,4 @@
-import type { DecisionTarget } from '../decisions/decisions-service.js';
+import type { DecisionTarget } from '../decisions/index.js';
 import type { Db } from '../infra/database.js';
 import { ScreeningStore } from './screening-store.js';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { scoringDigest } from '../matching/scoring-doc.js';
+import { scoringDigest } from '../matching/index.js';
 
 /**
  * The engine version every screening records: the package version, the digest of the declared

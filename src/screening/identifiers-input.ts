@@ -2,15 +2,15 @@ import { validationError } from '../infra/errors.js';
 import {
   identifierFault,
   imoSchemeOf,
+  isRequestCountryCode,
   isScreeningIdentifierType,
   normalizeCurrency,
   normalizeIdentifier,
   SCREENING_IDENTIFIER_TYPES,
   type ScreeningIdentifierType,
-} from '../lists/adapters/kit/identifiers.js';
-import type { EntityType } from '../lists/model.js';
-import type { QueryIdentifier } from '../matching/types.js';
-import { isRequestCountryCode } from './request-country.js';
+} from '../identifiers/index.js';
+import type { EntityType } from '../lists/index.js';
+import type { QueryIdentifier } from '../matching/index.js';
 
 /**
  * The identifiers of a search (issue 15): checked and normalized by the lists' own rules

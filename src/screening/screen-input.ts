@@ -1,8 +1,8 @@
-import type { EntityType } from '../lists/model.js';
+import type { EntityType } from '../lists/index.js';
 import { validationError } from '../infra/errors.js';
 import { isRealDate } from '../infra/request-dates.js';
 import { type IdentifierWarning, type SearchIdentifier, validateIdentifiers } from './identifiers-input.js';
-import { isRequestCountryCode } from './request-country.js';
+import { isRequestCountryCode } from '../identifiers/index.js';
 import type { ScreenRequestBody } from './screening-schemas.js';
 
 /** The checks of DECISIONS.md ("Validation") beyond what the route schemas can say; each error names its field. */

@@ -1,5 +1,4 @@
-import type { ScreenSummary } from '../matching/outcome.js';
-import type { MatchOptions, MatchQuery } from '../matching/types.js';
+import type { MatchOptions, MatchQuery, ScreenSummary } from '../matching/index.js';
 
 /** What screening needs from the matching engine: in a matching thread (start/matching-pool.ts) or on this one. */
 export interface Screener {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { AuditEvent } from '../audit/audit-store.js';
+import type { AuditEvent } from '../audit/index.js';
 import type { Db } from '../infra/database.js';
 import { parseJsonArray } from '../infra/json.js';
 import { type ScreeningRow, ScreeningStore } from './screening-store.js';
-import type { Lapse, Suppressions } from '../decisions/suppression.js';
+import type { Lapse, Suppressions } from '../decisions/index.js';
 
 /**
  * What the screening domain writes into the audit log (audit/audit-store.ts), and the hashes of the

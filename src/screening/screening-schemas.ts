@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PageQuery } from '../infra/page-query.js';
-import { SCREENING_IDENTIFIER_TYPES } from '../lists/adapters/kit/identifiers.js';
+import { SCREENING_IDENTIFIER_TYPES } from '../identifiers/index.js';
 import { MAX_IDENTIFIERS, MAX_IDENTIFIER_LENGTH } from './identifiers-input.js';
 
 /**

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { appendAudit } from '../audit/audit-store.js';
+import { appendAudit } from '../audit/index.js';
 import { BatchWriter } from '../infra/batch-writer.js';
 import type { MatchingConfig } from '../infra/config.js';
 import type { Call } from '../infra/context.js';
@@ -7,17 +7,18 @@ import type { Db } from '../infra/database.js';
 import { AppError, notFound, validationError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';
 import { observeScreening } from '../infra/metrics.js';
-import type { ListSnapshot } from '../lists/list-runtime.js';
-import type { Caller, CallerContext } from '../tenants/caller.js';
+import type { ListSnapshot } from '../lists/index.js';
 import {
-  type QuotaTicket,
-  type RedisQuota,
   addUsage,
   assertQuotaLeft,
   assertTicketFresh,
+  type Caller,
+  type CallerContext,
   consumeQuota,
-} from '../tenants/quota.js';
-import { quotaMonth } from '../tenants/tiers.js';
+  quotaMonth,
+  type QuotaTicket,
+  type RedisQuota,
+} from '../tenants/index.js';
 import {
   checkIdempotencyKey,
   claimIdempotencyKey,
@@ -26,7 +27,17 @@ import {
 } from './idempotency.js';
 import { canonicalIdentifiers, matchIdentifiers, storedIdentifiers, storedWarnings } from './identifiers-input.js';
 import { type ProfileResolver, BUILT_IN_PROFILE, profileLevel } from './applied-profile.js';
-import { latestDecisions } from '../decisions/decisions-service.js';
+import {
+  annotateMatches,
+  customerKeyOf,
+  entityIdsOf,
+  type Lapse,
+  latestDecisions,
+  newLapses,
+  recordLapses,
+  type Suppressions,
+  suppressionsFor,
+} from '../decisions/index.js';
 import { engineVersion } from './engine-version.js';
 import { type ScreenInput, validateScreenInput } from './screen-input.js';
 import { parseDateBound } from '../infra/request-dates.js';
@@ -36,16 +47,6 @@ import type { ScreenRequestBody } from './screening-schemas.js';
 import { screeningRecord, screeningResultJson, screeningSummary } from './screening-response.js';
 import { type ScreeningRow, ScreeningStore } from './screening-store.js';
 import { searchKey } from './search-key.js';
-import {
-  type Lapse,
-  type Suppressions,
-  annotateMatches,
-  customerKeyOf,
-  entityIdsOf,
-  newLapses,
-  recordLapses,
-  suppressionsFor,
-} from '../decisions/suppression.js';
 
 /** Which searches an organization monitors: the monitoring domain answers (start/services.ts wires it). */
 export interface MonitoredSearches {

@@ -1,6 +1,5 @@
 import { hostname } from 'node:os';
-import type { Clock } from '../infra/clock.js';
-import { systemClock } from '../infra/clock.js';
+import { type Clock, systemClock } from '../infra/clock.js';
 import type { Config } from '../infra/config.js';
 import type { Context, Log } from '../infra/context.js';
 import { type DatabaseHandle, ensureSchema, openDatabase } from '../infra/database.js';
@@ -8,9 +7,9 @@ import { newId } from '../infra/ids.js';
 import { migrateToLatest } from '../infra/migrations.js';
 import { RedisCounters } from '../infra/redis-counters.js';
 import { type ClosableWatch, pgNotifyWatch } from '../infra/pg-notify-watch.js';
-import { ListRuntime } from '../lists/list-runtime.js';
-import type { Screener } from '../screening/screener.js';
-import { KEY_AUTH_TABLES } from '../tenants/tenants-store.js';
+import { ListRuntime } from '../lists/index.js';
+import type { Screener } from '../screening/index.js';
+import { KEY_AUTH_TABLES } from '../tenants/index.js';
 import { MatchingPool, inlineScreener } from './matching-pool.js';
 import { type Jobs, type Services, wire } from './services.js';
 

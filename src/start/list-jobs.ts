@@ -1,12 +1,16 @@
 import type { Context, Log } from '../infra/context.js';
 import { withLease } from '../infra/job-lock.js';
 import { PollingJob } from '../infra/polling-job.js';
-import type { ListRuntime } from '../lists/list-runtime.js';
-import { SOURCE_IDS, type OfficialSourceId } from '../lists/model.js';
-import { PollStateStore, pollIntervalOf } from '../lists/poll-state.js';
-import type { ListSyncService } from '../lists/sync-service.js';
+import {
+  type ListRuntime,
+  type ListSyncService,
+  type OfficialSourceId,
+  pollIntervalOf,
+  PollStateStore,
+  SOURCE_IDS,
+} from '../lists/index.js';
 import type { ListsConfig } from '../infra/config.js';
-import type { Screener } from '../screening/screener.js';
+import type { Screener } from '../screening/index.js';
 
 /** One sync under the lease at most this long: a node that dies mid-sync frees it after this. */
 const SYNC_LEASE_MS = 60 * 60 * 1000;

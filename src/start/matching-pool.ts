@@ -1,8 +1,14 @@
 import { Worker } from 'node:worker_threads';
-import { SOURCE_LABELS, type ListRecord } from '../lists/model.js';
-import { MatchingIndex, type ScreenSummary, type SourceLabel, summarizeOutcome } from '../matching/index.js';
-import type { MatchOptions, MatchQuery } from '../matching/types.js';
-import type { ScreenHints, Screener } from '../screening/screener.js';
+import { SOURCE_LABELS, type ListRecord } from '../lists/index.js';
+import {
+  MatchingIndex,
+  type MatchOptions,
+  type MatchQuery,
+  type ScreenSummary,
+  type SourceLabel,
+  summarizeOutcome,
+} from '../matching/index.js';
+import type { ScreenHints, Screener } from '../screening/index.js';
 
 export interface ScreenJob {
   id: number;

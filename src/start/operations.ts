@@ -9,8 +9,8 @@ import { releaseLeasesOf } from '../infra/job-lock.js';
 import { METRICS_CONTENT_TYPE, type MetricsSample, metricsText } from '../infra/metrics.js';
 import { newId } from '../infra/ids.js';
 import { bearerMatches, type OperationsDeps } from '../http/operations.js';
-import { KeyUsageRecorder } from '../tenants/key-usage.js';
-import { outboxBacklog, releaseClaims } from '../webhooks/delivery-store.js';
+import { KeyUsageRecorder } from '../tenants/index.js';
+import { outboxBacklog, releaseClaims } from '../webhooks/index.js';
 import type { AppContext } from './context.js';
 
 /**

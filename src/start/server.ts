@@ -6,7 +6,7 @@ import type { Clock } from '../infra/clock.js';
 import { ensureDataDirectory } from '../infra/data-dir.js';
 import type { Log } from '../infra/context.js';
 import { buildApp } from '../http/server.js';
-import { changePage } from '../lists/change-feed.js';
+import { changePage } from '../lists/index.js';
 import { type AppContext, createContext } from './context.js';
 import {
   type NodeOperations,

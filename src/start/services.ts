@@ -1,8 +1,6 @@
-import { auditService, type AuditService } from '../audit/audit-service.js';
-import { BatchRunner } from '../batches/batch-runner.js';
-import { batchService, type BatchService } from '../batches/batch-service.js';
-import { accountsService, type AccountsService } from '../accounts/accounts-service.js';
-import { ssoService, type SsoService } from '../accounts/sso-service.js';
+import { auditService, type AuditService } from '../audit/index.js';
+import { BatchRunner, batchService, type BatchService } from '../batches/index.js';
+import { accountsService, type AccountsService, ssoService, type SsoService } from '../accounts/index.js';
 import type { Clock } from '../infra/clock.js';
 import type { Config } from '../infra/config.js';
 import type { Context, Log } from '../infra/context.js';
@@ -10,29 +8,29 @@ import type { DatabaseHandle } from '../infra/database.js';
 import { SecretBox } from '../infra/secrets.js';
 import { InFlight } from '../infra/in-flight.js';
 import type { RedisCounters } from '../infra/redis-counters.js';
-import type { ListRuntime } from '../lists/list-runtime.js';
-import { listStatus } from '../lists/list-status.js';
-import type { ListSyncDeps, ListSyncService } from '../lists/sync-service.js';
-import { alertDecisionTarget, alertsService, type AlertsService } from '../monitoring/alerts-service.js';
-import { MonitorStore } from '../monitoring/monitor-store.js';
-import { monitorService, type MonitorService } from '../monitoring/monitor-service.js';
-import { Rescreener } from '../monitoring/rescreen-service.js';
-import { ownershipSource } from '../ownership/derived-source.js';
-import type { Screener } from '../screening/screener.js';
-import { decisionsService, type DecisionsService } from '../decisions/decisions-service.js';
-import { profileResolver, profileService, type ProfileService } from '../profiles/profile-service.js';
-import { decisionHashes } from '../decisions/decisions-audit.js';
-import { screeningDecisionTarget } from '../screening/decision-target.js';
-import { screeningHashes } from '../screening/screening-audit.js';
-import { screeningService, type ScreeningService } from '../screening/screening-service.js';
-import { tenantsService, type TenantsService } from '../tenants/tenants-service.js';
-import { TenantsStore } from '../tenants/tenants-store.js';
-import { RedisQuota } from '../tenants/quota.js';
-import { DeliveryWorker } from '../webhooks/delivery-worker.js';
-import { assertWebhookUrlAllowed } from '../webhooks/ssrf.js';
-import { webhooksService, type WebhooksService } from '../webhooks/webhooks-service.js';
-import { ValidationRunner } from '../validation/validation-runner.js';
-import { validationService, type ValidationService } from '../validation/validation-service.js';
+import { type ListRuntime, listStatus, loadListSync, type ListSyncDeps, type ListSyncService } from '../lists/index.js';
+import {
+  alertDecisionTarget,
+  alertsService,
+  type AlertsService,
+  monitorService,
+  type MonitorService,
+  MonitorStore,
+  Rescreener,
+} from '../monitoring/index.js';
+import { ownershipSource } from '../ownership/index.js';
+import {
+  type Screener,
+  screeningDecisionTarget,
+  screeningHashes,
+  screeningService,
+  type ScreeningService,
+} from '../screening/index.js';
+import { decisionHashes, decisionsService, type DecisionsService } from '../decisions/index.js';
+import { profileResolver, profileService, type ProfileService } from '../profiles/index.js';
+import { RedisQuota, tenantsService, type TenantsService, TenantsStore } from '../tenants/index.js';
+import { assertWebhookUrlAllowed, DeliveryWorker, webhooksService, type WebhooksService } from '../webhooks/index.js';
+import { ValidationRunner, validationService, type ValidationService } from '../validation/index.js';
 import { ListJobs } from './list-jobs.js';
 import { inlineScreener } from './matching-pool.js';
 
@@ -93,7 +91,7 @@ export interface WiringHost {
  */
 function lazyListSync(deps: ListSyncDeps): ListSyncService {
   let made: Promise<ListSyncService> | undefined;
-  const sync = () => (made ??= import('../lists/sync-service.js').then((m) => m.listSyncService(deps)));
+  const sync = () => (made ??= loadListSync().then((m) => m.listSyncService(deps)));
   return {
     syncSource: async (call) => (await sync()).syncSource(call),
     syncSources: async (call) => (await sync()).syncSources(call),

@@ -1,4 +1,4 @@
-import { type AuditEvent, appendAudit } from '../audit/audit-store.js';
+import { type AuditEvent, appendAudit } from '../audit/index.js';
 import type { Call, Context } from '../infra/context.js';
 import { AppError, notFound, validationError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';

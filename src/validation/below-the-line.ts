@@ -1,4 +1,4 @@
-import type { MatchOptions } from '../matching/types.js';
+import type { MatchOptions } from '../matching/index.js';
 import type { EngineAnswer } from './engine.js';
 import type { Cutoffs, NegativeFigures, ScriptFigures, ValidationDeps } from './figures.js';
 import { negativeNames } from './negatives.js';

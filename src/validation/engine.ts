@@ -1,6 +1,5 @@
-import type { LabelledMatch } from '../matching/outcome.js';
-import type { MatchOptions, MatchQuery } from '../matching/types.js';
-import type { ScreenHints, Screener } from '../screening/screener.js';
+import type { LabelledMatch, MatchOptions, MatchQuery } from '../matching/index.js';
+import type { ScreenHints, Screener } from '../screening/index.js';
 
 /** One match as a validation run reads it. */
 export interface FoundMatch {

@@ -1,8 +1,7 @@
-import type { ListRecord } from '../lists/model.js';
-import { isScreeningIdentifierType } from '../lists/adapters/kit/identifiers.js';
-import type { MatchOptions, QueryIdentifier } from '../matching/types.js';
-import { validateIdentifiers } from '../screening/identifiers-input.js';
-import { isRequestCountryCode } from '../screening/request-country.js';
+import type { ListRecord } from '../lists/index.js';
+import { isRequestCountryCode, isScreeningIdentifierType } from '../identifiers/index.js';
+import type { MatchOptions, QueryIdentifier } from '../matching/index.js';
+import { validateIdentifiers } from '../screening/index.js';
 import type { IdentifierFigures, RunSizes, ValidationDeps } from './figures.js';
 import { identifierMakers } from './identifier-draws.js';
 import { ownMatch, sample, screenEach, topScore } from './run-queries.js';

@@ -1,6 +1,6 @@
-import { imoCheckDigit, isAllocatedMid } from '../lists/adapters/kit/identifiers.js';
-import type { EntityType } from '../lists/model.js';
-import type { QueryIdentifier } from '../matching/types.js';
+import { imoCheckDigit, isAllocatedMid } from '../identifiers/index.js';
+import type { EntityType } from '../lists/index.js';
+import type { QueryIdentifier } from '../matching/index.js';
 
 /**
  * Identifiers with valid check digits drawn at random (IMO ship numbers, LEIs, BICs, MMSIs): numbers

@@ -1,4 +1,4 @@
-import type { ListRecord } from '../lists/model.js';
+import type { ListRecord } from '../lists/index.js';
 import { rng } from './seeded.js';
 
 /**

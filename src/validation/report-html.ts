@@ -1,5 +1,5 @@
 import { escape } from 'html-escaper';
-import { SOURCE_LABELS, type SourceId } from '../lists/model.js';
+import { SOURCE_LABELS, type SourceId } from '../lists/index.js';
 import type { SelfScreenMiss } from './figures.js';
 import type { SummaryRow, ValidationReport } from './report.js';
 

@@ -1,5 +1,5 @@
 import { createHash, type KeyObject } from 'node:crypto';
-import type { LoadedVersion } from '../lists/list-runtime.js';
+import type { LoadedVersion } from '../lists/index.js';
 import type { ValidationFigures } from './figures.js';
 import { type Signature, publicKeyOf, signDocument, verifyDocument } from './signing.js';
 import { THRESHOLDS, type ThresholdKey, type Thresholds } from './thresholds.js';

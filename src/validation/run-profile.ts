@@ -1,10 +1,14 @@
 import type { Db } from '../infra/database.js';
 import { validationError } from '../infra/errors.js';
-import type { SourceId } from '../lists/model.js';
-import type { MatchOptions } from '../matching/types.js';
-import { DEFAULT_SETTINGS, type ProfileSettings, storedSettings } from '../profiles/profile-settings.js';
-import { appliedProfile } from '../profiles/profile-service.js';
-import { ProfileStore } from '../profiles/profile-store.js';
+import type { SourceId } from '../lists/index.js';
+import type { MatchOptions } from '../matching/index.js';
+import {
+  appliedProfile,
+  DEFAULT_SETTINGS,
+  type ProfileSettings,
+  ProfileStore,
+  storedSettings,
+} from '../profiles/index.js';
 import type { Cutoffs } from './figures.js';
 
 /**

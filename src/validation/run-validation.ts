@@ -1,5 +1,5 @@
-import type { ListRecord, SourceId } from '../lists/model.js';
-import type { MatchOptions, MatchQuery } from '../matching/types.js';
+import type { ListRecord, SourceId } from '../lists/index.js';
+import type { MatchOptions, MatchQuery } from '../matching/index.js';
 import { belowTheLine } from './below-the-line.js';
 import {
   type Cutoffs,

@@ -1,5 +1,4 @@
-import { foldText } from '../matching/index.js';
-import type { ScreenOutcome } from '../matching/types.js';
+import { foldText, type ScreenOutcome } from '../matching/index.js';
 
 /** The scripts a name is counted under in the false-alert figures, in the order they are shown. */
 export const SCRIPTS = [

@@ -1,5 +1,5 @@
-import type { ListRecord } from '../lists/model.js';
-import type { MatchOptions } from '../matching/types.js';
+import type { ListRecord } from '../lists/index.js';
+import type { MatchOptions } from '../matching/index.js';
 import type { Cutoffs, RecallRow, SelfScreenFigures, SelfScreenMiss, ValidationDeps } from './figures.js';
 import { ownMatch, screenEach, topScore } from './run-queries.js';
 

@@ -1,7 +1,6 @@
 import type { KeyObject } from 'node:crypto';
-import type { LoadedVersion } from '../lists/list-runtime.js';
-import type { ListRecord } from '../lists/model.js';
-import { engineVersion } from '../screening/engine-version.js';
+import type { ListRecord, LoadedVersion } from '../lists/index.js';
+import { engineVersion } from '../screening/index.js';
 import type { ValidationEngine } from './engine.js';
 import { type SignedFiles, buildReport, signReport } from './report.js';
 import { renderReportHtml } from './report-html.js';

@@ -1,9 +1,7 @@
 import type { Call, Context } from '../infra/context.js';
 import { AppError, notFound, validationError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';
-import type { CallerContext } from '../tenants/caller.js';
-import { can } from '../tenants/roles.js';
-import { TenantsStore } from '../tenants/tenants-store.js';
+import { type CallerContext, can, TenantsStore } from '../tenants/index.js';
 import { type RunOptions, runOptions } from './validation-job.js';
 import { type ValidationRunHead, ValidationStore, queuedRun } from './validation-store.js';
 import type { SummaryRow } from './report.js';

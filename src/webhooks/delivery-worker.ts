@@ -5,7 +5,7 @@ import type { DatabaseHandle } from '../infra/database.js';
 import { observeDelivery } from '../infra/metrics.js';
 import { PollingJob } from '../infra/polling-job.js';
 import type { SecretBox } from '../infra/secrets.js';
-import { TenantsStore } from '../tenants/tenants-store.js';
+import { TenantsStore } from '../tenants/index.js';
 import { abandonDelivery, claimDueDeliveries, type DeliveryRow, recordAttempt } from './delivery-store.js';
 import { sendWebhook } from './sender.js';
 import { signPayload } from './signature.js';

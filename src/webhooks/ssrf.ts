@@ -1,6 +1,5 @@
-import { type LookupAddress, promises as dns } from 'node:dns';
+import { lookup as dnsLookup, type LookupAddress, promises as dns } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
-import { lookup as dnsLookup } from 'node:dns';
 import { validationError } from '../infra/errors.js';
 
 /**

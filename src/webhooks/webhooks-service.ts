@@ -1,9 +1,8 @@
 import type { Call } from '../infra/context.js';
 import { AppError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';
-import { listLabels } from '../lists/labels.js';
-import { requireOrg } from '../tenants/tenants-service.js';
-import { TenantsStore } from '../tenants/tenants-store.js';
+import { listLabels } from '../lists/index.js';
+import { requireOrg, TenantsStore } from '../tenants/index.js';
 import { attemptDelivery, claimLeaseMs, type DeliveryWorkerDeps } from './delivery-worker.js';
 import {
   claimDelivery,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ManualClock } from '../../src/infra/clock.js';
-import { imoCheckDigit } from '../../src/lists/adapters/kit/identifiers.js';
+import { imoCheckDigit } from '../../src/identifiers/index.js';
 import { addIdentifier } from '../../src/lists/adapters/kit/record.js';
 import { emptyRecord, type EntityType, type Identifier, type ListRecord } from '../../src/lists/model.js';
 import {

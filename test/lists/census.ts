@@ -3,7 +3,7 @@
  * other means: both sides become sets of "record id|normalized value" per kind.
  */
 import assert from 'node:assert/strict';
-import { normalizeIdentifier, type IdentifierKind } from '../../src/lists/adapters/kit/identifiers.js';
+import { normalizeIdentifier, type IdentifierKind } from '../../src/identifiers/index.js';
 import type { ListRecord } from '../../src/lists/model.js';
 
 export type Census = Map<IdentifierKind, Set<string>>;

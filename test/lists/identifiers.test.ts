@@ -10,7 +10,7 @@ import {
   normalizeCurrency,
   normalizeIdentifier,
   SCREENING_IDENTIFIER_TYPES,
-} from '../../src/lists/adapters/kit/identifiers.js';
+} from '../../src/identifiers/index.js';
 
 const ok = (kind: Parameters<typeof identifierProblem>[0], value: string, imoScheme?: 'ship' | 'company') =>
   identifierProblem(kind, normalizeIdentifier(kind, value), { imoScheme });

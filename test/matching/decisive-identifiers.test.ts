@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { parse as parseCsvSync } from 'csv-parse/sync';
-import { imoCheckDigit } from '../../src/lists/adapters/kit/identifiers.js';
+import { imoCheckDigit } from '../../src/identifiers/index.js';
 import { addIdentifier } from '../../src/lists/adapters/kit/record.js';
 import { usOfacAdapter } from '../../src/lists/adapters/us-ofac.js';
 import { emptyRecord, type EntityType, type Identifier, type ListRecord } from '../../src/lists/model.js';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { imoCheckDigit } from '../../src/lists/adapters/kit/identifiers.js';
+import { imoCheckDigit } from '../../src/identifiers/index.js';
 import { addIdentifier } from '../../src/lists/adapters/kit/record.js';
 import { caGacAdapter } from '../../src/lists/adapters/ca-gac.js';
 import { emptyRecord, type EntityType, type Identifier, type ListRecord } from '../../src/lists/model.js';

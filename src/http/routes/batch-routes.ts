@@ -3,21 +3,25 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
-import { MAX_FILE_BYTES, XLSX_TYPE, fileKindOf } from '../../batches/batch-readers.js';
 import {
   BatchAccepted,
+  type BatchOptions,
   BatchResultRow,
+  type BatchService,
   BatchStatus,
   CreateBatchBody,
   type CreateBatchBodyType,
+  type CreateBatchInput,
   CreateBatchQuery,
+  fileKindOf,
   ListBatchesQuery,
+  MAX_FILE_BYTES,
   MAX_ITEMS,
   ResultsQuery,
-} from '../../batches/batch-schemas.js';
-import type { BatchOptions, BatchService, CreateBatchInput } from '../../batches/batch-service.js';
+  XLSX_TYPE,
+} from '../../batches/index.js';
 import { AppError, validationError } from '../../infra/errors.js';
-import { IdParams } from '../../screening/screening-schemas.js';
+import { IdParams } from '../../screening/index.js';
 import { sendError, toAppError } from '../error-handler.js';
 import { contextOf } from '../pipeline.js';
 import { COMMON_ERRORS, envelope, listEnvelope, pageEnvelope, requestedPage, responses } from '../schemas.js';

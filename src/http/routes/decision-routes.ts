@@ -4,11 +4,11 @@ import type { FastifyPluginAsync } from 'fastify';
 import {
   Decision,
   DecisionRequest,
-  type ListDecisionsQueryType,
+  type DecisionsService,
   ListDecisionsQuery,
-} from '../../decisions/decisions-schemas.js';
-import type { DecisionsService } from '../../decisions/decisions-service.js';
-import { IdParams } from '../../screening/screening-schemas.js';
+  type ListDecisionsQueryType,
+} from '../../decisions/index.js';
+import { IdParams } from '../../screening/index.js';
 import { contextOf } from '../pipeline.js';
 import {
   BODY_ERRORS,

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { ChangePage, ChangeQuery } from '../../lists/change-feed.js';
+import { type ChangePage, type ChangeQuery, ListChangePage, ListChangesQuery } from '../../lists/index.js';
 import type { Call } from '../../infra/context.js';
-import { ListChangePage, ListChangesQuery } from '../../lists/list-schemas.js';
 import { contextOf } from '../pipeline.js';
 import { COMMON_ERRORS, responses } from '../schemas.js';
 

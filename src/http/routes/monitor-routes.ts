@@ -1,16 +1,16 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { MonitorService } from '../../monitoring/monitor-service.js';
 import {
   CreateMonitorRequest,
-  type ListMonitorsQueryType,
   ListMonitorsQuery,
+  type ListMonitorsQueryType,
   MonitorCreated,
   MonitorItem,
   MonitorRemoved,
-} from '../../monitoring/monitor-schemas.js';
-import { IdParams } from '../../screening/screening-schemas.js';
+  type MonitorService,
+} from '../../monitoring/index.js';
+import { IdParams } from '../../screening/index.js';
 import { contextOf } from '../pipeline.js';
 import {
   BODY_ERRORS,

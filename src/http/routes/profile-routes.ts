@@ -9,9 +9,9 @@ import {
   DraftRequest,
   Profile,
   ProfileInForce,
-} from '../../profiles/profile-schemas.js';
-import type { ProfileService } from '../../profiles/profile-service.js';
-import { IdParams } from '../../screening/screening-schemas.js';
+  type ProfileService,
+} from '../../profiles/index.js';
+import { IdParams } from '../../screening/index.js';
 import { contextOf } from '../pipeline.js';
 import { BODY_ERRORS, COMMON_ERRORS, envelope, responses } from '../schemas.js';
 

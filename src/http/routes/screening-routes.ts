@@ -3,14 +3,14 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import {
   IdParams,
-  type ListScreeningsQueryType,
   ListScreeningsQuery,
-  ScreenRequest,
+  type ListScreeningsQueryType,
   ScreeningRecord,
   ScreeningResult,
+  type ScreeningService,
   ScreeningSummary,
-} from '../../screening/screening-schemas.js';
-import type { ScreeningService } from '../../screening/screening-service.js';
+  ScreenRequest,
+} from '../../screening/index.js';
 import { contextOf } from '../pipeline.js';
 import {
   BODY_ERRORS,

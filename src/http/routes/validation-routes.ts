@@ -1,14 +1,14 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { IdParams } from '../../screening/screening-schemas.js';
+import { IdParams } from '../../screening/index.js';
 import {
   CreateValidationRunBody,
   ListValidationRunsQuery,
   ReportParams,
   ValidationRun,
-} from '../../validation/validation-schemas.js';
-import type { ValidationService } from '../../validation/validation-service.js';
+  type ValidationService,
+} from '../../validation/index.js';
 import { contextOf } from '../pipeline.js';
 import {
   BODY_ERRORS,

@@ -3,8 +3,14 @@
  * share the numeric part of the reference ("2" is the listing, "2a", "2b" its other names).
  */
 import path from 'node:path';
-import { emptyRecord, SOURCE_LABELS } from '../model.js';
-import type { ListRecord, NameKind, ParsedList, SourceAdapter } from '../model.js';
+import {
+  emptyRecord,
+  type ListRecord,
+  type NameKind,
+  type ParsedList,
+  SOURCE_LABELS,
+  type SourceAdapter,
+} from '../model.js';
 import {
   addAlias,
   addDates,

@@ -3,8 +3,14 @@
  * Flat <record> elements; the 2020 schema names three fields differently (Entity, Title, DateOfBirth).
  */
 import path from 'node:path';
-import { emptyRecord, SOURCE_LABELS } from '../model.js';
-import type { EntityType, ListRecord, ParsedList, SourceAdapter } from '../model.js';
+import {
+  emptyRecord,
+  type EntityType,
+  type ListRecord,
+  type ParsedList,
+  SOURCE_LABELS,
+  type SourceAdapter,
+} from '../model.js';
 import {
   addAlias,
   addDates,

@@ -3,8 +3,15 @@
  * entity or object), then the places that addresses and places of birth point to by place-id.
  */
 import path from 'node:path';
-import { emptyRecord, SOURCE_LABELS } from '../model.js';
-import type { EntityType, ListRecord, NameKind, ParsedList, SourceAdapter } from '../model.js';
+import {
+  emptyRecord,
+  type EntityType,
+  type ListRecord,
+  type NameKind,
+  type ParsedList,
+  SOURCE_LABELS,
+  type SourceAdapter,
+} from '../model.js';
 import {
   addAlias,
   addDates,

@@ -3,8 +3,15 @@
  * semicolon-separated CSV 1.1 format (one row per detail, grouped by Entity_LogicalId).
  */
 import path from 'node:path';
-import { emptyRecord, SOURCE_LABELS } from '../model.js';
-import type { EntityType, IdentifierType, ListRecord, ParsedList, SourceAdapter } from '../model.js';
+import {
+  emptyRecord,
+  type EntityType,
+  type IdentifierType,
+  type ListRecord,
+  type ParsedList,
+  SOURCE_LABELS,
+  type SourceAdapter,
+} from '../model.js';
 import {
   addAlias,
   addDates,

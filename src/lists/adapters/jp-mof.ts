@@ -4,8 +4,16 @@
  * columns that differ from sheet to sheet, so they are mapped by their header text.
  */
 import path from 'node:path';
-import { emptyRecord, SOURCE_LABELS } from '../model.js';
-import type { Address, ListRecord, NameKind, NameQuality, ParsedList, SourceAdapter } from '../model.js';
+import {
+  type Address,
+  emptyRecord,
+  type ListRecord,
+  type NameKind,
+  type NameQuality,
+  type ParsedList,
+  SOURCE_LABELS,
+  type SourceAdapter,
+} from '../model.js';
 import {
   addAlias,
   addDates,

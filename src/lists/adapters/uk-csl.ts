@@ -4,8 +4,15 @@
  * address and is grouped here by Group ID.
  */
 import path from 'node:path';
-import { emptyRecord, SOURCE_LABELS } from '../model.js';
-import type { ListRecord, NameKind, NameQuality, ParsedList, SourceAdapter } from '../model.js';
+import {
+  emptyRecord,
+  type ListRecord,
+  type NameKind,
+  type NameQuality,
+  type ParsedList,
+  SOURCE_LABELS,
+  type SourceAdapter,
+} from '../model.js';
 import {
   addAlias,
   addDates,

@@ -5,8 +5,7 @@
  * past; sanctions entries (programs, listing dates) come last and are attached to the records.
  */
 import path from 'node:path';
-import type { Address, EntityType, ListRecord, PartialDate } from '../model.js';
-import { emptyRecord } from '../model.js';
+import { type Address, emptyRecord, type EntityType, type ListRecord, type PartialDate } from '../model.js';
 import {
   addAlias,
   addDates,

@@ -3,8 +3,7 @@
  * and classic XML (SDN.XML / consolidated.xml, the sdnList schema).
  */
 import path from 'node:path';
-import type { EntityType, ListRecord } from '../model.js';
-import { emptyRecord } from '../model.js';
+import { emptyRecord, type EntityType, type ListRecord } from '../model.js';
 import {
   addAlias,
   addDates,

@@ -3,9 +3,8 @@
  * `YYYY-MM-DD`). Two readers: `parseDate` for a field that holds one date ("12 Mar 1957",
  * "circa 1960", "1955 to 1958") and `findDates` for free text that may hold several.
  */
+import { clean, excelSerialToIso, isoDate, splitEnumerated, type CellValue } from '../../../formats/index.js';
 import type { PartialDate } from '../../model.js';
-import { clean, splitEnumerated } from './text.js';
-import type { CellValue } from './xlsx.js';
 
 const MONTHS: Record<string, number> = {
   jan: 1,
@@ -25,19 +24,6 @@ const MONTHS: Record<string, number> = {
 
 function pad(n: number | string): string {
   return String(n).padStart(2, '0');
-}
-
-export function isoDate(d: Date): string {
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
-}
-
-/** Excel's 1900 date system: serial 25569 is 1970-01-01 (and 45607 is 2024-11-11). */
-export function excelSerialToDate(serial: number): Date {
-  return new Date(Math.round((serial - 25569) * 86400000));
-}
-
-export function excelSerialToIso(serial: number): string {
-  return isoDate(excelSerialToDate(serial));
 }
 
 function validYmd(y: number, m?: number, d?: number): boolean {

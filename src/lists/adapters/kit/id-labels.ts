@@ -5,8 +5,8 @@
  * field that holds one kind (OFSI's passport column, MOF's 旅券番号).
  */
 import type { IdentifierType } from '../../model.js';
-import type { IdentifierKind } from './identifiers.js';
-import { splitEnumerated } from './text.js';
+import type { IdentifierKind } from '../../../identifiers/index.js';
+import { splitEnumerated } from '../../../formats/index.js';
 
 export interface IdentifierClass {
   type: IdentifierType;

@@ -1,6 +1,6 @@
 /** Names as listed: aliases, their scripts, the "LAST, First" order, genders. */
 import type { ListName, ListRecord, NameKind, NameQuality } from '../../model.js';
-import { clean } from './text.js';
+import { clean } from '../../../formats/index.js';
 
 /** Scripts told apart by their characters, named as ISO 15924 names them. Kana decides Japanese first. */
 const SCRIPTS: [RegExp, string][] = [

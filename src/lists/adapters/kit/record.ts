@@ -1,47 +1,19 @@
 /** Building a record: identifiers, merging two rows of one listing, tidying optional fields. */
+import { addUnique, clean } from '../../../formats/index.js';
 import type { Address, EntityType, Identifier, IdentifierType, ListRecord } from '../../model.js';
-import { countryCode } from './countries.js';
 import { addDates } from './dates.js';
 import { classifyIdLabel, labelledNumbers, type IdentifierClass } from './id-labels.js';
 import {
   CHECKED_IDENTIFIER_TYPES,
+  countryCode,
+  identifierKindOf,
+  type IdentifierKind,
   identifierProblem,
   normalizeCurrency,
   normalizeIdentifier,
-  type IdentifierKind,
   type ImoScheme,
-} from './identifiers.js';
+} from '../../../identifiers/index.js';
 import { addAlias } from './names.js';
-import { addUnique, clean } from './text.js';
-
-/** The screening kind of each model type, where the model kept its older names. */
-const KIND_OF_TYPE: Record<IdentifierType, IdentifierKind> = {
-  passport: 'passport',
-  national_id: 'national_id',
-  registration: 'registration',
-  tax_id: 'tax_id',
-  imo: 'imo',
-  mmsi: 'mmsi',
-  lei: 'lei',
-  swift: 'bic',
-  un_ref: 'list_reference',
-  eu_ref: 'list_reference',
-  uk_ref: 'list_reference',
-  ofac_uid: 'list_reference',
-  call_sign: 'call_sign',
-  aircraft_tail: 'aircraft_registration',
-  aircraft_serial: 'aircraft_serial',
-  crypto_address: 'crypto_wallet',
-  other: 'other',
-};
-
-/**
- * The kind of a stored identifier: its own `kind` where an adapter set one, else the screening
- * kind of its model type (records built elsewhere, such as us_ofac_50's, carry only `type`).
- */
-export function identifierKindOf(id: Pick<Identifier, 'type' | 'kind'>): IdentifierKind {
-  return id.kind ?? KIND_OF_TYPE[id.type];
-}
 
 /** An identifier as an adapter reads it: `kind` when the label says more than `type`, the raw value. */
 export interface IdentifierInput {
@@ -62,13 +34,13 @@ export interface IdentifierInput {
 export function addIdentifier(record: ListRecord, id: IdentifierInput | Identifier): void {
   const value = clean(id.value);
   if (!value) return;
-  const kind = id.kind ?? KIND_OF_TYPE[id.type];
+  const kind = id.kind ?? identifierKindOf(id);
   const normalized = normalizeIdentifier(kind, value);
   if (!normalized) return;
   const currency = id.currency ? normalizeCurrency(id.currency) : undefined;
   const same = record.identifiers.some(
     (x) =>
-      (x.kind ?? KIND_OF_TYPE[x.type]) === kind &&
+      identifierKindOf(x) === kind &&
       (x.normalized ?? x.value) === normalized &&
       x.currency === currency &&
       x.country === id.country,

@@ -11,7 +11,7 @@ import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { SaxesParser } from 'saxes';
-import { excelSerialToDate, isoDate } from './dates.js';
+import { excelSerialToDate, isoDate } from './excel-dates.js';
 import { localName } from './xml.js';
 
 export type CellValue = string | number | Date | boolean | null;

@@ -41,6 +41,58 @@ export type ListedIdentifierType = (typeof LISTED_IDENTIFIER_TYPES)[number];
 
 export type IdentifierKind = ScreeningIdentifierType | ListedIdentifierType;
 
+/**
+ * The identifier types of the list record model (lists/model.ts), older names kept in stored
+ * records; `identifierKindOf` gives the screening kind of each.
+ */
+export type IdentifierType =
+  | 'passport'
+  | 'national_id'
+  | 'registration'
+  | 'tax_id'
+  | 'imo'
+  | 'mmsi'
+  | 'lei'
+  | 'swift'
+  | 'un_ref'
+  | 'eu_ref'
+  | 'uk_ref'
+  | 'ofac_uid'
+  | 'call_sign'
+  | 'aircraft_tail'
+  | 'aircraft_serial'
+  | 'crypto_address'
+  | 'other';
+
+/** The screening kind of each model type, where the model kept its older names. */
+const KIND_OF_TYPE: Record<IdentifierType, IdentifierKind> = {
+  passport: 'passport',
+  national_id: 'national_id',
+  registration: 'registration',
+  tax_id: 'tax_id',
+  imo: 'imo',
+  mmsi: 'mmsi',
+  lei: 'lei',
+  swift: 'bic',
+  un_ref: 'list_reference',
+  eu_ref: 'list_reference',
+  uk_ref: 'list_reference',
+  ofac_uid: 'list_reference',
+  call_sign: 'call_sign',
+  aircraft_tail: 'aircraft_registration',
+  aircraft_serial: 'aircraft_serial',
+  crypto_address: 'crypto_wallet',
+  other: 'other',
+};
+
+/**
+ * The kind of a stored identifier: its own `kind` where an adapter set one, else the screening
+ * kind of its model type (records built elsewhere, such as us_ofac_50's, carry only `type`).
+ */
+export function identifierKindOf(id: { type: IdentifierType; kind?: IdentifierKind | undefined }): IdentifierKind {
+  return id.kind ?? KIND_OF_TYPE[id.type];
+}
+
 export function isScreeningIdentifierType(value: string): value is ScreeningIdentifierType {
   return (SCREENING_IDENTIFIER_TYPES as readonly string[]).includes(value);
 }
