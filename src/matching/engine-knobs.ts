@@ -5,7 +5,7 @@
  * caller checks a profile's values with knobErrors() before storing them. Medium and high cut-offs
  * and source filtering are not knobs here: they apply to the engine's scores and matches afterwards.
  */
-import { BIRTH_YEAR_TOLERANCE } from './corroboration.js';
+import { SCORING } from './scoring-table.js';
 
 export interface EngineKnobs {
   /**
@@ -33,7 +33,7 @@ export interface KnobSpec {
 export const KNOBS: Readonly<Record<keyof EngineKnobs, KnobSpec>> = {
   birthDateToleranceYears: {
     type: 'integer',
-    default: BIRTH_YEAR_TOLERANCE,
+    default: SCORING.BIRTH_YEAR_TOLERANCE.value,
     min: 0,
     max: 10,
     what: "Years within which a listed birth year that differs from the query's only lowers the score (BIRTH_CONTRADICTS_APPROX) instead of contradicting it (BIRTH_CONTRADICTS).",
