@@ -1,20 +1,23 @@
 // Lint: the recommended rules, plus the architecture of STYLE.md and README ("Layout"): dependencies
 // point one way (cli -> start -> http -> console -> domain services -> stores -> infra), domains import each other
-// in one order, the matching engine is a pure library, and no module imports itself back through
-// others (import-x/no-cycle, which sees loops between files; the folder rules see loops between domains).
+// in one order, the matching engine is a pure library, a room is entered through its face (index.ts), no
+// module imports itself back through others (house/no-import-loop, type-only imports included), and files
+// and functions stay short enough to read. The house/ rules are in scripts/eslint-rules.mjs.
 import js from '@eslint/js';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
-import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+import house from './scripts/eslint-rules.mjs';
 
 /**
  * The domains in dependency order: each may import only the ones before it (and infra/), so no loop
- * between domains can form. audit (the hash-chained audit log) comes first: every domain appends to it.
+ * between domains can form. formats (file formats) and identifiers (identifier and country rules) are
+ * pure libraries under all of them; audit (the hash-chained audit log) comes next: every domain appends to it.
  * Among them: lists imports neither ownership nor monitoring (ownership
  * reads the lists; the derived source is handed in by start/services.ts), webhooks does not import
  * monitoring (monitoring writes webhook deliveries). A new domain goes where its imports put it.
  */
 const DOMAINS = [
+  'formats',
+  'identifiers',
   'audit',
   'lists',
   'matching',
@@ -29,6 +32,9 @@ const DOMAINS = [
   'batches',
   'validation',
 ];
+
+/** Pure libraries: no database, no configuration, no clock; they may not import infra/. */
+const PURE = ['formats', 'identifiers', 'matching'];
 
 /** An import of folder `dir` under src/, from anywhere below src/. */
 const folder = (dir, message) => ({ group: [`**/${dir}/*`, `**/${dir}/**`], message });
@@ -57,8 +63,9 @@ const restrictions = DOMAINS.map((domain) => ({
               `${domain}/ must not import ${dir}/: a domain imports only those before it in ${DOMAINS.join(' < ')} (eslint.config.js)`,
             ),
           ),
-          // The matching engine is a pure library even of infra: records in, explained matches out.
-          ...(domain === 'matching' ? [folder('infra', 'The matching engine is a pure library: no infra/.')] : []),
+          // The matching engine is a pure library even of infra: records in, explained matches out; so are
+          // the libraries it reads (identifiers/, and formats/ under it).
+          ...(PURE.includes(domain) ? [folder('infra', `${domain}/ is a pure library: no infra/.`)] : []),
         ],
       },
     ],
@@ -81,8 +88,8 @@ const infraRule = {
 };
 
 /**
- * Above the domains: cli -> start -> http. import-x/no-cycle does not follow `import type`, so the
- * loop the command files once made with cli/main.ts through a type is ruled out by name.
+ * Above the domains: cli -> start -> http. Command files take what they need from cli/runtime.ts,
+ * never from cli/main.ts, which imports them.
  */
 const layerRules = [
   {
@@ -137,6 +144,81 @@ const layerRules = [
   },
 ];
 
+/**
+ * Data tables, exempt from the size rules: the scoring table, the configuration variables, the
+ * migrations (each one's up() is the DDL of its step), and the database's table types.
+ */
+const DATA_TABLES = [
+  'src/matching/scoring-table.ts',
+  'src/infra/config.ts',
+  'src/infra/migrations.ts',
+  'src/infra/db-schema.ts',
+];
+
+/**
+ * TEMPORARY (issue 28): the files over 500 lines at the branch point of the rules, being split in
+ * parallel (w28m: matching; w28s: the rest; w28p: the screening pipeline). The lead empties this list
+ * when merging; a file leaves it as soon as it is under the limit, and nothing is added to it.
+ */
+const TEMPORARY_LONG_FILES = [
+  'src/lists/adapters/jp-mof.ts',
+  'src/matching/candidate-index.ts',
+  'src/matching/name-score.ts',
+  'src/matching/part-similarity.ts',
+  'src/matching/transliterate.ts',
+  'src/monitoring/rescreen-service.ts',
+  'src/profiles/profile-service.ts',
+  'src/validation/negatives.ts',
+  'src/validation/run-validation.ts',
+];
+
+/**
+ * TEMPORARY (issue 28): the files of the one import loop left at the branch point of the rules, a
+ * type-only one (w28m is taking it apart); a loop through any other file is still an error.
+ */
+const TEMPORARY_IMPORT_LOOPS = [
+  'src/matching/joined-parts.ts',
+  'src/matching/name-compare.ts',
+  'src/matching/name-score.ts',
+];
+
+/**
+ * TEMPORARY (issue 28): per file, the functions over 80 own lines at the branch point of the rules
+ * (named as house/function-lines names them; '<anonymous>' is a route's handler). Same terms as
+ * TEMPORARY_LONG_FILES: emptied by the lead when merging, never added to.
+ */
+const TEMPORARY_LONG_FUNCTIONS = {
+  'src/cli/tenant-commands.ts': ['registerTenantCommands'],
+  'src/console/screening-views.ts': ['matchCard'],
+  'src/http/routes/batch-routes.ts': ['<anonymous>'],
+  'src/http/routes/decision-routes.ts': ['<anonymous>'],
+  'src/http/routes/profile-routes.ts': ['<anonymous>'],
+  'src/http/routes/validation-routes.ts': ['<anonymous>'],
+  'src/http/server.ts': ['buildApp'],
+  'src/infra/config.ts': ['loadConfig'],
+  'src/lists/adapters/ch-seco.ts': ['buildTarget'],
+  'src/lists/adapters/eu-csl.ts': ['buildRecord', 'parseCsvFile'],
+  'src/lists/adapters/jp-mof.ts': ['applyRow', 'parse'],
+  'src/lists/adapters/uk-csl.ts': ['fcdoRecord', 'addConListRow'],
+  'src/lists/adapters/us-ofac-advanced.ts': ['onParty'],
+  'src/lists/adapters/us-ofac-remarks.ts': ['applyClause'],
+  'src/lists/sync-service.ts': ['checkOne'],
+  'src/matching/candidate-index.ts': ['build', 'nameCandidates'],
+  'src/matching/matching-index.ts': ['screen'],
+  'src/matching/name-score.ts': ['scoreAlignment'],
+  'src/matching/normalize.ts': ['normalizeName'],
+  'src/matching/part-similarity.ts': ['partSimilarity'],
+  'src/matching/similarity.ts': ['phoneticKey'],
+  'src/matching/transliterate.ts': ['transliterate'],
+  'src/ownership/derive.ts': ['deriveBlockedWithStats'],
+  'src/ownership/loader.ts': ['loadOwnershipDir'],
+  'src/ownership/ownership-sync.ts': ['syncDerived'],
+  'src/screening/screening-service.ts': ['screen'],
+  'src/start/services.ts': ['wire'],
+  'src/validation/report-html.ts': ['renderReportHtml'],
+  'src/validation/run-validation.ts': ['runValidation'],
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**'] },
   js.configs.recommended,
@@ -150,15 +232,20 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    plugins: { 'import-x': importX },
-    settings: {
-      // The TypeScript settings of import-x (its imported modules are parsed as TypeScript), with the
-      // resolver that maps the `.js` of ESM imports to the `.ts` sources.
-      ...importX.flatConfigs.typescript.settings,
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    plugins: { house },
+    rules: {
+      'house/room-faces': ['error', { rooms: DOMAINS }],
+      'house/no-import-loop': ['error', { temporary: TEMPORARY_IMPORT_LOOPS }],
+      'max-lines': ['error', { max: 500, skipBlankLines: false, skipComments: false }],
+      'house/function-lines': ['error', { max: 80, temporary: TEMPORARY_LONG_FUNCTIONS }],
     },
-    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
+  {
+    // Data tables: declared data, read whole (STYLE.md "Scoring", "Tooling"), exempt from the size rules.
+    files: DATA_TABLES,
+    rules: { 'max-lines': 'off', 'house/function-lines': 'off' },
+  },
+  { files: TEMPORARY_LONG_FILES, rules: { 'max-lines': 'off' } },
   ...restrictions,
   infraRule,
   ...layerRules,

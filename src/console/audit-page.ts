@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../infra/errors.js';
-import type { ConsoleDeps } from './console-routes.js';
+import type { ConsoleDeps } from './console-deps.js';
 import { type Html, html } from './html.js';
 import { notice, page } from './layout.js';
 import { sessionOf } from './session.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MIN_PASSWORD_LENGTH, newToken } from '../accounts/index.js';
 import { AppError } from '../infra/errors.js';
-import type { ConsoleDeps } from './console-routes.js';
+import type { ConsoleDeps } from './console-deps.js';
 import { type Html, html } from './html.js';
 import { csrfField, notice, page } from './layout.js';
 import { cookieOptions, field, FORM_COOKIE, SESSION_COOKIE, sessionOf } from './session.js';

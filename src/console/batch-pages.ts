@@ -3,7 +3,7 @@ import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAX_FILE_BYTES, fileKindOf } from '../batches/index.js';
 import { AppError, validationError } from '../infra/errors.js';
-import type { ConsoleDeps } from './console-routes.js';
+import type { ConsoleDeps } from './console-deps.js';
 import { html, query } from './html.js';
 import { csrfField, notice, page, pager, readOnly, when } from './layout.js';
 import { allowed, callerContext, sessionOf } from './session.js';

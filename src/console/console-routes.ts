@@ -1,22 +1,9 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
-import type { FastifyError, FastifyInstance, FastifyPluginAsync } from 'fastify';
-import type { AccountsService, SsoService } from '../accounts/index.js';
-import type { AuditService } from '../audit/index.js';
-import type { BatchService } from '../batches/index.js';
-import type { Clock } from '../infra/clock.js';
-import type { Config } from '../infra/config.js';
-import type { Db } from '../infra/database.js';
+import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import { AppError } from '../infra/errors.js';
-import type { ListSyncService } from '../lists/index.js';
-import type { AlertsService, MonitorService } from '../monitoring/index.js';
-import type { ProfileService } from '../profiles/index.js';
-import type { DecisionsService } from '../decisions/index.js';
-import type { ScreeningService } from '../screening/index.js';
-import type { TenantsService } from '../tenants/index.js';
-import type { WebhooksService } from '../webhooks/index.js';
-import type { ValidationService } from '../validation/index.js';
 import { SCRIPT, STYLESHEET } from './assets.js';
+import type { ConsoleDeps } from './console-deps.js';
 import { auditPage } from './audit-page.js';
 import { authPages } from './auth-pages.js';
 import { batchPages, registerUploads } from './batch-pages.js';
@@ -34,29 +21,7 @@ import { ssoPages } from './sso-pages.js';
 import { ssoSettingsPage } from './sso-settings-page.js';
 
 /** What the console needs: the services the API and the command line use, made once in start/services.ts. */
-export interface ConsoleDeps {
-  config: Config;
-  db: Db;
-  clock: Clock;
-  services: {
-    accounts: AccountsService;
-    tenants: TenantsService;
-    screening: ScreeningService;
-    monitors: MonitorService;
-    alerts: AlertsService;
-    webhooks: WebhooksService;
-    lists: ListSyncService;
-    decisions: DecisionsService;
-    audit: AuditService;
-    batches: BatchService;
-    validation: ValidationService;
-    sso: SsoService;
-    profiles: ProfileService;
-  };
-}
-
-/** Every page module registers its routes on the console's encapsulated instance. */
-export type PageModule = (app: FastifyInstance, deps: ConsoleDeps) => void;
+export type { ConsoleDeps, PageModule } from './console-deps.js';
 
 /** Content Security Policy: only this origin's stylesheet and script; no frames, no inline code. */
 const CSP =

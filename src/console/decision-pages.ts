@@ -3,7 +3,7 @@ import type { SessionView } from '../accounts/index.js';
 import { type DecisionRequestBody, DECISIONS, type DecisionView, REASONS } from '../decisions/index.js';
 import { validationError } from '../infra/errors.js';
 import { can } from '../tenants/index.js';
-import type { ConsoleDeps } from './console-routes.js';
+import type { ConsoleDeps } from './console-deps.js';
 import { type Html, html, query } from './html.js';
 import { csrfField, when } from './layout.js';
 import { allowed, callerContext, field, sessionOf } from './session.js';

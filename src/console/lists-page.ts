@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { type ChangeItem, latestChanges, listLabels } from '../lists/index.js';
-import type { ConsoleDeps } from './console-routes.js';
+import type { ConsoleDeps } from './console-deps.js';
 import { html } from './html.js';
 import { page, when } from './layout.js';
 import { sessionOf } from './session.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ConsoleDeps } from './console-routes.js';
+import type { ConsoleDeps } from './console-deps.js';
 import { type Html, html, query } from './html.js';
 import { csrfField, notice, page, pager, readOnly, riskLevel, when } from './layout.js';
 import { DECIDED_NOTICES, approvalsFor, approvalsTable, decisionForm, decisionState } from './decision-pages.js';

@@ -9,7 +9,7 @@ import {
   type ProfileSettings,
   type ProfileView,
 } from '../profiles/index.js';
-import type { ConsoleDeps } from './console-routes.js';
+import type { ConsoleDeps } from './console-deps.js';
 import { type Html, html } from './html.js';
 import { csrfField, notice, page, readOnly, when } from './layout.js';
 import { type FormBody, allowed, callerContext, field, sessionOf } from './session.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../infra/errors.js';
 import { SCREENING_IDENTIFIER_TYPES } from '../identifiers/index.js';
 import { hasApiAccess } from '../tenants/index.js';
-import type { ConsoleDeps } from './console-routes.js';
+import type { ConsoleDeps } from './console-deps.js';
 import { type Html, html, query } from './html.js';
 import { csrfField, notice, page, pager, readOnly, riskLevel, when } from './layout.js';
 import { DECIDED_NOTICES, type DecidedMatch, decisionForm, decisionState } from './decision-pages.js';

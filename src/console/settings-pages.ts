@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../infra/errors.js';
 import { ROLES } from '../tenants/index.js';
-import type { ConsoleDeps } from './console-routes.js';
+import type { ConsoleDeps } from './console-deps.js';
 import { type Html, html } from './html.js';
 import { csrfField, notice, page, readOnly, when } from './layout.js';
 import { allowed, field, sessionOf } from './session.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { newToken, SsoRefused } from '../accounts/index.js';
 import { AppError } from '../infra/errors.js';
 import { formToken, signInForm } from './auth-pages.js';
-import type { ConsoleDeps } from './console-routes.js';
+import type { ConsoleDeps } from './console-deps.js';
 import { html } from './html.js';
 import { notice, page } from './layout.js';
 import { cookieOptions, SESSION_COOKIE, SSO_COOKIE } from './session.js';

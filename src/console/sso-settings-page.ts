@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CALLBACK_PATH, type SsoSettingsView } from '../accounts/index.js';
-import type { ConsoleDeps } from './console-routes.js';
+import type { ConsoleDeps } from './console-deps.js';
 import { type Html, html } from './html.js';
 import { csrfField, notice, page, readOnly, when } from './layout.js';
 import { allowed, field, sessionOf } from './session.js';

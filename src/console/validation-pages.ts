@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ValidationRunView } from '../validation/index.js';
-import type { ConsoleDeps } from './console-routes.js';
+import type { ConsoleDeps } from './console-deps.js';
 import { type Html, html, query } from './html.js';
 import { csrfField, notice, page, pager, readOnly, when } from './layout.js';
 import { allowed, callerContext, sessionOf } from './session.js';
