@@ -101,6 +101,131 @@ function listingDate(target: XmlNode): string | undefined {
   return dates[0]?.slice(0, 10);
 }
 
+function entityTypeOf(node: XmlNode): EntityType {
+  if (node.name === 'individual') return 'person';
+  if (node.name !== 'object') return 'organization';
+  const objectType = (node.attrs['object-type'] ?? '').toLowerCase();
+  return objectType === 'aircraft' ? 'aircraft' : objectType === 'vessel' ? 'vessel' : 'organization';
+}
+
+/** Aliases of one identity: every name but the primary one, and a variant per spelling variant of a part. */
+function addIdentityNames(record: ListRecord, identity: XmlNode, primaryNode: XmlNode, titles: string[]): void {
+  for (const nameNode of children(identity, 'name')) {
+    const { parts, titles: nameTitles } = nameParts(nameNode);
+    nameTitles.forEach((title) => addUnique(titles, title));
+    const quality = nameNode.attrs.quality === 'low' ? 'weak' : 'strong';
+    const type = nameNode.attrs['name-type'] ?? '';
+    const kind: NameKind = type === 'formerly-known-as' ? 'fka' : 'aka';
+    if (nameNode !== primaryNode) addAlias(record, joinParts(parts.map((p) => p.value)), quality, kind);
+    // A spelling variant of one part (another transliteration, Cyrillic...) gives a variant of the whole name.
+    parts.forEach((part, index) => {
+      for (const variantNode of part.variants) {
+        const variant = clean(variantNode.text);
+        if (!variant) continue;
+        const whole = joinParts(parts.map((q, j) => (j === index ? variant : q.value)));
+        addAlias(record, whole, quality, nameNode === primaryNode ? 'variation' : kind);
+      }
+    });
+  }
+}
+
+/** Dates and places of birth, nationalities; a place of birth given by place-id is resolved later. */
+function addIdentityFacts(record: ListRecord, identity: XmlNode, refs: PlaceRef[]): void {
+  for (const day of children(identity, 'day-month-year')) {
+    const date = partialDate(Number(day.attrs.year), Number(day.attrs.month), Number(day.attrs.day));
+    if (!date) continue;
+    const approximate = /approx|circa|low/i.test(day.attrs.quality ?? '');
+    if (record.entityType === 'person') addDates(record.birthDates, [{ date, approximate }]);
+  }
+  for (const nationality of children(identity, 'nationality')) {
+    const country = countryOf(nationality);
+    addUnique(record.nationalities, country.iso ?? country.name);
+  }
+  for (const pob of children(identity, 'place-of-birth')) {
+    const inline = joinParts([childText(pob, 'location'), childText(pob, 'area'), countryOf(pob).name], ', ');
+    if (inline) addUnique(record.birthPlaces, inline);
+    else if (pob.attrs['place-id']) refs.push({ record, placeId: pob.attrs['place-id'], kind: 'birth' });
+  }
+}
+
+/** Addresses written in place, or (place-id without a country or location) resolved later. */
+function addIdentityAddresses(record: ListRecord, identity: XmlNode, refs: PlaceRef[]): void {
+  for (const addressNode of children(identity, 'address')) {
+    const poBox = childText(addressNode, 'p-o-box');
+    const details = joinParts(
+      [
+        childText(addressNode, 'c-o') && `c/o ${childText(addressNode, 'c-o')}`,
+        childText(addressNode, 'address-details'),
+        poBox && `P.O. Box ${poBox}`,
+        childText(addressNode, 'zip-code'),
+      ],
+      ', ',
+    );
+    const inlineCountry = countryOf(addressNode);
+    if (addressNode.attrs['place-id'] && !inlineCountry.name && !childText(addressNode, 'location')) {
+      refs.push({ record, placeId: addressNode.attrs['place-id'], kind: 'address', details });
+      continue;
+    }
+    const address = makeAddress({
+      text: joinParts([details, childText(addressNode, 'location'), childText(addressNode, 'area')], ', '),
+      city: childText(addressNode, 'location'),
+      country: inlineCountry.iso,
+      countryName: inlineCountry.name,
+    });
+    if (address) record.addresses.push(address);
+  }
+}
+
+function addIdentityDocuments(record: ListRecord, identity: XmlNode): void {
+  for (const doc of children(identity, 'identification-document')) {
+    const type = (doc.attrs['document-type'] ?? '').toLowerCase();
+    const issuer = child(doc, 'issuer');
+    const country = clean(issuer?.attrs.code) ?? countryCode(clean(issuer?.text));
+    const note = joinParts(
+      [childText(doc, 'remark'), childText(doc, 'date-of-issue') && `issued ${childText(doc, 'date-of-issue')}`],
+      '; ',
+    );
+    addIdentifier(record, {
+      ...classifyIdLabel(type.replace(/-/g, ' ')),
+      value: childText(doc, 'number') ?? '',
+      country: country ? countryOrWording(country) : undefined,
+      label: type || undefined,
+      note,
+    });
+  }
+}
+
+/** What the target says besides its identities: sex, remarks, programs, references and the listing date. */
+function addTargetDetails(record: ListRecord, target: XmlNode, node: XmlNode, programs: Map<string, string>): void {
+  const gender = genderOf(node.attrs.sex);
+  if (gender) record.gender = gender;
+  const remarks: string[] = [];
+  for (const justification of children(node, 'justification')) addUnique(remarks, clean(justification.text));
+  for (const other of children(node, 'other-information')) {
+    const text = clean(other.text);
+    if (!text) continue;
+    addUnique(remarks, text);
+    addLabelledIdentifiers(record, text, IMO_LABEL);
+  }
+  if (remarks.length) record.remarks = remarks.join('\n');
+  for (const setId of children(target, 'sanctions-set-id'))
+    addUnique(record.programs, programs.get(clean(setId.text) ?? '') ?? clean(setId.text));
+  for (const foreign of children(target, 'foreign-identifier')) {
+    const value = clean(foreign.text);
+    if (!value) continue;
+    // UN-listed targets carry the UN reference (e.g. "QDi.004"); others an internal number.
+    addIdentifier(
+      record,
+      /^[A-Z]{2,3}[a-z]?\.\d+$/.test(value)
+        ? { type: 'un_ref', value }
+        : { type: 'other', kind: 'list_reference', value, label: 'foreign identifier' },
+    );
+  }
+  addIdentifier(record, { type: 'other', kind: 'list_reference', value: target.attrs.ssid!, label: 'SECO ssid' });
+  const listed = listingDate(target);
+  if (listed) record.listingDate = listed;
+}
+
 function buildTarget(
   target: XmlNode,
   programs: Map<string, string>,
@@ -113,17 +238,10 @@ function buildTarget(
     warnings.push(`target ${id ?? '?'} has no individual, entity or object; skipped`);
     return undefined;
   }
-  let entityType: EntityType = 'organization';
-  if (node.name === 'individual') entityType = 'person';
-  else if (node.name === 'object') {
-    const t = (node.attrs['object-type'] ?? '').toLowerCase();
-    entityType = t === 'aircraft' ? 'aircraft' : t === 'vessel' ? 'vessel' : 'organization';
-  }
   const identities = children(node, 'identity').sort(
     (a, b) => Number(b.attrs.main === 'true') - Number(a.attrs.main === 'true'),
   );
-  const main = identities[0];
-  const mainNames = children(main, 'name');
+  const mainNames = children(identities[0], 'name');
   const primaryNode = mainNames.find((n) => n.attrs['name-type'] === 'primary-name') ?? mainNames[0];
   const primary = primaryNode ? nameParts(primaryNode) : undefined;
   const primaryName = primary ? joinParts(primary.parts.map((p) => p.value)) : '';
@@ -131,111 +249,56 @@ function buildTarget(
     warnings.push(`target ${id} has no name; skipped`);
     return undefined;
   }
-  const record = emptyRecord('ch_seco', id, entityType, primaryName);
+  const record = emptyRecord('ch_seco', id, entityTypeOf(node), primaryName);
   const titles: string[] = [];
   for (const identity of identities) {
-    for (const n of children(identity, 'name')) {
-      const { parts, titles: t } = nameParts(n);
-      t.forEach((x) => addUnique(titles, x));
-      const quality = n.attrs.quality === 'low' ? 'weak' : 'strong';
-      const type = n.attrs['name-type'] ?? '';
-      const kind: NameKind = type === 'formerly-known-as' ? 'fka' : 'aka';
-      if (n !== primaryNode) addAlias(record, joinParts(parts.map((p) => p.value)), quality, kind);
-      // A spelling variant of one part (another transliteration, Cyrillic...) gives a variant of the whole name.
-      parts.forEach((p, i) => {
-        for (const v of p.variants) {
-          const variant = clean(v.text);
-          if (!variant) continue;
-          const whole = joinParts(parts.map((q, j) => (j === i ? variant : q.value)));
-          addAlias(record, whole, quality, n === primaryNode ? 'variation' : kind);
-        }
-      });
-    }
-    for (const d of children(identity, 'day-month-year')) {
-      const date = partialDate(Number(d.attrs.year), Number(d.attrs.month), Number(d.attrs.day));
-      if (!date) continue;
-      const approximate = /approx|circa|low/i.test(d.attrs.quality ?? '');
-      if (entityType === 'person') addDates(record.birthDates, [{ date, approximate }]);
-    }
-    for (const nat of children(identity, 'nationality')) {
-      const c = countryOf(nat);
-      addUnique(record.nationalities, c.iso ?? c.name);
-    }
-    for (const pob of children(identity, 'place-of-birth')) {
-      const inline = joinParts([childText(pob, 'location'), childText(pob, 'area'), countryOf(pob).name], ', ');
-      if (inline) addUnique(record.birthPlaces, inline);
-      else if (pob.attrs['place-id']) refs.push({ record, placeId: pob.attrs['place-id'], kind: 'birth' });
-    }
-    for (const a of children(identity, 'address')) {
-      const poBox = childText(a, 'p-o-box');
-      const details = joinParts(
-        [
-          childText(a, 'c-o') && `c/o ${childText(a, 'c-o')}`,
-          childText(a, 'address-details'),
-          poBox && `P.O. Box ${poBox}`,
-          childText(a, 'zip-code'),
-        ],
-        ', ',
-      );
-      const inlineCountry = countryOf(a);
-      if (a.attrs['place-id'] && !inlineCountry.name && !childText(a, 'location')) {
-        refs.push({ record, placeId: a.attrs['place-id'], kind: 'address', details });
-        continue;
-      }
-      const address = makeAddress({
-        text: joinParts([details, childText(a, 'location'), childText(a, 'area')], ', '),
-        city: childText(a, 'location'),
-        country: inlineCountry.iso,
-        countryName: inlineCountry.name,
-      });
-      if (address) record.addresses.push(address);
-    }
-    for (const doc of children(identity, 'identification-document')) {
-      const type = (doc.attrs['document-type'] ?? '').toLowerCase();
-      const issuer = child(doc, 'issuer');
-      const country = clean(issuer?.attrs.code) ?? countryCode(clean(issuer?.text));
-      const note = joinParts(
-        [childText(doc, 'remark'), childText(doc, 'date-of-issue') && `issued ${childText(doc, 'date-of-issue')}`],
-        '; ',
-      );
-      addIdentifier(record, {
-        ...classifyIdLabel(type.replace(/-/g, ' ')),
-        value: childText(doc, 'number') ?? '',
-        country: country ? countryOrWording(country) : undefined,
-        label: type || undefined,
-        note,
-      });
-    }
+    addIdentityNames(record, identity, primaryNode!, titles);
+    addIdentityFacts(record, identity, refs);
+    addIdentityAddresses(record, identity, refs);
+    addIdentityDocuments(record, identity);
   }
   if (titles.length) record.titles = titles;
-  const gender = genderOf(node.attrs.sex);
-  if (gender) record.gender = gender;
-  const remarks: string[] = [];
-  for (const j of children(node, 'justification')) addUnique(remarks, clean(j.text));
-  for (const o of children(node, 'other-information')) {
-    const text = clean(o.text);
-    if (!text) continue;
-    addUnique(remarks, text);
-    addLabelledIdentifiers(record, text, IMO_LABEL);
-  }
-  if (remarks.length) record.remarks = remarks.join('\n');
-  for (const s of children(target, 'sanctions-set-id'))
-    addUnique(record.programs, programs.get(clean(s.text) ?? '') ?? clean(s.text));
-  for (const f of children(target, 'foreign-identifier')) {
-    const v = clean(f.text);
-    if (!v) continue;
-    // UN-listed targets carry the UN reference (e.g. "QDi.004"); others an internal number.
-    addIdentifier(
-      record,
-      /^[A-Z]{2,3}[a-z]?\.\d+$/.test(v)
-        ? { type: 'un_ref', value: v }
-        : { type: 'other', kind: 'list_reference', value: v, label: 'foreign identifier' },
-    );
-  }
-  addIdentifier(record, { type: 'other', kind: 'list_reference', value: id, label: 'SECO ssid' });
-  const listed = listingDate(target);
-  if (listed) record.listingDate = listed;
+  addTargetDetails(record, target, node, programs);
   return record;
+}
+
+function readPlace(node: XmlNode, places: Map<string, Place>): void {
+  const country = countryOf(node);
+  const place: Place = {};
+  if (childText(node, 'location')) place.location = childText(node, 'location')!;
+  if (childText(node, 'area')) place.area = childText(node, 'area')!;
+  if (country.iso) place.country = country.iso;
+  if (country.name) place.countryName = country.name;
+  if (node.attrs.ssid) places.set(node.attrs.ssid, place);
+}
+
+function readProgram(node: XmlNode, programs: Map<string, string>): void {
+  const english = (name: string): string | undefined =>
+    clean(children(node, name).find((k) => k.attrs.lang === 'eng')?.text) ?? childText(node, name);
+  const label = english('program-key') ?? english('program-name') ?? node.attrs.ssid ?? '';
+  for (const set of children(node, 'sanctions-set')) if (set.attrs.ssid) programs.set(set.attrs.ssid, label);
+}
+
+/** Places follow the targets in the file: the references to them are resolved once all are read. */
+function resolvePlaceRefs(refs: PlaceRef[], places: Map<string, Place>, warnings: string[]): void {
+  for (const ref of refs) {
+    const place = places.get(ref.placeId);
+    if (!place) {
+      warnings.push(`target ${ref.record.id}: unknown place-id ${ref.placeId}`);
+      continue;
+    }
+    if (ref.kind === 'birth') {
+      addUnique(ref.record.birthPlaces, joinParts([place.location, place.area, place.countryName], ', ') || undefined);
+    } else {
+      const address = makeAddress({
+        text: joinParts([ref.details, place.location, place.area], ', '),
+        city: place.location,
+        country: place.country,
+        countryName: place.countryName,
+      });
+      if (address) ref.record.addresses.push(address);
+    }
+  }
 }
 
 export const chSecoAdapter: SourceAdapter = {
@@ -266,50 +329,19 @@ export const chSecoAdapter: SourceAdapter = {
         publishedAt = clean(attrs.date)?.slice(0, 10);
       },
       child(node) {
-        if (node.name === 'sanctions-program') {
-          const eng = (n: string): string | undefined =>
-            clean(children(node, n).find((k) => k.attrs.lang === 'eng')?.text) ?? childText(node, n);
-          const label = eng('program-key') ?? eng('program-name') ?? node.attrs.ssid ?? '';
-          for (const set of children(node, 'sanctions-set')) if (set.attrs.ssid) programs.set(set.attrs.ssid, label);
-        } else if (node.name === 'place') {
-          const c = countryOf(node);
-          const place: Place = {};
-          if (childText(node, 'location')) place.location = childText(node, 'location')!;
-          if (childText(node, 'area')) place.area = childText(node, 'area')!;
-          if (c.iso) place.country = c.iso;
-          if (c.name) place.countryName = c.name;
-          if (node.attrs.ssid) places.set(node.attrs.ssid, place);
-        } else if (node.name === 'target') {
+        if (node.name === 'sanctions-program') readProgram(node, programs);
+        else if (node.name === 'place') readPlace(node, places);
+        else if (node.name === 'target') {
           if (latestModification(node) === 'de-listed') {
             delisted++;
             return;
           }
-          const r = buildTarget(node, programs, refs, warnings);
-          if (r) records.push(r);
+          const record = buildTarget(node, programs, refs, warnings);
+          if (record) records.push(record);
         }
       },
     });
-    for (const ref of refs) {
-      const place = places.get(ref.placeId);
-      if (!place) {
-        warnings.push(`target ${ref.record.id}: unknown place-id ${ref.placeId}`);
-        continue;
-      }
-      if (ref.kind === 'birth') {
-        addUnique(
-          ref.record.birthPlaces,
-          joinParts([place.location, place.area, place.countryName], ', ') || undefined,
-        );
-      } else {
-        const address = makeAddress({
-          text: joinParts([ref.details, place.location, place.area], ', '),
-          city: place.location,
-          country: place.country,
-          countryName: place.countryName,
-        });
-        if (address) ref.record.addresses.push(address);
-      }
-    }
+    resolvePlaceRefs(refs, places, warnings);
     if (listType && listType !== 'whole-list') {
       warnings.push(
         `list-type "${listType}": this file holds only changes, not the whole list; do not use it as a full version`,

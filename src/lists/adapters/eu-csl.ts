@@ -99,6 +99,51 @@ function wholeName(n: Attrs): string | undefined {
   return clean(n.wholeName) ?? (clean(joinParts([n.firstName, n.middleName, n.lastName])) || undefined);
 }
 
+function addBirthdates(record: ListRecord, birthdates: Attrs[]): void {
+  for (const birth of birthdates) {
+    const approximate = isTrue(birth.circa);
+    const from = Number(birth.yearRangeFrom);
+    const to = Number(birth.yearRangeTo);
+    if (clean(birth.birthdate)) addDates(record.birthDates, [{ date: birth.birthdate!.slice(0, 10), approximate }]);
+    else if (from > 0 && to >= from) addDates(record.birthDates, yearsBetween(from, to));
+    else {
+      const date = partialDate(Number(birth.year), Number(birth.monthOfYear), Number(birth.dayOfMonth));
+      if (date) addDates(record.birthDates, [{ date, approximate }]);
+    }
+    const place = joinParts([birth.city, birth.place, birth.region, countryDescription(birth)], ', ');
+    addUnique(record.birthPlaces, place || undefined);
+  }
+}
+
+function addIdentifications(record: ListRecord, identifications: Attrs[]): void {
+  for (const doc of identifications) {
+    const typeCode = (doc.identificationTypeCode ?? '').toLowerCase();
+    const flags = ['diplomatic', 'knownExpired', 'knownFalse', 'reportedLost', 'revokedByIssuer']
+      .filter((f) => isTrue(doc[f]))
+      .join(', ');
+    const note = joinParts(
+      [
+        clean(doc.issuedBy) && `issued by ${clean(doc.issuedBy)}`,
+        clean(doc.issueDate) && `issued ${clean(doc.issueDate)}`,
+        clean(doc.validTo) && `valid to ${clean(doc.validTo)}`,
+        clean(doc.nameOnDocument) && `name on document: ${clean(doc.nameOnDocument)}`,
+        clean(doc.latinNumber) && `latin number: ${clean(doc.latinNumber)}`,
+        flags,
+      ],
+      '; ',
+    );
+    // Codes the table does not know ("other") are told by their description, as other lists' labels are.
+    const type = ID_TYPES[typeCode];
+    addIdentifier(record, {
+      ...(type ? { type } : classifyIdLabel(clean(doc.identificationTypeDescription) ?? typeCode)),
+      value: doc.number ?? '',
+      country: country(doc),
+      label: clean(doc.identificationTypeDescription) ?? typeCode,
+      note,
+    });
+  }
+}
+
 function buildRecord(e: EuEntity): ListRecord | undefined {
   const id = clean(e.attrs.logicalId);
   const primary = pickPrimary(e.names);
@@ -119,19 +164,7 @@ function buildRecord(e: EuEntity): ListRecord | undefined {
     addAlias(record, wholeName(n), n.strong === undefined || isTrue(n.strong) ? 'strong' : 'weak', 'aka');
   }
 
-  for (const b of e.birthdates) {
-    const approximate = isTrue(b.circa);
-    const from = Number(b.yearRangeFrom);
-    const to = Number(b.yearRangeTo);
-    if (clean(b.birthdate)) addDates(record.birthDates, [{ date: b.birthdate!.slice(0, 10), approximate }]);
-    else if (from > 0 && to >= from) addDates(record.birthDates, yearsBetween(from, to));
-    else {
-      const date = partialDate(Number(b.year), Number(b.monthOfYear), Number(b.dayOfMonth));
-      if (date) addDates(record.birthDates, [{ date, approximate }]);
-    }
-    const place = joinParts([b.city, b.place, b.region, countryDescription(b)], ', ');
-    addUnique(record.birthPlaces, place || undefined);
-  }
+  addBirthdates(record, e.birthdates);
 
   for (const c of e.citizenships) addUnique(record.citizenships, country(c) ?? countryDescription(c));
 
@@ -144,32 +177,7 @@ function buildRecord(e: EuEntity): ListRecord | undefined {
     if (address) record.addresses.push(address);
   }
 
-  for (const i of e.identifications) {
-    const typeCode = (i.identificationTypeCode ?? '').toLowerCase();
-    const flags = ['diplomatic', 'knownExpired', 'knownFalse', 'reportedLost', 'revokedByIssuer']
-      .filter((f) => isTrue(i[f]))
-      .join(', ');
-    const note = joinParts(
-      [
-        clean(i.issuedBy) && `issued by ${clean(i.issuedBy)}`,
-        clean(i.issueDate) && `issued ${clean(i.issueDate)}`,
-        clean(i.validTo) && `valid to ${clean(i.validTo)}`,
-        clean(i.nameOnDocument) && `name on document: ${clean(i.nameOnDocument)}`,
-        clean(i.latinNumber) && `latin number: ${clean(i.latinNumber)}`,
-        flags,
-      ],
-      '; ',
-    );
-    // Codes the table does not know ("other") are told by their description, as other lists' labels are.
-    const type = ID_TYPES[typeCode];
-    addIdentifier(record, {
-      ...(type ? { type } : classifyIdLabel(clean(i.identificationTypeDescription) ?? typeCode)),
-      value: i.number ?? '',
-      country: country(i),
-      label: clean(i.identificationTypeDescription) ?? typeCode,
-      note,
-    });
-  }
+  addIdentifications(record, e.identifications);
 
   addIdentifier(record, { type: 'eu_ref', value: e.attrs.euReferenceNumber ?? '' });
   for (const un of (e.attrs.unitedNationId ?? '').split(/[;,]\s*/))
@@ -263,6 +271,73 @@ function lowerFirst(s: string): string {
   return s.charAt(0).toLowerCase() + s.slice(1);
 }
 
+type CsvEntity = EuEntity & { seen: Set<string> };
+
+function newCsvEntity(id: string): CsvEntity {
+  return {
+    attrs: { logicalId: id },
+    remarks: [],
+    regulations: [],
+    names: [],
+    birthdates: [],
+    citizenships: [],
+    addresses: [],
+    identifications: [],
+    seen: new Set(),
+  };
+}
+
+/** One row's cells by section (`NameAlias_WholeName` -> names.wholeName); the entity's regulation apart. */
+function csvSections(header: string[], row: string[]): Map<string, Attrs> {
+  const sections = new Map<string, Attrs>();
+  for (let index = 0; index < header.length; index++) {
+    const col = header[index]!;
+    const value = row[index];
+    if (value === undefined || value === '') continue;
+    const match = /^([A-Za-z]+)_(.+)$/.exec(col);
+    if (!match) continue;
+    const [, section, rest] = match as unknown as [string, string, string];
+    if (rest.startsWith('Regulation_')) {
+      if (section === 'Entity') {
+        const key = lowerFirst(rest.slice('Regulation_'.length));
+        const reg = sections.get('Regulation') ?? {};
+        reg[key] = value;
+        sections.set('Regulation', reg);
+      }
+      continue;
+    }
+    const attrs = sections.get(section) ?? {};
+    attrs[CSV_RENAMES[`${section}.${rest}`] ?? lowerFirst(rest)] = value;
+    sections.set(section, attrs);
+  }
+  return sections;
+}
+
+/** Adds a row's sections to its entity, each distinct name, date, address... once. */
+function addCsvRow(csvEntity: CsvEntity, sections: Map<string, Attrs>): void {
+  const entity = sections.get('Entity') ?? {};
+  for (const [name, value] of Object.entries(entity)) if (name !== 'remark') csvEntity.attrs[name] ??= value;
+  if (entity.remark) addUnique(csvEntity.remarks, clean(entity.remark));
+  const reg = sections.get('Regulation');
+  if (reg) {
+    const key = `reg:${reg.numberTitle ?? ''}:${reg.programme ?? ''}`;
+    if (!csvEntity.seen.has(key)) {
+      csvEntity.seen.add(key);
+      csvEntity.regulations.push(reg);
+    }
+  }
+  for (const [section, target] of Object.entries(CSV_SECTIONS)) {
+    const attrs = sections.get(section);
+    if (!attrs) continue;
+    const meaningful = Object.keys(attrs).some((k) => !['logicalId', 'regulationLanguage'].includes(k));
+    if (!meaningful) continue;
+    const key = `${section}:${attrs.logicalId ?? JSON.stringify(attrs)}`;
+    if (csvEntity.seen.has(key)) continue;
+    csvEntity.seen.add(key);
+    csvEntity[target].push(attrs);
+  }
+}
+
 async function parseCsvFile(
   file: string,
   warnings: string[],
@@ -270,7 +345,7 @@ async function parseCsvFile(
   let header: string[] | undefined;
   let publishedAt: string | undefined;
   // Rows of one entity are contiguous in the export, but grouping by id does not rely on it.
-  const entities = new Map<string, EuEntity & { seen: Set<string> }>();
+  const entities = new Map<string, CsvEntity>();
   for await (const row of readCsvRows(file, { delimiter: ';' })) {
     if (!header) {
       header = row.map((h) => h.trim());
@@ -286,70 +361,19 @@ async function parseCsvFile(
     const id = get('Entity_LogicalId');
     if (!id) continue;
     publishedAt ??= parseDmy(get('fileGenerationDate')) ?? get('fileGenerationDate')?.slice(0, 10);
-    let e = entities.get(id);
-    if (!e) {
-      e = {
-        attrs: { logicalId: id },
-        remarks: [],
-        regulations: [],
-        names: [],
-        birthdates: [],
-        citizenships: [],
-        addresses: [],
-        identifications: [],
-        seen: new Set(),
-      };
-      entities.set(id, e);
+    let csvEntity = entities.get(id);
+    if (!csvEntity) {
+      csvEntity = newCsvEntity(id);
+      entities.set(id, csvEntity);
     }
-    const sections = new Map<string, Attrs>();
-    for (let i = 0; i < header.length; i++) {
-      const col = header[i]!;
-      const value = row[i];
-      if (value === undefined || value === '') continue;
-      const m = /^([A-Za-z]+)_(.+)$/.exec(col);
-      if (!m) continue;
-      const [, section, rest] = m as unknown as [string, string, string];
-      if (rest.startsWith('Regulation_')) {
-        if (section === 'Entity') {
-          const key = lowerFirst(rest.slice('Regulation_'.length));
-          const reg = sections.get('Regulation') ?? {};
-          reg[key] = value;
-          sections.set('Regulation', reg);
-        }
-        continue;
-      }
-      const attrs = sections.get(section) ?? {};
-      attrs[CSV_RENAMES[`${section}.${rest}`] ?? lowerFirst(rest)] = value;
-      sections.set(section, attrs);
-    }
-    const entity = sections.get('Entity') ?? {};
-    for (const [k, v] of Object.entries(entity)) if (k !== 'remark') e.attrs[k] ??= v;
-    if (entity.remark) addUnique(e.remarks, clean(entity.remark));
-    const reg = sections.get('Regulation');
-    if (reg) {
-      const key = `reg:${reg.numberTitle ?? ''}:${reg.programme ?? ''}`;
-      if (!e.seen.has(key)) {
-        e.seen.add(key);
-        e.regulations.push(reg);
-      }
-    }
-    for (const [section, target] of Object.entries(CSV_SECTIONS)) {
-      const attrs = sections.get(section);
-      if (!attrs) continue;
-      const meaningful = Object.keys(attrs).some((k) => !['logicalId', 'regulationLanguage'].includes(k));
-      if (!meaningful) continue;
-      const key = `${section}:${attrs.logicalId ?? JSON.stringify(attrs)}`;
-      if (e.seen.has(key)) continue;
-      e.seen.add(key);
-      e[target].push(attrs);
-    }
+    addCsvRow(csvEntity, csvSections(header, row));
   }
   if (!header) throw new Error(`${path.basename(file)}: empty file`);
   const records: ListRecord[] = [];
-  for (const e of entities.values()) {
-    const record = buildRecord(e);
+  for (const csvEntity of entities.values()) {
+    const record = buildRecord(csvEntity);
     if (record) records.push(record);
-    else warnings.push(`entity ${e.attrs.logicalId} has no name; skipped`);
+    else warnings.push(`entity ${csvEntity.attrs.logicalId} has no name; skipped`);
   }
   return { records, publishedAt };
 }

@@ -36,197 +36,10 @@ import {
   splitEnumerated,
 } from './kit/index.js';
 
+import { type Field, fieldOf, JA_COUNTRIES } from './jp-mof-columns.js';
+
 const LIST_PAGE =
   'https://www.mof.go.jp/policy/international_policy/gaitame_kawase/gaitame/economic_sanctions/list.html';
-
-type Field =
-  | 'date'
-  | 'number'
-  | 'ja'
-  | 'en'
-  | 'alias'
-  | 'former'
-  | 'weak'
-  | 'title'
-  | 'position'
-  | 'dob'
-  | 'pob'
-  | 'nationality'
-  | 'passport'
-  | 'idnumber'
-  | 'phone'
-  | 'address'
-  | 'unref'
-  | 'remarks';
-
-/** Header text (whitespace removed) to field; the first matching rule wins. */
-function fieldOf(header: string): Field | undefined {
-  const h = header.replace(/\s+/g, '');
-  if (!h) return undefined;
-  if (h.startsWith('告示日付')) return 'date';
-  if (h.startsWith('告示番号')) return 'number';
-  if (h.startsWith('日本語表記')) return 'ja';
-  if (h.startsWith('英語表記')) return 'en';
-  if (h.includes('確定に十分でない')) return 'weak';
-  if (h.includes('過去の別名') || h.startsWith('旧称')) return 'former';
-  if (h.includes('別名') || h.includes('別称')) return 'alias';
-  if (h.startsWith('称号')) return 'title';
-  if (h.startsWith('役職')) return 'position';
-  if (h.startsWith('生年月日')) return 'dob';
-  if (h.startsWith('出生地')) return 'pob';
-  if (h.startsWith('国籍')) return 'nationality';
-  if (h.startsWith('旅券')) return 'passport';
-  if (h.includes('身分証') || h.includes('身分登録') || /^ID番号/i.test(h)) return 'idnumber';
-  if (h.startsWith('電話')) return 'phone';
-  if (h.includes('住所') || h.includes('所在地') || h.includes('活動地域')) return 'address';
-  if (h.startsWith('国連参照番号')) return 'unref';
-  if (h.startsWith('その他') || h.startsWith('詳細') || h.includes('根拠')) return 'remarks';
-  return undefined;
-}
-
-/** Japanese country names as MOF writes them in 国籍 (nationality), which often has no English. */
-const JA_COUNTRIES: [string, string][] = Object.entries({
-  朝鮮民主主義人民共和国: 'KP',
-  北朝鮮: 'KP',
-  大韓民国: 'KR',
-  韓国: 'KR',
-  南スーダン: 'SS',
-  中央アフリカ: 'CF',
-  コンゴ民主共和国: 'CD',
-  コンゴ共和国: 'CG',
-  アフガニスタン: 'AF',
-  イラク: 'IQ',
-  イラン: 'IR',
-  ロシア: 'RU',
-  ベラルーシ: 'BY',
-  シリア: 'SY',
-  パキスタン: 'PK',
-  サウジアラビア: 'SA',
-  エジプト: 'EG',
-  ヨルダン: 'JO',
-  リビア: 'LY',
-  ソマリア: 'SO',
-  イエメン: 'YE',
-  マリ: 'ML',
-  ハイチ: 'HT',
-  ウクライナ: 'UA',
-  クウェート: 'KW',
-  カタール: 'QA',
-  レバノン: 'LB',
-  チュニジア: 'TN',
-  アルジェリア: 'DZ',
-  モロッコ: 'MA',
-  インドネシア: 'ID',
-  フィリピン: 'PH',
-  マレーシア: 'MY',
-  中国: 'CN',
-  トルコ: 'TR',
-  ドイツ: 'DE',
-  フランス: 'FR',
-  英国: 'GB',
-  イギリス: 'GB',
-  米国: 'US',
-  アメリカ: 'US',
-  オーストラリア: 'AU',
-  カナダ: 'CA',
-  ケニア: 'KE',
-  エリトリア: 'ER',
-  エチオピア: 'ET',
-  ナイジェリア: 'NG',
-  バーレーン: 'BH',
-  アラブ首長国連邦: 'AE',
-  オマーン: 'OM',
-  イスラエル: 'IL',
-  パレスチナ: 'PS',
-  ボスニア: 'BA',
-  セルビア: 'RS',
-  モンテネグロ: 'ME',
-  クロアチア: 'HR',
-  ジョージア: 'GE',
-  グルジア: 'GE',
-  アゼルバイジャン: 'AZ',
-  アルメニア: 'AM',
-  カザフスタン: 'KZ',
-  ウズベキスタン: 'UZ',
-  タジキスタン: 'TJ',
-  キルギス: 'KG',
-  トルクメニスタン: 'TM',
-  インド: 'IN',
-  バングラデシュ: 'BD',
-  ミャンマー: 'MM',
-  ベトナム: 'VN',
-  日本: 'JP',
-  スイス: 'CH',
-  オランダ: 'NL',
-  ベルギー: 'BE',
-  イタリア: 'IT',
-  スペイン: 'ES',
-  ブルガリア: 'BG',
-  キプロス: 'CY',
-  ギリシャ: 'GR',
-  ラトビア: 'LV',
-  リトアニア: 'LT',
-  エストニア: 'EE',
-  モルドバ: 'MD',
-  ベネズエラ: 'VE',
-  ニカラグア: 'NI',
-  キューバ: 'CU',
-  ジンバブエ: 'ZW',
-  ルワンダ: 'RW',
-  ウガンダ: 'UG',
-  ブルンジ: 'BI',
-  チャド: 'TD',
-  ニジェール: 'NE',
-  ブルキナファソ: 'BF',
-  セネガル: 'SN',
-  モーリタニア: 'MR',
-  リベリア: 'LR',
-  シエラレオネ: 'SL',
-  コートジボワール: 'CI',
-  タンザニア: 'TZ',
-  南アフリカ: 'ZA',
-  ジブチ: 'DJ',
-  アンゴラ: 'AO',
-  カメルーン: 'CM',
-  ガーナ: 'GH',
-  トリニダード・トバゴ: 'TT',
-  シンガポール: 'SG',
-  タイ: 'TH',
-  カンボジア: 'KH',
-  ラオス: 'LA',
-  モンゴル: 'MN',
-  台湾: 'TW',
-  香港: 'HK',
-  スウェーデン: 'SE',
-  ノルウェー: 'NO',
-  フィンランド: 'FI',
-  デンマーク: 'DK',
-  ポーランド: 'PL',
-  チェコ: 'CZ',
-  スロバキア: 'SK',
-  ハンガリー: 'HU',
-  ルーマニア: 'RO',
-  オーストリア: 'AT',
-  アイルランド: 'IE',
-  ポルトガル: 'PT',
-  ブラジル: 'BR',
-  アルゼンチン: 'AR',
-  メキシコ: 'MX',
-  コロンビア: 'CO',
-  スリランカ: 'LK',
-  ネパール: 'NP',
-  コモロ: 'KM',
-  マルタ: 'MT',
-  アルバニア: 'AL',
-  北マケドニア: 'MK',
-  コソボ: 'XK',
-  スーダン: 'SD',
-  ギニア: 'GN',
-  ガンビア: 'GM',
-  ベナン: 'BJ',
-  トーゴ: 'TG',
-  ソ連: 'SU',
-}).sort((a, b) => b[0].length - a[0].length);
 
 /**
  * Numbers the remarks (その他の情報) give with a label, after NFKC: "IMO番号:9123456", "ロシア国家
@@ -314,96 +127,161 @@ function rowFields(
   return { text, dobCell };
 }
 
+type RowText = Partial<Record<Field, string>>;
+
+function addNameFields(record: ListRecord, fields: RowText): void {
+  const addNames = (text: string | undefined, quality: NameQuality, kind: NameKind): void => {
+    if (!text) return;
+    for (const name of splitNames(text)) addAlias(record, name, quality, kind, scriptOf(name));
+  };
+  if (fields.ja)
+    for (const line of lines(fields.ja)) addAlias(record, line, 'strong', 'aka', scriptOf(line) ?? 'Japanese');
+  if (fields.en && clean(fields.en) !== record.name)
+    for (const line of lines(fields.en)) addAlias(record, line, 'strong', 'aka');
+  addNames(fields.alias, 'strong', 'aka');
+  addNames(fields.former, 'strong', 'fka');
+  addNames(fields.weak, 'weak', 'aka');
+  if (fields.title) {
+    record.titles ??= [];
+    for (const title of splitNames(fields.title)) addUnique(record.titles, title);
+  }
+  if (fields.position) {
+    record.positions ??= [];
+    for (const line of lines(fields.position))
+      for (const position of splitEnumerated(line)) addUnique(record.positions, clean(position));
+  }
+}
+
+/** Lines of a bilingual cell that are Latin only, else all of them. */
+function latinLines(text: string): string[] {
+  const latin = lines(text).filter((line) => LATIN.test(line) && !JAPANESE.test(line));
+  return latin.length ? latin : lines(text);
+}
+
+function addNationalities(record: ListRecord, nationality: string): void {
+  const resolved: string[] = [];
+  for (const line of lines(nationality)) {
+    for (const code of countryList(line)) if (/^[A-Z]{2}$/.test(code)) addUnique(resolved, code);
+    let rest = line;
+    for (const [ja, iso] of JA_COUNTRIES) {
+      if (!rest.includes(ja)) continue;
+      addUnique(resolved, iso);
+      rest = rest.split(ja).join(' ');
+    }
+  }
+  if (resolved.length) resolved.forEach((code) => addUnique(record.nationalities, code));
+  else addUnique(record.nationalities, clean(nationality));
+}
+
+function addAddresses(record: ListRecord, addressText: string): void {
+  const latin = lines(addressText).filter((line) => LATIN.test(line) && !JAPANESE.test(line));
+  for (const line of latin.length ? latin : [lines(addressText).join(' ')]) {
+    for (const item of splitEnumerated(line)) {
+      const text = clean(item);
+      if (!text || record.addresses.some((known) => known.text === text)) continue;
+      const address: Address = { text };
+      const last = clean(text.split(',').pop());
+      const iso = countryCode(last);
+      if (iso) {
+        address.country = iso;
+        address.countryName = last!;
+      }
+      record.addresses.push(address);
+    }
+  }
+}
+
+function addNumbersAndRemarks(record: ListRecord, fields: RowText): void {
+  const columns: [string | undefined, IdentifierClass][] = [
+    [fields.passport, { type: 'passport' }],
+    [fields.idnumber, { type: 'national_id' }],
+    [fields.phone, { type: 'other', kind: 'phone' }],
+  ];
+  for (const [text, as] of columns) {
+    for (const found of numbersIn(text))
+      addIdentifier(record, {
+        ...as,
+        value: found.value,
+        note: found.context === found.value ? undefined : found.context,
+      });
+  }
+  for (const match of `${fields.unref ?? ''}\n${fields.remarks ?? ''}`.matchAll(/\b([A-Z]{2,3}[a-z]?\.\d{3})\b/g)) {
+    // Only the UN reference column is authoritative; in remarks the pattern also cites other entries.
+    if (fields.unref?.includes(match[1]!)) addIdentifier(record, { type: 'un_ref', value: match[1]! });
+  }
+  for (const text of [fields.remarks, fields.alias]) addLabelledIdentifiers(record, text, REMARK_LABELS);
+  if (fields.remarks) {
+    const text = fields.remarks.trim();
+    if (!(record.remarks ?? '').includes(text)) record.remarks = record.remarks ? `${record.remarks}\n${text}` : text;
+  }
+}
+
 function applyRow(
-  r: ListRecord,
-  f: Partial<Record<Field, string>>,
+  record: ListRecord,
+  fields: RowText,
   dobCell: CellValue | undefined,
   combinedDobPlace: boolean,
 ): void {
-  const addNames = (t: string | undefined, quality: NameQuality, kind: NameKind): void => {
-    if (!t) return;
-    for (const n of splitNames(t)) addAlias(r, n, quality, kind, scriptOf(n));
-  };
-  if (f.ja) for (const l of lines(f.ja)) addAlias(r, l, 'strong', 'aka', scriptOf(l) ?? 'Japanese');
-  if (f.en && clean(f.en) !== r.name) for (const l of lines(f.en)) addAlias(r, l, 'strong', 'aka');
-  addNames(f.alias, 'strong', 'aka');
-  addNames(f.former, 'strong', 'fka');
-  addNames(f.weak, 'weak', 'aka');
-  if (f.title) {
-    r.titles ??= [];
-    for (const t of splitNames(f.title)) addUnique(r.titles, t);
-  }
-  if (f.position) {
-    r.positions ??= [];
-    for (const l of lines(f.position)) for (const p of splitEnumerated(l)) addUnique(r.positions, clean(p));
-  }
+  addNameFields(record, fields);
   if (dobCell !== undefined) {
     const dates =
       typeof dobCell === 'string' && combinedDobPlace
         ? parseDateCell(dobCell.split(/出生地|Place of birth/i)[0] ?? '')
         : parseDateCell(dobCell);
-    addDates(r.birthDates, dates);
+    addDates(record.birthDates, dates);
   }
-  if (f.pob) {
-    const latin = lines(f.pob).filter((l) => LATIN.test(l) && !JAPANESE.test(l));
-    for (const l of latin.length ? latin : lines(f.pob))
-      for (const p of splitEnumerated(l)) addUnique(r.birthPlaces, clean(p));
+  if (fields.pob) {
+    for (const line of latinLines(fields.pob))
+      for (const place of splitEnumerated(line)) addUnique(record.birthPlaces, clean(place));
   }
-  if (f.nationality) {
-    const resolved: string[] = [];
-    for (const l of lines(f.nationality)) {
-      for (const c of countryList(l)) if (/^[A-Z]{2}$/.test(c)) addUnique(resolved, c);
-      let rest = l;
-      for (const [ja, iso] of JA_COUNTRIES) {
-        if (!rest.includes(ja)) continue;
-        addUnique(resolved, iso);
-        rest = rest.split(ja).join(' ');
-      }
-    }
-    if (resolved.length) resolved.forEach((c) => addUnique(r.nationalities, c));
-    else addUnique(r.nationalities, clean(f.nationality));
-  }
-  if (f.address) {
-    const latin = lines(f.address).filter((l) => LATIN.test(l) && !JAPANESE.test(l));
-    for (const l of latin.length ? latin : [lines(f.address).join(' ')]) {
-      for (const a of splitEnumerated(l)) {
-        const text = clean(a);
-        if (!text || r.addresses.some((x) => x.text === text)) continue;
-        const address: Address = { text };
-        const last = clean(text.split(',').pop());
-        const iso = countryCode(last);
-        if (iso) {
-          address.country = iso;
-          address.countryName = last!;
-        }
-        r.addresses.push(address);
-      }
-    }
-  }
-  const columns: [string | undefined, IdentifierClass][] = [
-    [f.passport, { type: 'passport' }],
-    [f.idnumber, { type: 'national_id' }],
-    [f.phone, { type: 'other', kind: 'phone' }],
-  ];
-  for (const [text, as] of columns) {
-    for (const n of numbersIn(text))
-      addIdentifier(r, { ...as, value: n.value, note: n.context === n.value ? undefined : n.context });
-  }
-  for (const m of `${f.unref ?? ''}\n${f.remarks ?? ''}`.matchAll(/\b([A-Z]{2,3}[a-z]?\.\d{3})\b/g)) {
-    // Only the UN reference column is authoritative; in remarks the pattern also cites other entries.
-    if (f.unref?.includes(m[1]!)) addIdentifier(r, { type: 'un_ref', value: m[1]! });
-  }
-  for (const text of [f.remarks, f.alias]) addLabelledIdentifiers(r, text, REMARK_LABELS);
-  if (f.remarks) {
-    const text = f.remarks.trim();
-    if (!(r.remarks ?? '').includes(text)) r.remarks = r.remarks ? `${r.remarks}\n${text}` : text;
-  }
+  if (fields.nationality) addNationalities(record, fields.nationality);
+  if (fields.address) addAddresses(record, fields.address);
+  addNumbersAndRemarks(record, fields);
 }
 
 /** shisantouketsu20260305.xlsx → 2026-03-05. */
 function fileDate(file: string): string | undefined {
   const m = /(\d{4})(\d{2})(\d{2})/.exec(path.basename(file));
   return m ? `${m[1]}-${m[2]}-${m[3]}` : undefined;
+}
+
+/** The newest dated workbook, else the likeliest one; the others are ignored with a warning. */
+function chooseWorkbook(files: string[], warnings: string[]): string | undefined {
+  const dated = files
+    .filter((f) => /^shisantouketsu\d{8}\.xlsx$/i.test(path.basename(f)))
+    .sort((a, b) => (fileDate(a) ?? '').localeCompare(fileDate(b) ?? ''));
+  const file = dated[dated.length - 1] ?? files.find((f) => /^shisantouketsu/i.test(path.basename(f))) ?? files[0];
+  if (file) for (const other of files) if (other !== file) warnings.push(`ignored ${path.basename(other)}`);
+  return file;
+}
+
+/** A sheet's header row (starting 告示日付): its columns, the regime's number and name. */
+function headerState(sheetName: string, cells: CellValue[]): SheetState {
+  const columns = new Map<number, Field>();
+  cells.forEach((cell, index) => {
+    const field = fieldOf(cellText(cell));
+    if (field && ![...columns.values()].includes(field)) columns.set(index, field);
+    else if (field && ['alias', 'remarks', 'address'].includes(field)) columns.set(index, field);
+  });
+  return {
+    sheetNo: /^(\d+)/.exec(sheetName)![1]!,
+    program: sheetName.replace(/^\d+\s*[.．]\s*/, '').trim(),
+    columns,
+  };
+}
+
+/** The record a listing's first row opens, named in English if it can be; undefined without a name. */
+function newRecord(entry: { id: string; sheetName: string; program: string; text: RowText }): ListRecord | undefined {
+  const { text } = entry;
+  const en = text.en ? lines(text.en)[0] : undefined;
+  const primary = clean(en) ?? clean(text.ja ? lines(text.ja)[0] : undefined);
+  if (!primary) return undefined;
+  const record = emptyRecord('jp_mof', entry.id, entityTypeFor(entry.sheetName, text), primary);
+  record.programs.push(entry.program);
+  const listed = firstFullDate(text.date?.replace(/(\d{4})\.(\d{1,2})\.(\d{1,2})/g, '$1-$2-$3'));
+  if (listed) record.listingDate = listed;
+  record.sourceUrl = LIST_PAGE;
+  return record;
 }
 
 export const jpMofAdapter: SourceAdapter = {
@@ -415,13 +293,8 @@ export const jpMofAdapter: SourceAdapter = {
   ],
   async parse(dir: string): Promise<ParsedList> {
     const warnings: string[] = [];
-    const files = (await readListDir(dir)).matching(/\.xlsx$/);
-    const dated = files
-      .filter((f) => /^shisantouketsu\d{8}\.xlsx$/i.test(path.basename(f)))
-      .sort((a, b) => (fileDate(a) ?? '').localeCompare(fileDate(b) ?? ''));
-    const file = dated[dated.length - 1] ?? files.find((f) => /^shisantouketsu/i.test(path.basename(f))) ?? files[0];
+    const file = chooseWorkbook((await readListDir(dir)).matching(/\.xlsx$/), warnings);
     if (!file) throw new Error(`jp_mof: no shisantouketsu<YYYYMMDD>.xlsx in ${dir}`);
-    for (const other of files) if (other !== file) warnings.push(`ignored ${path.basename(other)}`);
 
     const records = new Map<string, ListRecord>();
     let state: SheetState | undefined;
@@ -445,18 +318,8 @@ export const jpMofAdapter: SourceAdapter = {
       const first = cellText(row.cells[0]).replace(/\s+/g, '');
       if (!state) {
         if (first === '告示日付') {
-          const columns = new Map<number, Field>();
-          row.cells.forEach((c, i) => {
-            const f = fieldOf(cellText(c));
-            if (f && ![...columns.values()].includes(f)) columns.set(i, f);
-            else if (f && ['alias', 'remarks', 'address'].includes(f)) columns.set(i, f);
-          });
-          combinedDobPlace = row.cells.some((c) => /生年月日・出生地/.test(cellText(c)));
-          state = {
-            sheetNo: /^(\d+)/.exec(name)![1]!,
-            program: name.replace(/^\d+\s*[.．]\s*/, '').trim(),
-            columns,
-          };
+          state = headerState(name, row.cells);
+          combinedDobPlace = row.cells.some((cell) => /生年月日・出生地/.test(cellText(cell)));
         }
         continue;
       }
@@ -478,24 +341,18 @@ export const jpMofAdapter: SourceAdapter = {
         continue;
       }
       const id = `${state.sheetNo}-${number}`;
-      let r = records.get(id);
-      if (!r) {
-        const en = text.en ? lines(text.en)[0] : undefined;
-        const primary = clean(en) ?? clean(text.ja ? lines(text.ja)[0] : undefined);
-        if (!primary) {
+      let record = records.get(id);
+      if (!record) {
+        record = newRecord({ id, sheetName: name, program: state.program, text });
+        if (!record) {
           warnings.push(`${name} row ${row.rowNumber}: no name; skipped`);
           current = undefined;
           continue;
         }
-        r = emptyRecord('jp_mof', id, entityTypeFor(name, text), primary);
-        r.programs.push(state.program);
-        const listed = firstFullDate(text.date?.replace(/(\d{4})\.(\d{1,2})\.(\d{1,2})/g, '$1-$2-$3'));
-        if (listed) r.listingDate = listed;
-        r.sourceUrl = LIST_PAGE;
-        records.set(id, r);
+        records.set(id, record);
       }
-      current = r;
-      applyRow(r, text, dobCell, combinedDobPlace);
+      current = record;
+      applyRow(record, text, dobCell, combinedDobPlace);
     }
     if (records.size === 0)
       throw new Error(`jp_mof: ${path.basename(file)} has no sheet with a 告示日付 header and listings`);

@@ -1,5 +1,5 @@
 /**
- * United Kingdom: the FCDO UK Sanctions List XML (one Designation per target) when present, else
+ * United Kingdom: the FCDO UK Sanctions List XML (one Designation per target, uk-csl-fcdo.ts) when present, else
  * OFSI's Consolidated List (ConList) as CSV or XLSX, which has one row per name variant and
  * address and is grouped here by Group ID.
  */
@@ -20,12 +20,8 @@ import {
   addLabelledIdentifiers,
   addUnique,
   cellText,
-  child,
-  children,
-  childText,
   clean,
   countryList,
-  descendantTexts,
   detectEncoding,
   emailsIn,
   entityTypeOf,
@@ -43,23 +39,10 @@ import {
   readXlsxRows,
   scriptOf,
   splitEnumerated,
-  streamXmlChildren,
   websitesIn,
-  type XmlNode,
 } from './kit/index.js';
-
-/** "Low quality a.k.a" / "Low quality" mark weak aliases; everything else is strong. */
-function qualityOf(value: string | undefined): NameQuality {
-  return /low/i.test(value ?? '') ? 'weak' : 'strong';
-}
-
-/**
- * Labels inside OFSI's "(Business Reg No)" field, which holds one number or several of Russia's
- * and others' registers: "(1) OGRN: 1027700456024 (2) INN: 7725075060", "TIN - 7703104630",
- * "UK Company no. 06527449". A number with no label is a registration number.
- */
-const BUSINESS_LABELS =
-  /\b(?:OGRN(?:IP)?|INN(?: number)?|KPP|OKPO|OKTMO|TIN|BIN|BR|CR|SRN|ICP|Tax ID(?: No\.?)?|Tax(?:payer)? Identification Number|Taxpayer(?: No\.?| number)?|Business Identification Number|(?:UK )?Company no\.?|License number|Registration (?:No\.?|Number)|SWIFT(?:\/BI[CN])?|BIC|BIK(?: \(RU\))?)\s*[:\-–]?\s*/gi;
+import { parseFcdo } from './uk-csl-fcdo.js';
+import { BUSINESS_LABELS, qualityOf } from './uk-csl-labels.js';
 
 /** OFSI's Other Information as its "(Field): value" parts: "(IMO number):9123456 (Phone number):...". */
 function otherInfoFields(info: string): Map<string, string> {
@@ -119,119 +102,6 @@ function unRefs(text: string | undefined): string[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// FCDO XML
-
-function fcdoRecord(d: XmlNode, warnings: string[]): ListRecord | undefined {
-  const id = childText(d, 'UniqueID');
-  const names = children(child(d, 'Names'), 'Name').map((n) => ({
-    name: joinParts(['Name1', 'Name2', 'Name3', 'Name4', 'Name5', 'Name6'].map((k) => childText(n, k))),
-    type: (childText(n, 'NameType') ?? '').toLowerCase(),
-    strength: childText(n, 'AliasStrength'),
-  }));
-  const primary = names.find((n) => n.type === 'primary name' && n.name) ?? names.find((n) => n.name);
-  if (!id || !primary) {
-    warnings.push(`Designation ${id ?? '?'} has no id or name; skipped`);
-    return undefined;
-  }
-  const record = emptyRecord('uk_csl', id, entityTypeOf(childText(d, 'IndividualEntityShip')), primary.name);
-  for (const n of names) {
-    if (n === primary) continue;
-    const kind: NameKind = n.type.includes('variation') ? 'variation' : 'aka';
-    addAlias(record, n.name, qualityOf(n.strength), kind);
-  }
-  for (const nl of descendantTexts(child(d, 'NonLatinNames'), 'NameNonLatinScript'))
-    addAlias(record, nl, 'strong', 'aka');
-  const titles = descendantTexts(child(d, 'Titles'), 'Title');
-  if (titles.length) record.titles = titles;
-  addUnique(record.programs, childText(d, 'RegimeName'));
-  record.listingDate = parseDmy(childText(d, 'DateDesignated'));
-  if (!record.listingDate) delete record.listingDate;
-  addIdentifier(record, { type: 'uk_ref', value: id });
-  for (const un of (childText(d, 'UNReferenceNumber') ?? '').split(/[\s,;|]+/))
-    addIdentifier(record, { type: 'un_ref', value: un });
-  addIdentifier(record, {
-    type: 'other',
-    kind: 'list_reference',
-    value: childText(d, 'OFSIGroupID'),
-    label: 'OFSI Group ID',
-  });
-  for (const phone of descendantTexts(child(d, 'PhoneNumbers'), 'PhoneNumber'))
-    addIdentifier(record, { type: 'other', kind: 'phone', value: phone, label: 'Phone number' });
-  for (const email of descendantTexts(child(d, 'EmailAddresses'), 'EmailAddress'))
-    addIdentifier(record, { type: 'other', kind: 'email', value: email, label: 'Email address' });
-  for (const site of descendantTexts(child(d, 'Websites'), 'Website'))
-    addIdentifier(record, { type: 'other', kind: 'website', value: site, label: 'Website' });
-
-  for (const a of children(child(d, 'Addresses'), 'Address')) {
-    const lines = ['AddressLine1', 'AddressLine2', 'AddressLine3', 'AddressLine4', 'AddressLine5', 'AddressLine6'].map(
-      (k) => childText(a, k),
-    );
-    const text = joinParts([...lines, childText(a, 'AddressPostalCode')], ', ');
-    const address = makeAddress({ text, countryName: childText(a, 'AddressCountry') });
-    if (address) record.addresses.push(address);
-  }
-
-  const ind = child(child(d, 'IndividualDetails'), 'Individual');
-  if (ind) {
-    for (const dob of descendantTexts(child(ind, 'DOBs'), 'DOB'))
-      addDates(record.birthDates, parseDmy(dob) ? [{ date: parseDmy(dob)! }] : findDates(dob));
-    for (const n of descendantTexts(child(ind, 'Nationalities'), 'Nationality'))
-      for (const c of countryList(n)) addUnique(record.nationalities, c);
-    const gender = genderOf(descendantTexts(child(ind, 'Genders'), 'Gender')[0]);
-    if (gender) record.gender = gender;
-    const positions = descendantTexts(child(ind, 'Positions'), 'Position');
-    if (positions.length) record.positions = positions;
-    for (const p of children(child(ind, 'PassportDetails'), 'Passport')) {
-      const note = childText(p, 'PassportAdditionalInformation');
-      addIdentifier(record, { type: 'passport', value: childText(p, 'PassportNumber') ?? '', note });
-    }
-    for (const p of children(child(ind, 'NationalIdentifierDetails'), 'NationalIdentifier')) {
-      const note = childText(p, 'NationalIdentifierAdditionalInformation');
-      addIdentifier(record, { type: 'national_id', value: childText(p, 'NationalIdentifierNumber') ?? '', note });
-    }
-    for (const loc of children(child(ind, 'BirthDetails'), 'Location')) {
-      addUnique(
-        record.birthPlaces,
-        joinParts([childText(loc, 'TownOfBirth'), childText(loc, 'CountryOfBirth')], ', ') || undefined,
-      );
-    }
-  }
-  const ent = child(child(d, 'EntityDetails'), 'Entity');
-  for (const reg of descendantTexts(child(ent, 'BusinessRegistrationNumbers'), 'BusinessRegistrationNumber'))
-    addLabelledIdentifiers(record, reg, BUSINESS_LABELS, {
-      type: 'registration',
-      label: 'Business registration number',
-    });
-  const ship = child(child(d, 'ShipDetails'), 'Ship');
-  for (const imo of descendantTexts(child(ship, 'IMONumbers'), 'IMONumber'))
-    addLabelledIdentifiers(record, imo, IMO_LABEL, { type: 'imo', label: 'IMO number' });
-  const remarks = [childText(d, 'OtherInformation'), childText(d, 'UKStatementofReasons')].filter(
-    (x): x is string => !!x,
-  );
-  if (remarks.length) record.remarks = remarks.join('\n');
-  return finishRecord(record);
-}
-
-async function parseFcdo(file: string, warnings: string[]): Promise<{ records: ListRecord[]; publishedAt?: string }> {
-  const records: ListRecord[] = [];
-  let publishedAt: string | undefined;
-  await streamXmlChildren(file, {
-    root(name) {
-      if (name !== 'Designations')
-        throw new Error(`${path.basename(file)}: root <${name}> is not an FCDO <Designations> list`);
-    },
-    child(node) {
-      if (node.name === 'DateGenerated') publishedAt = parseDmy(node.text);
-      else if (node.name === 'Designation') {
-        const r = fcdoRecord(node, warnings);
-        if (r) records.push(r);
-      }
-    },
-  });
-  return { records, publishedAt };
-}
-
-// ---------------------------------------------------------------------------------------------
 // OFSI ConList (CSV and XLSX share the columns; the header is mapped by name)
 
 type Row = (name: string) => string | undefined;
@@ -254,13 +124,8 @@ const SCRIPT_FIX: Record<string, string> = {
   cryillic: 'Cyrillic',
 };
 
-function addConListRow(groups: Map<string, Group>, get: Row, warnings: string[], rowLabel: string): void {
-  const groupId = get('Group ID');
-  const name = joinParts([get('Name 1'), get('Name 2'), get('Name 3'), get('Name 4'), get('Name 5'), get('Name 6')]);
-  if (!groupId || !name) {
-    if (groupId || name) warnings.push(`${rowLabel}: row without Group ID or name; skipped`);
-    return;
-  }
+/** How a ConList row lists its name: primary, variation, former or another alias. */
+function nameKindOf(get: Row): { isPrimary: boolean; kind: NameKind; quality: NameQuality } {
   const aliasType = (get('Alias Type') ?? '').toLowerCase();
   const isPrimary = aliasType === 'primary name' || aliasType === 'prime alias';
   const kind: NameKind = aliasType.includes('variation')
@@ -270,29 +135,37 @@ function addConListRow(groups: Map<string, Group>, get: Row, warnings: string[],
       : isPrimary
         ? 'variation'
         : 'aka';
-  const quality = qualityOf(get('Alias Quality'));
-  let g = groups.get(groupId);
-  if (!g) {
-    g = {
-      record: emptyRecord('uk_csl', groupId, entityTypeOf(get('Group Type')), name),
+  return { isPrimary, kind, quality: qualityOf(get('Alias Quality')) };
+}
+
+/** The row's group (one per Group ID), opened by its first row; a later primary name takes the name over. */
+function groupOf(groups: Map<string, Group>, get: Row, entry: { groupId: string; name: string }): Group {
+  const { isPrimary, kind, quality } = nameKindOf(get);
+  let group = groups.get(entry.groupId);
+  if (!group) {
+    group = {
+      record: emptyRecord('uk_csl', entry.groupId, entityTypeOf(get('Group Type')), entry.name),
       primarySet: isPrimary,
       otherInfo: [],
       listed: [],
       firstKind: kind,
       firstQuality: quality,
     };
-    groups.set(groupId, g);
-  } else if (isPrimary && !g.primarySet) {
-    promoteToPrimary(g.record, name, { quality: g.firstQuality, kind: g.firstKind });
-    g.primarySet = true;
+    groups.set(entry.groupId, group);
+  } else if (isPrimary && !group.primarySet) {
+    promoteToPrimary(group.record, entry.name, { quality: group.firstQuality, kind: group.firstKind });
+    group.primarySet = true;
   }
-  const r = g.record;
-  if (r.name !== name) addAlias(r, name, quality, kind);
+  if (group.record.name !== entry.name) addAlias(group.record, entry.name, quality, kind);
+  return group;
+}
+
+function addConListNames(record: ListRecord, get: Row): void {
   const nonLatin = get('Name Non-Latin Script');
   if (nonLatin) {
     const declared = get('Non-Latin Script Type');
     addAlias(
-      r,
+      record,
       nonLatin,
       'strong',
       'aka',
@@ -301,47 +174,63 @@ function addConListRow(groups: Map<string, Group>, get: Row, warnings: string[],
   }
   const title = get('Title');
   if (title) {
-    r.titles ??= [];
-    for (const t of splitEnumerated(title)) addUnique(r.titles, clean(t));
+    record.titles ??= [];
+    for (const item of splitEnumerated(title)) addUnique(record.titles, clean(item));
   }
+}
+
+function addConListBirth(record: ListRecord, get: Row): void {
   const dob = get('DOB');
   if (dob)
     for (const part of splitEnumerated(dob))
-      addDates(r.birthDates, parseDmy(part) ? [{ date: parseDmy(part)! }] : findDates(part));
+      addDates(record.birthDates, parseDmy(part) ? [{ date: parseDmy(part)! }] : findDates(part));
   const towns = splitEnumerated(get('Town of Birth') ?? '');
   const countriesOfBirth = splitEnumerated(get('Country of Birth') ?? '');
-  const n = Math.max(towns.length, countriesOfBirth.length);
-  for (let i = 0; i < n; i++) {
+  const count = Math.max(towns.length, countriesOfBirth.length);
+  for (let index = 0; index < count; index++) {
     // Country of Birth is often given once for several towns.
-    const c = countriesOfBirth[i] ?? (countriesOfBirth.length === 1 ? countriesOfBirth[0] : undefined);
-    addUnique(r.birthPlaces, joinParts([towns[i], c], ', ') || undefined);
+    const country = countriesOfBirth[index] ?? (countriesOfBirth.length === 1 ? countriesOfBirth[0] : undefined);
+    addUnique(record.birthPlaces, joinParts([towns[index], country], ', ') || undefined);
   }
-  for (const c of countryList(get('Nationality'))) addUnique(r.nationalities, c);
+  for (const code of countryList(get('Nationality'))) addUnique(record.nationalities, code);
+}
+
+function addConListRow(groups: Map<string, Group>, get: Row, warnings: string[], rowLabel: string): void {
+  const groupId = get('Group ID');
+  const name = joinParts([get('Name 1'), get('Name 2'), get('Name 3'), get('Name 4'), get('Name 5'), get('Name 6')]);
+  if (!groupId || !name) {
+    if (groupId || name) warnings.push(`${rowLabel}: row without Group ID or name; skipped`);
+    return;
+  }
+  const group = groupOf(groups, get, { groupId, name });
+  const record = group.record;
+  addConListNames(record, get);
+  addConListBirth(record, get);
   // The 29-column layout has only the free text: "Passport No: 592667 (Qatari passport issued ...)".
-  addDocumentColumn(r, 'passport', get('Passport Number'), get('Passport Details'));
+  addDocumentColumn(record, 'passport', get('Passport Number'), get('Passport Details'));
   addDocumentColumn(
-    r,
+    record,
     'national_id',
     get('National Identification Number'),
     get('National Identification Details') ?? get('NI Number'),
   );
   const position = get('Position');
   if (position) {
-    r.positions ??= [];
-    for (const p of splitEnumerated(position)) addUnique(r.positions, clean(p));
+    record.positions ??= [];
+    for (const item of splitEnumerated(position)) addUnique(record.positions, clean(item));
   }
   const lines = ['Address 1', 'Address 2', 'Address 3', 'Address 4', 'Address 5', 'Address 6'].map((k) => get(k));
   const address = makeAddress({ text: joinParts([...lines, get('Post/Zip Code')], ', '), countryName: get('Country') });
   if (address) {
-    const dup = r.addresses.some((a) => a.text === address.text && a.countryName === address.countryName);
-    if (!dup) r.addresses.push(address);
+    const dup = record.addresses.some((a) => a.text === address.text && a.countryName === address.countryName);
+    if (!dup) record.addresses.push(address);
   }
   const other = get('Other Information');
-  if (other && !g.otherInfo.includes(other)) g.otherInfo.push(other);
-  addUnique(r.programs, get('Regime'));
-  for (const d of [get('UK Sanctions List Date Designated'), get('Listed On')]) {
-    const iso = parseDmy(d);
-    if (iso) g.listed.push(iso);
+  if (other && !group.otherInfo.includes(other)) group.otherInfo.push(other);
+  addUnique(record.programs, get('Regime'));
+  for (const date of [get('UK Sanctions List Date Designated'), get('Listed On')]) {
+    const iso = parseDmy(date);
+    if (iso) group.listed.push(iso);
   }
 }
 

@@ -74,33 +74,98 @@ export function datePeriodToDates(period: XmlNode): PartialDate[] {
   return yearsBetween(s.y, e.y);
 }
 
-export async function parseOfacAdvancedXml(
-  file: string,
-  warnings: string[],
-): Promise<{ records: ListRecord[]; publishedAt?: string }> {
-  const refs = new Map<string, Map<string, RefValue>>();
-  const locations = new Map<string, LocationInfo>();
-  const docsByIdentity = new Map<string, IdDoc[]>();
-  const records = new Map<string, ListRecord>();
-  let publishedAt: string | undefined;
-  const base = path.basename(file);
+interface PartyName {
+  name: string;
+  primary: boolean;
+  quality: 'strong' | 'weak';
+  kind: 'aka' | 'fka' | 'nka';
+  script?: string;
+}
 
-  const ref = (table: string, id: string | undefined): RefValue | undefined =>
-    id === undefined ? undefined : refs.get(table)?.get(id);
-  const refText = (table: string, id: string | undefined): string | undefined => ref(table, id)?.text;
-  const countryOf = (countryId: string | undefined): { code?: string; name?: string } => {
-    const c = ref('Country', countryId);
-    if (!c) return {};
-    const code = c.attrs.ISO2 && /^[A-Z]{2}$/.test(c.attrs.ISO2) ? c.attrs.ISO2 : countryCode(c.text);
-    return code ? { code, name: c.text } : { name: c.text };
-  };
+const ADDRESS_ORDER = [
+  'ADDRESS1',
+  'ADDRESS2',
+  'ADDRESS3',
+  'CITY',
+  'STATE/PROVINCE',
+  'POSTAL CODE',
+  'REGION',
+  'UNKNOWN',
+];
 
-  function onLocation(node: XmlNode): void {
+function locationAddress(loc: LocationInfo): Address | undefined {
+  const parts = [...loc.parts].sort((a, b) => ADDRESS_ORDER.indexOf(a.type) - ADDRESS_ORDER.indexOf(b.type));
+  const text = clean(parts.map((p) => p.value).join(', '));
+  // OFAC's placeholder country for an unknown address.
+  if (!text && (!loc.countryName || loc.countryName.toLowerCase() === 'undetermined')) return undefined;
+  const city = loc.parts.find((p) => p.type === 'CITY')?.value;
+  return makeAddress({ text, city, country: loc.country, countryName: loc.countryName });
+}
+
+/** A country feature: the location's country, else its text (often a bare country name). */
+function locationCountry(loc: LocationInfo | undefined, detail: string | undefined): string | undefined {
+  if (loc?.country) return loc.country;
+  const text = clean(loc ? (loc.countryName ?? loc.parts.map((p) => p.value).join(', ')) : detail);
+  return text ? countryOrWording(text) : undefined;
+}
+
+function isoDay(point: { y: number; m: number; d: number }): string {
+  return `${point.y}-${p2(point.m)}-${p2(point.d)}`;
+}
+
+/**
+ * What the reader keeps while the file streams past: the reference tables, locations and ID
+ * documents (all before the parties), and the records made so far.
+ */
+class AdvancedXmlReader {
+  readonly refs = new Map<string, Map<string, RefValue>>();
+  readonly locations = new Map<string, LocationInfo>();
+  readonly docsByIdentity = new Map<string, IdDoc[]>();
+  readonly records = new Map<string, ListRecord>();
+  publishedAt: string | undefined;
+
+  constructor(
+    private readonly base: string,
+    private readonly warnings: string[],
+  ) {}
+
+  ref(table: string, id: string | undefined): RefValue | undefined {
+    return id === undefined ? undefined : this.refs.get(table)?.get(id);
+  }
+
+  refText(table: string, id: string | undefined): string | undefined {
+    return this.ref(table, id)?.text;
+  }
+
+  countryOf(countryId: string | undefined): { code?: string; name?: string } {
+    const country = this.ref('Country', countryId);
+    if (!country) return {};
+    const iso2 = country.attrs.ISO2;
+    const code = iso2 && /^[A-Z]{2}$/.test(iso2) ? iso2 : countryCode(country.text);
+    return code ? { code, name: country.text } : { name: country.text };
+  }
+
+  /** A reference table such as <AliasTypeValues>: its rows are keyed by their element name. */
+  onReferenceTable(node: XmlNode): void {
+    for (const row of node.children) {
+      if (!row.attrs.ID) continue;
+      let table = this.refs.get(row.name);
+      if (!table) this.refs.set(row.name, (table = new Map()));
+      table.set(row.attrs.ID, { text: row.text, attrs: row.attrs });
+    }
+  }
+
+  onDateOfIssue(node: XmlNode): void {
+    const point = datePoint(node);
+    if (point) this.publishedAt = isoDay(point);
+  }
+
+  onLocation(node: XmlNode): void {
     const info: LocationInfo = { parts: [] };
     const countryId =
       child(node, 'LocationCountry')?.attrs.CountryID ??
-      ref('AreaCode', child(node, 'LocationAreaCode')?.attrs.AreaCodeID)?.attrs.CountryID;
-    const country = countryOf(countryId);
+      this.ref('AreaCode', child(node, 'LocationAreaCode')?.attrs.AreaCodeID)?.attrs.CountryID;
+    const country = this.countryOf(countryId);
     if (country.code) info.country = country.code;
     if (country.name) info.countryName = country.name;
     for (const part of children(node, 'LocationPart')) {
@@ -108,22 +173,22 @@ export async function parseOfacAdvancedXml(
       const value = (values.find((v) => v.attrs.Primary === 'true') ?? values[0])?.children.find(
         (c) => c.name === 'Value',
       )?.text;
-      const type = refText('LocPartType', part.attrs.LocPartTypeID) ?? 'Unknown';
+      const type = this.refText('LocPartType', part.attrs.LocPartTypeID) ?? 'Unknown';
       if (value) info.parts.push({ type: type.toUpperCase(), value });
     }
-    if (node.attrs.ID) locations.set(node.attrs.ID, info);
+    if (node.attrs.ID) this.locations.set(node.attrs.ID, info);
   }
 
-  function onIdDoc(node: XmlNode): void {
+  onIdDoc(node: XmlNode): void {
     const identity = node.attrs.IdentityID;
     const number = childText(node, 'IDRegistrationNo');
-    const type = refText('IDRegDocType', node.attrs.IDRegDocTypeID);
+    const type = this.refText('IDRegDocType', node.attrs.IDRegDocTypeID);
     if (!identity || !number || !type) return;
     const doc: IdDoc = { type, number, notes: [] };
-    const countryName = countryOf(node.attrs['IssuedBy-CountryID']).name;
+    const countryName = this.countryOf(node.attrs['IssuedBy-CountryID']).name;
     if (countryName) doc.countryName = countryName;
     for (const date of children(node, 'DocumentDate')) {
-      const label = (refText('IDRegDocDateType', date.attrs.IDRegDocDateTypeID) ?? 'date').toLowerCase();
+      const label = (this.refText('IDRegDocDateType', date.attrs.IDRegDocDateTypeID) ?? 'date').toLowerCase();
       const period = child(date, 'DatePeriod');
       const value = period ? datePeriodToDates(period)[0]?.date : undefined;
       if (value)
@@ -131,31 +196,14 @@ export async function parseOfacAdvancedXml(
     }
     const authority = childText(node, 'IssuingAuthority');
     if (authority) doc.notes.push(`issued by ${authority}`);
-    const list = docsByIdentity.get(identity);
+    const list = this.docsByIdentity.get(identity);
     if (list) list.push(doc);
-    else docsByIdentity.set(identity, [doc]);
+    else this.docsByIdentity.set(identity, [doc]);
   }
 
-  function locationAddress(loc: LocationInfo): Address | undefined {
-    const order = ['ADDRESS1', 'ADDRESS2', 'ADDRESS3', 'CITY', 'STATE/PROVINCE', 'POSTAL CODE', 'REGION', 'UNKNOWN'];
-    const parts = [...loc.parts].sort((a, b) => order.indexOf(a.type) - order.indexOf(b.type));
-    const text = clean(parts.map((p) => p.value).join(', '));
-    // OFAC's placeholder country for an unknown address.
-    if (!text && (!loc.countryName || loc.countryName.toLowerCase() === 'undetermined')) return undefined;
-    const city = loc.parts.find((p) => p.type === 'CITY')?.value;
-    return makeAddress({ text, city, country: loc.country, countryName: loc.countryName });
-  }
-
-  /** A country feature: the location's country, else its text (often a bare country name). */
-  function locationCountry(loc: LocationInfo | undefined, detail: string | undefined): string | undefined {
-    if (loc?.country) return loc.country;
-    const text = clean(loc ? (loc.countryName ?? loc.parts.map((p) => p.value).join(', ')) : detail);
-    return text ? countryOrWording(text) : undefined;
-  }
-
-  function partyType(profile: XmlNode): EntityType {
-    const sub = ref('PartySubType', profile.attrs.PartySubTypeID);
-    const type = (refText('PartyType', sub?.attrs.PartyTypeID) ?? '').toLowerCase();
+  partyType(profile: XmlNode): EntityType {
+    const sub = this.ref('PartySubType', profile.attrs.PartySubTypeID);
+    const type = (this.refText('PartyType', sub?.attrs.PartyTypeID) ?? '').toLowerCase();
     const subText = (sub?.text ?? '').toLowerCase();
     if (type === 'individual') return 'person';
     if (subText === 'vessel') return 'vessel';
@@ -163,193 +211,206 @@ export async function parseOfacAdvancedXml(
     return 'organization';
   }
 
-  function onParty(party: XmlNode): void {
-    const profile = child(party, 'Profile');
-    const id = profile?.attrs.ID ?? party.attrs.FixedRef;
-    if (!profile || !id) {
-      warnings.push(`${base}: DistinctParty ${party.attrs.FixedRef ?? '?'} without a Profile skipped`);
-      return;
+  /** One documented name: a person's last name first ("LAST, First"), and its script if not Latin. */
+  documentedName(
+    documented: XmlNode,
+    groupType: Map<string, string>,
+    person: boolean,
+  ): { name?: string; script?: string } {
+    const last: string[] = [];
+    const rest: string[] = [];
+    let script: string | undefined;
+    for (const part of children(documented, 'DocumentedNamePart')) {
+      const value = child(part, 'NamePartValue');
+      if (!value?.text) continue;
+      const partType = (groupType.get(value.attrs.NamePartGroupID ?? '') ?? '').toLowerCase();
+      const scriptName = this.refText('Script', value.attrs.ScriptID);
+      if (scriptName && scriptName.toLowerCase() !== 'latin') script = scriptName;
+      if (person && partType === 'last name') last.push(value.text);
+      else rest.push(value.text);
     }
-    const type = partyType(profile);
-    const person = type === 'person';
-    const names: {
-      name: string;
-      primary: boolean;
-      quality: 'strong' | 'weak';
-      kind: 'aka' | 'fka' | 'nka';
-      script?: string;
-    }[] = [];
+    const name =
+      last.length && rest.length ? `${last.join(' ')}, ${rest.join(' ')}` : clean([...last, ...rest].join(' '));
+    return { name, script };
+  }
+
+  /** Every documented name of every identity of a profile, and the identities' ids (for their documents). */
+  partyNames(profile: XmlNode, person: boolean): { names: PartyName[]; identityIds: string[] } {
+    const names: PartyName[] = [];
     const identityIds: string[] = [];
     for (const identity of children(profile, 'Identity')) {
       if (identity.attrs.ID) identityIds.push(identity.attrs.ID);
       const groupType = new Map<string, string>();
       for (const master of children(child(identity, 'NamePartGroups'), 'MasterNamePartGroup')) {
         for (const group of children(master, 'NamePartGroup')) {
-          if (group.attrs.ID) groupType.set(group.attrs.ID, refText('NamePartType', group.attrs.NamePartTypeID) ?? '');
+          if (group.attrs.ID)
+            groupType.set(group.attrs.ID, this.refText('NamePartType', group.attrs.NamePartTypeID) ?? '');
         }
       }
       for (const alias of children(identity, 'Alias')) {
-        const aliasType = (refText('AliasType', alias.attrs.AliasTypeID) ?? '').toUpperCase();
+        const aliasType = (this.refText('AliasType', alias.attrs.AliasTypeID) ?? '').toUpperCase();
         const kind = aliasType.startsWith('F') ? 'fka' : aliasType.startsWith('N.') ? 'nka' : 'aka';
         const quality = alias.attrs.LowQuality === 'true' ? 'weak' : 'strong';
         for (const documented of children(alias, 'DocumentedName')) {
-          const last: string[] = [];
-          const rest: string[] = [];
-          let script: string | undefined;
-          for (const part of children(documented, 'DocumentedNamePart')) {
-            const value = child(part, 'NamePartValue');
-            if (!value?.text) continue;
-            const partType = (groupType.get(value.attrs.NamePartGroupID ?? '') ?? '').toLowerCase();
-            const scriptName = refText('Script', value.attrs.ScriptID);
-            if (scriptName && scriptName.toLowerCase() !== 'latin') script = scriptName;
-            if (person && partType === 'last name') last.push(value.text);
-            else rest.push(value.text);
-          }
-          const name =
-            last.length && rest.length ? `${last.join(' ')}, ${rest.join(' ')}` : clean([...last, ...rest].join(' '));
+          const { name, script } = this.documentedName(documented, groupType, person);
           if (!name) continue;
-          const entry: (typeof names)[number] = { name, primary: alias.attrs.Primary === 'true', quality, kind };
+          const entry: PartyName = { name, primary: alias.attrs.Primary === 'true', quality, kind };
           if (script) entry.script = script;
           names.push(entry);
         }
       }
     }
+    return { names, identityIds };
+  }
+
+  /** A Feature (birth date, place of birth, nationality, address...) in each of its versions. */
+  addFeature(record: ListRecord, feature: XmlNode): void {
+    const featureType = this.refText('FeatureType', feature.attrs.FeatureTypeID) ?? '';
+    const kind = featureType.toLowerCase();
+    for (const version of children(feature, 'FeatureVersion')) {
+      const detailNode = child(version, 'VersionDetail');
+      const detail = detailNode?.text || this.refText('DetailReference', detailNode?.attrs.DetailReferenceID);
+      const locId = child(version, 'VersionLocation')?.attrs.LocationID;
+      const loc = locId ? this.locations.get(locId) : undefined;
+      const period = child(version, 'DatePeriod');
+      if (kind === 'birthdate') {
+        if (period) addDates(record.birthDates, datePeriodToDates(period));
+      } else if (kind === 'place of birth') {
+        addUnique(
+          record.birthPlaces,
+          detail ?? (loc && clean([...loc.parts.map((p) => p.value), loc.countryName].join(', '))),
+        );
+      } else if (
+        kind === 'nationality country' ||
+        kind === 'nationality of registration' ||
+        kind.endsWith('vessel flag')
+      ) {
+        if (kind.startsWith('former')) continue;
+        addUnique(record.nationalities, locationCountry(loc, detail));
+      } else if (kind === 'citizenship country') {
+        addUnique(record.citizenships, locationCountry(loc, detail));
+      } else if (kind === 'gender') {
+        const gender = genderOf(detail);
+        if (gender) record.gender = gender;
+      } else if (kind === 'location' || kind === 'address') {
+        const address = loc && locationAddress(loc);
+        if (address) record.addresses.push(address);
+      } else if (kind === 'title') {
+        if (detail) {
+          record.titles ??= [];
+          addUnique(record.titles, detail);
+        }
+      } else if (detail) {
+        applyLabeledId(record, featureType, detail, undefined);
+      }
+    }
+  }
+
+  onParty(party: XmlNode): void {
+    const profile = child(party, 'Profile');
+    const id = profile?.attrs.ID ?? party.attrs.FixedRef;
+    if (!profile || !id) {
+      this.warnings.push(`${this.base}: DistinctParty ${party.attrs.FixedRef ?? '?'} without a Profile skipped`);
+      return;
+    }
+    const type = this.partyType(profile);
+    const { names, identityIds } = this.partyNames(profile, type === 'person');
     const primary = names.find((n) => n.primary && !n.script) ?? names.find((n) => n.primary) ?? names[0];
     if (!primary) {
-      warnings.push(`${base}: party ${id} without a name skipped`);
+      this.warnings.push(`${this.base}: party ${id} without a name skipped`);
       return;
     }
     const record = emptyRecord('us_ofac', id, type, primary.name);
     record.sourceUrl = OFAC_DETAILS_URL + id;
     addNaturalOrder(record, primary.name, 'strong');
-    for (const n of names) {
-      if (n === primary) continue;
+    for (const other of names) {
+      if (other === primary) continue;
       // Other documented forms of the primary name (another script) are variations of it.
-      addAlias(record, n.name, n.quality, n.primary ? 'variation' : n.kind, n.script);
-      addNaturalOrder(record, n.name, n.quality);
+      addAlias(record, other.name, other.quality, other.primary ? 'variation' : other.kind, other.script);
+      addNaturalOrder(record, other.name, other.quality);
     }
-
-    for (const feature of children(profile, 'Feature')) {
-      const featureType = refText('FeatureType', feature.attrs.FeatureTypeID) ?? '';
-      const ft = featureType.toLowerCase();
-      for (const version of children(feature, 'FeatureVersion')) {
-        const detailNode = child(version, 'VersionDetail');
-        const detail = detailNode?.text || refText('DetailReference', detailNode?.attrs.DetailReferenceID);
-        const locId = child(version, 'VersionLocation')?.attrs.LocationID;
-        const loc = locId ? locations.get(locId) : undefined;
-        const period = child(version, 'DatePeriod');
-        if (ft === 'birthdate') {
-          if (period) addDates(record.birthDates, datePeriodToDates(period));
-        } else if (ft === 'place of birth') {
-          addUnique(
-            record.birthPlaces,
-            detail ?? (loc && clean([...loc.parts.map((p) => p.value), loc.countryName].join(', '))),
-          );
-        } else if (ft === 'nationality country' || ft === 'nationality of registration' || ft.endsWith('vessel flag')) {
-          if (ft.startsWith('former')) continue;
-          addUnique(record.nationalities, locationCountry(loc, detail));
-        } else if (ft === 'citizenship country') {
-          addUnique(record.citizenships, locationCountry(loc, detail));
-        } else if (ft === 'gender') {
-          const g = genderOf(detail);
-          if (g) record.gender = g;
-        } else if (ft === 'location' || ft === 'address') {
-          const address = loc && locationAddress(loc);
-          if (address) record.addresses.push(address);
-        } else if (ft === 'title') {
-          if (detail) {
-            record.titles ??= [];
-            addUnique(record.titles, detail);
-          }
-        } else if (detail) {
-          applyLabeledId(record, featureType, detail, undefined);
-        }
-      }
-    }
-
+    for (const feature of children(profile, 'Feature')) this.addFeature(record, feature);
     for (const identityId of identityIds) {
-      for (const doc of docsByIdentity.get(identityId) ?? []) {
+      for (const doc of this.docsByIdentity.get(identityId) ?? []) {
         applyLabeledId(record, doc.type, doc.number, doc.countryName, doc.notes);
       }
-      docsByIdentity.delete(identityId);
+      this.docsByIdentity.delete(identityId);
     }
-    if (records.has(id)) warnings.push(`${base}: profile ${id} repeated; the last one kept`);
-    records.set(id, record);
+    if (this.records.has(id)) this.warnings.push(`${this.base}: profile ${id} repeated; the last one kept`);
+    this.records.set(id, record);
   }
 
-  function onEntry(entry: XmlNode): void {
-    const record = records.get(entry.attrs.ProfileID ?? '');
+  onEntry(entry: XmlNode): void {
+    const record = this.records.get(entry.attrs.ProfileID ?? '');
     if (!record) {
-      warnings.push(
-        `${base}: SanctionsEntry ${entry.attrs.ID ?? '?'} for unknown profile ${entry.attrs.ProfileID ?? '?'}`,
+      this.warnings.push(
+        `${this.base}: SanctionsEntry ${entry.attrs.ID ?? '?'} for unknown profile ${entry.attrs.ProfileID ?? '?'}`,
       );
       return;
     }
     for (const measure of children(entry, 'SanctionsMeasure')) {
-      const type = (refText('SanctionsType', measure.attrs.SanctionsTypeID) ?? '').toLowerCase();
+      const type = (this.refText('SanctionsType', measure.attrs.SanctionsTypeID) ?? '').toLowerCase();
       if (type === 'program') addUnique(record.programs, childText(measure, 'Comment'));
     }
     for (const event of children(entry, 'EntryEvent')) {
-      const d = datePoint(child(event, 'Date'));
-      if (!d) continue;
-      const date = `${d.y}-${p2(d.m)}-${p2(d.d)}`;
+      const point = datePoint(child(event, 'Date'));
+      if (!point) continue;
+      const date = isoDay(point);
       // A party on several lists keeps its first listing.
       if (!record.listingDate || date < record.listingDate) record.listingDate = date;
     }
   }
 
+  onNode(node: XmlNode): void {
+    switch (node.name) {
+      case 'DateOfIssue':
+        return this.onDateOfIssue(node);
+      case 'Location':
+        return this.onLocation(node);
+      case 'IDRegDocument':
+        return this.onIdDoc(node);
+      case 'DistinctParty':
+        return this.onParty(node);
+      case 'SanctionsEntry':
+        return this.onEntry(node);
+      default:
+        return this.onReferenceTable(node);
+    }
+  }
+}
+
+/** Which elements the stream hands over whole: the issue date, reference tables, and the rows of the big sections. */
+function wantedElement(name: string, stack: readonly string[]): boolean {
+  if (stack.length === 0) {
+    if (name !== 'Sanctions') throw new Error(`root element is <${name}>, expected <Sanctions>`);
+    return false;
+  }
+  const parent = stack[stack.length - 1];
+  if (stack.length === 1) return name === 'DateOfIssue';
+  if (stack.length === 2 && parent === 'ReferenceValueSets') return true;
+  if (stack.length === 2) {
+    return (
+      (parent === 'Locations' && name === 'Location') ||
+      (parent === 'IDRegDocuments' && name === 'IDRegDocument') ||
+      (parent === 'DistinctParties' && name === 'DistinctParty') ||
+      (parent === 'SanctionsEntries' && name === 'SanctionsEntry')
+    );
+  }
+  return false;
+}
+
+export async function parseOfacAdvancedXml(
+  file: string,
+  warnings: string[],
+): Promise<{ records: ListRecord[]; publishedAt?: string }> {
+  const base = path.basename(file);
+  const reader = new AdvancedXmlReader(base, warnings);
   await streamXml(file, {
-    open(name, _attrs, stack) {
-      if (stack.length === 0) {
-        if (name !== 'Sanctions') throw new Error(`root element is <${name}>, expected <Sanctions>`);
-        return false;
-      }
-      const parent = stack[stack.length - 1];
-      if (stack.length === 1) return name === 'DateOfIssue';
-      if (stack.length === 2 && parent === 'ReferenceValueSets') return true;
-      if (stack.length === 2) {
-        return (
-          (parent === 'Locations' && name === 'Location') ||
-          (parent === 'IDRegDocuments' && name === 'IDRegDocument') ||
-          (parent === 'DistinctParties' && name === 'DistinctParty') ||
-          (parent === 'SanctionsEntries' && name === 'SanctionsEntry')
-        );
-      }
-      return false;
-    },
-    node(node) {
-      switch (node.name) {
-        case 'DateOfIssue': {
-          const d = datePoint(node);
-          if (d) publishedAt = `${d.y}-${p2(d.m)}-${p2(d.d)}`;
-          break;
-        }
-        case 'Location':
-          onLocation(node);
-          break;
-        case 'IDRegDocument':
-          onIdDoc(node);
-          break;
-        case 'DistinctParty':
-          onParty(node);
-          break;
-        case 'SanctionsEntry':
-          onEntry(node);
-          break;
-        default: {
-          // A reference table such as <AliasTypeValues>: its rows are keyed by their element name.
-          for (const row of node.children) {
-            if (!row.attrs.ID) continue;
-            let table = refs.get(row.name);
-            if (!table) refs.set(row.name, (table = new Map()));
-            table.set(row.attrs.ID, { text: row.text, attrs: row.attrs });
-          }
-        }
-      }
-    },
+    open: (name, _attrs, stack) => wantedElement(name, stack),
+    node: (node) => reader.onNode(node),
   });
-  for (const identityId of docsByIdentity.keys())
+  for (const identityId of reader.docsByIdentity.keys())
     warnings.push(`${base}: ID document for unknown identity ${identityId}`);
-  const list = [...records.values()];
-  return publishedAt ? { records: list, publishedAt } : { records: list };
+  const list = [...reader.records.values()];
+  return reader.publishedAt ? { records: list, publishedAt: reader.publishedAt } : { records: list };
 }

@@ -232,94 +232,105 @@ export function applyRemarks(record: ListRecord, remarks: string): RemarksResult
   return result;
 }
 
+/** Clauses about the target: weak aliases, birth, nationality, citizenship, gender, links, listing date. */
+function applyFactClause(record: ListRecord, text: string, clause: string, result: RemarksResult): boolean {
+  let match: RegExpExecArray | null;
+  if ((match = /^([afn])\.k\.a\.,?\s+['‘’"](.+?)['‘’"]?\.?$/i.exec(text))) {
+    const kind = match[1]!.toLowerCase() === 'f' ? 'fka' : match[1]!.toLowerCase() === 'n' ? 'nka' : 'aka';
+    const name = match[2]!.replace(/['’]$/, '');
+    addAlias(record, name, 'weak', kind);
+    addNaturalOrder(record, name, 'weak');
+    return true;
+  }
+  if ((match = /^DOB:?\s+(.+)$/i.exec(text))) {
+    const dates = parseDate(match[1]);
+    if (dates.length) addDates(record.birthDates, dates);
+    else result.unparsed.push(clause);
+    return true;
+  }
+  if ((match = /^POB:?\s+(.+)$/i.exec(text))) {
+    addUnique(record.birthPlaces, match[1]!.replace(/\.$/, ''));
+    return true;
+  }
+  if ((match = /^nationality:?\s+(.+)$/i.exec(text)) || (match = /^Nationality of Registration\s+(.+)$/i.exec(text))) {
+    addCountry(record.nationalities, match[1]!);
+    return true;
+  }
+  if ((match = /^citizen(?:ship)?:?\s+(.+)$/i.exec(text))) {
+    addCountry(record.citizenships, match[1]!);
+    return true;
+  }
+  if ((match = /^Gender:?\s+(\w+)/i.exec(text))) {
+    const gender = genderOf(match[1]);
+    if (gender) record.gender = gender;
+    return true;
+  }
+  if ((match = /^Linked To:\s*(.+)$/i.exec(text))) {
+    addUnique(result.linkedTo, match[1]!.replace(/\.$/, ''));
+    return true;
+  }
+  if ((match = /^Listing Date(?:\s*\([^)]*\))?:?\s+(.+)$/i.exec(text))) {
+    const date = parseDate(match[1])[0]?.date;
+    if (date && date.length === 10 && (!record.listingDate || date < record.listingDate)) record.listingDate = date;
+    return true;
+  }
+  return false;
+}
+
+/** Clauses that give an identifier: vessel numbers and flag, call signs, addresses, documents. */
+function applyIdentifierClause(record: ListRecord, text: string): boolean {
+  let match: RegExpExecArray | null;
+  // Vessels print "Vessel Registration Identification IMO 1234567", or the bare number when it is an
+  // IMO number (seven digits) or a national register's ("15411 (Malta)", read below as a
+  // registration); shipping companies "Identification Number IMO 5342883", "Company Number IMO ...".
+  if (
+    (match =
+      /^(?:Vessel Registration Identification\s+|(?:Identification|Company) Number\s+)?IMO:?\s*(\d+)\b/i.exec(text) ??
+      /^Vessel Registration Identification\s+(\d{7})$/i.exec(text))
+  ) {
+    addIdentifier(record, { type: 'imo', value: match[1]!, label: 'IMO' });
+    return true;
+  }
+  if ((match = /^International Maritime Organization No\.?\s*\(?(\d{7})\)?/i.exec(text))) {
+    addIdentifier(record, { type: 'imo', value: match[1]!, label: 'International Maritime Organization No.' });
+    return true;
+  }
+  if ((match = /^(?:Other\s+)?Vessel Flag\s+(.+)$/i.exec(text))) {
+    // The flag state is a vessel's nationality.
+    addCountry(record.nationalities, match[1]!);
+    return true;
+  }
+  if ((match = /^((?:Other\s+)?Vessel Call Sign)\s+(\S+)/i.exec(text))) {
+    addIdentifier(record, { type: 'call_sign', value: match[2]!, label: match[1]! });
+    return true;
+  }
+  if ((match = /^(Digital Currency Address - ([A-Z0-9]+))\s+([0-9A-Za-z:]+)/.exec(text))) {
+    addIdentifier(record, { type: 'crypto_address', value: match[3]!, label: match[1]!, currency: match[2]! });
+    return true;
+  }
+  if (
+    (match = /^(Email Address|Email|Website|Phone(?: Number)?|Telephone(?: No\.?)?|Fax(?: No\.?)?):?\s*(.+)$/i.exec(
+      text,
+    ))
+  ) {
+    addIdentifier(record, { ...classifyIdLabel(match[1]!), value: match[2]!.replace(/\.$/, ''), label: match[1]! });
+    return true;
+  }
+  if ((match = ID_LABEL_RE.exec(text))) {
+    const label = ID_LABELS.find((l) => l.toLowerCase() === match![1]!.toLowerCase()) ?? match[1]!;
+    if (addId(record, label, match[2]!)) return true;
+  }
+  if ((match = GENERIC_ID_RE.exec(text)) && !/^(linked|a\.k\.a|member|director|head|minister)/i.test(text)) {
+    if (addId(record, match[1]!, `${match[2]}${match[3] ?? ''}`)) return true;
+  }
+  return false;
+}
+
 /** Applies one "Label value" clause (a remarks clause, or an XML id rebuilt as one). */
 export function applyClause(record: ListRecord, clause: string, result: RemarksResult): void {
-  {
-    const text = clause.replace(/^alt\.\s+/i, '').trim();
-    let m: RegExpExecArray | null;
-
-    if ((m = /^([afn])\.k\.a\.,?\s+['‘’"](.+?)['‘’"]?\.?$/i.exec(text))) {
-      const kind = m[1]!.toLowerCase() === 'f' ? 'fka' : m[1]!.toLowerCase() === 'n' ? 'nka' : 'aka';
-      const name = m[2]!.replace(/['’]$/, '');
-      addAlias(record, name, 'weak', kind);
-      addNaturalOrder(record, name, 'weak');
-      return;
-    }
-    if ((m = /^DOB:?\s+(.+)$/i.exec(text))) {
-      const dates = parseDate(m[1]);
-      if (dates.length) addDates(record.birthDates, dates);
-      else result.unparsed.push(clause);
-      return;
-    }
-    if ((m = /^POB:?\s+(.+)$/i.exec(text))) {
-      addUnique(record.birthPlaces, m[1]!.replace(/\.$/, ''));
-      return;
-    }
-    if ((m = /^nationality:?\s+(.+)$/i.exec(text)) || (m = /^Nationality of Registration\s+(.+)$/i.exec(text))) {
-      addCountry(record.nationalities, m[1]!);
-      return;
-    }
-    if ((m = /^citizen(?:ship)?:?\s+(.+)$/i.exec(text))) {
-      addCountry(record.citizenships, m[1]!);
-      return;
-    }
-    if ((m = /^Gender:?\s+(\w+)/i.exec(text))) {
-      const gender = genderOf(m[1]);
-      if (gender) record.gender = gender;
-      return;
-    }
-    if ((m = /^Linked To:\s*(.+)$/i.exec(text))) {
-      addUnique(result.linkedTo, m[1]!.replace(/\.$/, ''));
-      return;
-    }
-    if ((m = /^Listing Date(?:\s*\([^)]*\))?:?\s+(.+)$/i.exec(text))) {
-      const date = parseDate(m[1])[0]?.date;
-      if (date && date.length === 10 && (!record.listingDate || date < record.listingDate)) record.listingDate = date;
-      return;
-    }
-    // Vessels print "Vessel Registration Identification IMO 1234567", or the bare number when it is an
-    // IMO number (seven digits) or a national register's ("15411 (Malta)", read below as a
-    // registration); shipping companies "Identification Number IMO 5342883", "Company Number IMO ...".
-    if (
-      (m =
-        /^(?:Vessel Registration Identification\s+|(?:Identification|Company) Number\s+)?IMO:?\s*(\d+)\b/i.exec(text) ??
-        /^Vessel Registration Identification\s+(\d{7})$/i.exec(text))
-    ) {
-      addIdentifier(record, { type: 'imo', value: m[1]!, label: 'IMO' });
-      return;
-    }
-    if ((m = /^International Maritime Organization No\.?\s*\(?(\d{7})\)?/i.exec(text))) {
-      addIdentifier(record, { type: 'imo', value: m[1]!, label: 'International Maritime Organization No.' });
-      return;
-    }
-    if ((m = /^(?:Other\s+)?Vessel Flag\s+(.+)$/i.exec(text))) {
-      // The flag state is a vessel's nationality.
-      addCountry(record.nationalities, m[1]!);
-      return;
-    }
-    if ((m = /^((?:Other\s+)?Vessel Call Sign)\s+(\S+)/i.exec(text))) {
-      addIdentifier(record, { type: 'call_sign', value: m[2]!, label: m[1]! });
-      return;
-    }
-    if ((m = /^(Digital Currency Address - ([A-Z0-9]+))\s+([0-9A-Za-z:]+)/.exec(text))) {
-      addIdentifier(record, { type: 'crypto_address', value: m[3]!, label: m[1]!, currency: m[2]! });
-      return;
-    }
-    if (
-      (m = /^(Email Address|Email|Website|Phone(?: Number)?|Telephone(?: No\.?)?|Fax(?: No\.?)?):?\s*(.+)$/i.exec(text))
-    ) {
-      addIdentifier(record, { ...classifyIdLabel(m[1]!), value: m[2]!.replace(/\.$/, ''), label: m[1]! });
-      return;
-    }
-    if ((m = ID_LABEL_RE.exec(text))) {
-      const label = ID_LABELS.find((l) => l.toLowerCase() === m![1]!.toLowerCase()) ?? m[1]!;
-      if (addId(record, label, m[2]!)) return;
-    }
-    if ((m = GENERIC_ID_RE.exec(text)) && !/^(linked|a\.k\.a|member|director|head|minister)/i.test(text)) {
-      if (addId(record, m[1]!, `${m[2]}${m[3] ?? ''}`)) return;
-    }
-    result.unparsed.push(clause);
-  }
+  const text = clause.replace(/^alt\.\s+/i, '').trim();
+  if (applyFactClause(record, text, clause, result) || applyIdentifierClause(record, text)) return;
+  result.unparsed.push(clause);
 }
 
 // Labels of XML ids/features that carry sanctions information rather than an identifier.

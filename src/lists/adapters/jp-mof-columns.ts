@@ -1,0 +1,192 @@
+/**
+ * Japan MOF workbook: which column holds what (by its header text), and the Japanese country names
+ * that 国籍 (nationality) cells use.
+ */
+export type Field =
+  | 'date'
+  | 'number'
+  | 'ja'
+  | 'en'
+  | 'alias'
+  | 'former'
+  | 'weak'
+  | 'title'
+  | 'position'
+  | 'dob'
+  | 'pob'
+  | 'nationality'
+  | 'passport'
+  | 'idnumber'
+  | 'phone'
+  | 'address'
+  | 'unref'
+  | 'remarks';
+
+/** Header text (whitespace removed) to field; the first matching rule wins. */
+export function fieldOf(header: string): Field | undefined {
+  const h = header.replace(/\s+/g, '');
+  if (!h) return undefined;
+  if (h.startsWith('告示日付')) return 'date';
+  if (h.startsWith('告示番号')) return 'number';
+  if (h.startsWith('日本語表記')) return 'ja';
+  if (h.startsWith('英語表記')) return 'en';
+  if (h.includes('確定に十分でない')) return 'weak';
+  if (h.includes('過去の別名') || h.startsWith('旧称')) return 'former';
+  if (h.includes('別名') || h.includes('別称')) return 'alias';
+  if (h.startsWith('称号')) return 'title';
+  if (h.startsWith('役職')) return 'position';
+  if (h.startsWith('生年月日')) return 'dob';
+  if (h.startsWith('出生地')) return 'pob';
+  if (h.startsWith('国籍')) return 'nationality';
+  if (h.startsWith('旅券')) return 'passport';
+  if (h.includes('身分証') || h.includes('身分登録') || /^ID番号/i.test(h)) return 'idnumber';
+  if (h.startsWith('電話')) return 'phone';
+  if (h.includes('住所') || h.includes('所在地') || h.includes('活動地域')) return 'address';
+  if (h.startsWith('国連参照番号')) return 'unref';
+  if (h.startsWith('その他') || h.startsWith('詳細') || h.includes('根拠')) return 'remarks';
+  return undefined;
+}
+
+/** Japanese country names as MOF writes them in 国籍 (nationality), which often has no English. */
+export const JA_COUNTRIES: [string, string][] = Object.entries({
+  朝鮮民主主義人民共和国: 'KP',
+  北朝鮮: 'KP',
+  大韓民国: 'KR',
+  韓国: 'KR',
+  南スーダン: 'SS',
+  中央アフリカ: 'CF',
+  コンゴ民主共和国: 'CD',
+  コンゴ共和国: 'CG',
+  アフガニスタン: 'AF',
+  イラク: 'IQ',
+  イラン: 'IR',
+  ロシア: 'RU',
+  ベラルーシ: 'BY',
+  シリア: 'SY',
+  パキスタン: 'PK',
+  サウジアラビア: 'SA',
+  エジプト: 'EG',
+  ヨルダン: 'JO',
+  リビア: 'LY',
+  ソマリア: 'SO',
+  イエメン: 'YE',
+  マリ: 'ML',
+  ハイチ: 'HT',
+  ウクライナ: 'UA',
+  クウェート: 'KW',
+  カタール: 'QA',
+  レバノン: 'LB',
+  チュニジア: 'TN',
+  アルジェリア: 'DZ',
+  モロッコ: 'MA',
+  インドネシア: 'ID',
+  フィリピン: 'PH',
+  マレーシア: 'MY',
+  中国: 'CN',
+  トルコ: 'TR',
+  ドイツ: 'DE',
+  フランス: 'FR',
+  英国: 'GB',
+  イギリス: 'GB',
+  米国: 'US',
+  アメリカ: 'US',
+  オーストラリア: 'AU',
+  カナダ: 'CA',
+  ケニア: 'KE',
+  エリトリア: 'ER',
+  エチオピア: 'ET',
+  ナイジェリア: 'NG',
+  バーレーン: 'BH',
+  アラブ首長国連邦: 'AE',
+  オマーン: 'OM',
+  イスラエル: 'IL',
+  パレスチナ: 'PS',
+  ボスニア: 'BA',
+  セルビア: 'RS',
+  モンテネグロ: 'ME',
+  クロアチア: 'HR',
+  ジョージア: 'GE',
+  グルジア: 'GE',
+  アゼルバイジャン: 'AZ',
+  アルメニア: 'AM',
+  カザフスタン: 'KZ',
+  ウズベキスタン: 'UZ',
+  タジキスタン: 'TJ',
+  キルギス: 'KG',
+  トルクメニスタン: 'TM',
+  インド: 'IN',
+  バングラデシュ: 'BD',
+  ミャンマー: 'MM',
+  ベトナム: 'VN',
+  日本: 'JP',
+  スイス: 'CH',
+  オランダ: 'NL',
+  ベルギー: 'BE',
+  イタリア: 'IT',
+  スペイン: 'ES',
+  ブルガリア: 'BG',
+  キプロス: 'CY',
+  ギリシャ: 'GR',
+  ラトビア: 'LV',
+  リトアニア: 'LT',
+  エストニア: 'EE',
+  モルドバ: 'MD',
+  ベネズエラ: 'VE',
+  ニカラグア: 'NI',
+  キューバ: 'CU',
+  ジンバブエ: 'ZW',
+  ルワンダ: 'RW',
+  ウガンダ: 'UG',
+  ブルンジ: 'BI',
+  チャド: 'TD',
+  ニジェール: 'NE',
+  ブルキナファソ: 'BF',
+  セネガル: 'SN',
+  モーリタニア: 'MR',
+  リベリア: 'LR',
+  シエラレオネ: 'SL',
+  コートジボワール: 'CI',
+  タンザニア: 'TZ',
+  南アフリカ: 'ZA',
+  ジブチ: 'DJ',
+  アンゴラ: 'AO',
+  カメルーン: 'CM',
+  ガーナ: 'GH',
+  トリニダード・トバゴ: 'TT',
+  シンガポール: 'SG',
+  タイ: 'TH',
+  カンボジア: 'KH',
+  ラオス: 'LA',
+  モンゴル: 'MN',
+  台湾: 'TW',
+  香港: 'HK',
+  スウェーデン: 'SE',
+  ノルウェー: 'NO',
+  フィンランド: 'FI',
+  デンマーク: 'DK',
+  ポーランド: 'PL',
+  チェコ: 'CZ',
+  スロバキア: 'SK',
+  ハンガリー: 'HU',
+  ルーマニア: 'RO',
+  オーストリア: 'AT',
+  アイルランド: 'IE',
+  ポルトガル: 'PT',
+  ブラジル: 'BR',
+  アルゼンチン: 'AR',
+  メキシコ: 'MX',
+  コロンビア: 'CO',
+  スリランカ: 'LK',
+  ネパール: 'NP',
+  コモロ: 'KM',
+  マルタ: 'MT',
+  アルバニア: 'AL',
+  北マケドニア: 'MK',
+  コソボ: 'XK',
+  スーダン: 'SD',
+  ギニア: 'GN',
+  ガンビア: 'GM',
+  ベナン: 'BJ',
+  トーゴ: 'TG',
+  ソ連: 'SU',
+}).sort((a, b) => b[0].length - a[0].length);
