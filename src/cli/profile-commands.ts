@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { BacktestReport } from '../profiles/backtest.js';
-import { memberContext, type ProfileView } from '../profiles/profile-service.js';
+import { memberContext, type ProfileView } from '../profiles/profile-views.js';
 import { KNOBS } from '../profiles/profile-settings.js';
 import type { CallerContext } from '../tenants/caller.js';
 import type { AppContext } from '../start/context.js';

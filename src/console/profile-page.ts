@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../infra/errors.js';
 import type { BacktestReport } from '../profiles/backtest.js';
-import type { ProfileView } from '../profiles/profile-service.js';
+import type { ProfileView } from '../profiles/profile-views.js';
 import {
   DEFAULT_SETTINGS,
   KNOBS,

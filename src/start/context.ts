@@ -10,6 +10,7 @@ import { RedisCounters } from '../infra/redis-counters.js';
 import { type ClosableWatch, pgNotifyWatch } from '../infra/pg-notify-watch.js';
 import { ListRuntime } from '../lists/list-runtime.js';
 import type { Screener } from '../screening/screener.js';
+import { PROFILE_CHANNEL, PROFILE_TABLES } from '../profiles/profile-resolver.js';
 import { KEY_AUTH_TABLES } from '../tenants/tenants-store.js';
 import { MatchingPool, inlineScreener } from './matching-pool.js';
 import { type Jobs, type Services, wire } from './services.js';
@@ -79,12 +80,18 @@ export async function createContext(
     config.database.engine === 'postgres' && !options.command
       ? pgNotifyWatch(config.database, KEY_AUTH_TABLES)
       : undefined;
+  // Screening profiles, cached per node and told of every node's changes (migration 0021_profile_notify).
+  const profileWatch =
+    config.database.engine === 'postgres' && !options.command
+      ? pgNotifyWatch(config.database, PROFILE_TABLES, PROFILE_CHANNEL)
+      : undefined;
   const { services, jobs } = wire({
     config,
     database,
     clock,
     runtime,
     nodeId,
+    profileWatch,
     ...(counters ? { counters } : {}),
     ...(log ? { log } : {}),
   });
@@ -110,6 +117,7 @@ export async function createContext(
       await pool?.close();
       await counters?.close();
       await keyWatch?.close();
+      await profileWatch?.close();
       await database.close();
     },
   };

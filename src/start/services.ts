@@ -20,7 +20,9 @@ import { Rescreener } from '../monitoring/rescreen-service.js';
 import { ownershipSource } from '../ownership/derived-source.js';
 import type { Screener } from '../screening/screener.js';
 import { decisionsService, type DecisionsService } from '../screening/decisions-service.js';
-import { profileResolver, profileService, type ProfileService } from '../profiles/profile-service.js';
+import type { TableWatch } from '../infra/table-watch.js';
+import { profileResolver } from '../profiles/profile-resolver.js';
+import { profileService, type ProfileService } from '../profiles/profile-service.js';
 import { decisionHashes, screeningHashes } from '../screening/screening-audit.js';
 import { screeningService, type ScreeningService } from '../screening/screening-service.js';
 import { tenantsService, type TenantsService } from '../tenants/tenants-service.js';
@@ -82,6 +84,8 @@ export interface WiringHost {
   nodeId: string;
   /** The counters shared by the nodes (REDIS_URL). */
   counters?: RedisCounters;
+  /** On PostgreSQL: tells the profile cache when any node changed a profile (profiles/profile-resolver.ts). */
+  profileWatch?: TableWatch | undefined;
   log?: Log;
 }
 
@@ -106,7 +110,7 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
   // Webhook secrets are sealed at rest when SECRET_KEY is set (infra/secrets.ts).
   const secrets = new SecretBox(config.ops);
 
-  const profileOf = profileResolver(config.matching.floor);
+  const profileOf = profileResolver({ configFloor: config.matching.floor, watch: host.profileWatch });
   const deliveries = new DeliveryWorker({ database, clock, config: config.webhooks, nodeId, secrets, ...logged });
   const rescreen = new Rescreener({
     database,
