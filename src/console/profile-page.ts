@@ -10,9 +10,9 @@ import {
   type ProfileView,
 } from '../profiles/index.js';
 import type { ConsoleDeps } from './console-deps.js';
-import { type Html, html } from './html.js';
+import { html, type Html } from './html.js';
 import { csrfField, notice, page, readOnly, when } from './layout.js';
-import { type FormBody, allowed, callerContext, field, sessionOf } from './session.js';
+import { allowed, callerContext, field, type FormBody, sessionOf } from './session.js';
 import { settingsTabs } from './settings-pages.js';
 
 /**

@@ -28,3 +28,5 @@ export {
 } from './suppression.js';
 export type { Lapse, Suppressions } from './suppression.js';
 export { decisionHashes } from './decisions-audit.js';
+export type { DecisionRow } from './decisions-store.js';
+export { NO_SUPPRESSIONS } from './suppression.js';

@@ -494,6 +494,27 @@ const keyAuthNotify: Migration = {
 };
 
 /**
+ * Screening profiles are cached on every node (profiles/profile-resolver.ts): on PostgreSQL their
+ * tables notify `sanctions_profiles` at the commit of every statement that writes them, as the
+ * key-auth tables do (0015), so that an activation on one node applies on the others at once.
+ */
+const profileNotify: Migration = {
+  async up(db: AnyDb) {
+    if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+    await sql`create or replace function sanctions_profiles_changed() returns trigger language plpgsql as $$
+      begin
+        perform pg_notify('sanctions_profiles', current_schema());
+        return null;
+      end $$`.execute(db);
+    for (const table of ['screening_profiles', 'screening_profile_versions']) {
+      await sql`create trigger ${sql.raw(`${table}_notify`)}
+        after insert or update or delete or truncate on ${sql.table(table)}
+        for each statement execute function sanctions_profiles_changed()`.execute(db);
+    }
+  },
+};
+
+/**
  * Frequent list polling and the change feed (issue 30). `list_poll_state` is one row per source:
  * the publisher's validators (ETag, Last-Modified, or a digest of a directory's files) and the
  * schedule of the next check, shared by every node. `list_changes` is the per-entity difference
@@ -702,6 +723,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0016_org_sso': orgSso,
   '0012_screening_profiles': screeningProfiles,
   '0019_monitor_terms': monitorTerms,
+  '0021_profile_notify': profileNotify,
 };
 
 class InlineProvider implements MigrationProvider {

@@ -38,6 +38,24 @@ function rowFloor(floors: NonNullable<MatchOptions['rowFloors']>, rec: ListRecor
 /** How often (in items) the build generator offers the event loop a turn. */
 const BUILD_STEP = 64;
 
+/** What every option set of one query shares (MatchingIndex.screenVariants). */
+interface Prepared {
+  query: MatchQuery;
+  ids: ReturnType<typeof readIdentifiers> | undefined;
+  identified: Set<number> | undefined;
+  cands: ReturnType<CandidateIndex['candidates']>;
+  queryParts: QueryParts;
+  queryScript: ReturnType<typeof renderingScript>;
+}
+
+/** A record's best-scoring name for a query. */
+interface BestName {
+  entry: NameEntry;
+  cmp: NameComparison;
+  nameScore: number;
+  dist: number;
+}
+
 /** One list row that reached the floor, with its evidence kept for the explanation. */
 interface ScoredRow extends RowScore {
   record: number;
@@ -137,16 +155,31 @@ export class MatchingIndex {
   }
 
   screen(query: MatchQuery, options: MatchOptions = {}): ScreenOutcome {
-    const floor = options.floor ?? DEFAULT_FLOOR;
-    const maxMatches = options.maxMatches ?? DEFAULT_MAX_MATCHES;
+    return this.screenVariants(query, [options])[0]!;
+  }
+
+  /**
+   * One query under several option sets (a profile backtest's two sides, issue 29): the query is
+   * read, its candidates collected and each listed name compared with it once for all of them; each
+   * set is then scored, filtered and ranked as screen() would alone, to the same outcome.
+   */
+  screenVariants(query: MatchQuery, variants: readonly MatchOptions[]): ScreenOutcome[] {
+    const prepared = this.prepare(query);
+    if (!prepared) return variants.map(() => ({ riskScore: 0, riskLevel: 'low', confidence: 0, matches: [] }));
+    // A comparison worked out down to the lowest name floor is the same comparison for a higher one.
+    const least = Math.min(...variants.map((o) => nameFloor(o.floor ?? DEFAULT_FLOOR)));
+    const compared = new Map<number, NameComparison | undefined>();
+    return variants.map((options) => this.outcome(this.scoreRows(prepared, options, compared, least), options));
+  }
+
+  /** The query read, its identifiers and the candidate names: what every option set shares. */
+  private prepare(query: MatchQuery): Prepared | undefined {
     const index = this.index;
     const q = readQuery(index, query.name, query.entityType);
-    const none: ScreenOutcome = { riskScore: 0, riskLevel: 'low', confidence: 0, matches: [] };
     // The query's identifiers, and the records carrying one of them whatever their names.
     const ids = query.identifiers?.length ? readIdentifiers(query.identifiers) : undefined;
     const identified = ids?.length ? this.identifiers.recordsWith(ids) : undefined;
-    if (q.length === 0 && !identified?.size) return none;
-    const cands = index.candidates(q, identified);
+    if (q.length === 0 && !identified?.size) return undefined;
     const queryParts = new QueryParts(
       q,
       index.idfOf,
@@ -154,41 +187,53 @@ export class MatchingIndex {
       query.entityType !== undefined && query.entityType !== 'person',
       namesByTitle(query.name),
     );
-    const least = nameFloor(floor);
+    return {
+      query,
+      ids,
+      identified,
+      cands: index.candidates(q, identified),
+      queryParts,
+      queryScript: renderingScript(query.name),
+    };
+  }
+
+  /**
+   * The best name of each candidate record under one option set. `compared` holds the comparisons
+   * of listed names already made for this query (down to the name floor `least`).
+   */
+  private bestNames(
+    p: Prepared,
+    options: MatchOptions,
+    compared: Map<number, NameComparison | undefined>,
+    least: number,
+  ): Map<number, BestName> {
+    const index = this.index;
     const sources = options.sources ? new Set<string>(options.sources) : undefined;
-    const queryScript = renderingScript(query.name);
-    // A profile's knobs (engine-knobs.ts); without them, the engine's own values.
-    const knobs = options.knobs;
-    const skipWeak = knobs?.weakAliases === false;
-    const tolerance = knobs?.birthDateToleranceYears ?? BIRTH_YEAR_TOLERANCE;
-    const missingBirth = knobs?.missingBirthDatePoints ?? 0;
-    const missingCountry = knobs?.missingCountryPoints ?? 0;
-    // Best name per record.
-    const perRecord = new Map<number, { entry: NameEntry; cmp: NameComparison; nameScore: number; dist: number }>();
+    const skipWeak = options.knobs?.weakAliases === false;
+    const perRecord = new Map<number, BestName>();
     // The lists repeat one another: a name listed by several sources (or twice by one) is the same
     // parts and compares with the query the same way, so each is compared once per query (see
     // CandidateIndex.sameName; about 40% of the comparisons of the benchmarks' query mix were
     // repeats). A comparison is not changed once made.
-    const compared = new Map<number, NameComparison | undefined>();
-    for (const c of cands) {
+    for (const c of p.cands) {
       const entry = index.names[c.name]!;
       if (skipWeak && entry.quality === 'weak') continue;
       // A record whose best name scores under the name floor is left out below: such names need no
       // alignment, unless an identifier found the record.
       if (sources && !sources.has(this.records[entry.record]!.source)) continue;
-      const found = identified?.has(entry.record) === true;
+      const found = p.identified?.has(entry.record) === true;
       // A query is compared with the record's Latin names, not with their renderings in a script
       // that leaves vowels out or changes sounds (see NameEntry.rendering), unless it is written in
       // that script: a Hebrew or Cyrillic query against a katakana rendering (ソン・ムンサン) compares two
       // lossy readings of a Latin name with each other.
-      if (entry.rendering !== undefined && entry.rendering !== queryScript && !found) continue;
+      if (entry.rendering !== undefined && entry.rendering !== p.queryScript && !found) continue;
       let cmp: NameComparison | undefined;
-      if (found) cmp = compareParts(queryParts, entry.parts, entry);
+      if (found) cmp = compareParts(p.queryParts, entry.parts, entry);
       else {
         const same = index.sameName(c.name);
         if (compared.has(same)) cmp = compared.get(same);
         else {
-          cmp = compareParts(queryParts, entry.parts, entry, least);
+          cmp = compareParts(p.queryParts, entry.parts, entry, least);
           compared.set(same, cmp);
         }
       }
@@ -198,8 +243,26 @@ export class MatchingIndex {
       if (!prev || name.score > prev.nameScore)
         perRecord.set(entry.record, { entry, cmp, nameScore: name.score, dist: name.distinctiveness });
     }
+    return perRecord;
+  }
+
+  /** The rows of one option set that reach its floors, each corroborated by the query's other fields. */
+  private scoreRows(
+    p: Prepared,
+    options: MatchOptions,
+    compared: Map<number, NameComparison | undefined>,
+    sharedLeast: number,
+  ): ScoredRow[] {
+    const { query, ids } = p;
+    const floor = options.floor ?? DEFAULT_FLOOR;
+    const least = nameFloor(floor);
+    // A profile's knobs (engine-knobs.ts); without them, the engine's own values.
+    const knobs = options.knobs;
+    const tolerance = knobs?.birthDateToleranceYears ?? BIRTH_YEAR_TOLERANCE;
+    const missingBirth = knobs?.missingBirthDatePoints ?? 0;
+    const missingCountry = knobs?.missingCountryPoints ?? 0;
     const scored: ScoredRow[] = [];
-    for (const [r, best] of perRecord) {
+    for (const [r, best] of this.bestNames(p, options, compared, sharedLeast)) {
       const rec = this.records[r]!;
       const evidence = ids?.length ? this.identifiers.evidenceFor(ids, r) : undefined;
       const identifier = identifierEffect(evidence, best.nameScore, rec.entityType, {
@@ -234,7 +297,7 @@ export class MatchingIndex {
         nameScore: best.nameScore,
         distinctiveness: best.dist,
         nameKey: best.entry.parts
-          .map((p) => p.text)
+          .map((part) => part.text)
           .sort()
           .join(' '),
         corroborated,
@@ -245,14 +308,20 @@ export class MatchingIndex {
         ...(identifiedBy ? { identified: identifierStrength(best.nameScore, rec.entityType, evidence?.matched) } : {}),
       });
     }
-    if (scored.length === 0) return none;
+    return scored;
+  }
+
+  /** The outcome of scored rows: suppressed rows apart, ranked, risk and confidence, the matches reported. */
+  private outcome(scored: ScoredRow[], options: MatchOptions): ScreenOutcome {
+    if (scored.length === 0) return { riskScore: 0, riskLevel: 'low', confidence: 0, matches: [] };
+    const maxMatches = options.maxMatches ?? DEFAULT_MAX_MATCHES;
     let kept = scored;
     let suppressed: ScoredRow[] = [];
     if (options.suppressed && options.suppressed.length > 0) {
       const ids = new Set(options.suppressed);
-      const isSuppressed = (s: ScoredRow) => ids.has(`${s.source}:${this.records[s.record]!.id}`);
+      const isSuppressed = (row: ScoredRow) => ids.has(`${row.source}:${this.records[row.record]!.id}`);
       suppressed = scored.filter(isSuppressed);
-      kept = scored.filter((s) => !isSuppressed(s));
+      kept = scored.filter((row) => !isSuppressed(row));
     }
     const ranked = kept.length > 0 ? rankRows(kept) : { rows: [], riskScore: 0, confidence: 0 };
     const { riskScore, confidence } = ranked;

@@ -13,10 +13,12 @@ export {
   Profile,
   ProfileInForce,
 } from './profile-schemas.js';
-export { memberContext, profileResolver, profileService } from './profile-service.js';
-export type { ProfileService, ProfileView } from './profile-service.js';
+export { profileService } from './profile-service.js';
+export type { ProfileService } from './profile-service.js';
 export { DEFAULT_SETTINGS, KNOBS, PROFILE_SOURCES } from './profile-settings.js';
 export type { ProfileSettings } from './profile-settings.js';
 export { MISSING_POINTS_RANGE, storedSettings } from './profile-settings.js';
-export { appliedProfile } from './profile-service.js';
 export { ProfileStore } from './profile-store.js';
+export { memberContext } from './profile-views.js';
+export type { ProfileView } from './profile-views.js';
+export { PROFILE_CHANNEL, PROFILE_TABLES, appliedProfile, profileResolver } from './profile-resolver.js';

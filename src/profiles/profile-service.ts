@@ -1,12 +1,11 @@
-import { type AuditEvent, appendAudit } from '../audit/index.js';
-import type { Call, Context } from '../infra/context.js';
+import { appendAudit, type AuditEvent } from '../audit/index.js';
+import type { Call } from '../infra/context.js';
 import type { Db } from '../infra/database.js';
 import { AppError, notFound, validationError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';
-import { type TableWatch, watchTables } from '../infra/table-watch.js';
-import type { ListSnapshot, SourceId } from '../lists/index.js';
-import { type AppliedProfile, BUILT_IN_PROFILE, type ProfileResolver, type Screener } from '../screening/index.js';
-import { type CallerContext, can, normalizeEmail, requireOrg, TenantsStore } from '../tenants/index.js';
+import type { ListSnapshot } from '../lists/index.js';
+import { type Screener } from '../screening/index.js';
+import { type CallerContext, can, TenantsStore } from '../tenants/index.js';
 import {
   type BacktestReport,
   DEFAULT_LIMIT,
@@ -15,18 +14,10 @@ import {
   MAX_WINDOW_DAYS,
   runBacktest,
 } from './backtest.js';
-import {
-  DEFAULT_SETTINGS,
-  type ProfileSettings,
-  canonicalSettings,
-  cutoffsFor,
-  engineOptions,
-  isDefault,
-  levelUnder,
-  parseSettings,
-  storedSettings,
-} from './profile-settings.js';
-import { type ActiveRow, ProfileStore, type ProfileVersionRow, type ProfileRow } from './profile-store.js';
+import { appliedProfile, pickProfile } from './profile-resolver.js';
+import { canonicalSettings, DEFAULT_SETTINGS, parseSettings, storedSettings } from './profile-settings.js';
+import { type ProfileRow, ProfileStore, type ProfileVersionRow } from './profile-store.js';
+import { backtestSummary, profileView, type ProfileView } from './profile-views.js';
 
 /**
  * Screening profiles (issue 29, docs/profiles.md): per organization, optionally per API key. A
@@ -44,188 +35,6 @@ export interface ProfileDeps {
 
 const REASON_MAX = 2000;
 const NAME_MAX = 100;
-
-/** The applied form of a profile version: what a screening gives the engine and how it reads levels. */
-export function appliedProfile(
-  id: string | null,
-  version: number,
-  settings: ProfileSettings,
-  configFloor: number,
-): AppliedProfile {
-  if (isDefault(settings)) return { ...BUILT_IN_PROFILE, id, version };
-  const cutoffsMoved =
-    settings.mediumCutoff !== DEFAULT_SETTINGS.mediumCutoff ||
-    settings.highCutoff !== DEFAULT_SETTINGS.highCutoff ||
-    Object.keys(settings.sourceCutoffs).length > 0 ||
-    Object.keys(settings.entityTypeCutoffs).length > 0;
-  return {
-    id,
-    version,
-    options: engineOptions(settings, configFloor),
-    groupByCluster: settings.groupByCluster,
-    ...(cutoffsMoved
-      ? {
-          level: (score, top) =>
-            levelUnder(
-              score,
-              top
-                ? cutoffsFor(settings, top.source as SourceId, top.entityType as never)
-                : { medium: settings.mediumCutoff, high: settings.highCutoff },
-            ),
-        }
-      : {}),
-  };
-}
-
-/** Which of an organization's active profiles applies to a key: its own, else the organization's. */
-function pick(rows: ActiveRow[], orgId: string, keyId: string): ActiveRow | undefined {
-  let orgWide: ActiveRow | undefined;
-  for (const r of rows) {
-    if (r.org_id !== orgId) continue;
-    if (r.key_id === keyId) return r;
-    if (r.key_id === null) orgWide = r;
-  }
-  return orgWide;
-}
-
-/**
- * The resolver POST /screen asks on every screening. On SQLite the active profiles of every
- * organization are kept in memory while the profile tables do not change (infra/table-watch.ts);
- * PostgreSQL nodes read the organization's (one indexed join) every time, since other nodes write
- * without telling them.
- */
-export function profileResolver(configFloor: number): ProfileResolver {
-  const caches = new WeakMap<Db, { watch: TableWatch | undefined; version?: number; rows?: ActiveRow[] }>();
-  const applied = new Map<string, AppliedProfile>();
-  const toApplied = (row: ActiveRow): AppliedProfile => {
-    const key = `${row.id}@${row.version}`;
-    let a = applied.get(key);
-    if (!a) {
-      a = appliedProfile(row.id, row.version, storedSettings(row.settings), configFloor);
-      applied.set(key, a);
-    }
-    return a;
-  };
-  return async (db, orgId, keyId) => {
-    let cache = caches.get(db);
-    if (!cache) {
-      cache = { watch: watchTables(db, ['screening_profiles', 'screening_profile_versions']) };
-      caches.set(db, cache);
-    }
-    const version = cache.watch?.version();
-    let rows: ActiveRow[];
-    if (version === undefined) rows = await new ProfileStore(db).active(orgId);
-    else {
-      if (cache.version !== version || !cache.rows) {
-        cache.rows = await new ProfileStore(db).active();
-        cache.version = cache.watch?.version() === version ? version : undefined;
-      }
-      rows = cache.rows;
-    }
-    const row = pick(rows, orgId, keyId);
-    return row ? toApplied(row) : BUILT_IN_PROFILE;
-  };
-}
-
-export interface VersionView {
-  version: number;
-  state: string;
-  settings: ProfileSettings;
-  createdAt: string;
-  createdBy: string;
-  backtestedAt: string | null;
-  reason: string | null;
-  requestedBy: string | null;
-  activatedAt: string | null;
-  activatedBy: string | null;
-}
-
-export interface ProfileView {
-  id: string;
-  name: string;
-  keyId: string | null;
-  activeVersion: number;
-  active: VersionView;
-  /** The version waiting to become active: a draft, or one pending a second admin's approval. */
-  draft: VersionView | null;
-  /** The draft's last backtest, when it has one. */
-  backtest: BacktestReport | null;
-  history: Omit<VersionView, 'settings'>[];
-  createdAt: string;
-}
-
-function versionView(v: ProfileVersionRow): VersionView {
-  return {
-    version: v.version,
-    state: v.state,
-    settings: storedSettings(v.settings),
-    createdAt: v.created_at,
-    createdBy: v.created_by,
-    backtestedAt: v.backtested_at,
-    reason: v.reason,
-    requestedBy: v.requested_by,
-    activatedAt: v.activated_at,
-    activatedBy: v.activated_by,
-  };
-}
-
-function view(p: ProfileRow, versions: ProfileVersionRow[]): ProfileView {
-  const active = versions.find((v) => v.version === p.active_version)!;
-  const open = versions.find((v) => v.state === 'draft' || v.state === 'pending');
-  return {
-    id: p.id,
-    name: p.name,
-    keyId: p.key_id,
-    activeVersion: p.active_version,
-    active: versionView(active),
-    draft: open ? versionView(open) : null,
-    backtest: open?.backtest ? (JSON.parse(open.backtest) as BacktestReport) : null,
-    history: versions.map((v) => {
-      const { settings: _settings, ...rest } = versionView(v);
-      return rest;
-    }),
-    createdAt: p.created_at,
-  };
-}
-
-/** The figures of a backtest an examiner needs in the audit chain (the lists stay with the draft). */
-export function backtestSummary(r: BacktestReport) {
-  return {
-    window: r.window,
-    screenings: r.screenings,
-    truncated: r.truncated,
-    listVersions: r.listVersions.map((v) => `${v.source}:${v.version}`),
-    alerts: r.alerts,
-    levelChanges: r.levelChanges.total,
-    confirmedLost: r.confirmedLost.total,
-    confirmedLostEntities: [...new Set(r.confirmedLost.items.map((i) => i.entityId))].slice(0, 50),
-    falsePositivesCleared: r.falsePositivesCleared.total,
-  };
-}
-
-/**
- * The command line acts as a member of an organization (`--org`, `--user`): the context the
- * profile operations expect for them. The role is checked by each operation, as for an API key.
- */
-export async function memberContext(ctx: Context, org: string, user: string): Promise<CallerContext> {
-  const tenants = new TenantsStore(ctx.db);
-  const o = await requireOrg(tenants, org);
-  const email = normalizeEmail(user);
-  const member = await tenants.memberByEmail(o.id, email);
-  if (!member) throw new AppError('FORBIDDEN', `${email} is not a member of "${o.slug}"`);
-  return {
-    ...ctx,
-    caller: {
-      orgId: o.id,
-      orgSlug: o.slug,
-      orgName: o.name,
-      tier: o.tier as CallerContext['caller']['tier'],
-      quota: o.monthly_quota,
-      keyId: `cli:${member.id}`,
-      userId: member.id,
-    },
-  };
-}
 
 export type ProfileService = ReturnType<typeof profileService>;
 
@@ -334,13 +143,13 @@ export function profileService(deps: ProfileDeps) {
     async list({ ctx }: Call<void, CallerContext>): Promise<ProfileView[]> {
       const store = new ProfileStore(ctx.db);
       const out: ProfileView[] = [];
-      for (const p of await store.ofOrg(ctx.caller.orgId)) out.push(view(p, await store.versions(p.id)));
+      for (const p of await store.ofOrg(ctx.caller.orgId)) out.push(profileView(p, await store.versions(p.id)));
       return out;
     },
 
     async get({ ctx, input }: Call<{ id: string }, CallerContext>): Promise<ProfileView> {
       const { profile, versions } = await load(ctx, input.id);
-      return view(profile, versions);
+      return profileView(profile, versions);
     },
 
     /** A new profile: version 1 is the built-in default (it changes nothing); `settings` make a draft. */
@@ -578,7 +387,7 @@ export function profileService(deps: ProfileDeps) {
     /** The profile a key screens under now (its own, the organization's, or the built-in default). */
     async inForce({ ctx }: Call<void, CallerContext>) {
       const rows = await new ProfileStore(ctx.db).active(ctx.caller.orgId);
-      const row = pick(rows, ctx.caller.orgId, ctx.caller.keyId);
+      const row = pickProfile(rows, ctx.caller.orgId, ctx.caller.keyId);
       return row
         ? { id: row.id, version: row.version, settings: storedSettings(row.settings) }
         : { id: null, version: 0, settings: { ...DEFAULT_SETTINGS } };

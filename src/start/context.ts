@@ -10,7 +10,8 @@ import { type ClosableWatch, pgNotifyWatch } from '../infra/pg-notify-watch.js';
 import { ListRuntime } from '../lists/index.js';
 import type { Screener } from '../screening/index.js';
 import { KEY_AUTH_TABLES } from '../tenants/index.js';
-import { MatchingPool, inlineScreener } from './matching-pool.js';
+import { PROFILE_CHANNEL, PROFILE_TABLES } from '../profiles/index.js';
+import { inlineScreener, MatchingPool } from './matching-pool.js';
 import { type Jobs, type Services, wire } from './services.js';
 
 /**
@@ -78,12 +79,18 @@ export async function createContext(
     config.database.engine === 'postgres' && !options.command
       ? pgNotifyWatch(config.database, KEY_AUTH_TABLES)
       : undefined;
+  // Screening profiles, cached per node and told of every node's changes (migration 0021_profile_notify).
+  const profileWatch =
+    config.database.engine === 'postgres' && !options.command
+      ? pgNotifyWatch(config.database, PROFILE_TABLES, PROFILE_CHANNEL)
+      : undefined;
   const { services, jobs } = wire({
     config,
     database,
     clock,
     runtime,
     nodeId,
+    profileWatch,
     ...(counters ? { counters } : {}),
     ...(log ? { log } : {}),
   });
@@ -109,6 +116,7 @@ export async function createContext(
       await pool?.close();
       await counters?.close();
       await keyWatch?.close();
+      await profileWatch?.close();
       await database.close();
     },
   };

@@ -15,6 +15,8 @@ export interface ScreenJob {
   generation: number;
   query: MatchQuery;
   options: MatchOptions;
+  /** More option sets for the same query (Screener.screenVariants), answered in `variants`. */
+  variants?: MatchOptions[];
   /** A batch row's: its answer may wait to travel with others (matching-worker.ts). */
   background?: boolean;
 }
@@ -22,6 +24,8 @@ export interface ScreenJob {
 export interface ScreenResult {
   id: number;
   outcome?: ScreenSummary;
+  /** The outcomes of the job's `variants`, in order. */
+  variants?: ScreenSummary[];
   error?: string;
   /** How long the matching took in the thread, in ms. */
   ms?: number;
@@ -49,6 +53,8 @@ export function inlineScreener(records: ListRecord[]): Promise<Screener> {
   return MatchingIndex.buildAsync(records).then((index) => ({
     screen: (query: MatchQuery, options?: MatchOptions) =>
       Promise.resolve(summarizeOutcome(index.screen(query, options), sourceLabel)),
+    screenVariants: (query: MatchQuery, variants: readonly MatchOptions[]) =>
+      Promise.resolve(index.screenVariants(query, variants).map((o) => summarizeOutcome(o, sourceLabel))),
   }));
 }
 
@@ -79,7 +85,7 @@ interface Thread {
   ready: Set<number>;
   /** Builds under way in this thread. */
   loading: Map<number, Build>;
-  pending: Map<number, Waiter<ScreenSummary>>;
+  pending: Map<number, Waiter<ScreenSummary[]>>;
   /** Screenings started in this turn of the event loop, sent together when it ends. */
   outbox: ScreenJob[];
 }
@@ -164,7 +170,9 @@ export class MatchingPool {
     }
     return {
       generation,
-      screen: (query, options, hints) => this.screen(generation, query, options ?? {}, hints),
+      screen: (query, options, hints) =>
+        this.screen(generation, query, [options ?? {}], hints).then((outcomes) => outcomes[0]!),
+      screenVariants: (query, variants, hints) => this.screen(generation, query, variants, hints),
     };
   }
 
@@ -197,9 +205,9 @@ export class MatchingPool {
   private screen(
     generation: number,
     query: MatchQuery,
-    options: MatchOptions,
+    variants: readonly MatchOptions[],
     hints: ScreenHints | undefined,
-  ): Promise<ScreenSummary> {
+  ): Promise<ScreenSummary[]> {
     const entry = this.generations.get(generation);
     if (!entry) return Promise.reject(new Error(`list generation ${generation} has been retired`));
     // The least busy thread that has the generation; a replacement thread still building it is waited for.
@@ -213,13 +221,21 @@ export class MatchingPool {
       if (entry.retired && entry.inFlight === 0) this.drop(generation);
     };
     const run = (t: Thread) =>
-      new Promise<ScreenSummary>((resolve, reject) => {
+      new Promise<ScreenSummary[]>((resolve, reject) => {
         const id = this.nextRequest++;
         t.pending.set(id, { resolve, reject, matched: hints?.matched });
-        const job: ScreenJob = { id, generation, query, options, ...(hints?.background ? { background: true } : {}) };
+        const [options, ...more] = variants;
+        const job: ScreenJob = {
+          id,
+          generation,
+          query,
+          options: options ?? {},
+          ...(more.length > 0 ? { variants: more } : {}),
+          ...(hints?.background ? { background: true } : {}),
+        };
         if (t.outbox.push(job) === 1) setImmediate(() => this.flush(t));
       });
-    let result: Promise<ScreenSummary>;
+    let result: Promise<ScreenSummary[]>;
     if (thread) {
       result = run(thread);
     } else {
@@ -266,7 +282,7 @@ export class MatchingPool {
           const waiter = thread.pending.get(result.id);
           thread.pending.delete(result.id);
           if (result.ms !== undefined) waiter?.matched?.(result.ms);
-          if (result.outcome) waiter?.resolve(result.outcome);
+          if (result.outcome) waiter?.resolve([result.outcome, ...(result.variants ?? [])]);
           else waiter?.reject(new Error(`matching failed: ${result.error ?? 'no outcome'}`));
         }
         return;

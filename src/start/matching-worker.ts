@@ -33,6 +33,12 @@ function screenOne(job: ScreenJob): ScreenResult {
   if (!index) return { id: job.id, error: `list generation ${job.generation} is not loaded in this thread` };
   try {
     const started = performance.now();
+    if (job.variants) {
+      const [outcome, ...variants] = index
+        .screenVariants(job.query, [job.options, ...job.variants])
+        .map((o) => summarizeOutcome(o, sourceLabel));
+      return { id: job.id, outcome: outcome!, variants, ms: performance.now() - started };
+    }
     const outcome = summarizeOutcome(index.screen(job.query, job.options), sourceLabel);
     return { id: job.id, outcome, ms: performance.now() - started };
   } catch (error) {

@@ -8,7 +8,7 @@ import type { DatabaseHandle } from '../infra/database.js';
 import { SecretBox } from '../infra/secrets.js';
 import { InFlight } from '../infra/in-flight.js';
 import type { RedisCounters } from '../infra/redis-counters.js';
-import { type ListRuntime, listStatus, loadListSync, type ListSyncDeps, type ListSyncService } from '../lists/index.js';
+import { type ListRuntime, listStatus, type ListSyncDeps, type ListSyncService, loadListSync } from '../lists/index.js';
 import {
   alertDecisionTarget,
   alertsService,
@@ -31,6 +31,7 @@ import { profileResolver, profileService, type ProfileService } from '../profile
 import { RedisQuota, tenantsService, type TenantsService, TenantsStore } from '../tenants/index.js';
 import { assertWebhookUrlAllowed, DeliveryWorker, webhooksService, type WebhooksService } from '../webhooks/index.js';
 import { ValidationRunner, validationService, type ValidationService } from '../validation/index.js';
+import type { TableWatch } from '../infra/table-watch.js';
 import { ListJobs } from './list-jobs.js';
 import { inlineScreener } from './matching-pool.js';
 
@@ -82,6 +83,8 @@ export interface WiringHost {
   nodeId: string;
   /** The counters shared by the nodes (REDIS_URL). */
   counters?: RedisCounters;
+  /** On PostgreSQL: tells the profile cache when any node changed a profile (profiles/profile-resolver.ts). */
+  profileWatch?: TableWatch | undefined;
   log?: Log;
 }
 
@@ -106,7 +109,7 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
   // Webhook secrets are sealed at rest when SECRET_KEY is set (infra/secrets.ts).
   const secrets = new SecretBox(config.ops);
 
-  const profileOf = profileResolver(config.matching.floor);
+  const profileOf = profileResolver({ configFloor: config.matching.floor, watch: host.profileWatch });
   const deliveries = new DeliveryWorker({ database, clock, config: config.webhooks, nodeId, secrets, ...logged });
   const rescreen = new Rescreener({
     database,

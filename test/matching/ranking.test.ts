@@ -1,8 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { emptyRecord, type ListRecord } from '../../src/lists/model.js';
-import { MatchingIndex, riskLevelFor } from '../../src/matching/index.js';
-import type { Match } from '../../src/matching/index.js';
+import { type Match, MatchingIndex, riskLevelFor } from '../../src/matching/index.js';
 
 function person(source: ListRecord['source'], id: string, name: string, extra: Partial<ListRecord> = {}): ListRecord {
   return { ...emptyRecord(source, id, 'person', name), ...extra };

@@ -12,6 +12,8 @@ import {
 } from '../helpers/harness.js';
 import { GENEROUS_LIMITS, assertError } from '../helpers/http-assert.js';
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
  * Screening profiles (issue 29, item 4): invalid knobs are 400 naming the field; another
  * organization's profiles are 404; a draft that raises the medium cut-off, backtested over seeded
@@ -355,6 +357,82 @@ for (const { engine, skip } of ENGINES) {
       assert.equal(plain.body.data.entityId, 'eu_csl:EU-2');
       assert.equal(counted.body.data.entityId, 'eu_csl:EU-2');
       assert.equal(counted.body.data.riskScore, Math.round((plain.body.data.riskScore - 14.5) * 10) / 10);
+    });
+
+    it("applies an analyst's suppression in the backtest as a live screening would", async () => {
+      await t.ctx.services.tenants.updateOrganization({
+        ctx: t.ctx.operator,
+        input: { org: org.slug, fourEyes: 'off' },
+      });
+      const name = 'Abdul Rahman Al Hamadi';
+      const s = await screen(name);
+      assert.notEqual(s.riskLevel, 'low');
+      const draft = await t.request('PUT', `/v1/profiles/${profileId}/draft`, {
+        key: org.key,
+        body: { settings: { highCutoff: 95 } },
+      });
+      assert.equal(draft.status, 200, draft.text);
+      const alerts = (r: { alerts: { current: Record<string, number>; draft: Record<string, number> } }) => [
+        r.alerts.current.medium! + r.alerts.current.high!,
+        r.alerts.draft.medium! + r.alerts.draft.high!,
+      ];
+      const before = await t.request('POST', `/v1/profiles/${profileId}/backtest`, { key: org.key, body: {} });
+      assert.equal(before.status, 200, before.text);
+      const dec = await t.request('POST', `/v1/screenings/${s.screeningId}/decisions`, {
+        key: analystKey,
+        body: { entityId: s.entityId, decision: 'false_positive', reason: 'name_coincidence' },
+      });
+      assert.equal(dec.status, 201, dec.text);
+      const after = await t.request('POST', `/v1/profiles/${profileId}/backtest`, { key: org.key, body: {} });
+      assert.equal(after.status, 200, after.text);
+      // Every stored screening of that search (the same customer) no longer alerts, on either side.
+      const same = made.filter((m) => m.name.toLowerCase() === name.toLowerCase()).length;
+      assert.ok(same >= 2);
+      const [curBefore, draftBefore] = alerts(before.body.data);
+      assert.deepEqual(alerts(after.body.data), [curBefore! - same, draftBefore! - same]);
+      assert.equal(after.body.data.screenings, before.body.data.screenings);
+      // Suppressed on both sides: not a false positive the draft clears.
+      const cleared = after.body.data.falsePositivesCleared.items as { entityId: string }[];
+      assert.ok(!cleared.some((c) => c.entityId === s.entityId));
+    });
+
+    it('an activation on one node applies on another within a second', async () => {
+      const b = await startTestApp(engine, { clock, shared: t.env });
+      try {
+        await b.ctx.runtime.refresh();
+        const body = { name: 'Gennady Pavlovich Zolotarev' };
+        const first = await b.request('POST', '/v1/screen', { key: euUnKey, body });
+        assert.equal(first.status, 200, first.text);
+        assert.equal(first.body.data.entityId, null, 'node B screens under the EU and UN only profile');
+        const keyProfile = (await t.request('GET', '/v1/profiles/current', { key: euUnKey })).body.data as {
+          id: string;
+          version: number;
+        };
+        const draft = await t.request('PUT', `/v1/profiles/${keyProfile.id}/draft`, {
+          key: org.key,
+          body: { settings: { sources: null } },
+        });
+        assert.equal(draft.status, 200, draft.text);
+        const act = await t.request('POST', `/v1/profiles/${keyProfile.id}/activate`, { key: org.key, body: {} });
+        assert.equal(act.status, 200, act.text);
+        const activatedAt = performance.now();
+        let seen: { entityId: string | null; screeningId: string } | undefined;
+        while (performance.now() - activatedAt < 1000) {
+          const res = await b.request('POST', '/v1/screen', { key: euUnKey, body });
+          assert.equal(res.status, 200, res.text);
+          if (res.body.data.entityId !== null) {
+            seen = res.body.data;
+            break;
+          }
+          await sleep(20);
+        }
+        assert.ok(seen, 'node B screened under the new version within a second');
+        assert.equal(seen.entityId, 'us_ofac:OF-1');
+        const stored = await b.request('GET', `/v1/screenings/${seen.screeningId}`, { key: euUnKey });
+        assert.deepEqual(stored.body.data.profile, { id: keyProfile.id, version: keyProfile.version + 1 });
+      } finally {
+        await b.close();
+      }
     });
   });
 }

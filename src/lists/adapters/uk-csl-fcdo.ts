@@ -1,7 +1,6 @@
 /** United Kingdom: the FCDO UK Sanctions List XML, one Designation per target. */
 import path from 'node:path';
-import { emptyRecord } from '../model.js';
-import type { ListRecord, NameKind } from '../model.js';
+import { emptyRecord, type ListRecord, type NameKind } from '../model.js';
 import {
   addAlias,
   addDates,
