@@ -1072,6 +1072,8 @@ export interface components {
        * @default false
        */
       quick?: boolean;
+      /** @description The screening profile the run measures (its id, prf_...; `default`: the built-in one). Left out: the organization's own profile, or the built-in one when it has none. The engine runs with the profile's options and a match counts as found at its cut-offs (unless `cutoffs` are given); the report names the profile and its version. */
+      profile?: string;
       /** @description Draws the samples and the negative population; the same seed draws the same ones. Default 20260522. */
       seed?: number;
       /** @description The organization's thresholds the summary judges the figures against; unset ones take their default. */
@@ -1097,9 +1099,9 @@ export interface components {
       };
       /** @description The score a match must reach to count as found at medium and at high. The defaults are the risk levels of the service; another value shows what a different alerting line would catch (and what it would miss). */
       cutoffs?: {
-        /** @description Default 50 (the medium boundary). */
+        /** @description Default: the profile's medium cut-off (50, the medium boundary). */
         medium?: number;
-        /** @description Default 80 (the high boundary). */
+        /** @description Default: the profile's high cut-off (80, the high boundary). */
         high?: number;
       };
     };
