@@ -70,14 +70,21 @@ async function listsInForce(db: AppContext['operator']['db']) {
 }
 
 /**
- * The engine of a run from the command line, which has the machine to itself: this thread and the
- * matching threads (one fewer than the cores) each build an index of the records at the same time,
- * then share the queries (spreadEngine). The latency is timed on this thread's index, one query at a time.
+ * The engine of a run from the command line, which has the machine to itself. A full run: this
+ * thread and the matching threads (one fewer than the cores) each build an index of the records at
+ * the same time, then share the queries (spreadEngine). A quick run screens on this thread alone: its
+ * queries take less time than another index takes to build. The latency is timed on this thread's
+ * index, one query at a time.
  */
-async function withMatchingThreads<T>(
+async function withEngines<T>(
   records: ListRecord[],
+  spread: boolean,
   fn: (engines: { engine: ValidationEngine; latencyEngine: ValidationEngine; concurrency: number }) => Promise<T>,
 ): Promise<T> {
+  if (!spread) {
+    const inline = screenerEngine(await inlineScreener(records), {});
+    return fn({ engine: inline, latencyEngine: inline, concurrency: 1 });
+  }
   const threads = Math.max(1, availableParallelism() - 1);
   const pool = new MatchingPool(threads);
   try {
@@ -181,7 +188,7 @@ async function validateAction(runtime: CliRuntime, opts: ValidateOptions, comman
       process.stderr.write(
         `  ${records.length.toLocaleString('en')} records of ${versions.length} lists; profile ${profile.id} (version ${profile.version}); building the index\n`,
       );
-    return withMatchingThreads(records, (engines) =>
+    return withEngines(records, !options.quick, (engines) =>
       produceReport({
         runId: newId('val', ctx.clock.now()),
         organization: org ? { slug: org.slug, name: org.name } : null,

@@ -95,22 +95,8 @@ function recallTable(rows: ValidationReport['selfScreen']['bySource'], label: (k
   );
 }
 
-export function renderReportHtml(report: ValidationReport, keyId?: string): string {
+function contextSection(report: ValidationReport): string {
   const c = report.context;
-  const s = report.selfScreen;
-  const n = report.negatives;
-  const ids = report.identifiers;
-  const title = `Screening validation report${report.organization ? ` — ${report.organization.name}` : ''}`;
-  const summary = table(
-    ['Measure', 'Result', 'Threshold', ''],
-    report.summary.map((r) => [
-      e(r.label),
-      e(value(r)),
-      `${r.bound === 'min' ? '≥' : '≤'} ${e(value(r, r.threshold))}`,
-      r.met ? '<span class="met">met</span>' : '<span class="notmet">NOT met</span>',
-    ]),
-    'summary',
-  );
   const lists = table(
     ['Source', 'Version', 'Published', 'Records'],
     c.lists.map((l) => [
@@ -120,26 +106,7 @@ export function renderReportHtml(report: ValidationReport, keyId?: string): stri
       num(l.records),
     ]),
   );
-  const notTopShown = s.notTop.slice(0, NOT_TOP_SHOWN);
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${e(title)}</title>
-<style>${CSS}</style>
-</head>
-<body>
-<main>
-<h1>${e(title)}</h1>
-<p class="sub">Run <code>${e(report.runId)}</code>, ${e(c.quick ? 'quick run (samples)' : 'full run')}, finished ${e(c.finishedAt)}</p>
-<div class="verdict ${report.passed ? 'pass' : 'fail'}">${report.passed ? 'Every threshold met' : `${report.summary.filter((r) => !r.met).length} of ${report.summary.length} thresholds NOT met`}</div>
-
-<h2>Summary</h2>
-${summary}
-<p class="note">A listed name is found when its own listing scores at or above ${e(c.cutoffs.medium)} (medium), and its listing is the top party when a match at the top score is this listing or the same party on another list (ties count). High is ${e(c.cutoffs.high)} or above.</p>
-
-<h2>Context</h2>
+  return `<h2>Context</h2>
 <dl class="context">
 <dt>Organization</dt><dd>${report.organization ? `${e(report.organization.name)} (<code>${e(report.organization.slug)}</code>)` : 'the deployment (command line)'}</dd>
 <dt>Engine version</dt><dd><code>${e(c.engineVersion)}</code></dd>
@@ -153,9 +120,12 @@ ${summary}
 <dt>Machine</dt><dd>${e(c.machine.hostname)}: ${e(c.machine.cpus)} CPUs (${e(c.machine.cpuModel)}), ${e(c.machine.memoryGiB)} GiB, ${e(c.machine.platform)}, Node ${e(c.machine.node)}</dd>
 </dl>
 <h3>Lists in force</h3>
-${lists}
+${lists}`;
+}
 
-<h2>1. Self-screen</h2>
+function selfScreenSection(s: ValidationReport['selfScreen']): string {
+  const notTopShown = s.notTop.slice(0, NOT_TOP_SHOWN);
+  return `<h2>1. Self-screen</h2>
 <p>${num(s.names)} listed names (primary names and aliases) each screened as a query with the listing's entity type: ${pct(s.found, s.names)} found their own listing at medium or above, ${pct(s.top, s.names)} as the top party.</p>
 <h3>Per source</h3>
 ${recallTable(s.bySource, sourceName)}
@@ -166,9 +136,11 @@ ${recallTable(s.byQuality, (k) => (k === 'weak' ? 'weak aliases (the publisher\'
 <h3>Misses: names that did not find their own listing at medium (${num(s.misses.length)}, every one)</h3>
 ${table(['Listing', 'Type', 'Name screened', 'Name kind', 'Own score', 'Top match (score)'], missRows(s.misses))}
 <h3>Found, but another party scored higher (${num(s.notTop.length)}${s.notTop.length > NOT_TOP_SHOWN ? `; the first ${NOT_TOP_SHOWN} shown, every one in report.json` : ''})</h3>
-${table(['Listing', 'Type', 'Name screened', 'Name kind', 'Own score', 'Top match (score)'], missRows(notTopShown))}
+${table(['Listing', 'Type', 'Name screened', 'Name kind', 'Own score', 'Top match (score)'], missRows(notTopShown))}`;
+}
 
-<h2>2. Perturbation recall</h2>
+function perturbationSection(report: ValidationReport): string {
+  return `<h2>2. Perturbation recall</h2>
 <p>A seeded sample of listed names written in Latin letters, each changed one way, screened by name alone; recall is the share whose own listing scores at medium or above, and at high.</p>
 ${table(
   ['Kind', 'Names', 'Recall at medium', 'Recall at high'],
@@ -188,9 +160,13 @@ ${report.perturbations
         ]),
       )}`,
   )
-  .join('\n')}
+  .join('\n')}`;
+}
 
-<h2>3. Below the line: false alerts on people who are not listed</h2>
+function negativesSection(report: ValidationReport): string {
+  const c = report.context;
+  const n = report.negatives;
+  return `<h2>3. Below the line: false alerts on people who are not listed</h2>
 <p>${num(n.size)} person names of ${num(n.locales)} languages, written in their own scripts, generated from seed ${e(c.seed)}; each screened by name alone, and with a birth date and entity type person. A true namesake (the query is, folded, the listed name that matched) is an alert a bank would also raise; they are counted in the rates and shown apart.</p>
 ${table(
   [
@@ -222,9 +198,12 @@ ${table(
     `<code>${e(a.matchedId)}</code> ${e(a.matchedName)}`,
     a.namesake ? 'yes' : 'no',
   ]),
-)}
+)}`;
+}
 
-<h2>4. Identifiers</h2>
+function identifiersSection(report: ValidationReport): string {
+  const ids = report.identifiers;
+  return `<h2>4. Identifiers</h2>
 <p>Every identifier the lists print in a type a screening accepts (passport, IMO, LEI, BIC, wallet...), screened under an unrelated name: ${pct(ids.listed.found, ids.listed.tried)} (${num(ids.listed.found)} of ${num(ids.listed.tried)}) found their listing as the top match; ${num(ids.listed.refused)} printed values fail the service's own checks and cannot be screened.</p>
 ${table(
   ['Listing', 'Type', 'Value', 'Top match'],
@@ -243,7 +222,49 @@ ${
         ids.random.examples.map((x) => [e(x.type), `<code>${e(x.value)}</code>`, `<code>${e(x.matchedId)}</code>`]),
       )
     : ''
+}`;
 }
+
+export function renderReportHtml(report: ValidationReport, keyId?: string): string {
+  const c = report.context;
+  const title = `Screening validation report${report.organization ? ` — ${report.organization.name}` : ''}`;
+  const summary = table(
+    ['Measure', 'Result', 'Threshold', ''],
+    report.summary.map((r) => [
+      e(r.label),
+      e(value(r)),
+      `${r.bound === 'min' ? '≥' : '≤'} ${e(value(r, r.threshold))}`,
+      r.met ? '<span class="met">met</span>' : '<span class="notmet">NOT met</span>',
+    ]),
+    'summary',
+  );
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${e(title)}</title>
+<style>${CSS}</style>
+</head>
+<body>
+<main>
+<h1>${e(title)}</h1>
+<p class="sub">Run <code>${e(report.runId)}</code>, ${e(c.quick ? 'quick run (samples)' : 'full run')}, finished ${e(c.finishedAt)}</p>
+<div class="verdict ${report.passed ? 'pass' : 'fail'}">${report.passed ? 'Every threshold met' : `${report.summary.filter((r) => !r.met).length} of ${report.summary.length} thresholds NOT met`}</div>
+
+<h2>Summary</h2>
+${summary}
+<p class="note">A listed name is found when its own listing scores at or above ${e(c.cutoffs.medium)} (medium), and its listing is the top party when a match at the top score is this listing or the same party on another list (ties count). High is ${e(c.cutoffs.high)} or above.</p>
+
+${contextSection(report)}
+
+${selfScreenSection(report.selfScreen)}
+
+${perturbationSection(report)}
+
+${negativesSection(report)}
+
+${identifiersSection(report)}
 
 <h2>5. Latency</h2>
 <p>${num(report.latency.samples)} screenings one at a time on this machine: median ${e(report.latency.p50Ms.toFixed(2))} ms, 99th percentile ${e(report.latency.p99Ms.toFixed(2))} ms, mean ${e(report.latency.meanMs.toFixed(2))} ms.</p>
