@@ -1,4 +1,5 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { sql } from 'kysely';
 import type { Clock } from '../infra/clock.js';
 import type { MatchingConfig, MonitoringConfig } from '../infra/config.js';
 import type { Log } from '../infra/context.js';
@@ -87,6 +88,12 @@ interface PendingDelta {
 
 const LEASE_NAME = 'monitors-rescreen';
 const LEASE_MS = 5 * 60 * 1000;
+/**
+ * How long a PostgreSQL node may hold a claimed batch without a word to the database (screening it)
+ * before the database ends its session, rolling its claim back for another node: the lease of a
+ * batch whose node hangs or lost its network (a node that exits loses its claim at once).
+ */
+const CLAIM_LEASE_MS = 120_000;
 /** Times a PostgreSQL pass looks again from the first monitor for rows a dead node left (see runPass). */
 const MAX_RESTARTS = 3;
 /** Longest stretch of screening between two yields to the event loop, so API requests are served during a pass. */
@@ -367,6 +374,7 @@ export class Rescreener {
     if (engine === 'postgres') {
       // Claim, screen and write inside one transaction: the row locks are the claim.
       return db.transaction().execute(async (trx) => {
+        await sql`set local idle_in_transaction_session_timeout = ${sql.raw(String(CLAIM_LEASE_MS))}`.execute(trx);
         const rows = await new MonitorStore(trx).due({ ...filter, lock: true });
         if (rows.length === 0) return empty;
         const results = await this.screenAll(trx, snapshot, rows, cache);
