@@ -53,6 +53,14 @@ export function registerTenantCommands(program: Command, runtime: CliRuntime): v
     )
     .option('--webhook-url <url>', 'where alerts are sent; "" to remove')
     .option('--webhook-secret <secret>', 'HMAC secret for webhook signatures (at least 16 characters)')
+    .option(
+      '--lists-changed <on|off>',
+      'also send the lists.changed webhook event when list versions come into force',
+      (v: string) => {
+        if (v !== 'on' && v !== 'off') throw new InvalidArgumentError('must be on or off');
+        return v === 'on';
+      },
+    )
     .option('--four-eyes <mode>', 'false positives need a second user: high (matches of level high), all, or off')
     .option('--review-days <n>', 'days until a suppression lapses for review (default 365)', whole)
     .option('--json', 'print one JSON document')
@@ -65,6 +73,7 @@ export function registerTenantCommands(program: Command, runtime: CliRuntime): v
           quota?: number | null;
           webhookUrl?: string;
           webhookSecret?: string;
+          listsChanged?: boolean;
           fourEyes?: string;
           reviewDays?: number;
         },
@@ -80,6 +89,7 @@ export function registerTenantCommands(program: Command, runtime: CliRuntime): v
               ...(opts.quota !== undefined ? { quota: opts.quota } : {}),
               ...(opts.webhookUrl !== undefined ? { webhookUrl: opts.webhookUrl } : {}),
               ...(opts.webhookSecret !== undefined ? { webhookSecret: opts.webhookSecret } : {}),
+              ...(opts.listsChanged !== undefined ? { listsChanged: opts.listsChanged } : {}),
               ...(opts.fourEyes !== undefined ? { fourEyes: opts.fourEyes } : {}),
               ...(opts.reviewDays !== undefined ? { reviewDays: opts.reviewDays } : {}),
             },

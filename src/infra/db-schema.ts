@@ -18,6 +18,8 @@ export interface OrganizationsTable {
   four_eyes: string;
   /** Days after which a suppression lapses for review (default 365). */
   review_days: number;
+  /** 1: the organization's webhook also gets `lists.changed` (issue 30); default 0. */
+  webhook_lists_changed?: number;
   created_at: string;
   updated_at: string;
 }
@@ -234,6 +236,11 @@ export interface MonitorsTable {
   identifiers: string | null;
   /** When its terms were written into monitor_terms (monitoring/monitor-terms.ts); null: not yet. */
   terms_at?: string | null;
+}
+
+export interface ListsChangedNoticesTable {
+  version_id: string;
+  notified_at: string;
 }
 
 export interface MonitorTermsTable {
@@ -520,6 +527,7 @@ export interface Database {
   job_locks: JobLocksTable;
   monitors: MonitorsTable;
   monitor_terms: MonitorTermsTable;
+  lists_changed_notices: ListsChangedNoticesTable;
   alerts: AlertsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;

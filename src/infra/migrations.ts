@@ -704,6 +704,24 @@ const monitorTerms: Migration = {
   },
 };
 
+/**
+ * Issue 30: the optional per-organization webhook event `lists.changed`: the organization's opt-in,
+ * and the versions whose event was written (once, whichever node's pass wrote it).
+ */
+const listsChangedEvent: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .alterTable('organizations')
+      .addColumn('webhook_lists_changed', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+    await db.schema
+      .createTable('lists_changed_notices')
+      .addColumn('version_id', 'text', (c) => c.primaryKey())
+      .addColumn('notified_at', 'text', (c) => c.notNull())
+      .execute();
+  },
+};
+
 /** Ordered by name; Kysely runs them in that order. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_tenancy': tenancy,
@@ -724,6 +742,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0012_screening_profiles': screeningProfiles,
   '0019_monitor_terms': monitorTerms,
   '0021_profile_notify': profileNotify,
+  '0020_lists_changed_event': listsChangedEvent,
 };
 
 class InlineProvider implements MigrationProvider {

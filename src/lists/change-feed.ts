@@ -164,3 +164,57 @@ export async function changesOfVersions(db: Db, versionIds: string[]): Promise<{
     .execute();
   return rows.map((r) => ({ source: r.source, recordId: r.record_id }));
 }
+
+/** What one activated version changed, in numbers (the `lists.changed` webhook). */
+export interface VersionSummary {
+  source: string;
+  versionId: string;
+  /** The version of the source in force before it; null for a source's first version. */
+  previousVersionId: string | null;
+  activatedAt: string;
+  added: number;
+  removed: number;
+  changed: number;
+  /** Of those, changes that lapse a suppression (added and removed entities count too). */
+  major: number;
+}
+
+/** The counts of the changes of some versions; versions that changed no entity are left out. */
+export async function versionSummaries(db: Db, versionIds: string[]): Promise<VersionSummary[]> {
+  if (versionIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('list_changes')
+    .select(['version_id', 'source', 'kind', 'major', 'activated_at', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('version_id', 'in', versionIds)
+    .groupBy(['version_id', 'source', 'kind', 'major', 'activated_at'])
+    .execute();
+  const out = new Map<string, VersionSummary>();
+  for (const r of rows) {
+    let summary = out.get(r.version_id);
+    if (!summary) {
+      const previous = await db
+        .selectFrom('list_versions')
+        .select('id')
+        .where('source', '=', r.source)
+        .where('status', 'in', ['active', 'superseded'])
+        .where('id', '<', r.version_id)
+        .orderBy('id', 'desc')
+        .executeTakeFirst();
+      summary = {
+        source: r.source,
+        versionId: r.version_id,
+        previousVersionId: previous?.id ?? null,
+        activatedAt: r.activated_at,
+        added: 0,
+        removed: 0,
+        changed: 0,
+        major: 0,
+      };
+      out.set(r.version_id, summary);
+    }
+    const n = Number(r.n);
+    if (r.kind === 'added' || r.kind === 'removed' || r.kind === 'changed') summary[r.kind] += n;
+    if (r.major === 1) summary.major += n;
+  }
+  return [...out.values()].sort((a, b) => a.versionId.localeCompare(b.versionId));
+}

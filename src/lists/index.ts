@@ -30,3 +30,5 @@ export { PollStateStore, pollIntervalOf } from './poll-state.js';
 export type { DerivedSource, ListSyncDeps, ListSyncService, SyncOutcome, SyncPhase } from './sync-service.js';
 
 export const loadListSync = () => import('./sync-service.js');
+export { versionSummaries } from './change-feed.js';
+export type { VersionSummary } from './change-feed.js';

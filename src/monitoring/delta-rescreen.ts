@@ -32,6 +32,8 @@ export const DELTA_MARGIN = 10;
 const PAGE = 500;
 
 export interface ChangedEntities {
+  /** The list versions that came into force between the two snapshots. */
+  versionIds: string[];
   /** `<source>:<record id>` of every entity added, removed or changed. */
   entityIds: Set<string>;
   /** Their records as they were and as they are now (one or both). */
@@ -74,7 +76,7 @@ export async function changedEntities(
     if (was) records.push(was);
     if (now && now !== was) records.push(now);
   }
-  return { entityIds, records };
+  return { versionIds, entityIds, records };
 }
 
 /**

@@ -1,14 +1,14 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { sql } from 'kysely';
 import type { Clock } from '../infra/clock.js';
 import type { MatchingConfig, MonitoringConfig } from '../infra/config.js';
 import type { Log } from '../infra/context.js';
 import type { DatabaseHandle, Db } from '../infra/database.js';
-import { newId } from '../infra/ids.js';
 import { releaseLease, tryAcquireLease } from '../infra/job-lock.js';
 import { observeRescreenPass } from '../infra/metrics.js';
 import { parseStringArray } from '../infra/json.js';
 import { PollingJob } from '../infra/polling-job.js';
-import { listLabels, type ListRecord, type ListSnapshot, ListStore } from '../lists/index.js';
+import { type ListRecord, type ListSnapshot, ListStore } from '../lists/index.js';
 import {
   BUILT_IN_PROFILE,
   matchIdentifiers,
@@ -29,11 +29,11 @@ import {
   type Lapse,
   recordLapses,
 } from '../decisions/index.js';
-import { enqueueDelivery, serializeEvent } from '../webhooks/index.js';
 import { alertReasons } from './alert-rules.js';
 import { affectedMonitors, changedEntities, keyNewMonitors } from './delta-rescreen.js';
-import { AlertStore } from './alert-store.js';
-import { type DueMonitor, type MonitorResult, MonitorStore } from './monitor-store.js';
+import { lapseView, raiseAlert, type Rescreened, type Screened, versionIds } from './alert-raise.js';
+import { announceListChanges } from './lists-changed.js';
+import { type DueMonitor, MonitorStore } from './monitor-store.js';
 
 export interface RescreenDeps {
   database: DatabaseHandle;
@@ -52,6 +52,8 @@ export interface RescreenDeps {
   log?: Log;
   /** The screening profiles (src/profiles/): a rescreen runs under its organization's profile. */
   profileOf?: ProfileResolver;
+  /** PUBLIC_URL: the `lists.changed` webhook's links to the change feed start with it. */
+  publicUrl?: string;
 }
 
 export interface PassReport {
@@ -89,28 +91,18 @@ interface PendingDelta {
 
 const LEASE_NAME = 'monitors-rescreen';
 const LEASE_MS = 5 * 60 * 1000;
+/**
+ * How long a PostgreSQL node may hold a claimed batch without a word to the database (screening it)
+ * before the database ends its session, rolling its claim back for another node: the lease of a
+ * batch whose node hangs or lost its network (a node that exits loses its claim at once).
+ */
+const CLAIM_LEASE_MS = 120_000;
 /** Times a PostgreSQL pass looks again from the first monitor for rows a dead node left (see runPass). */
 const MAX_RESTARTS = 3;
 /** Longest stretch of screening between two yields to the event loop, so API requests are served during a pass. */
 const SLICE_MS = 20;
 /** How often the job looks for monitors due by age (the daily rescreen) when no list change kicks it. */
 const POLL_MS = 60_000;
-
-/** A rescreen's result with its matches (kept for the alert) and how many of them were suppressed. */
-interface Screened extends MonitorResult {
-  matchesJson: string;
-  suppressedCount: number;
-  profileId: string | null;
-  profileVersion: number;
-}
-
-interface Rescreened extends Screened {
-  monitor: DueMonitor;
-  /** Suppressions of this customer that lapsed since its last screening, on entities it matches now. */
-  lapses: Lapse[];
-  /** Lapses found now, to be written into their decisions. */
-  newLapses: Lapse[];
-}
 
 interface Generation {
   fingerprint: string;
@@ -257,6 +249,13 @@ export class Rescreener {
     const started = performance.now();
     const { db } = this.deps.database;
     const changed = await changedEntities(db, pending.next, pending.previous);
+    // The organizations that opted in hear what changed before the alerts it brings.
+    const announced = await announceListChanges(db, {
+      versionIds: changed.versionIds,
+      now: this.deps.clock.now(),
+      ...(this.deps.publicUrl ? { publicUrl: this.deps.publicUrl } : {}),
+    });
+    if (announced > 0) this.deps.onDeliveries?.();
     const delta: DeltaReport = { entities: changed.entityIds.size, reached: 0, monitors: 0, alerts: 0, tookMs: 0 };
     if (changed.records.length > 0 && this.deps.probe) {
       const probe = await this.deps.probe(changed.records);
@@ -378,6 +377,7 @@ export class Rescreener {
     if (engine === 'postgres') {
       // Claim, screen and write inside one transaction: the row locks are the claim.
       return db.transaction().execute(async (trx) => {
+        await sql`set local idle_in_transaction_session_timeout = ${sql.raw(String(CLAIM_LEASE_MS))}`.execute(trx);
         const rows = await new MonitorStore(trx).due({ ...filter, lock: true });
         if (rows.length === 0) return empty;
         const results = await this.screenAll(trx, snapshot, rows, cache);
@@ -455,84 +455,4 @@ export class Rescreener {
 /** How many of a result's matches count (are not suppressed). */
 function countUnsuppressed(matchesJson: string): number {
   return (JSON.parse(matchesJson) as { suppressed?: boolean }[]).filter((m) => !m.suppressed).length;
-}
-
-function lapseView(lapses: Lapse[]) {
-  return lapses.map((l) => ({ decisionId: l.decisionId, entityId: l.entityId, reason: l.reason }));
-}
-
-function versionIds(versionsJson: string): string[] {
-  return (JSON.parse(versionsJson) as { source: string; version: string }[]).map((v) => `${v.source}:${v.version}`);
-}
-
-/** Writes the alert of a changed monitor and, when its organization has a webhook, the alert.created delivery. */
-async function raiseAlert(
-  trx: Db,
-  r: Rescreened,
-  change: { oldSources: string[]; reasons: string[]; versions: string; now: Date },
-): Promise<string> {
-  const m = r.monitor;
-  const at = change.now.toISOString();
-  const id = newId('alt', change.now);
-  // A party that drops off the lists has no new top entity: the alert names the one it had.
-  const entityId = r.entityId ?? m.last_entity_id;
-  const entityName = r.entityName ?? m.entity_name;
-  await new AlertStore(trx).insert({
-    id,
-    org_id: m.org_id,
-    monitor_id: m.id,
-    entity_id: entityId,
-    entity_name: entityName,
-    old_risk_score: m.last_risk_score,
-    new_risk_score: r.riskScore,
-    old_risk_level: m.last_risk_level,
-    new_risk_level: r.riskLevel,
-    old_sources: JSON.stringify(change.oldSources),
-    new_sources: JSON.stringify(r.sources),
-    reasons: JSON.stringify(change.reasons),
-    list_versions: change.versions,
-    created_at: at,
-    resolved_at: null,
-    resolved_by: null,
-    note: null,
-    match_details: r.matchesJson,
-    lapses: r.lapses.length > 0 ? JSON.stringify(lapseView(r.lapses)) : null,
-    profile_id: r.profileId,
-    profile_version: r.profileVersion,
-  });
-  if (!m.webhook_url) return id;
-  const payload = serializeEvent(
-    'alert.created',
-    at,
-    { id: m.org_id, slug: m.org_slug, name: m.org_name },
-    {
-      id,
-      monitorId: m.id,
-      entityId,
-      entityName,
-      oldRiskScore: m.last_risk_score,
-      newRiskScore: r.riskScore,
-      oldRiskLevel: m.last_risk_level,
-      newRiskLevel: r.riskLevel,
-      oldSources: change.oldSources,
-      newSources: r.sources,
-      oldLists: listLabels(change.oldSources),
-      newLists: listLabels(r.sources),
-      reasons: change.reasons,
-      riskThreshold: m.risk_threshold,
-      query: m.query,
-      timestamp: at,
-      resolvedAt: null,
-      ...(r.lapses.length > 0 ? { lapsedSuppressions: lapseView(r.lapses) } : {}),
-    },
-  );
-  await enqueueDelivery(trx, {
-    orgId: m.org_id,
-    alertId: id,
-    event: 'alert.created',
-    payload,
-    isTest: false,
-    now: change.now,
-  });
-  return id;
 }

@@ -122,6 +122,7 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     probe: (records) => inlineScreener(records),
     onDeliveries: () => deliveries.job.kick(),
     profileOf,
+    ...(config.http.publicUrl ? { publicUrl: config.http.publicUrl } : {}),
     ...logged,
   });
   const lists = lazyListSync({ config: config.lists, derived: [ownershipSource(config.ownership)] });

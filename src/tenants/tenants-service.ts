@@ -26,6 +26,8 @@ export interface OrganizationView {
   webhookUrl: string | null;
   webhookSecretSet: boolean;
   webhookPaused: boolean;
+  /** The webhook also gets `lists.changed` when list versions come into force (issue 30). */
+  webhookListsChanged: boolean;
   fourEyes: string;
   reviewDays: number;
   createdAt: string;
@@ -43,6 +45,7 @@ export function viewOrganization(row: OrganizationRow): OrganizationView {
     webhookUrl: row.webhook_url,
     webhookSecretSet: row.webhook_secret !== null,
     webhookPaused: row.webhook_paused_at !== null,
+    webhookListsChanged: row.webhook_lists_changed === 1,
     fourEyes: row.four_eyes,
     reviewDays: row.review_days,
     createdAt: row.created_at,
@@ -63,6 +66,8 @@ export interface UpdateOrganizationInput {
   quota?: number | null;
   webhookUrl?: string | null;
   webhookSecret?: string | null;
+  /** Opt in to (true) or out of the `lists.changed` webhook event (issue 30). */
+  listsChanged?: boolean;
   /** Four-eyes for false positives (issue 13): off, high or all. */
   fourEyes?: string;
   /** Days until a suppression lapses for review (issue 13). */
@@ -183,6 +188,7 @@ export function tenantsService(deps: TenantsDeps = {}) {
         patch.webhook_secret =
           input.webhookSecret !== null && deps.sealSecret ? deps.sealSecret(input.webhookSecret) : input.webhookSecret;
       }
+      if (input.listsChanged !== undefined) patch.webhook_lists_changed = input.listsChanged ? 1 : 0;
       if (input.fourEyes !== undefined) {
         if (!(FOUR_EYES_MODES as readonly string[]).includes(input.fourEyes))
           throw validationError('four-eyes', `must be one of ${FOUR_EYES_MODES.join(', ')}`);

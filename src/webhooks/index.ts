@@ -9,3 +9,4 @@ export type { AlertPayload } from './payload.js';
 export { assertWebhookUrlAllowed } from './ssrf.js';
 export { webhooksService } from './webhooks-service.js';
 export type { WebhooksService } from './webhooks-service.js';
+export { serializeListsChangedEvent } from './payload.js';

@@ -1,6 +1,7 @@
 /** The webhook payload of api-v1.md 6.2. */
 
-export type WebhookEvent = 'alert.created' | 'alert.resolved' | 'batch.completed' | 'validation.missed';
+export type WebhookEvent =
+  'alert.created' | 'alert.resolved' | 'batch.completed' | 'validation.missed' | 'lists.changed';
 
 export interface OrganizationRef {
   id: string;
@@ -80,5 +81,22 @@ export function serializeValidationEvent(timestamp: string, organization: Organi
     timestamp,
     organization: { id: organization.id, slug: organization.slug, name: organization.name },
     validation,
+  });
+}
+
+/**
+ * The body of `lists.changed` (issue 30), sent to the organizations that opted in: what list
+ * versions came into force, their counts of changed entities, and where the feed lists them.
+ */
+export function serializeListsChangedEvent(
+  timestamp: string,
+  organization: OrganizationRef,
+  lists: { versions: object[]; added: number; removed: number; changed: number; major: number; feed: string },
+): string {
+  return JSON.stringify({
+    event: 'lists.changed',
+    timestamp,
+    organization: { id: organization.id, slug: organization.slug, name: organization.name },
+    lists,
   });
 }

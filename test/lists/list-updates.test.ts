@@ -79,6 +79,7 @@ for (const { engine, skip } of ENGINES) {
     let publisher: Publisher;
     let receiver: Receiver;
     let org: SeededOrg;
+    let otherOrg: SeededOrg;
     let firstVersion: string;
     let monitorId: string;
 
@@ -112,6 +113,13 @@ for (const { engine, skip } of ENGINES) {
         },
       });
       org = await seedOrg(t.ctx, { tier: 'professional', webhookUrl: receiver.url, webhookSecret: SECRET });
+      // This organization opts in to lists.changed; a second one with a webhook does not.
+      const optedIn = await t.ctx.services.tenants.updateOrganization({
+        ctx: t.ctx.operator,
+        input: { org: org.slug, listsChanged: true },
+      });
+      assert.equal(optedIn.webhookListsChanged, true);
+      otherOrg = await seedOrg(t.ctx, { tier: 'professional', webhookUrl: receiver.url, webhookSecret: SECRET });
     });
     after(async () => {
       await t?.close();
@@ -234,13 +242,43 @@ for (const { engine, skip } of ENGINES) {
       assert.equal(report.delta.monitors, 1, 'only the monitor the alias can affect');
       assert.equal(report.delta.alerts, 1);
       await t.ctx.jobs.deliveries.job.runUntilIdle();
-      const [delivery] = await receiver.waitFor(1);
-      assert.ok(delivery);
-      assert.equal(delivery.event, 'alert.created');
+      const received = await receiver.waitFor(2);
+      const delivery = received.find((d) => d.event === 'alert.created');
+      assert.ok(delivery, JSON.stringify(received.map((d) => d.event)));
       assert.equal(delivery.signatureValid, true);
       assert.equal(delivery.json.alert.monitorId, monitorId);
       assert.equal(delivery.json.alert.entityId, 'un_csl:6907993');
       assert.equal(delivery.json.alert.newRiskLevel, 'high');
+      // The opted-in organization also heard what changed: counts and a link to the feed, signed.
+      const notice = received.find((d) => d.event === 'lists.changed');
+      assert.ok(notice, JSON.stringify(received.map((d) => d.event)));
+      assert.equal(notice.signatureValid, true);
+      assert.equal(notice.json.organization.id, org.orgId);
+      assert.deepEqual(
+        { added: notice.json.lists.added, removed: notice.json.lists.removed, changed: notice.json.lists.changed },
+        { added: 0, removed: 0, changed: 1 },
+      );
+      assert.equal(notice.json.lists.major, 1);
+      assert.equal(notice.json.lists.versions[0].versionId, status.version);
+      assert.equal(notice.json.lists.versions[0].previousVersionId, firstVersion);
+      const feedLink = new URL(notice.json.lists.versions[0].feed, t.url);
+      const linked = await t.request('GET', `${feedLink.pathname}${feedLink.search}`, { key: org.key });
+      assert.equal(linked.status, 200, linked.text);
+      assert.deepEqual(
+        linked.body.data.map((c: { entityId: string }) => c.entityId),
+        ['un_csl:6907993'],
+      );
+      const listsChanged = await t.ctx.database.db
+        .selectFrom('webhook_deliveries')
+        .select('org_id')
+        .where('event', '=', 'lists.changed')
+        .execute();
+      assert.deepEqual(
+        listsChanged.map((d) => d.org_id),
+        [org.orgId],
+        'only the organization that opted in, once',
+      );
+      assert.notEqual(otherOrg.orgId, org.orgId);
 
       const feed = await t.request('GET', `/v1/lists/changes?since=${firstVersion}`, { key: org.key });
       assert.equal(feed.status, 200, feed.text);

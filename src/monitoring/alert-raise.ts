@@ -1,0 +1,108 @@
+import type { Db } from '../infra/database.js';
+import { newId } from '../infra/ids.js';
+import { listLabels } from '../lists/index.js';
+import type { Lapse } from '../decisions/index.js';
+import { enqueueDelivery, serializeEvent } from '../webhooks/index.js';
+import { AlertStore } from './alert-store.js';
+import type { DueMonitor, MonitorResult } from './monitor-store.js';
+
+/**
+ * What a rescreen (rescreen-service.ts) found for a monitor, and the alert it raises: its row and,
+ * when the organization has a webhook, its alert.created delivery.
+ */
+
+/** A rescreen's result with its matches (kept for the alert) and how many of them were suppressed. */
+export interface Screened extends MonitorResult {
+  matchesJson: string;
+  suppressedCount: number;
+  profileId: string | null;
+  profileVersion: number;
+}
+
+export interface Rescreened extends Screened {
+  monitor: DueMonitor;
+  /** Suppressions of this customer that lapsed since its last screening, on entities it matches now. */
+  lapses: Lapse[];
+  /** Lapses found now, to be written into their decisions. */
+  newLapses: Lapse[];
+}
+
+export function lapseView(lapses: Lapse[]) {
+  return lapses.map((l) => ({ decisionId: l.decisionId, entityId: l.entityId, reason: l.reason }));
+}
+
+export function versionIds(versionsJson: string): string[] {
+  return (JSON.parse(versionsJson) as { source: string; version: string }[]).map((v) => `${v.source}:${v.version}`);
+}
+
+/** Writes the alert of a changed monitor and, when its organization has a webhook, the alert.created delivery. */
+export async function raiseAlert(
+  trx: Db,
+  r: Rescreened,
+  change: { oldSources: string[]; reasons: string[]; versions: string; now: Date },
+): Promise<string> {
+  const m = r.monitor;
+  const at = change.now.toISOString();
+  const id = newId('alt', change.now);
+  // A party that drops off the lists has no new top entity: the alert names the one it had.
+  const entityId = r.entityId ?? m.last_entity_id;
+  const entityName = r.entityName ?? m.entity_name;
+  await new AlertStore(trx).insert({
+    id,
+    org_id: m.org_id,
+    monitor_id: m.id,
+    entity_id: entityId,
+    entity_name: entityName,
+    old_risk_score: m.last_risk_score,
+    new_risk_score: r.riskScore,
+    old_risk_level: m.last_risk_level,
+    new_risk_level: r.riskLevel,
+    old_sources: JSON.stringify(change.oldSources),
+    new_sources: JSON.stringify(r.sources),
+    reasons: JSON.stringify(change.reasons),
+    list_versions: change.versions,
+    created_at: at,
+    resolved_at: null,
+    resolved_by: null,
+    note: null,
+    match_details: r.matchesJson,
+    lapses: r.lapses.length > 0 ? JSON.stringify(lapseView(r.lapses)) : null,
+    profile_id: r.profileId,
+    profile_version: r.profileVersion,
+  });
+  if (!m.webhook_url) return id;
+  const payload = serializeEvent(
+    'alert.created',
+    at,
+    { id: m.org_id, slug: m.org_slug, name: m.org_name },
+    {
+      id,
+      monitorId: m.id,
+      entityId,
+      entityName,
+      oldRiskScore: m.last_risk_score,
+      newRiskScore: r.riskScore,
+      oldRiskLevel: m.last_risk_level,
+      newRiskLevel: r.riskLevel,
+      oldSources: change.oldSources,
+      newSources: r.sources,
+      oldLists: listLabels(change.oldSources),
+      newLists: listLabels(r.sources),
+      reasons: change.reasons,
+      riskThreshold: m.risk_threshold,
+      query: m.query,
+      timestamp: at,
+      resolvedAt: null,
+      ...(r.lapses.length > 0 ? { lapsedSuppressions: lapseView(r.lapses) } : {}),
+    },
+  );
+  await enqueueDelivery(trx, {
+    orgId: m.org_id,
+    alertId: id,
+    event: 'alert.created',
+    payload,
+    isTest: false,
+    now: change.now,
+  });
+  return id;
+}
