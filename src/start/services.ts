@@ -32,6 +32,7 @@ import { webhooksService, type WebhooksService } from '../webhooks/webhooks-serv
 import { ValidationRunner } from '../validation/validation-runner.js';
 import { validationService, type ValidationService } from '../validation/validation-service.js';
 import { ListJobs } from './list-jobs.js';
+import { AuditSealer } from '../audit/audit-seal.js';
 import { inlineScreener } from './matching-pool.js';
 
 /**
@@ -68,6 +69,8 @@ export interface Jobs {
   deliveries: DeliveryWorker;
   batches: BatchRunner;
   validation: ValidationRunner;
+  /** Places and seals the audit entries of screenings (audit/audit-seal.ts). */
+  auditSeal: AuditSealer;
   /** Interactive requests under way: the HTTP layer counts them, the batch runner yields to them. */
   interactive: InFlight;
   start(): void;
@@ -191,6 +194,12 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
         log?.('error', 'recording the activation validation run failed', { err: String(error) }),
       );
   });
+  const auditSeal = new AuditSealer({
+    db: database.db,
+    now: () => clock.now(),
+    intervalMs: config.audit.sealIntervalMs,
+    ...logged,
+  });
   const listJobs = new ListJobs({ config: config.lists, ctx: operator, nodeId, runtime, lists, ...logged });
   const jobs: Jobs = {
     lists: listJobs,
@@ -198,8 +207,10 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     deliveries,
     batches: batchRunner,
     validation: validationRunner,
+    auditSeal,
     interactive,
     start() {
+      auditSeal.job.start();
       listJobs.job.start();
       rescreen.job.start();
       deliveries.job.start();
@@ -213,6 +224,7 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
         deliveries.job.stop(),
         batchRunner.job.stop(),
         validationRunner.job.stop(),
+        auditSeal.job.stop(),
       ]);
     },
   };
