@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { PostgresAdapter } from 'kysely';
 import type { Db } from '../infra/database.js';
-import type { AuditLogTable } from '../infra/db-schema.js';
+import type { AuditLogTable, AuditPendingTable } from '../infra/db-schema.js';
 import { newId } from '../infra/ids.js';
 import { prepareQuery, preparedFor } from '../infra/prepared-query.js';
 
@@ -11,14 +11,18 @@ import { prepareQuery, preparedFor } from '../infra/prepared-query.js';
  * content and of the previous entry of its chain, so an edited, removed or inserted entry breaks the
  * chain from there on (`verifyChain`).
  *
- * Concurrency: an append locks its chain's head row (audit_heads) in the transaction that writes
- * what it records, reads the last sequence number and hash from it, writes the entries and moves the
- * head. On PostgreSQL the row lock (SELECT ... FOR UPDATE) makes writers on every node take turns;
+ * Two ways in (issue 34). Screenings, the hot path, write their entries into audit_pending in their
+ * own transaction without touching the chain (`appendAuditPending`); the sealer (audit-seal.ts), one
+ * node at a time, places them in their chains and seals them every AUDIT_SEAL_INTERVAL. Rare events
+ * are placed at once (`appendAudit`): the transaction locks the chain's head row (audit_heads),
+ * reads the last sequence number and hash from it, writes the entries and moves the head. On
+ * PostgreSQL the row lock (SELECT ... FOR UPDATE) makes those writers and the sealer take turns;
  * SQLite has one writer at a time anyway. The unique (chain, seq) index is the last guard: two
  * entries can never share a place in a chain, so the chain cannot fork. Several chains are locked in
- * the order of their names, so two transactions cannot deadlock on heads.
+ * the order of their names, so two transactions cannot deadlock on heads. A chain's order (seq) is
+ * the order entries were placed in it, not strictly the order of their `at`.
  *
- * No other module writes SQL against audit_log or audit_heads, and nothing updates or deletes an
+ * No other module writes SQL against the audit tables, and nothing updates or deletes an
  * entry; retention (`sanctions audit prune`) deletes the oldest entries of a chain, never younger than
  * the configured retention, and records that it did as an `audit.pruned` entry of the same chain.
  */
@@ -63,14 +67,18 @@ const queries = preparedFor((db) => ({
   seedHead: prepareQuery(db, (db, p: { chain: string; hash: string }) =>
     db
       .insertInto('audit_heads')
-      .values({ chain: p.chain, seq: 0, entry_hash: p.hash })
+      .values({ chain: p.chain, seq: 0, entry_hash: p.hash, sealed_seq: 0, seal_hash: p.hash })
       .onConflict((oc) => oc.column('chain').doNothing()),
   ),
   head: prepareQuery(db, (db, p: { chain: string }) =>
-    db.selectFrom('audit_heads').select(['seq', 'entry_hash']).where('chain', '=', p.chain),
+    db.selectFrom('audit_heads').select(['seq', 'entry_hash', 'sealed_seq', 'seal_hash']).where('chain', '=', p.chain),
   ),
   headForUpdate: prepareQuery(db, (db, p: { chain: string }) =>
-    db.selectFrom('audit_heads').select(['seq', 'entry_hash']).where('chain', '=', p.chain).forUpdate(),
+    db
+      .selectFrom('audit_heads')
+      .select(['seq', 'entry_hash', 'sealed_seq', 'seal_hash'])
+      .where('chain', '=', p.chain)
+      .forUpdate(),
   ),
   insert: prepareQuery(db, (db, p: AuditRow) =>
     db.insertInto('audit_log').values({
@@ -87,75 +95,166 @@ const queries = preparedFor((db) => ({
       entry_hash: p.entry_hash,
     }),
   ),
-  moveHead: prepareQuery(db, (db, p: { chain: string; seq: number; hash: string }) =>
-    db.updateTable('audit_heads').set({ seq: p.seq, entry_hash: p.hash }).where('chain', '=', p.chain),
+  insertPending: prepareQuery(db, (db, p: AuditPendingTable) =>
+    db.insertInto('audit_pending').values({
+      id: p.id,
+      chain: p.chain,
+      at: p.at,
+      event: p.event,
+      actor: p.actor,
+      subject: p.subject,
+      data: p.data,
+    }),
   ),
 }));
 
-function isPostgres(db: Db): boolean {
+export function isPostgres(db: Db): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 /** Rows per INSERT statement: far below both engines' parameter limits (11 columns each). */
 const INSERT_ROWS = 80;
 
+/** A chain's head, locked for the transaction that read it. */
+export interface ChainHead {
+  seq: number;
+  entry_hash: string;
+  sealed_seq: number;
+  seal_hash: string;
+}
+
+/** Creates the chain's head if it is new and locks it (a row lock on PostgreSQL; SQLite has one writer). */
+export async function lockHead(db: Db, trx: Db, chain: string): Promise<ChainHead> {
+  const q = queries(db);
+  await q.seedHead.execute({ chain, hash: GENESIS_HASH }, trx);
+  const head = await (isPostgres(db) ? q.headForUpdate : q.head).first({ chain }, trx);
+  if (!head) throw new Error(`audit chain ${chain} has no head`);
+  return {
+    seq: Number(head.seq),
+    entry_hash: head.entry_hash,
+    sealed_seq: Number(head.sealed_seq),
+    seal_hash: head.seal_hash,
+  };
+}
+
+/** An event to place in a chain; `id` is kept when given (an entry that waited in audit_pending). */
+export type PlacedEvent = Omit<AuditEvent, 'chain' | 'data'> & { id?: string; data: string };
+
 /**
- * Appends events to their chains inside `trx`, the transaction that writes what they record.
- * `db` is the database `trx` belongs to (the statements are prepared on it).
+ * Writes events as the next entries of `chain` after `head` (locked by the caller), in order;
+ * returns the new last sequence number and hash. The head itself is moved by the caller.
+ */
+export async function placeEntries(
+  db: Db,
+  trx: Db,
+  placement: { chain: string; head: ChainHead; events: PlacedEvent[] },
+): Promise<{ seq: number; hash: string }> {
+  const { chain, head, events } = placement;
+  let seq = head.seq;
+  let prev = head.entry_hash;
+  const rows: AuditRow[] = [];
+  for (const e of events) {
+    seq++;
+    const base = { chain, seq, at: e.at, event: e.event, actor: e.actor, subject: e.subject, data: e.data };
+    const content = contentHash(base);
+    const hash = entryHash(prev, content);
+    rows.push({
+      id: e.id ?? newId('aud', new Date(e.at)),
+      ...base,
+      prev_hash: prev,
+      content_hash: content,
+      entry_hash: hash,
+    });
+    prev = hash;
+  }
+  if (isPostgres(db)) {
+    // One round trip for many rows.
+    for (let i = 0; i < rows.length; i += INSERT_ROWS) {
+      await trx
+        .insertInto('audit_log')
+        .values(rows.slice(i, i + INSERT_ROWS))
+        .execute();
+    }
+  } else {
+    // SQLite runs in process: a statement prepared once costs less than building a long one per batch.
+    const q = queries(db);
+    for (const row of rows) await q.insert.execute(row, trx);
+  }
+  return { seq, hash: prev };
+}
+
+/** Moves a chain's head to its new last entry (and, when `seal` is given, its last seal). */
+export async function moveHead(
+  trx: Db,
+  chain: string,
+  to: { seq: number; hash: string; seal?: { seq: number; hash: string } },
+): Promise<void> {
+  await trx
+    .updateTable('audit_heads')
+    .set({
+      seq: to.seq,
+      entry_hash: to.hash,
+      ...(to.seal ? { sealed_seq: to.seal.seq, seal_hash: to.seal.hash } : {}),
+    })
+    .where('chain', '=', chain)
+    .execute();
+}
+
+/** The events grouped by chain, chains in the order of their names (the order heads are locked in). */
+function byChain(events: AuditEvent[]): [string, AuditEvent[]][] {
+  const chains = new Map<string, AuditEvent[]>();
+  for (const e of events) {
+    const list = chains.get(e.chain);
+    if (list) list.push(e);
+    else chains.set(e.chain, [e]);
+  }
+  return [...chains.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * Appends events to their chains inside `trx`, the transaction that writes what they record: it
+ * takes each chain's head, so it is for rare events (decisions, keys, profiles, list activations).
+ * Entries are sealed by the next seal (audit-seal.ts). `db` is the database `trx` belongs to (the
+ * statements are prepared on it).
  */
 export async function appendAudit(db: Db, trx: Db, events: AuditEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  const byChain = new Map<string, AuditEvent[]>();
-  for (const e of events) {
-    const list = byChain.get(e.chain);
-    if (list) list.push(e);
-    else byChain.set(e.chain, [e]);
+  for (const [chain, list] of byChain(events)) {
+    const head = await lockHead(db, trx, chain);
+    const placed = await placeEntries(db, trx, {
+      chain,
+      head,
+      events: list.map((e) => ({ ...e, data: JSON.stringify(e.data) })),
+    });
+    await moveHead(trx, chain, placed);
+  }
+}
+
+/**
+ * Writes events inside `trx` without taking their chains' heads (the POST /screen path, issue 34):
+ * they wait in audit_pending, each under the id its entry will have, until the sealer places them
+ * in their chains and seals them (within AUDIT_SEAL_INTERVAL). Committed with what they record, so
+ * nothing acknowledged goes unrecorded; no row here is one that another request waits for.
+ */
+export async function appendAuditPending(db: Db, trx: Db, events: AuditEvent[]): Promise<void> {
+  const rows = events.map((e) => ({
+    id: newId('aud', new Date(e.at)),
+    chain: e.chain,
+    at: e.at,
+    event: e.event,
+    actor: e.actor,
+    subject: e.subject,
+    data: JSON.stringify(e.data),
+  }));
+  if (isPostgres(db)) {
+    for (let i = 0; i < rows.length; i += INSERT_ROWS)
+      await trx
+        .insertInto('audit_pending')
+        .values(rows.slice(i, i + INSERT_ROWS))
+        .execute();
+    return;
   }
   const q = queries(db);
-  const postgres = isPostgres(db);
-  for (const chain of [...byChain.keys()].sort()) {
-    await q.seedHead.execute({ chain, hash: GENESIS_HASH }, trx);
-    const head = await (postgres ? q.headForUpdate : q.head).first({ chain }, trx);
-    if (!head) throw new Error(`audit chain ${chain} has no head`);
-    let seq = Number(head.seq);
-    let prev = head.entry_hash;
-    const rows: AuditRow[] = [];
-    for (const e of byChain.get(chain)!) {
-      seq++;
-      const base = {
-        chain,
-        seq,
-        at: e.at,
-        event: e.event,
-        actor: e.actor,
-        subject: e.subject,
-        data: JSON.stringify(e.data),
-      };
-      const content = contentHash(base);
-      const hash = entryHash(prev, content);
-      rows.push({
-        id: newId('aud', new Date(e.at)),
-        ...base,
-        prev_hash: prev,
-        content_hash: content,
-        entry_hash: hash,
-      });
-      prev = hash;
-    }
-    if (postgres) {
-      // One round trip for many rows.
-      for (let i = 0; i < rows.length; i += INSERT_ROWS) {
-        await trx
-          .insertInto('audit_log')
-          .values(rows.slice(i, i + INSERT_ROWS))
-          .execute();
-      }
-    } else {
-      // SQLite runs in process: a statement prepared once costs less than building a long one per batch.
-      for (const row of rows) await q.insert.execute(row, trx);
-    }
-    await q.moveHead.execute({ chain, seq, hash: prev }, trx);
-  }
+  for (const row of rows) await q.insertPending.execute(row, trx);
 }
 
 /** Appends events in a transaction of their own (for work that writes nothing else). */
@@ -223,6 +322,11 @@ export class AuditStore {
       .where('seq', '<=', seq)
       .executeTakeFirst();
     return Number(result.numDeletedRows);
+  }
+
+  /** Deletes the seals that cover only entries up to `seq` (retention, inside `trx`). */
+  async deleteSealsThrough(chain: string, seq: number, trx: Db = this.db): Promise<void> {
+    await trx.deleteFrom('audit_seals').where('chain', '=', chain).where('last_seq', '<=', seq).execute();
   }
 
   /** The `audit.pruned` entries of a chain: each says up to which entry the chain was pruned. */

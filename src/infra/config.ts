@@ -99,6 +99,8 @@ export interface AuditConfig {
    * younger is ever deleted; `sanctions audit prune` deletes what is older.
    */
   retentionYears: number;
+  /** How often, in ms, the entries written since the last seal are placed in their chains and sealed. */
+  sealIntervalMs: number;
 }
 
 /** Batch screening (issue 14): how the background rows run beside interactive requests. */
@@ -506,6 +508,14 @@ export const CONFIG_VARIABLES = V([
     max: 100,
     description:
       'Years an audit entry is kept at least (31 CFR 501.601); `sanctions audit prune` deletes only what is older.',
+  },
+  {
+    name: 'AUDIT_SEAL_INTERVAL',
+    group: 'Audit',
+    kind: 'duration',
+    default: '1s',
+    description:
+      'How often the audit entries written since the last seal are placed in their chains and sealed (one node at a time).',
   },
   {
     name: 'BATCH_CONCURRENCY',
@@ -927,7 +937,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       batchSize: int(env, 'RESCREEN_BATCH_SIZE'),
       maxIntervalMs: duration(env, 'RESCREEN_INTERVAL'),
     },
-    audit: { retentionYears: int(env, 'AUDIT_RETENTION_YEARS') },
+    audit: { retentionYears: int(env, 'AUDIT_RETENTION_YEARS'), sealIntervalMs: duration(env, 'AUDIT_SEAL_INTERVAL') },
     batches: {
       concurrency: int(env, 'BATCH_CONCURRENCY'),
       busyConcurrency: int(env, 'BATCH_BUSY_CONCURRENCY'),

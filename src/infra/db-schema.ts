@@ -334,6 +334,34 @@ export interface AuditHeadsTable {
   chain: string;
   seq: number;
   entry_hash: string;
+  /** The last entry covered by a seal (0: none yet). */
+  sealed_seq: number;
+  /** The hash of the chain's last seal (GENESIS_HASH before the first). */
+  seal_hash: string;
+}
+
+/** An audit entry written but not yet placed in its chain (the sealer places and seals it). */
+export interface AuditPendingTable {
+  id: string;
+  chain: string;
+  at: string;
+  event: string;
+  actor: string;
+  subject: string;
+  data: string;
+}
+
+/** A seal: the entries first_seq..last_seq of a chain, linked to the seal before it. */
+export interface AuditSealsTable {
+  chain: string;
+  first_seq: number;
+  last_seq: number;
+  /** The chain's entry hash at last_seq: computed over each covered entry in turn. */
+  entries_hash: string;
+  /** seal_hash of the chain's previous seal (GENESIS_HASH for the first). */
+  prev_hash: string;
+  seal_hash: string;
+  sealed_at: string;
 }
 
 export interface WebhookDeliveriesTable {
@@ -535,6 +563,8 @@ export interface Database {
   decision_list_reviews: DecisionListReviewsTable;
   audit_log: AuditLogTable;
   audit_heads: AuditHeadsTable;
+  audit_pending: AuditPendingTable;
+  audit_seals: AuditSealsTable;
   batches: BatchesTable;
   batch_rows: BatchRowsTable;
   user_passwords: UserPasswordsTable;

@@ -723,6 +723,46 @@ const listsChangedEvent: Migration = {
 };
 
 /** Ordered by name; Kysely runs them in that order. */
+/**
+ * The audit chain sealed in batches (issue 34): screenings write their entries into audit_pending
+ * without touching the chain's head; the sealer (audit/audit-seal.ts) places them in their chain and
+ * seals what it placed. Every chain's existing entries are covered by its first seal.
+ */
+const auditSeals: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('audit_pending')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('chain', 'text', (c) => c.notNull())
+      .addColumn('at', 'text', (c) => c.notNull())
+      .addColumn('event', 'text', (c) => c.notNull())
+      .addColumn('actor', 'text', (c) => c.notNull())
+      .addColumn('subject', 'text', (c) => c.notNull())
+      .addColumn('data', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('audit_pending_chain').on('audit_pending').columns(['chain', 'id']).execute();
+    await db.schema
+      .createTable('audit_seals')
+      .addColumn('chain', 'text', (c) => c.notNull())
+      .addColumn('first_seq', 'integer', (c) => c.notNull())
+      .addColumn('last_seq', 'integer', (c) => c.notNull())
+      .addColumn('entries_hash', 'text', (c) => c.notNull())
+      .addColumn('prev_hash', 'text', (c) => c.notNull())
+      .addColumn('seal_hash', 'text', (c) => c.notNull())
+      .addColumn('sealed_at', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('audit_seals_pk', ['chain', 'last_seq'])
+      .execute();
+    await db.schema
+      .alterTable('audit_heads')
+      .addColumn('sealed_seq', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+    await db.schema
+      .alterTable('audit_heads')
+      .addColumn('seal_hash', 'text', (c) => c.notNull().defaultTo('0'.repeat(64)))
+      .execute();
+  },
+};
+
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_tenancy': tenancy,
   '0002_screenings': screenings,
@@ -740,6 +780,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0014_validation_runs': validationRuns,
   '0016_org_sso': orgSso,
   '0012_screening_profiles': screeningProfiles,
+  '0017_audit_seals': auditSeals,
   '0019_monitor_terms': monitorTerms,
   '0021_profile_notify': profileNotify,
   '0020_lists_changed_event': listsChangedEvent,

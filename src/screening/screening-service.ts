@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { appendAudit } from '../audit/index.js';
+import { appendAuditPending } from '../audit/index.js';
 import { BatchWriter } from '../infra/batch-writer.js';
 import type { MatchingConfig } from '../infra/config.js';
 import type { Call } from '../infra/context.js';
@@ -26,7 +26,7 @@ import {
   releaseIdempotencyKey,
 } from './idempotency.js';
 import { canonicalIdentifiers, matchIdentifiers, storedIdentifiers, storedWarnings } from './identifiers-input.js';
-import { type ProfileResolver, BUILT_IN_PROFILE, profileLevel } from './applied-profile.js';
+import { BUILT_IN_PROFILE, profileLevel, type ProfileResolver } from './applied-profile.js';
 import {
   annotateMatches,
   customerKeyOf,
@@ -191,7 +191,7 @@ function writerFor(db: Db): BatchWriter<ScreeningWrite> {
       (w) => w.caller.orgId,
       undefined,
       undefined,
-      // The batch's audit entries, one append per organization's chain, after its other writes.
+      // The batch's audit entries, after its other writes.
       async (trx, jobs) => {
         // Quotas counted in Redis: the durable usage, one addition per organization and month.
         const usage = new Map<string, { orgId: string; month: string; count: number }>();
@@ -219,7 +219,8 @@ function writerFor(db: Db): BatchWriter<ScreeningWrite> {
             );
           events.push(screeningAuditEvent(w.row, w.caller.userId, w.suppressions, w.lapses));
         }
-        await appendAudit(db, trx, events);
+        // Without the chain's head: the sealer places and seals them (audit/audit-seal.ts).
+        await appendAuditPending(db, trx, events);
       },
     );
     writers.set(db, writer);

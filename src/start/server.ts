@@ -127,6 +127,8 @@ export async function startServer(
         ctx.jobs.stop().then(() => app.log.info('drain: jobs stopped')),
       ]);
       await operations.keyUsage.flush();
+      // The audit entries of the last screenings are sealed before the node goes (another node would).
+      await ctx.jobs.auditSeal.sealNow().catch((error: unknown) => app.log.error({ err: String(error) }, 'audit seal'));
       const released = await releaseNodeHoldings(ctx).catch(() => ({ leases: 0, claims: 0 }));
       app.log.info(released, 'drained');
       await metrics?.close();

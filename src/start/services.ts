@@ -1,4 +1,4 @@
-import { auditService, type AuditService } from '../audit/index.js';
+import { AuditSealer, auditService, type AuditService } from '../audit/index.js';
 import { BatchRunner, batchService, type BatchService } from '../batches/index.js';
 import { accountsService, type AccountsService, ssoService, type SsoService } from '../accounts/index.js';
 import type { Clock } from '../infra/clock.js';
@@ -69,6 +69,8 @@ export interface Jobs {
   deliveries: DeliveryWorker;
   batches: BatchRunner;
   validation: ValidationRunner;
+  /** Places and seals the audit entries of screenings (audit/audit-seal.ts). */
+  auditSeal: AuditSealer;
   /** Interactive requests under way: the HTTP layer counts them, the batch runner yields to them. */
   interactive: InFlight;
   start(): void;
@@ -199,6 +201,12 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
         log?.('error', 'recording the activation validation run failed', { err: String(error) }),
       );
   });
+  const auditSeal = new AuditSealer({
+    db: database.db,
+    now: () => clock.now(),
+    intervalMs: config.audit.sealIntervalMs,
+    ...logged,
+  });
   const listJobs = new ListJobs({ config: config.lists, ctx: operator, nodeId, runtime, lists, ...logged });
   const jobs: Jobs = {
     lists: listJobs,
@@ -206,8 +214,10 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     deliveries,
     batches: batchRunner,
     validation: validationRunner,
+    auditSeal,
     interactive,
     start() {
+      auditSeal.job.start();
       listJobs.job.start();
       rescreen.job.start();
       deliveries.job.start();
@@ -221,6 +231,7 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
         deliveries.job.stop(),
         batchRunner.job.stop(),
         validationRunner.job.stop(),
+        auditSeal.job.stop(),
       ]);
     },
   };

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { contentHash, entryHash } from '../../src/audit/audit-store.js';
 import { ManualClock } from '../../src/infra/clock.js';
 import { ENGINES, type SeededOrg, type TestApp, seedOrg, startTestApp } from '../helpers/harness.js';
 import { GENEROUS_LIMITS, loadSampleLists } from '../helpers/http-assert.js';
@@ -51,6 +52,15 @@ for (const { engine, skip } of ENGINES) {
       }
       const answers = await Promise.all(requests);
       for (const r of answers) assert.equal(r.status, 200, r.text);
+      // Screenings wait to be placed in their chain; verify counts them as not sealed, and finds nothing broken.
+      const before = await b.ctx.services.audit.verify({ ctx: b.ctx.operator, input: {} });
+      assert.equal(before.ok, true, JSON.stringify(before.broken));
+      assert.ok(before.unsealed >= 120, `${before.unsealed} unsealed`);
+      // Both nodes seal at once: one at a time places them (the lease), nothing twice. (Two SQLite
+      // connections of one process cannot both be in a write: a busy wait there blocks the thread.)
+      if (engine === 'postgres') await Promise.all([a.ctx.jobs.auditSeal.sealNow(), b.ctx.jobs.auditSeal.sealNow()]);
+      else await b.ctx.jobs.auditSeal.sealNow();
+      await a.ctx.jobs.auditSeal.sealNow();
 
       const db = a.ctx.database.db;
       for (const org of orgs) {
@@ -75,6 +85,9 @@ for (const { engine, skip } of ENGINES) {
       }
       const report = await b.ctx.services.audit.verify({ ctx: b.ctx.operator, input: {} });
       assert.equal(report.ok, true, JSON.stringify(report.broken));
+      assert.equal(report.unsealed, 0);
+      const pending = await db.selectFrom('audit_pending').select('id').execute();
+      assert.deepEqual(pending, []);
     });
 
     it('names the gap when an entry is deleted, and the end when the last one is', async () => {
@@ -117,6 +130,7 @@ for (const { engine, skip } of ENGINES) {
       clock.set(new Date('2026-06-01T13:00:00.000Z'));
       const young = await a.request('POST', '/v1/screen', { key: orgs[0]!.key, body: { name: 'Rustam Karimov' } });
       assert.equal(young.status, 200, young.text);
+      await a.ctx.jobs.auditSeal.sealNow();
       clock.set(new Date('2036-06-01T12:00:00.000Z'));
       const total = Number(
         (
@@ -147,6 +161,125 @@ for (const { engine, skip } of ENGINES) {
       const cut = await audit.verify({ ctx: a.ctx.operator, input: { org: orgs[0]!.slug } });
       assert.equal(cut.ok, false);
       assert.match(cut.broken[0]!.problem, /not pruned/);
+    });
+  });
+}
+
+for (const { engine, skip } of ENGINES) {
+  describe(`audit seals (${engine})`, { skip }, () => {
+    let t: TestApp;
+    let org: SeededOrg;
+    const clock = new ManualClock('2026-06-01T10:00:00.000Z');
+
+    before(async () => {
+      t = await startTestApp(engine, { clock, env: GENEROUS_LIMITS });
+      org = await seedOrg(t.ctx);
+      await loadSampleLists(t.ctx);
+    });
+    after(async () => {
+      await t?.close();
+    });
+
+    const verify = () => t.ctx.services.audit.verify({ ctx: t.ctx.operator, input: { org: org.slug } });
+    const screen = async (n: number) => {
+      for (let i = 0; i < n; i++) {
+        const r = await t.request('POST', '/v1/screen', { key: org.key, body: { name: `Margaret Whitfield ${i}` } });
+        assert.equal(r.status, 200, r.text);
+      }
+    };
+
+    it('seals in batches: each seal follows the one before it, and a forged chain is found by its seal', async () => {
+      await screen(3);
+      const first = await t.ctx.jobs.auditSeal.sealNow();
+      assert.equal(first?.placed, 3);
+      clock.advance(1000);
+      await screen(4);
+      assert.equal((await verify()).unsealed, 4);
+      await t.ctx.jobs.auditSeal.sealNow();
+      const db = t.ctx.database.db;
+      const seals = await db
+        .selectFrom('audit_seals')
+        .selectAll()
+        .where('chain', '=', org.orgId)
+        .orderBy('last_seq')
+        .execute();
+      assert.equal(seals.length, 2);
+      assert.equal(seals[1]!.first_seq, seals[0]!.last_seq + 1);
+      assert.equal(seals[1]!.prev_hash, seals[0]!.seal_hash);
+      const ok = await verify();
+      assert.deepEqual([ok.ok, ok.unsealed], [true, 0]);
+
+      // Every hash after an altered entry recomputed, the head moved with them: only the seal can tell.
+      const rows = await db.selectFrom('audit_log').selectAll().where('chain', '=', org.orgId).orderBy('seq').execute();
+      const head = await db
+        .selectFrom('audit_heads')
+        .selectAll()
+        .where('chain', '=', org.orgId)
+        .executeTakeFirstOrThrow();
+      const target = rows.find((r) => r.event === 'screening.created')!;
+      let prev = target.prev_hash;
+      for (const row of rows.filter((r) => r.seq >= target.seq)) {
+        const data = row.id === target.id ? row.data.replace('Margaret', 'Marjorie') : row.data;
+        const content = contentHash({ ...row, data });
+        const hash = entryHash(prev, content);
+        await db
+          .updateTable('audit_log')
+          .set({ data, prev_hash: prev, content_hash: content, entry_hash: hash })
+          .where('id', '=', row.id)
+          .execute();
+        prev = hash;
+      }
+      await db.updateTable('audit_heads').set({ entry_hash: prev }).where('chain', '=', org.orgId).execute();
+      const forged = await verify();
+      assert.equal(forged.ok, false);
+      assert.equal(forged.broken[0]?.seq, seals[0]!.last_seq);
+      assert.match(forged.broken[0]!.problem, /do not match the seal of entries 1\.\./);
+      for (const row of rows) await db.updateTable('audit_log').set(row).where('id', '=', row.id).execute();
+      await db.updateTable('audit_heads').set(head).where('chain', '=', org.orgId).execute();
+      assert.equal((await verify()).ok, true);
+
+      // A seal altered, or one removed.
+      await db
+        .updateTable('audit_seals')
+        .set({ sealed_at: '2026-01-01T00:00:00.000Z' })
+        .where('chain', '=', org.orgId)
+        .where('last_seq', '=', seals[1]!.last_seq)
+        .execute();
+      const altered = await verify();
+      assert.match(altered.broken[0]!.problem, /seal of entries .* was altered/);
+      await db
+        .updateTable('audit_seals')
+        .set(seals[1]!)
+        .where('chain', '=', org.orgId)
+        .where('last_seq', '=', seals[1]!.last_seq)
+        .execute();
+      await db
+        .deleteFrom('audit_seals')
+        .where('chain', '=', org.orgId)
+        .where('last_seq', '=', seals[0]!.last_seq)
+        .execute();
+      const removed = await verify();
+      assert.equal(removed.ok, false);
+      assert.match(removed.broken[0]!.problem, /not the chain's first seal/);
+      await db.insertInto('audit_seals').values(seals[0]!).execute();
+      assert.equal((await verify()).ok, true);
+    });
+
+    it('a node that starts seals what an earlier one left pending, in its first round', async () => {
+      await screen(2);
+      assert.equal((await verify()).unsealed, 2);
+      // A second node of the deployment starting its jobs (as after a crash and restart of the first).
+      const restarted = await startTestApp(engine, { clock, shared: t.env });
+      try {
+        restarted.ctx.jobs.auditSeal.job.start();
+        const deadline = Date.now() + 2000;
+        while ((await verify()).unsealed > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        const report = await verify();
+        assert.deepEqual([report.ok, report.unsealed], [true, 0]);
+      } finally {
+        await restarted.ctx.jobs.auditSeal.job.stop();
+        await restarted.close();
+      }
     });
   });
 }
