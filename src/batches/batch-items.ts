@@ -2,14 +2,14 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { AppError, fieldOfPointer } from '../infra/errors.js';
 import { parseStringArray } from '../infra/json.js';
 import { type IdentifierRequest, type IdentifierWarning, validateIdentifiers } from '../screening/identifiers-input.js';
-import { validateScreenInput } from '../screening/screen-input.js';
+import { validateScreeningRequest } from '../screening/screen-input.js';
 import { IdentifierInput, ScreenRequest, type ScreenRequestBody } from '../screening/screening-schemas.js';
 import type { BatchResultRowData, BatchStatusData } from './batch-schemas.js';
 import type { BatchLine, BatchRow, BatchTally, RowFailure } from './batch-store.js';
 
 /**
  * One row checked as POST /screen checks its body: the route's schema (ScreenRequest), then the very
- * function POST /screen validates with (validateScreenInput). A bad row is that row's error.
+ * function POST /screen validates with (validateScreeningRequest). A bad row is that row's error.
  */
 
 // The schemas ScreenRequest refers to by $ref go with it (identifiers' items).
@@ -50,7 +50,7 @@ export function checkItem(item: Record<string, unknown>, groupByCluster: boolean
     return { body, externalId, error: { code: 'VALIDATION_ERROR', field, message: `${field}: ${what}` } };
   }
   try {
-    validateScreenInput(body, now);
+    validateScreeningRequest(body, now);
   } catch (error) {
     if (error instanceof AppError) {
       return { body, externalId, error: { code: error.code, field: error.field ?? null, message: error.message } };

@@ -11,19 +11,15 @@ import { PollingJob } from '../infra/polling-job.js';
 import { listLabels } from '../lists/labels.js';
 import type { ListSnapshot } from '../lists/list-runtime.js';
 import { ListStore } from '../lists/list-store.js';
-import { matchIdentifiers, parseStoredIdentifiers } from '../screening/identifiers-input.js';
 import { type AuditEvent, appendAudit } from '../audit/audit-store.js';
-import { BUILT_IN_PROFILE, type ProfileResolver, profileLevel } from '../screening/applied-profile.js';
+import type { ProfileResolver } from '../screening/applied-profile.js';
 import type { Screener } from '../screening/screener.js';
 import {
   type Lapse,
-  annotateMatches,
   customerGroupKey,
   customerKeyOf,
   decisionsByCustomer,
   ensureReviewed,
-  entityIdsOf,
-  evaluateSuppressions,
   recordLapses,
 } from '../decisions/suppression.js';
 import { enqueueDelivery } from '../webhooks/delivery-store.js';
@@ -32,7 +28,8 @@ import type { ListRecord } from '../lists/model.js';
 import { alertReasons } from './alert-rules.js';
 import { affectedMonitors, changedEntities } from './delta-rescreen.js';
 import { AlertStore } from './alert-store.js';
-import { type DueMonitor, type MonitorResult, MonitorStore } from './monitor-store.js';
+import { type MonitorScreening, type RescreenedMonitor, screenMonitor } from './monitor-screening.js';
+import { type DueMonitor, MonitorStore } from './monitor-store.js';
 
 export interface RescreenDeps {
   database: DatabaseHandle;
@@ -92,22 +89,6 @@ const MAX_RESTARTS = 3;
 const SLICE_MS = 20;
 /** How often the job looks for monitors due by age (the daily rescreen) when no list change kicks it. */
 const POLL_MS = 60_000;
-
-/** A rescreen's result with its matches (kept for the alert) and how many of them were suppressed. */
-interface Screened extends MonitorResult {
-  matchesJson: string;
-  suppressedCount: number;
-  profileId: string | null;
-  profileVersion: number;
-}
-
-interface Rescreened extends Screened {
-  monitor: DueMonitor;
-  /** Suppressions of this customer that lapsed since its last screening, on entities it matches now. */
-  lapses: Lapse[];
-  /** Lapses found now, to be written into their decisions. */
-  newLapses: Lapse[];
-}
 
 interface Generation {
   fingerprint: string;
@@ -182,7 +163,7 @@ export class Rescreener {
     }
     const started = performance.now();
     const report: PassReport = { fingerprint: snapshot.fingerprint, rescreened: 0, changed: 0, alerts: 0, batches: 0 };
-    const cache = new Map<string, Screened>();
+    const cache = new Map<string, MonitorScreening>();
     let cursor = '';
     let restarts = 0;
     try {
@@ -247,7 +228,7 @@ export class Rescreener {
     snapshot: ListSnapshot<Screener>,
     pending: PendingDelta,
     report: PassReport,
-    cache: Map<string, Screened>,
+    cache: Map<string, MonitorScreening>,
   ): Promise<DeltaReport> {
     const started = performance.now();
     const { db } = this.deps.database;
@@ -274,76 +255,26 @@ export class Rescreener {
     return delta;
   }
 
-  private async screenAll(db: Db, snapshot: ListSnapshot<Screener>, rows: DueMonitor[], cache: Map<string, Screened>) {
-    const results: Rescreened[] = [];
+  private async screenAll(
+    db: Db,
+    snapshot: ListSnapshot<Screener>,
+    rows: DueMonitor[],
+    cache: Map<string, MonitorScreening>,
+  ) {
+    const results: RescreenedMonitor[] = [];
     const now = this.deps.clock.now();
-    const customerOf = (m: DueMonitor) => customerKeyOf(m.external_id, m.search_key);
+    const customerOf = (monitor: DueMonitor) => customerKeyOf(monitor.external_id, monitor.search_key);
     // The decisions of the batch's customers, in one read.
     const decisions = await decisionsByCustomer(db, rows.map(customerOf));
+    const step = { snapshot, matching: this.deps.matching, profileOf: this.deps.profileOf, now, cache };
     let sliceStart = performance.now();
     for (const monitor of rows) {
       const own = decisions.get(customerGroupKey(monitor.org_id, customerOf(monitor))) ?? [];
-      const s = evaluateSuppressions(own, { searchKey: monitor.search_key, now, record: (id) => snapshot.record(id) });
-      const suppressed = [...s.suppressed.keys()].sort();
-      // Monitors keep no key: the organization's profile applies (no key id matches a key's own).
-      const profile = this.deps.profileOf ? await this.deps.profileOf(db, monitor.org_id, '') : BUILT_IN_PROFILE;
-      const profileKey = profile.id === null ? '' : `\u0000${profile.id}@${profile.version}`;
-      const cacheKey =
-        (suppressed.length > 0 ? `${monitor.search_key}\u0000${suppressed.join(',')}` : monitor.search_key) +
-        profileKey;
-      let outcome = cache.get(cacheKey);
-      if (!outcome) {
-        const screened = await snapshot.index.screen(
-          {
-            name: monitor.query,
-            ...(monitor.entity_type ? { entityType: monitor.entity_type as never } : {}),
-            ...(monitor.country ? { country: monitor.country } : {}),
-            ...(monitor.birth_date ? { birthDate: monitor.birth_date } : {}),
-            ...(monitor.identifiers
-              ? { identifiers: matchIdentifiers(parseStoredIdentifiers(monitor.identifiers)) }
-              : {}),
-          },
-          {
-            floor: this.deps.matching.floor,
-            maxMatches: this.deps.matching.maxMatches,
-            ...profile.options,
-            ...(suppressed.length > 0 ? { suppressed } : {}),
-          },
-        );
-        outcome = {
-          riskScore: screened.riskScore,
-          riskLevel: profileLevel(profile, screened),
-          profileId: profile.id,
-          profileVersion: profile.version,
-          sources: screened.matchedSources,
-          entityId: screened.entityId,
-          entityName: screened.entityName,
-          matchesJson: screened.matchesJson,
-          suppressedCount: suppressed.length > 0 ? screened.matchCount - countUnsuppressed(screened.matchesJson) : 0,
-        };
-        cache.set(cacheKey, outcome);
-        if (performance.now() - sliceStart >= SLICE_MS) {
-          await yieldToEventLoop();
-          sliceStart = performance.now();
-        }
+      results.push(await screenMonitor(db, monitor, { ...step, decisions: own }));
+      if (performance.now() - sliceStart >= SLICE_MS) {
+        await yieldToEventLoop();
+        sliceStart = performance.now();
       }
-      // Lapses since the last screening of this monitor, on entities matched now.
-      let lapses: Lapse[] = [];
-      if (s.lapsed.length > 0) {
-        const matched = new Set(
-          (JSON.parse(outcome.matchesJson) as { suppressed?: boolean }[])
-            .filter((m) => !m.suppressed)
-            .flatMap((m) => entityIdsOf(m)),
-        );
-        lapses = s.lapsed.filter((l) => matched.has(l.entityId) && (l.isNew || l.at >= monitor.last_screened_at));
-      }
-      results.push({
-        monitor,
-        ...outcome,
-        matchesJson: annotateMatches(outcome.matchesJson, s),
-        lapses,
-        newLapses: s.lapsed.filter((l) => l.isNew),
-      });
     }
     return results;
   }
@@ -351,7 +282,7 @@ export class Rescreener {
   private async processBatch(
     snapshot: ListSnapshot<Screener>,
     cursor: string,
-    cache: Map<string, Screened>,
+    cache: Map<string, MonitorScreening>,
     ids?: string[],
   ) {
     const { db, engine } = this.deps.database;
@@ -387,7 +318,7 @@ export class Rescreener {
     return { count: rows.length, lastId: rows.at(-1)!.id, ...written };
   }
 
-  private async write(trx: Db, results: Rescreened[], generation: Generation, now: Date) {
+  private async write(trx: Db, results: RescreenedMonitor[], generation: Generation, now: Date) {
     const { db } = this.deps.database;
     const monitors = new MonitorStore(trx);
     const unchanged: string[] = [];
@@ -446,11 +377,6 @@ export class Rescreener {
   }
 }
 
-/** How many of a result's matches count (are not suppressed). */
-function countUnsuppressed(matchesJson: string): number {
-  return (JSON.parse(matchesJson) as { suppressed?: boolean }[]).filter((m) => !m.suppressed).length;
-}
-
 function lapseView(lapses: Lapse[]) {
   return lapses.map((l) => ({ decisionId: l.decisionId, entityId: l.entityId, reason: l.reason }));
 }
@@ -462,7 +388,7 @@ function versionIds(versionsJson: string): string[] {
 /** Writes the alert of a changed monitor and, when its organization has a webhook, the alert.created delivery. */
 async function raiseAlert(
   trx: Db,
-  r: Rescreened,
+  r: RescreenedMonitor,
   change: { oldSources: string[]; reasons: string[]; versions: string; now: Date },
 ): Promise<string> {
   const m = r.monitor;

@@ -2,9 +2,10 @@ import { Worker } from 'node:worker_threads';
 import { SOURCE_LABELS, type ListRecord } from '../lists/model.js';
 import { MatchingIndex, type ScreenSummary, type SourceLabel, summarizeOutcome } from '../matching/index.js';
 import type { MatchOptions, MatchQuery } from '../matching/types.js';
-import type { ScreenHints, Screener } from '../screening/screener.js';
+import type { MatchIndex, ScreenHints, Screener } from '../screening/screener.js';
+import { indexMatches } from './match-index.js';
 
-export interface ScreenJob {
+export interface MatchingJob {
   id: number;
   generation: number;
   query: MatchQuery;
@@ -13,9 +14,11 @@ export interface ScreenJob {
   background?: boolean;
 }
 
-export interface ScreenResult {
+export interface MatchingAnswer {
   id: number;
   outcome?: ScreenSummary;
+  /** The index of the outcome's matches (ScreenHints.indexed). */
+  index?: MatchIndex;
   error?: string;
   /** How long the matching took in the thread, in ms. */
   ms?: number;
@@ -27,12 +30,12 @@ export interface ScreenResult {
  * from waiting long.
  */
 export type WorkerRequest =
-  | { type: 'screen'; jobs: ScreenJob[] }
+  | { type: 'screen'; jobs: MatchingJob[] }
   | { type: 'load'; generation: number; records: ListRecord[] }
   | { type: 'drop'; generation: number };
 
 export type WorkerReply =
-  | { type: 'screened'; results: ScreenResult[]; busyMs: number }
+  | { type: 'screened'; results: MatchingAnswer[]; busyMs: number }
   | { type: 'loaded'; generation: number; error?: string };
 
 /** The lists' display labels (`datasetLabel`), added to the engine's matches, which name sources by id only. */
@@ -41,8 +44,11 @@ export const sourceLabel: SourceLabel = (source) => SOURCE_LABELS[source];
 /** A screener over an index built in this thread (the command line, and MATCH_THREADS=0). */
 export function inlineScreener(records: ListRecord[]): Promise<Screener> {
   return MatchingIndex.buildAsync(records).then((index) => ({
-    screen: (query: MatchQuery, options?: MatchOptions) =>
-      Promise.resolve(summarizeOutcome(index.screen(query, options), sourceLabel)),
+    screen: (query: MatchQuery, options?: MatchOptions, hints?: ScreenHints) => {
+      const screened = index.screen(query, options);
+      hints?.indexed?.(indexMatches(screened));
+      return Promise.resolve(summarizeOutcome(screened, sourceLabel));
+    },
   }));
 }
 
@@ -61,6 +67,8 @@ interface Waiter<T> {
   reject: (error: Error) => void;
   /** Told the thread's matching time (ScreenHints.matched). */
   matched?: ((ms: number) => void) | undefined;
+  /** Told the index of the answer's matches (ScreenHints.indexed). */
+  indexed?: ((index: MatchIndex) => void) | undefined;
 }
 
 interface Build extends Waiter<void> {
@@ -75,7 +83,7 @@ interface Thread {
   loading: Map<number, Build>;
   pending: Map<number, Waiter<ScreenSummary>>;
   /** Screenings started in this turn of the event loop, sent together when it ends. */
-  outbox: ScreenJob[];
+  outbox: MatchingJob[];
 }
 
 interface Generation {
@@ -209,8 +217,8 @@ export class MatchingPool {
     const run = (t: Thread) =>
       new Promise<ScreenSummary>((resolve, reject) => {
         const id = this.nextRequest++;
-        t.pending.set(id, { resolve, reject, matched: hints?.matched });
-        const job: ScreenJob = { id, generation, query, options, ...(hints?.background ? { background: true } : {}) };
+        t.pending.set(id, { resolve, reject, matched: hints?.matched, indexed: hints?.indexed });
+        const job: MatchingJob = { id, generation, query, options, ...(hints?.background ? { background: true } : {}) };
         if (t.outbox.push(job) === 1) setImmediate(() => this.flush(t));
       });
     let result: Promise<ScreenSummary>;
@@ -260,6 +268,7 @@ export class MatchingPool {
           const waiter = thread.pending.get(result.id);
           thread.pending.delete(result.id);
           if (result.ms !== undefined) waiter?.matched?.(result.ms);
+          if (result.index) waiter?.indexed?.(result.index);
           if (result.outcome) waiter?.resolve(result.outcome);
           else waiter?.reject(new Error(`matching failed: ${result.error ?? 'no outcome'}`));
         }
