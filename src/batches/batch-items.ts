@@ -8,14 +8,14 @@ import {
   ScreenRequest,
   type ScreenRequestBody,
   validateIdentifiers,
-  validateScreenInput,
+  validateScreeningRequest,
 } from '../screening/index.js';
 import type { BatchResultRowData, BatchStatusData } from './batch-schemas.js';
 import type { BatchLine, BatchRow, BatchTally, RowFailure } from './batch-store.js';
 
 /**
  * One row checked as POST /screen checks its body: the route's schema (ScreenRequest), then the very
- * function POST /screen validates with (validateScreenInput). A bad row is that row's error.
+ * function POST /screen validates with (validateScreeningRequest). A bad row is that row's error.
  */
 
 // The schemas ScreenRequest refers to by $ref go with it (identifiers' items).
@@ -56,7 +56,7 @@ export function checkItem(item: Record<string, unknown>, groupByCluster: boolean
     return { body, externalId, error: { code: 'VALIDATION_ERROR', field, message: `${field}: ${what}` } };
   }
   try {
-    validateScreenInput(body, now);
+    validateScreeningRequest(body, now);
   } catch (error) {
     if (error instanceof AppError) {
       return { body, externalId, error: { code: error.code, field: error.field ?? null, message: error.message } };

@@ -277,14 +277,12 @@ export class BatchRunner {
     const ctx = { db: database.db, clock, caller, requestId: `${batch.id}:${line.line}` };
     const store = new BatchStore(database.db);
     try {
-      let screeningId = '';
-      await this.deps.screening.screen({
+      const outcome = await this.deps.screening.screen({
         ctx,
         input: {
           body: JSON.parse(line.input),
           background: true,
           alongside: async (trx, screening) => {
-            screeningId = screening.id;
             await store.markDone(
               line,
               nodeId,
@@ -303,7 +301,7 @@ export class BatchRunner {
           },
         },
       });
-      if (batch.monitor === 1) await this.monitor(ctx, screeningId);
+      if (batch.monitor === 1 && outcome.screeningId !== null) await this.monitor(ctx, outcome.screeningId);
       return 'done';
     } catch (error) {
       if (error instanceof AppError && error.code === 'LISTS_NOT_READY') {

@@ -32,8 +32,8 @@ export function batchPages(app: FastifyInstance, deps: ConsoleDeps): void {
 
   app.get('/batches', async (request, reply) => {
     const session = sessionOf(request);
-    const q = request.query as Record<string, string | undefined>;
-    const pageNumber = Math.max(1, Math.min(1_000_000, Number.parseInt(q.page ?? '1', 10) || 1));
+    const query = request.query as Record<string, string | undefined>;
+    const pageNumber = Math.max(1, Math.min(1_000_000, Number.parseInt(query.page ?? '1', 10) || 1));
     const { items, total } = await batches.listBatches({
       ctx: caller(request),
       input: { page: pageNumber, pageSize: PAGE_SIZE },
@@ -60,7 +60,7 @@ export function batchPages(app: FastifyInstance, deps: ConsoleDeps): void {
           session,
           section: 'batches',
           notice:
-            q.done === 'uploaded'
+            query.done === 'uploaded'
               ? notice('ok', 'The file is queued; its rows are screened in the background.')
               : undefined,
         },

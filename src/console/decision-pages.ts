@@ -42,27 +42,28 @@ export interface DecidedMatch {
 }
 
 /** The latest decision and the suppression state of one match, in words. */
-export function decisionState(m: DecidedMatch): Html {
-  const d = m.decision;
+export function decisionState(match: DecidedMatch): Html {
+  const decision = match.decision;
   return html`<div class="decision-state">
     <p>
       <strong>Suppressed:</strong>
       ${
-        m.suppressed
-          ? html`yes, by an earlier false positive (<code>${m.decisionId ?? ''}</code>): it did not raise the risk`
+        match.suppressed
+          ? html`yes, by an earlier false positive (<code>${match.decisionId ?? ''}</code>): it did not raise the risk`
           : 'no'
       }${
-        m.suppressionLapsed
-          ? html`; an earlier false positive lapsed (${m.suppressionLapsed.reason.replace(/_/g, ' ')})`
+        match.suppressionLapsed
+          ? html`; an earlier false positive lapsed (${match.suppressionLapsed.reason.replace(/_/g, ' ')})`
           : ''
       }
     </p>
     <p>
       <strong>Latest decision:</strong>
       ${
-        d
-          ? html`${DECISION_LABELS[d.decision] ?? d.decision}${d.reason ? ` (${d.reason.replace(/_/g, ' ')})` : ''},
-            ${d.status}, by ${d.decidedBy} ${when(d.createdAt)}${d.note ? html`; note: ${d.note}` : ''}`
+        decision
+          ? html`${DECISION_LABELS[decision.decision] ?? decision.decision}${decision.reason ? ` (${decision.reason.replace(/_/g, ' ')})` : ''},
+            ${decision.status}, by ${decision.decidedBy}
+            ${when(decision.createdAt)}${decision.note ? html`; note: ${decision.note}` : ''}`
           : 'none'
       }
     </p>

@@ -132,8 +132,7 @@ export function screeningPages(app: FastifyInstance, deps: ConsoleDeps): void {
           idempotencyKey: undefined,
         },
       });
-      const id = (JSON.parse(result.json) as { data: { screeningId: string } }).data.screeningId;
-      return reply.redirect(`/console/screenings/${encodeURIComponent(id)}`, 303);
+      return reply.redirect(`/console/screenings/${encodeURIComponent(result.screeningId ?? '')}`, 303);
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500 || error.code === 'RATE_LIMITED') throw error;
       return send(reply.status(error.status), screenForm(request, values, notice('error', error.message)));
@@ -142,14 +141,14 @@ export function screeningPages(app: FastifyInstance, deps: ConsoleDeps): void {
 
   app.get('/screenings', async (request, reply) => {
     const session = sessionOf(request);
-    const q = request.query as Record<string, string | undefined>;
+    const query = request.query as Record<string, string | undefined>;
     const filters = {
-      riskLevel: ['low', 'medium', 'high'].includes(q.riskLevel ?? '') ? (q.riskLevel as 'low') : '',
-      dateFrom: q.dateFrom?.trim() ?? '',
-      dateTo: q.dateTo?.trim() ?? '',
-      search: q.search?.trim() ?? '',
+      riskLevel: ['low', 'medium', 'high'].includes(query.riskLevel ?? '') ? (query.riskLevel as 'low') : '',
+      dateFrom: query.dateFrom?.trim() ?? '',
+      dateTo: query.dateTo?.trim() ?? '',
+      search: query.search?.trim() ?? '',
     };
-    const pageNumber = Math.max(1, Math.min(1_000_000, Number.parseInt(q.page ?? '1', 10) || 1));
+    const pageNumber = Math.max(1, Math.min(1_000_000, Number.parseInt(query.page ?? '1', 10) || 1));
     let message: Html | undefined;
     let result: Awaited<ReturnType<typeof screening.listScreenings>> = { items: [], total: 0 };
     try {

@@ -67,97 +67,110 @@ const FIELD_NAMES: Record<string, string> = {
   numbers: 'Numbers',
 };
 
-function signed(n: number): string {
-  return n > 0 ? `+${n}` : String(n);
+function signed(value: number): string {
+  return value > 0 ? `+${value}` : String(value);
+}
+
+/** The facts of a listed party: score, id, programs, listing date and reason. */
+function listedFacts(match: MatchView): Html {
+  const entity = match.entity;
+  return html`<dl class="facts">
+    <dt>Match score</dt>
+    <dd>${match.matchScore}</dd>
+    <dt>Listed id</dt>
+    <dd><code>${entity.id}</code></dd>
+    ${
+      entity.programs?.length
+        ? html`<dt>Programs</dt>
+            <dd>${entity.programs.join(', ')}</dd>`
+        : ''
+    }
+    ${
+      entity.listingDate
+        ? html`<dt>Listed on</dt>
+            <dd>${entity.listingDate}</dd>`
+        : ''
+    }
+    ${
+      entity.reason
+        ? html`<dt>Reason</dt>
+            <dd>${entity.reason}</dd>`
+        : ''
+    }
+  </dl>`;
+}
+
+/** Why it matched: the explanation, the matched name, each corroborating field, the ownership chain. */
+function matchReasons(match: MatchView): Html {
+  const explanation = match.explanation;
+  const effects = Object.entries(explanation?.corroboration ?? {}).filter(
+    (entry): entry is [string, Effect] => !!entry[1],
+  );
+  const derivation = match.entity.derivation;
+  return html`${explanation?.summary ? html`<p><strong>Explanation:</strong> ${explanation.summary}</p>` : ''}
+  ${
+    explanation?.matchedName
+      ? html`<p class="muted">
+          Matched name "${explanation.matchedName}" (${explanation.nameKind ?? 'name'}), name similarity
+          ${explanation.nameScore ?? ''}.
+        </p>`
+      : ''
+  }
+  ${
+    effects.length
+      ? html`<ul>
+          ${effects.map(([name, effect]) => html`<li>${FIELD_NAMES[name] ?? name}: ${effect.detail} (${signed(effect.effect)})</li>`)}
+        </ul>`
+      : ''
+  }
+  ${
+    derivation
+      ? html`<p>
+          Owned ${derivation.percentage ?? ''}% by blocked parties; chain from ${derivation.ownerName}:
+          ${derivation.chain.map((link) => link.name).join(' → ')} (ownership data of ${derivation.asOf}).
+        </p>`
+      : ''
+  }`;
+}
+
+/** Every list that carries the same party (with groupByCluster). */
+function listingsTable(match: MatchView): Html | '' {
+  if (!match.listings?.length) return '';
+  return html`<table>
+    <caption class="muted">
+      Listings of this party
+    </caption>
+    <thead>
+      <tr>
+        <th scope="col">List</th>
+        <th scope="col">Name as listed</th>
+        <th scope="col">Id</th>
+        <th scope="col">Programs</th>
+        <th scope="col">Listed on</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${match.listings.map(
+        (listing) =>
+          html`<tr>
+            <td>${listing.datasetLabel}</td>
+            <td>${listing.name}</td>
+            <td><code>${listing.entityId}</code></td>
+            <td>${listing.programs.join(', ')}</td>
+            <td>${listing.listingDate ?? ''}</td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
 }
 
 /** One match: who is listed, why it matched, and every list that carries the same party. */
 export function matchCard(match: MatchView, index: number, actions?: Html): Html {
-  const e = match.explanation;
-  const effects = Object.entries(e?.corroboration ?? {}).filter((entry): entry is [string, Effect] => !!entry[1]);
   return html`<section class="match" aria-labelledby="match-${index}">
     <h3 id="match-${index}">
       ${index + 1}. ${match.entity.name} <span class="muted">(${match.entity.entityType}, ${match.datasetLabel})</span>
     </h3>
-    <dl class="facts">
-      <dt>Match score</dt>
-      <dd>${match.matchScore}</dd>
-      <dt>Listed id</dt>
-      <dd><code>${match.entity.id}</code></dd>
-      ${
-        match.entity.programs?.length
-          ? html`<dt>Programs</dt>
-              <dd>${match.entity.programs.join(', ')}</dd>`
-          : ''
-      }
-      ${
-        match.entity.listingDate
-          ? html`<dt>Listed on</dt>
-              <dd>${match.entity.listingDate}</dd>`
-          : ''
-      }
-      ${
-        match.entity.reason
-          ? html`<dt>Reason</dt>
-              <dd>${match.entity.reason}</dd>`
-          : ''
-      }
-    </dl>
-    ${e?.summary ? html`<p><strong>Explanation:</strong> ${e.summary}</p>` : ''}
-    ${
-      e?.matchedName
-        ? html`<p class="muted">
-            Matched name "${e.matchedName}" (${e.nameKind ?? 'name'}), name similarity ${e.nameScore ?? ''}.
-          </p>`
-        : ''
-    }
-    ${
-      effects.length
-        ? html`<ul>
-            ${effects.map(([name, effect]) => html`<li>${FIELD_NAMES[name] ?? name}: ${effect.detail} (${signed(effect.effect)})</li>`)}
-          </ul>`
-        : ''
-    }
-    ${
-      match.entity.derivation
-        ? html`<p>
-            Owned ${match.entity.derivation.percentage ?? ''}% by blocked parties; chain from
-            ${match.entity.derivation.ownerName}: ${match.entity.derivation.chain.map((c) => c.name).join(' → ')}
-            (ownership data of ${match.entity.derivation.asOf}).
-          </p>`
-        : ''
-    }
-    ${
-      match.listings?.length
-        ? html`<table>
-            <caption class="muted">
-              Listings of this party
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">List</th>
-                <th scope="col">Name as listed</th>
-                <th scope="col">Id</th>
-                <th scope="col">Programs</th>
-                <th scope="col">Listed on</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${match.listings.map(
-                (l) =>
-                  html`<tr>
-                    <td>${l.datasetLabel}</td>
-                    <td>${l.name}</td>
-                    <td><code>${l.entityId}</code></td>
-                    <td>${l.programs.join(', ')}</td>
-                    <td>${l.listingDate ?? ''}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
-        : ''
-    }
-    ${actions}
+    ${listedFacts(match)} ${matchReasons(match)} ${listingsTable(match)} ${actions}
   </section>`;
 }
 

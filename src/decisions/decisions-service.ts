@@ -298,11 +298,11 @@ export function decisionsService(deps: DecisionsDeps) {
   /** The command line names the organization and the user. */
   async function deciderOf(ctx: Context, org: string, user: string): Promise<Decider> {
     const tenants = new TenantsStore(ctx.db);
-    const o = await requireOrg(tenants, org);
+    const organization = await requireOrg(tenants, org);
     const email = normalizeEmail(user);
-    const member = await tenants.memberByEmail(o.id, email);
-    if (!member) throw new AppError('FORBIDDEN', `${email} is not a member of "${o.slug}"`);
-    return { orgId: o.id, userId: member.id, keyId: null };
+    const member = await tenants.memberByEmail(organization.id, email);
+    if (!member) throw new AppError('FORBIDDEN', `${email} is not a member of "${organization.slug}"`);
+    return { orgId: organization.id, userId: member.id, keyId: null };
   }
 
   const callerOf = (ctx: CallerContext): Decider => ({

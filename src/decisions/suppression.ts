@@ -130,26 +130,26 @@ export function entityIdsOf(match: MatchLike): string[] {
  * The matches JSON with each suppressed match's decision id, and each match whose suppression lapsed
  * marked with the decision and the reason. Unchanged (the same text) when nothing applies.
  */
-export function annotateMatches(matchesJson: string, s: Suppressions): string {
-  if (s.suppressed.size === 0 && s.lapsed.length === 0) return matchesJson;
+export function annotateMatches(matchesJson: string, suppressions: Suppressions): string {
+  if (suppressions.suppressed.size === 0 && suppressions.lapsed.length === 0) return matchesJson;
   const matches = JSON.parse(matchesJson) as MatchLike[];
-  const lapsedBy = new Map(s.lapsed.map((l) => [l.entityId, l]));
-  for (const m of matches) {
-    const ids = entityIdsOf(m);
-    if (m.suppressed) {
-      const decisionId = ids.map((id) => s.suppressed.get(id)).find((d) => d !== undefined);
-      if (decisionId) m.decisionId = decisionId;
+  const lapsedBy = new Map(suppressions.lapsed.map((lapse) => [lapse.entityId, lapse]));
+  for (const match of matches) {
+    const ids = entityIdsOf(match);
+    if (match.suppressed) {
+      const decisionId = ids.map((id) => suppressions.suppressed.get(id)).find((found) => found !== undefined);
+      if (decisionId) match.decisionId = decisionId;
       continue;
     }
-    const lapse = ids.map((id) => lapsedBy.get(id)).find((l) => l !== undefined);
-    if (lapse) m.suppressionLapsed = { decisionId: lapse.decisionId, reason: lapse.reason, lapsedAt: lapse.at };
+    const lapse = ids.map((id) => lapsedBy.get(id)).find((found) => found !== undefined);
+    if (lapse) match.suppressionLapsed = { decisionId: lapse.decisionId, reason: lapse.reason, lapsedAt: lapse.at };
   }
   return JSON.stringify(matches);
 }
 
 /** Lapses found now, for the matched entities only: what a screening records (the decision and the audit log). */
-export function newLapses(s: Suppressions): Lapse[] {
-  return s.lapsed.filter((l) => l.isNew);
+export function newLapses(suppressions: Suppressions): Lapse[] {
+  return suppressions.lapsed.filter((lapse) => lapse.isNew);
 }
 
 /** Writes lapses found by a screening into their decisions, with their audit entries (inside `trx`). */

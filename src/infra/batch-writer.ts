@@ -25,6 +25,22 @@ interface Pending<J> {
  * (its log pages, its sync, its audit head) serves many of them. A job submitted without the flag
  * starts a batch at once and takes the lingering ones with it.
  */
+/** What a BatchWriter writes and how: `apply` is the only one required. */
+export interface BatchWriterOptions<J> {
+  /** Writes one job in the batch's transaction; a job that throws is rolled out of the batch. */
+  apply: (trx: Trx, job: J) => Promise<void>;
+  /** Orders the jobs of a batch (stable), so that concurrent batches take row locks in one order. */
+  lockKey?: (job: J) => string;
+  /** Most jobs in one transaction (default 64). */
+  maxBatch?: number;
+  /** Most batches under way at once (default 2). */
+  maxInFlight?: number;
+  /** Runs once per batch, in its transaction, after the jobs, with the jobs that wrote (e.g. their audit entries). */
+  finish?: (trx: Trx, jobs: J[]) => Promise<void>;
+  /** How long lone background jobs wait for others, in ms (default 8). */
+  lingerMs?: number;
+}
+
 export class BatchWriter<J> {
   private queue: Pending<J>[] = [];
   private scheduled = false;
@@ -33,19 +49,27 @@ export class BatchWriter<J> {
   private foreground = 0;
   private linger: NodeJS.Timeout | undefined;
   private lingered = false;
+  private readonly apply: (trx: Trx, job: J) => Promise<void>;
+  private readonly lockKey: ((job: J) => string) | undefined;
+  private readonly maxBatch: number;
+  private readonly maxInFlight: number;
+  private readonly finish: ((trx: Trx, jobs: J[]) => Promise<void>) | undefined;
+  private readonly lingerMs: number;
 
   constructor(
     private readonly db: Db,
-    private readonly apply: (trx: Trx, job: J) => Promise<void>,
-    private readonly lockKey?: (job: J) => string,
-    private readonly maxBatch = 64,
-    private readonly maxInFlight = 2,
-    /** Runs once per batch, in its transaction, after the jobs, with the jobs that wrote (e.g. their audit entries). */
-    private readonly finish?: (trx: Trx, jobs: J[]) => Promise<void>,
-    private readonly lingerMs = 8,
-  ) {}
+    options: BatchWriterOptions<J>,
+  ) {
+    this.apply = options.apply;
+    this.lockKey = options.lockKey;
+    this.maxBatch = options.maxBatch ?? 64;
+    this.maxInFlight = options.maxInFlight ?? 2;
+    this.finish = options.finish;
+    this.lingerMs = options.lingerMs ?? 8;
+  }
 
-  submit(job: J, background = false): Promise<void> {
+  submit(job: J, options: { background?: boolean } = {}): Promise<void> {
+    const background = options.background === true;
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ job, background, resolve, reject });
       if (!background) this.foreground++;
@@ -106,8 +130,8 @@ export class BatchWriter<J> {
         }
         if (this.finish && written.length > 0) await this.finish(trx, written);
       });
-      batch.forEach((item, i) => {
-        const error = outcomes[i];
+      batch.forEach((item, position) => {
+        const error = outcomes[position];
         if (error === undefined) item.resolve();
         else item.reject(error);
       });

@@ -4,28 +4,12 @@ import { listLabels } from '../lists/index.js';
 import type { Lapse } from '../decisions/index.js';
 import { enqueueDelivery, serializeEvent } from '../webhooks/index.js';
 import { AlertStore } from './alert-store.js';
-import type { DueMonitor, MonitorResult } from './monitor-store.js';
+import type { RescreenedMonitor } from './monitor-screening.js';
 
 /**
  * What a rescreen (rescreen-service.ts) found for a monitor, and the alert it raises: its row and,
  * when the organization has a webhook, its alert.created delivery.
  */
-
-/** A rescreen's result with its matches (kept for the alert) and how many of them were suppressed. */
-export interface Screened extends MonitorResult {
-  matchesJson: string;
-  suppressedCount: number;
-  profileId: string | null;
-  profileVersion: number;
-}
-
-export interface Rescreened extends Screened {
-  monitor: DueMonitor;
-  /** Suppressions of this customer that lapsed since its last screening, on entities it matches now. */
-  lapses: Lapse[];
-  /** Lapses found now, to be written into their decisions. */
-  newLapses: Lapse[];
-}
 
 export function lapseView(lapses: Lapse[]) {
   return lapses.map((l) => ({ decisionId: l.decisionId, entityId: l.entityId, reason: l.reason }));
@@ -38,7 +22,7 @@ export function versionIds(versionsJson: string): string[] {
 /** Writes the alert of a changed monitor and, when its organization has a webhook, the alert.created delivery. */
 export async function raiseAlert(
   trx: Db,
-  r: Rescreened,
+  r: RescreenedMonitor,
   change: { oldSources: string[]; reasons: string[]; versions: string; now: Date },
 ): Promise<string> {
   const m = r.monitor;

@@ -4,35 +4,26 @@ import type { Clock } from '../infra/clock.js';
 import type { MatchingConfig, MonitoringConfig } from '../infra/config.js';
 import type { Log } from '../infra/context.js';
 import type { DatabaseHandle, Db } from '../infra/database.js';
+import { newId } from '../infra/ids.js';
 import { releaseLease, tryAcquireLease } from '../infra/job-lock.js';
 import { observeRescreenPass } from '../infra/metrics.js';
 import { parseStringArray } from '../infra/json.js';
 import { PollingJob } from '../infra/polling-job.js';
 import { type ListRecord, type ListSnapshot, ListStore } from '../lists/index.js';
-import {
-  BUILT_IN_PROFILE,
-  matchIdentifiers,
-  parseStoredIdentifiers,
-  profileLevel,
-  type ProfileResolver,
-  type Screener,
-} from '../screening/index.js';
 import { appendAudit, type AuditEvent } from '../audit/index.js';
+import type { ProfileResolver, Screener } from '../screening/index.js';
 import {
-  annotateMatches,
   customerGroupKey,
   customerKeyOf,
   decisionsByCustomer,
   ensureReviewed,
-  entityIdsOf,
-  evaluateSuppressions,
-  type Lapse,
   recordLapses,
 } from '../decisions/index.js';
 import { alertReasons } from './alert-rules.js';
 import { affectedMonitors, changedEntities, keyNewMonitors } from './delta-rescreen.js';
-import { lapseView, raiseAlert, type Rescreened, type Screened, versionIds } from './alert-raise.js';
+import { lapseView, raiseAlert, versionIds } from './alert-raise.js';
 import { announceListChanges } from './lists-changed.js';
+import { type MonitorScreening, type RescreenedMonitor, screenMonitor } from './monitor-screening.js';
 import { type DueMonitor, MonitorStore } from './monitor-store.js';
 
 export interface RescreenDeps {
@@ -71,9 +62,9 @@ export interface PassReport {
 export interface DeltaReport {
   /** Entities added, removed or changed since the lists the monitors were last screened against. */
   entities: number;
+  /** Monitors those entities can affect: rescreened before the rest. */
   /** Monitors their names, identifiers and last matches reached through the index (delta-rescreen.ts). */
   reached: number;
-  /** Monitors those entities can affect: rescreened before the rest. */
   monitors: number;
   alerts: number;
   /** From the start of the delta pass to its last alert written, in ms. */
@@ -91,18 +82,19 @@ interface PendingDelta {
 
 const LEASE_NAME = 'monitors-rescreen';
 const LEASE_MS = 5 * 60 * 1000;
-/**
- * How long a PostgreSQL node may hold a claimed batch without a word to the database (screening it)
- * before the database ends its session, rolling its claim back for another node: the lease of a
- * batch whose node hangs or lost its network (a node that exits loses its claim at once).
- */
-const CLAIM_LEASE_MS = 120_000;
 /** Times a PostgreSQL pass looks again from the first monitor for rows a dead node left (see runPass). */
 const MAX_RESTARTS = 3;
 /** Longest stretch of screening between two yields to the event loop, so API requests are served during a pass. */
 const SLICE_MS = 20;
 /** How often the job looks for monitors due by age (the daily rescreen) when no list change kicks it. */
 const POLL_MS = 60_000;
+
+/**
+ * How long a PostgreSQL node may hold a claimed batch without a word to the database (screening it)
+ * before the database ends its session, rolling its claim back for another node: the lease of a
+ * batch whose node hangs or lost its network (a node that exits loses its claim at once).
+ */
+const CLAIM_LEASE_MS = 120_000;
 
 interface Generation {
   fingerprint: string;
@@ -177,7 +169,7 @@ export class Rescreener {
     }
     const started = performance.now();
     const report: PassReport = { fingerprint: snapshot.fingerprint, rescreened: 0, changed: 0, alerts: 0, batches: 0 };
-    const cache = new Map<string, Screened>();
+    const cache = new Map<string, MonitorScreening>();
     let cursor = '';
     let restarts = 0;
     try {
@@ -244,7 +236,7 @@ export class Rescreener {
     snapshot: ListSnapshot<Screener>,
     pending: PendingDelta,
     report: PassReport,
-    cache: Map<string, Screened>,
+    cache: Map<string, MonitorScreening>,
   ): Promise<DeltaReport> {
     const started = performance.now();
     const { db } = this.deps.database;
@@ -279,76 +271,26 @@ export class Rescreener {
     return delta;
   }
 
-  private async screenAll(db: Db, snapshot: ListSnapshot<Screener>, rows: DueMonitor[], cache: Map<string, Screened>) {
-    const results: Rescreened[] = [];
+  private async screenAll(
+    db: Db,
+    snapshot: ListSnapshot<Screener>,
+    rows: DueMonitor[],
+    cache: Map<string, MonitorScreening>,
+  ) {
+    const results: RescreenedMonitor[] = [];
     const now = this.deps.clock.now();
-    const customerOf = (m: DueMonitor) => customerKeyOf(m.external_id, m.search_key);
+    const customerOf = (monitor: DueMonitor) => customerKeyOf(monitor.external_id, monitor.search_key);
     // The decisions of the batch's customers, in one read.
     const decisions = await decisionsByCustomer(db, rows.map(customerOf));
+    const step = { snapshot, matching: this.deps.matching, profileOf: this.deps.profileOf, now, cache };
     let sliceStart = performance.now();
     for (const monitor of rows) {
       const own = decisions.get(customerGroupKey(monitor.org_id, customerOf(monitor))) ?? [];
-      const s = evaluateSuppressions(own, { searchKey: monitor.search_key, now, record: (id) => snapshot.record(id) });
-      const suppressed = [...s.suppressed.keys()].sort();
-      // Monitors keep no key: the organization's profile applies (no key id matches a key's own).
-      const profile = this.deps.profileOf ? await this.deps.profileOf(db, monitor.org_id, '') : BUILT_IN_PROFILE;
-      const profileKey = profile.id === null ? '' : `\u0000${profile.id}@${profile.version}`;
-      const cacheKey =
-        (suppressed.length > 0 ? `${monitor.search_key}\u0000${suppressed.join(',')}` : monitor.search_key) +
-        profileKey;
-      let outcome = cache.get(cacheKey);
-      if (!outcome) {
-        const screened = await snapshot.index.screen(
-          {
-            name: monitor.query,
-            ...(monitor.entity_type ? { entityType: monitor.entity_type as never } : {}),
-            ...(monitor.country ? { country: monitor.country } : {}),
-            ...(monitor.birth_date ? { birthDate: monitor.birth_date } : {}),
-            ...(monitor.identifiers
-              ? { identifiers: matchIdentifiers(parseStoredIdentifiers(monitor.identifiers)) }
-              : {}),
-          },
-          {
-            floor: this.deps.matching.floor,
-            maxMatches: this.deps.matching.maxMatches,
-            ...profile.options,
-            ...(suppressed.length > 0 ? { suppressed } : {}),
-          },
-        );
-        outcome = {
-          riskScore: screened.riskScore,
-          riskLevel: profileLevel(profile, screened),
-          profileId: profile.id,
-          profileVersion: profile.version,
-          sources: screened.matchedSources,
-          entityId: screened.entityId,
-          entityName: screened.entityName,
-          matchesJson: screened.matchesJson,
-          suppressedCount: suppressed.length > 0 ? screened.matchCount - countUnsuppressed(screened.matchesJson) : 0,
-        };
-        cache.set(cacheKey, outcome);
-        if (performance.now() - sliceStart >= SLICE_MS) {
-          await yieldToEventLoop();
-          sliceStart = performance.now();
-        }
+      results.push(await screenMonitor(db, monitor, { ...step, decisions: own }));
+      if (performance.now() - sliceStart >= SLICE_MS) {
+        await yieldToEventLoop();
+        sliceStart = performance.now();
       }
-      // Lapses since the last screening of this monitor, on entities matched now.
-      let lapses: Lapse[] = [];
-      if (s.lapsed.length > 0) {
-        const matched = new Set(
-          (JSON.parse(outcome.matchesJson) as { suppressed?: boolean }[])
-            .filter((m) => !m.suppressed)
-            .flatMap((m) => entityIdsOf(m)),
-        );
-        lapses = s.lapsed.filter((l) => matched.has(l.entityId) && (l.isNew || l.at >= monitor.last_screened_at));
-      }
-      results.push({
-        monitor,
-        ...outcome,
-        matchesJson: annotateMatches(outcome.matchesJson, s),
-        lapses,
-        newLapses: s.lapsed.filter((l) => l.isNew),
-      });
     }
     return results;
   }
@@ -356,7 +298,7 @@ export class Rescreener {
   private async processBatch(
     snapshot: ListSnapshot<Screener>,
     cursor: string,
-    cache: Map<string, Screened>,
+    cache: Map<string, MonitorScreening>,
     ids?: string[],
   ) {
     const { db, engine } = this.deps.database;
@@ -393,7 +335,7 @@ export class Rescreener {
     return { count: rows.length, lastId: rows.at(-1)!.id, ...written };
   }
 
-  private async write(trx: Db, results: Rescreened[], generation: Generation, now: Date) {
+  private async write(trx: Db, results: RescreenedMonitor[], generation: Generation, now: Date) {
     const { db } = this.deps.database;
     const monitors = new MonitorStore(trx);
     const unchanged: string[] = [];
@@ -450,9 +392,4 @@ export class Rescreener {
     await appendAudit(db, trx, events);
     return { changed, alerts };
   }
-}
-
-/** How many of a result's matches count (are not suppressed). */
-function countUnsuppressed(matchesJson: string): number {
-  return (JSON.parse(matchesJson) as { suppressed?: boolean }[]).filter((m) => !m.suppressed).length;
 }

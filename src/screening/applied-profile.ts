@@ -32,15 +32,26 @@ export const BUILT_IN_PROFILE: AppliedProfile = Object.freeze({
 /** The profile in force for a key of an organization: the key's own, else the organization's, else the built-in. */
 export type ProfileResolver = (db: Db, orgId: string, keyId: string) => Promise<AppliedProfile>;
 
-/** The level of a summarized outcome under a profile (its top match read from the matches only when needed). */
+/**
+ * The level of a summarized outcome under a profile: the top match's entity type from the matching
+ * step's index (`entityType`), or read from the matches when the caller has no index.
+ */
 export function profileLevel(
   profile: AppliedProfile,
-  outcome: { riskScore: number; riskLevel: RiskLevel; entityId: string | null; matchesJson: string },
+  outcome: {
+    riskScore: number;
+    riskLevel: RiskLevel;
+    entityId: string | null;
+    matchesJson: string;
+    entityType?: string | null;
+  },
 ): RiskLevel {
   if (!profile.level) return outcome.riskLevel;
   if (outcome.entityId === null) return profile.level(outcome.riskScore, undefined);
   const source = outcome.entityId.slice(0, outcome.entityId.indexOf(':'));
+  if (outcome.entityType !== undefined)
+    return profile.level(outcome.riskScore, { source, entityType: outcome.entityType ?? undefined });
   const matches = JSON.parse(outcome.matchesJson) as { entity: { id: string; entityType?: string } }[];
-  const top = matches.find((m) => m.entity.id === outcome.entityId);
+  const top = matches.find((match) => match.entity.id === outcome.entityId);
   return profile.level(outcome.riskScore, { source, entityType: top?.entity.entityType });
 }

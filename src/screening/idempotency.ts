@@ -17,7 +17,8 @@ const ABANDONED_AFTER_MS = 5 * 60 * 1000;
 /** api-v1.md section 8 and DECISIONS.md: at most 255 characters. */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
-export type IdempotencyClaim = { kind: 'claimed' } | { kind: 'replay'; status: number; json: string };
+export type IdempotencyClaim =
+  { kind: 'claimed' } | { kind: 'replay'; status: number; json: string; screeningId: string | null };
 
 // On the POST /screen path: built and compiled once per database.
 const queries = preparedFor((db) => ({
@@ -90,8 +91,8 @@ export async function claimIdempotencyKey(
   claim: { orgId: string; key: string; hash: string },
 ): Promise<IdempotencyClaim> {
   const now = clock.now();
-  const q = queries(db);
-  const inserted = await q.claim.affectedRows({
+  const prepared = queries(db);
+  const inserted = await prepared.claim.affectedRows({
     org_id: claim.orgId,
     key: claim.key,
     request_hash: claim.hash,
@@ -103,14 +104,14 @@ export async function claimIdempotencyKey(
   });
   if (inserted > 0) return { kind: 'claimed' };
 
-  const existing = await q.claimed.first({ orgId: claim.orgId, key: claim.key });
+  const existing = await prepared.claimed.first({ orgId: claim.orgId, key: claim.key });
   if (!existing) return claimIdempotencyKey(db, clock, claim);
   const age = now.getTime() - new Date(existing.created_at).getTime();
   const expired = age >= IDEMPOTENCY_WINDOW_MS;
   const abandoned = existing.state === 'running' && age >= ABANDONED_AFTER_MS;
   if (expired || abandoned) {
     // Take the key over, but only if nobody else did in the meantime (compare-and-set on created_at).
-    const taken = await q.takeOver.affectedRows({
+    const taken = await prepared.takeOver.affectedRows({
       orgId: claim.orgId,
       key: claim.key,
       hash: claim.hash,
@@ -126,7 +127,12 @@ export async function claimIdempotencyKey(
   if (existing.state === 'running') {
     throw new AppError('CONFLICT', 'a request with this Idempotency-Key is still being processed');
   }
-  return { kind: 'replay', status: existing.response_status ?? 200, json: existing.response_body ?? 'null' };
+  return {
+    kind: 'replay',
+    status: existing.response_status ?? 200,
+    json: existing.response_body ?? 'null',
+    screeningId: existing.screening_id,
+  };
 }
 
 /** Frees a claimed key whose request failed, so that it can be retried at once. */

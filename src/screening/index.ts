@@ -13,7 +13,7 @@ export {
   validateIdentifiers,
 } from './identifiers-input.js';
 export type { IdentifierRequest, IdentifierWarning } from './identifiers-input.js';
-export { validateExternalId, validateScreenInput } from './screen-input.js';
+export { validateExternalId } from './screen-input.js';
 export type { ScreenHints, Screener } from './screener.js';
 export { screeningHashes } from './screening-audit.js';
 export {
@@ -37,3 +37,8 @@ export type { ScreeningService } from './screening-service.js';
 export { ScreeningStore } from './screening-store.js';
 export { searchKey } from './search-key.js';
 export { screeningDecisionTarget } from './decision-target.js';
+export { validateScreeningRequest } from './screen-input.js';
+export { screeningResultJson } from './screening-response.js';
+export { matchSubject } from './screening-pipeline.js';
+export type { ScreeningSubject } from './screening-pipeline.js';
+export type { MatchIndex } from './screener.js';

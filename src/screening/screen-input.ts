@@ -11,7 +11,7 @@ import type { ScreenRequestBody } from './screening-schemas.js';
 export const MAX_NAME_LENGTH = 500;
 
 /** A POST /screen request after validation: what is screened and stored. */
-export interface ScreenInput {
+export interface ScreeningRequest {
   name: string;
   entityType: EntityType | null;
   country: string | null;
@@ -40,7 +40,7 @@ export function validateExternalId(value: string | undefined): string | null {
   return trimmed;
 }
 
-export function validateScreenInput(body: ScreenRequestBody, now: Date): ScreenInput {
+export function validateScreeningRequest(body: ScreenRequestBody, now: Date): ScreeningRequest {
   const name = body.name.trim();
   if (name.length === 0) throw validationError('name', 'must not be empty');
   if ([...name].length > MAX_NAME_LENGTH)

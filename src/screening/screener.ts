@@ -19,4 +19,19 @@ export interface ScreenHints {
   background?: boolean;
   /** Told how long the matching itself took, in ms, apart from the wait for a thread (Server-Timing). */
   matched?: (ms: number) => void;
+  /** Told the index of the answer's matches, made where the matching ran (the screening pipeline reads it). */
+  indexed?: (index: MatchIndex) => void;
+}
+
+/**
+ * A small index of an answer's matches JSON, made where the matching ran, so that nothing parses the
+ * JSON again to find a field.
+ */
+export interface MatchIndex {
+  /** The top match's entity type (a profile's level may depend on it); null when no match counts. */
+  entityType: string | null;
+  /** How many matches count (are not suppressed). */
+  countedMatchCount: number;
+  /** The entity ids of the matches that count, their listings' too (suppression lapses are checked against them). */
+  countedEntityIds: string[];
 }

@@ -1,5 +1,6 @@
 import { parseJsonArray } from '../infra/json.js';
 import { parseStoredIdentifiers, parseStoredWarnings } from './identifiers-input.js';
+import type { ScreeningOutcome } from './screening-pipeline.js';
 import type { ScreeningRow } from './screening-store.js';
 
 /**
@@ -7,35 +8,18 @@ import type { ScreeningRow } from './screening-store.js';
  * build against the route schemas (screening-schemas.ts) for real screenings.
  */
 
-/** What POST /screen answers besides the matches, in the order of the ScreeningResult schema. */
-export interface ScreeningResultFields {
-  screeningId: string;
-  entityId: string | null;
-  entityName: string | null;
-  riskScore: number;
-  riskLevel: string;
-  confidence: number;
-  /** The matched source ids as JSON text (stored as it is). */
-  matchedSourcesJson: string;
-  /** The matches as JSON text, as the matching thread sent them (stored and sent as they are). */
-  matchDetailsJson: string;
-  isMonitored: boolean;
-  /** The request's warnings as JSON text (`[]` when none). */
-  warningsJson: string;
-}
-
 /**
  * The body of POST /screen: the envelope of api-v1.md 2.1 around the ScreeningResult of 2.2. It is
  * written as text around the matches' JSON instead of serialized from objects: the matches arrive
  * from the matching thread as JSON text, and parsing and writing them again would cost the HTTP
  * thread more than the rest of the request (README, "Benchmarks").
  */
-export function screeningResultJson(r: ScreeningResultFields): string {
+export function screeningResultJson(outcome: ScreeningOutcome): string {
   return (
-    `{"success":true,"data":{"screeningId":${JSON.stringify(r.screeningId)},"entityId":${JSON.stringify(r.entityId)},` +
-    `"entityName":${JSON.stringify(r.entityName)},"riskScore":${r.riskScore},"riskLevel":${JSON.stringify(r.riskLevel)},` +
-    `"confidence":${r.confidence},"matchedSources":${r.matchedSourcesJson},"matchDetails":${r.matchDetailsJson},` +
-    `"isMonitored":${r.isMonitored},"warnings":${r.warningsJson}}}`
+    `{"success":true,"data":{"screeningId":${JSON.stringify(outcome.screeningId)},"entityId":${JSON.stringify(outcome.entityId)},` +
+    `"entityName":${JSON.stringify(outcome.entityName)},"riskScore":${outcome.riskScore},"riskLevel":${JSON.stringify(outcome.riskLevel)},` +
+    `"confidence":${outcome.confidence},"matchedSources":${JSON.stringify(outcome.matchedSources)},"matchDetails":${outcome.matchesJson},` +
+    `"isMonitored":${outcome.isMonitored === true},"warnings":${JSON.stringify(outcome.warnings)}}}`
   );
 }
 

@@ -8,6 +8,7 @@ import { AppError, notFound, validationError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';
 import { observeScreening } from '../infra/metrics.js';
 import type { ListSnapshot } from '../lists/index.js';
+import type { StageTimings } from '../infra/stage-timings.js';
 import {
   addUsage,
   assertQuotaLeft,
@@ -25,8 +26,8 @@ import {
   completeIdempotencyKey,
   releaseIdempotencyKey,
 } from './idempotency.js';
-import { canonicalIdentifiers, matchIdentifiers, storedIdentifiers, storedWarnings } from './identifiers-input.js';
-import { BUILT_IN_PROFILE, profileLevel, type ProfileResolver } from './applied-profile.js';
+import { canonicalIdentifiers, storedIdentifiers, storedWarnings } from './identifiers-input.js';
+import { BUILT_IN_PROFILE, type ProfileResolver } from './applied-profile.js';
 import {
   annotateMatches,
   customerKeyOf,
@@ -39,10 +40,11 @@ import {
   suppressionsFor,
 } from '../decisions/index.js';
 import { engineVersion } from './engine-version.js';
-import { type ScreenInput, validateScreenInput } from './screen-input.js';
+import { type ScreeningRequest, validateScreeningRequest } from './screen-input.js';
 import { parseDateBound } from '../infra/request-dates.js';
 import { screeningAuditEvent } from './screening-audit.js';
-import type { Screener } from './screener.js';
+import type { Screener, ScreenHints } from './screener.js';
+import { matchSubject, type ReplayedScreening, type ScreeningOutcome } from './screening-pipeline.js';
 import type { ScreenRequestBody } from './screening-schemas.js';
 import { screeningRecord, screeningResultJson, screeningSummary } from './screening-response.js';
 import { type ScreeningRow, ScreeningStore } from './screening-store.js';
@@ -72,24 +74,18 @@ export interface ScreeningDeps {
  */
 export type AlongsideWrite = (trx: Db, screening: ScreeningRow) => Promise<void>;
 
-export interface ScreenRequest {
+/** What POST /screen, the console and a batch row hand the pipeline. */
+export interface ScreenCallInput {
   body: ScreenRequestBody;
   idempotencyKey?: string | undefined;
   /** Batch rows (src/batches/): written in the screening's own transaction. */
   alongside?: AlongsideWrite;
   /**
    * Batch rows: no one waits on this one screening, so its commit may wait a few milliseconds to be
-   * shared with others (infra/batch-writer.ts), and without an idempotency key no response body is
-   * made (`json` is empty). It is stored exactly as any other.
+   * shared with others (infra/batch-writer.ts), and without an idempotency key neither the response
+   * body nor `isMonitored` is made. It is stored exactly as any other.
    */
   background?: boolean;
-}
-
-export interface ScreenResponse {
-  status: number;
-  /** The response body, serialized (screening-response.ts says why). */
-  json: string;
-  replayed: boolean;
 }
 
 export interface ListScreeningsInput {
@@ -107,7 +103,7 @@ export interface ListScreeningsInput {
  * writings of one number are one body), and only when there are some, so a body without them hashes
  * as it always has.
  */
-function requestHash(input: ScreenInput): string {
+function requestHash(input: ScreeningRequest): string {
   const ids = input.identifiers.length ? [canonicalIdentifiers(input.identifiers)] : [];
   return createHash('sha256')
     .update(
@@ -170,9 +166,8 @@ function writerFor(db: Db): BatchWriter<ScreeningWrite> {
   let writer = writers.get(db);
   if (!writer) {
     const store = new ScreeningStore(db);
-    writer = new BatchWriter<ScreeningWrite>(
-      db,
-      async (trx, w) => {
+    writer = new BatchWriter<ScreeningWrite>(db, {
+      apply: async (trx, w) => {
         // consumeQuota checks before it writes, so a refused job leaves nothing behind in the batch.
         if (!w.countedInRedis) await consumeQuota(db, trx, w.caller, w.now);
         else if (w.ticket) assertTicketFresh(w.ticket);
@@ -188,11 +183,9 @@ function writerFor(db: Db): BatchWriter<ScreeningWrite> {
         }
       },
       // The usage row of each organization is locked in one order by every batch.
-      (w) => w.caller.orgId,
-      undefined,
-      undefined,
+      lockKey: (w) => w.caller.orgId,
       // The batch's audit entries, after its other writes.
-      async (trx, jobs) => {
+      finish: async (trx, jobs) => {
         // Quotas counted in Redis: the durable usage, one addition per organization and month.
         const usage = new Map<string, { orgId: string; month: string; count: number }>();
         for (const w of jobs) {
@@ -222,23 +215,165 @@ function writerFor(db: Db): BatchWriter<ScreeningWrite> {
         // Without the chain's head: the sealer places and seals them (audit/audit-seal.ts).
         await appendAuditPending(db, trx, events);
       },
-    );
+    });
     writers.set(db, writer);
   }
   return writer;
+}
+
+/** What `screenAndStore` works on: the call, its validated request, the snapshot, the quota unit taken. */
+interface ScreeningStep {
+  ctx: CallerContext;
+  input: ScreenCallInput;
+  request: ScreeningRequest;
+  lists: ListSnapshot<Screener>;
+  now: Date;
+  idempotencyKey: string | undefined;
+  ticket: QuotaTicket | undefined;
+}
+
+/**
+ * The hints of a screening's matching step, and the Server-Timing marks of its round trip to the
+ * matching thread (its wait in the queue, and the matching itself) once it is back.
+ */
+function matchTimings(timings: StageTimings | undefined, background: boolean) {
+  let matchMs: number | undefined;
+  const hints: ScreenHints | undefined =
+    background || timings
+      ? {
+          ...(background ? { background: true } : {}),
+          ...(timings ? { matched: (ms: number) => (matchMs = ms) } : {}),
+        }
+      : undefined;
+  return {
+    hints,
+    record: () => {
+      if (!timings) return;
+      timings.mark('queue');
+      if (matchMs !== undefined) timings.split('queue', 'match', matchMs);
+    },
+  };
+}
+
+/** The stored record of a screening (the screenings table's row). */
+function screeningRow(parts: {
+  outcome: ScreeningOutcome;
+  request: ScreeningRequest;
+  caller: Caller;
+  searchKey: string;
+  groupByCluster: boolean;
+  lists: ListSnapshot<Screener>;
+}): ScreeningRow {
+  const { outcome, request, caller } = parts;
+  const stored = storedLists(parts.lists);
+  return {
+    id: outcome.screeningId,
+    org_id: caller.orgId,
+    key_id: caller.keyId,
+    query: request.name,
+    search_key: parts.searchKey,
+    entity_type: request.entityType,
+    country: request.country,
+    birth_date: request.birthDate,
+    group_by_cluster: parts.groupByCluster ? 1 : 0,
+    risk_score: outcome.riskScore,
+    risk_level: outcome.riskLevel,
+    confidence: outcome.confidence,
+    entity_id: outcome.entityId,
+    entity_name: outcome.entityName,
+    matched_sources: JSON.stringify(outcome.matchedSources),
+    used_sources: stored.usedSources,
+    list_versions: stored.listVersions,
+    match_details: outcome.matchesJson,
+    external_id: request.externalId,
+    engine_version: engineVersion(),
+    created_at: outcome.createdAt,
+    identifiers: storedIdentifiers(request.identifiers),
+    warnings: storedWarnings(request.warnings),
+    profile_id: outcome.profileId,
+    profile_version: outcome.profileVersion,
+  };
 }
 
 export type ScreeningService = ReturnType<typeof screeningService>;
 
 /** POST /screen, GET /screenings, GET /screenings/{id} (api-v1.md 2.2-2.3a, 4.1-4.3; DECISIONS.md). */
 export function screeningService(deps: ScreeningDeps) {
+  /** Suppressions, matching, the outcome and its record, then the group commit (quota, record, idempotency, audit). */
+  async function screenAndStore(step: ScreeningStep): Promise<ScreeningOutcome> {
+    const { ctx, input, request, lists, now, idempotencyKey } = step;
+    const { db, clock, caller, timings } = ctx;
+    const key = searchKey(request);
+    // Cleared matches of this customer (suppression.ts): one indexed read, nothing more when there are none.
+    const suppressions = await suppressionsFor(db, clock, {
+      orgId: caller.orgId,
+      customerKey: customerKeyOf(request.externalId, key),
+      searchKey: key,
+      lists,
+    });
+    timings?.mark('prep');
+    const timed = matchTimings(timings, input.background === true);
+    const profile = deps.profileOf ? await deps.profileOf(db, caller.orgId, caller.keyId) : BUILT_IN_PROFILE;
+    const groupByCluster = request.groupByClusterGiven ? request.groupByCluster : profile.groupByCluster;
+    const matchingStarted = performance.now();
+    const matches = await matchSubject(lists, request, {
+      matching: deps.matching,
+      profile,
+      suppressed: [...suppressions.suppressed.keys()],
+      groupByCluster,
+      ...(timed.hints ? { hints: timed.hints } : {}),
+    });
+    timed.record();
+    // A background screening (a batch row) has no one to answer: no isMonitored read unless an
+    // idempotency record keeps the response; its caller reads what it stored.
+    const answered = input.background !== true || idempotencyKey !== undefined;
+    const outcome: ScreeningOutcome = {
+      ...matches,
+      replayed: false,
+      screeningId: newId('scr', now),
+      matchesJson: annotateMatches(matches.matchesJson, suppressions),
+      suppressions,
+      warnings: request.warnings,
+      listVersions: lists.versions,
+      isMonitored: answered ? await deps.monitored(db).isMonitored(caller.orgId, key) : null,
+      createdAt: now.toISOString(),
+    };
+    const row = screeningRow({ outcome, request, caller, searchKey: key, groupByCluster, lists });
+    timings?.mark('build');
+    // The response is sent only once the screening, its quota unit and its idempotency record are committed.
+    await writerFor(db).submit(
+      {
+        caller,
+        row,
+        now,
+        idempotencyKey,
+        responseJson: idempotencyKey !== undefined ? screeningResultJson(outcome) : '',
+        suppressions,
+        lapses: newLapses(suppressions),
+        alongside: input.alongside,
+        countedInRedis: deps.quota !== undefined,
+        ticket: step.ticket,
+      },
+      { background: input.background === true },
+    );
+    timings?.mark('write');
+    observeScreening(outcome.riskLevel, outcome.matchedSources, (performance.now() - matchingStarted) / 1000);
+    return outcome;
+  }
+
   return {
-    async screen({ ctx, input }: Call<ScreenRequest, CallerContext>): Promise<ScreenResponse> {
+    /**
+     * The one screening pipeline: validate, replay or claim the idempotency key, take the quota
+     * unit, then screen and store (`screenAndStore`). A replay answers the stored body as it was.
+     */
+    async screen({ ctx, input }: Call<ScreenCallInput, CallerContext>): Promise<ScreeningOutcome | ReplayedScreening> {
       const { db, clock, caller } = ctx;
       const now = clock.now();
       const idempotencyKey = checkIdempotencyKey(input.idempotencyKey);
-      const request = validateScreenInput(input.body, now);
-      if (!deps.lists()) throw listsNotReady();
+      const request = validateScreeningRequest(input.body, now);
+      // The one lists-ready check: this snapshot is screened against and named by the record.
+      const lists = deps.lists();
+      if (!lists) throw listsNotReady();
 
       if (idempotencyKey !== undefined) {
         // A replay costs nothing, even with the quota used up: check it before the quota.
@@ -247,128 +382,15 @@ export function screeningService(deps: ScreeningDeps) {
           key: idempotencyKey,
           hash: requestHash(request),
         });
-        if (claim.kind === 'replay') return { status: claim.status, json: claim.json, replayed: true };
+        if (claim.kind === 'replay')
+          return { replayed: true, status: claim.status, json: claim.json, screeningId: claim.screeningId };
       }
 
       let ticket: QuotaTicket | undefined;
       try {
         if (deps.quota) ticket = await deps.quota.take(db, caller, now);
         else await assertQuotaLeft(db, caller, now);
-        // The snapshot is taken right where it is used: the screening and its record name the same lists.
-        const lists = deps.lists();
-        if (!lists) throw listsNotReady();
-        const key = searchKey(request);
-        // Cleared matches of this customer (suppression.ts): one indexed read, nothing more when there are none.
-        const suppressions = await suppressionsFor(db, clock, {
-          orgId: caller.orgId,
-          customerKey: customerKeyOf(request.externalId, key),
-          searchKey: key,
-          lists,
-        });
-        const timings = ctx.timings;
-        timings?.mark('prep');
-        let matchMs: number | undefined;
-        const hints =
-          input.background === true || timings
-            ? {
-                ...(input.background === true ? { background: true } : {}),
-                ...(timings ? { matched: (ms: number) => (matchMs = ms) } : {}),
-              }
-            : undefined;
-        const profile = deps.profileOf ? await deps.profileOf(db, caller.orgId, caller.keyId) : BUILT_IN_PROFILE;
-        const groupByCluster = request.groupByClusterGiven ? request.groupByCluster : profile.groupByCluster;
-        const matchingStarted = performance.now();
-        const outcome = await lists.index.screen(
-          {
-            name: request.name,
-            ...(request.entityType ? { entityType: request.entityType } : {}),
-            ...(request.country ? { country: request.country } : {}),
-            ...(request.birthDate ? { birthDate: request.birthDate } : {}),
-            ...(request.identifiers.length ? { identifiers: matchIdentifiers(request.identifiers) } : {}),
-          },
-          {
-            floor: deps.matching.floor,
-            maxMatches: deps.matching.maxMatches,
-            groupByCluster,
-            ...profile.options,
-            ...(suppressions.suppressed.size > 0 ? { suppressed: [...suppressions.suppressed.keys()] } : {}),
-          },
-          hints,
-        );
-        if (timings) {
-          // The round trip to the matching thread: its wait in the queue, and the matching itself.
-          timings.mark('queue');
-          if (matchMs !== undefined) timings.split('queue', 'match', matchMs);
-        }
-        const matchesJson = annotateMatches(outcome.matchesJson, suppressions);
-        const riskLevel = profileLevel(profile, outcome);
-        const stored = storedLists(lists);
-        const id = newId('scr', now);
-        const matchedSources = JSON.stringify(outcome.matchedSources);
-        // A background screening (a batch row) has no one to answer: no response body (nor its
-        // isMonitored read) unless an idempotency record keeps it; its caller reads what it stored.
-        const json =
-          input.background === true && idempotencyKey === undefined
-            ? ''
-            : screeningResultJson({
-                screeningId: id,
-                entityId: outcome.entityId,
-                entityName: outcome.entityName,
-                riskScore: outcome.riskScore,
-                riskLevel,
-                confidence: outcome.confidence,
-                matchedSourcesJson: matchedSources,
-                matchDetailsJson: matchesJson,
-                isMonitored: await deps.monitored(db).isMonitored(caller.orgId, key),
-                warningsJson: JSON.stringify(request.warnings),
-              });
-        const row: ScreeningRow = {
-          id,
-          org_id: caller.orgId,
-          key_id: caller.keyId,
-          query: request.name,
-          search_key: key,
-          entity_type: request.entityType,
-          country: request.country,
-          birth_date: request.birthDate,
-          group_by_cluster: groupByCluster ? 1 : 0,
-          risk_score: outcome.riskScore,
-          risk_level: riskLevel,
-          confidence: outcome.confidence,
-          entity_id: outcome.entityId,
-          entity_name: outcome.entityName,
-          matched_sources: matchedSources,
-          used_sources: stored.usedSources,
-          list_versions: stored.listVersions,
-          match_details: matchesJson,
-          external_id: request.externalId,
-          engine_version: engineVersion(),
-          created_at: now.toISOString(),
-          identifiers: storedIdentifiers(request.identifiers),
-          warnings: storedWarnings(request.warnings),
-          profile_id: profile.id,
-          profile_version: profile.version,
-        };
-        timings?.mark('build');
-        // The response is sent only once the screening, its quota unit and its idempotency record are committed.
-        await writerFor(db).submit(
-          {
-            caller,
-            row,
-            now,
-            idempotencyKey,
-            responseJson: json,
-            suppressions,
-            lapses: newLapses(suppressions),
-            alongside: input.alongside,
-            countedInRedis: deps.quota !== undefined,
-            ticket,
-          },
-          input.background === true,
-        );
-        timings?.mark('write');
-        observeScreening(riskLevel, outcome.matchedSources, (performance.now() - matchingStarted) / 1000);
-        return { status: 200, json, replayed: false };
+        return await screenAndStore({ ctx, input, request, lists, now, idempotencyKey, ticket });
       } catch (error) {
         // Nothing was stored: the unit goes back (a failure to give it back leaves it counted, the safe side).
         await ticket?.release().catch(() => undefined);

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { SOURCE_LABELS, type ListRecord } from '../lists/index.js';
+import { type ListRecord, SOURCE_LABELS } from '../lists/index.js';
 import {
   MatchingIndex,
   type MatchOptions,
@@ -8,9 +8,10 @@ import {
   type SourceLabel,
   summarizeOutcome,
 } from '../matching/index.js';
-import type { ScreenHints, Screener } from '../screening/index.js';
+import type { MatchIndex, Screener, ScreenHints } from '../screening/index.js';
+import { indexMatches } from './match-index.js';
 
-export interface ScreenJob {
+export interface MatchingJob {
   id: number;
   generation: number;
   query: MatchQuery;
@@ -21,11 +22,13 @@ export interface ScreenJob {
   background?: boolean;
 }
 
-export interface ScreenResult {
+export interface MatchingAnswer {
   id: number;
   outcome?: ScreenSummary;
   /** The outcomes of the job's `variants`, in order. */
   variants?: ScreenSummary[];
+  /** The index of the outcome's matches (ScreenHints.indexed). */
+  index?: MatchIndex;
   error?: string;
   /** How long the matching took in the thread, in ms. */
   ms?: number;
@@ -37,12 +40,12 @@ export interface ScreenResult {
  * from waiting long.
  */
 export type WorkerRequest =
-  | { type: 'screen'; jobs: ScreenJob[] }
+  | { type: 'screen'; jobs: MatchingJob[] }
   | { type: 'load'; generation: number; records: ListRecord[] }
   | { type: 'drop'; generation: number };
 
 export type WorkerReply =
-  | { type: 'screened'; results: ScreenResult[]; busyMs: number }
+  | { type: 'screened'; results: MatchingAnswer[]; busyMs: number }
   | { type: 'loaded'; generation: number; error?: string };
 
 /** The lists' display labels (`datasetLabel`), added to the engine's matches, which name sources by id only. */
@@ -51,8 +54,11 @@ export const sourceLabel: SourceLabel = (source) => SOURCE_LABELS[source];
 /** A screener over an index built in this thread (the command line, and MATCH_THREADS=0). */
 export function inlineScreener(records: ListRecord[]): Promise<Screener> {
   return MatchingIndex.buildAsync(records).then((index) => ({
-    screen: (query: MatchQuery, options?: MatchOptions) =>
-      Promise.resolve(summarizeOutcome(index.screen(query, options), sourceLabel)),
+    screen: (query: MatchQuery, options?: MatchOptions, hints?: ScreenHints) => {
+      const screened = index.screen(query, options);
+      hints?.indexed?.(indexMatches(screened));
+      return Promise.resolve(summarizeOutcome(screened, sourceLabel));
+    },
     screenVariants: (query: MatchQuery, variants: readonly MatchOptions[]) =>
       Promise.resolve(index.screenVariants(query, variants).map((o) => summarizeOutcome(o, sourceLabel))),
   }));
@@ -73,6 +79,8 @@ interface Waiter<T> {
   reject: (error: Error) => void;
   /** Told the thread's matching time (ScreenHints.matched). */
   matched?: ((ms: number) => void) | undefined;
+  /** Told the index of the answer's matches (ScreenHints.indexed). */
+  indexed?: ((index: MatchIndex) => void) | undefined;
 }
 
 interface Build extends Waiter<void> {
@@ -87,7 +95,7 @@ interface Thread {
   loading: Map<number, Build>;
   pending: Map<number, Waiter<ScreenSummary[]>>;
   /** Screenings started in this turn of the event loop, sent together when it ends. */
-  outbox: ScreenJob[];
+  outbox: MatchingJob[];
 }
 
 interface Generation {
@@ -223,9 +231,9 @@ export class MatchingPool {
     const run = (t: Thread) =>
       new Promise<ScreenSummary[]>((resolve, reject) => {
         const id = this.nextRequest++;
-        t.pending.set(id, { resolve, reject, matched: hints?.matched });
+        t.pending.set(id, { resolve, reject, matched: hints?.matched, indexed: hints?.indexed });
         const [options, ...more] = variants;
-        const job: ScreenJob = {
+        const job: MatchingJob = {
           id,
           generation,
           query,
@@ -282,6 +290,7 @@ export class MatchingPool {
           const waiter = thread.pending.get(result.id);
           thread.pending.delete(result.id);
           if (result.ms !== undefined) waiter?.matched?.(result.ms);
+          if (result.index) waiter?.indexed?.(result.index);
           if (result.outcome) waiter?.resolve([result.outcome, ...(result.variants ?? [])]);
           else waiter?.reject(new Error(`matching failed: ${result.error ?? 'no outcome'}`));
         }

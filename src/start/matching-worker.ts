@@ -8,11 +8,12 @@ import { parentPort } from 'node:worker_threads';
 import { MatchingIndex, summarizeOutcome } from '../matching/index.js';
 import {
   sourceLabel,
-  type ScreenJob,
-  type ScreenResult,
+  type MatchingJob,
+  type MatchingAnswer,
   type WorkerReply,
   type WorkerRequest,
 } from './matching-pool.js';
+import { indexMatches } from './match-index.js';
 
 const port = parentPort;
 if (!port) throw new Error('matching-worker must run as a worker thread');
@@ -28,7 +29,7 @@ const reply = (message: WorkerReply) => port.postMessage(message);
 const REPLY_EVERY_MS = 1;
 const BACKGROUND_REPLY_EVERY_MS = 20;
 
-function screenOne(job: ScreenJob): ScreenResult {
+function screenOne(job: MatchingJob): MatchingAnswer {
   const index = indexes.get(job.generation);
   if (!index) return { id: job.id, error: `list generation ${job.generation} is not loaded in this thread` };
   try {
@@ -39,8 +40,9 @@ function screenOne(job: ScreenJob): ScreenResult {
         .map((o) => summarizeOutcome(o, sourceLabel));
       return { id: job.id, outcome: outcome!, variants, ms: performance.now() - started };
     }
-    const outcome = summarizeOutcome(index.screen(job.query, job.options), sourceLabel);
-    return { id: job.id, outcome, ms: performance.now() - started };
+    const screened = index.screen(job.query, job.options);
+    const outcome = summarizeOutcome(screened, sourceLabel);
+    return { id: job.id, outcome, index: indexMatches(screened), ms: performance.now() - started };
   } catch (error) {
     return { id: job.id, error: error instanceof Error ? error.message : String(error) };
   }
@@ -49,7 +51,7 @@ function screenOne(job: ScreenJob): ScreenResult {
 port.on('message', (message: WorkerRequest) => {
   switch (message.type) {
     case 'screen': {
-      let results: ScreenResult[] = [];
+      let results: MatchingAnswer[] = [];
       let waiting = false;
       let since = performance.now();
       // Each answer says how long the thread worked on it, replying included (the pool's busy time).

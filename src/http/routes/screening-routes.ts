@@ -3,13 +3,14 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import {
   IdParams,
+  ScreenRequest,
   ListScreeningsQuery,
   type ListScreeningsQueryType,
   ScreeningRecord,
   ScreeningResult,
+  screeningResultJson,
   type ScreeningService,
   ScreeningSummary,
-  ScreenRequest,
 } from '../../screening/index.js';
 import { contextOf } from '../pipeline.js';
 import {
@@ -65,11 +66,14 @@ export function screeningRoutes(deps: ScreeningRouteDeps): FastifyPluginAsync {
         const ctx = contextOf(request);
         // The body read and validated since the pipeline's checks.
         ctx.timings?.mark('parse');
-        const result = await deps.screening.screen({ ctx, input: { body: request.body, idempotencyKey: key } });
-        if (result.replayed) reply.header('Idempotency-Replayed', 'true');
+        const outcome = await deps.screening.screen({ ctx, input: { body: request.body, idempotencyKey: key } });
+        if (outcome.replayed) reply.header('Idempotency-Replayed', 'true');
         if (ctx.timings) reply.header('Server-Timing', ctx.timings.header());
-        // Already serialized (it has the ScreeningResult shape; the matches come from the matching thread as JSON).
-        return reply.status(result.status).header('content-type', 'application/json; charset=utf-8').send(result.json);
+        // Written as text around the matches' JSON (screening-response.ts says why); a replay sends the stored body.
+        return reply
+          .status(outcome.replayed ? outcome.status : 200)
+          .header('content-type', 'application/json; charset=utf-8')
+          .send(outcome.replayed ? outcome.json : screeningResultJson(outcome));
       },
     );
 
@@ -89,17 +93,17 @@ export function screeningRoutes(deps: ScreeningRouteDeps): FastifyPluginAsync {
         },
       },
       async (request) => {
-        const q = request.query as ListScreeningsQueryType;
-        const page = requestedPage(q);
+        const query = request.query as ListScreeningsQueryType;
+        const page = requestedPage(query);
         const { items, total } = await deps.screening.listScreenings({
           ctx: contextOf(request),
           input: {
             ...page,
-            ...(q.riskLevel ? { riskLevel: q.riskLevel } : {}),
-            ...(q.dateFrom !== undefined ? { dateFrom: q.dateFrom } : {}),
-            ...(q.dateTo !== undefined ? { dateTo: q.dateTo } : {}),
-            ...(q.search !== undefined ? { search: q.search } : {}),
-            ...(q.externalId !== undefined ? { externalId: q.externalId } : {}),
+            ...(query.riskLevel ? { riskLevel: query.riskLevel } : {}),
+            ...(query.dateFrom !== undefined ? { dateFrom: query.dateFrom } : {}),
+            ...(query.dateTo !== undefined ? { dateTo: query.dateTo } : {}),
+            ...(query.search !== undefined ? { search: query.search } : {}),
+            ...(query.externalId !== undefined ? { externalId: query.externalId } : {}),
           },
         });
         return pageEnvelope(items, total, page);
