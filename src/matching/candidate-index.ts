@@ -5,13 +5,21 @@
  * fuzzy ways (same spelling fold, one slip, same consonant skeleton), and the names are ranked by
  * the weight of the query parts they share, so that only a bounded number is compared in full.
  */
-import type { ListRecord, NameKind, NameQuality } from '../lists/index.js';
+import type { ListRecord } from '../lists/index.js';
+import { CandidateHeap, type RankedName } from './candidate-heap.js';
 import { COMMON_NAME_IDF, isCommonName } from './common-names.js';
 import { EditNeighbours } from './edit-neighbours.js';
 import type { ScoredPart } from './part-similarity.js';
-import { normalizeName, type NamePart } from './normalize.js';
+import {
+  internKey,
+  isWordLike,
+  type ListedNames,
+  type NameEntry,
+  readListedNames,
+  renderingScript,
+} from './listed-names.js';
+import type { NamePart } from './normalize.js';
 import { phoneticKey, spellingFold } from './similarity.js';
-import { inOtherScript } from './transliterate.js';
 import { SCORING } from './scoring-table.js';
 
 /** Listed names carrying a part above which its fuzzy neighbourhood is not searched. */
@@ -56,45 +64,6 @@ const IDF_PRIOR = SCORING.IDF_PRIOR.value;
 /** Spelling folds and phonetic keys remembered while building (bounded, then computed again). */
 const BUILD_CACHE = 200_000;
 
-export interface NameEntry {
-  record: number;
-  name: string;
-  kind: NameKind;
-  quality: NameQuality;
-  parts: ScoredPart[];
-  /** Sum of word weights, to prefer candidates whose weight the query covers. */
-  weight: number;
-  /** The record is not a person (names are compared as organizations'). */
-  organization: boolean;
-  /**
-   * The name is written in Arabic, Hebrew or Japanese kana, and its record has a name in Latin
-   * letters too: a rendering, for readers of that script, of a name the record spells in Latin.
-   * Which of the scripts (see renderingScript); undefined for other names.
-   */
-  rendering?: RenderingScript;
-}
-
-/** Scripts in which lists render names spelled in Latin (vowels left out, or sounds changed). */
-export type RenderingScript = 'arabic' | 'hebrew' | 'kana';
-const RENDERING_SCRIPTS: [RegExp, RenderingScript][] = [
-  [/\p{Script=Arabic}/u, 'arabic'],
-  [/\p{Script=Hebrew}/u, 'hebrew'],
-  [/[\p{Script=Hiragana}\p{Script=Katakana}]/u, 'kana'],
-];
-
-/** The rendering script a name is written in (see NameEntry.rendering), if any. */
-export function renderingScript(name: string): RenderingScript | undefined {
-  for (const [re, script] of RENDERING_SCRIPTS) if (re.test(name)) return script;
-  return undefined;
-}
-
-export interface RankedName {
-  name: number;
-  rank: number;
-  /** Order in which the name was first reached, the tie-break. */
-  seq: number;
-}
-
 interface Probe {
   text: string;
   pk: string;
@@ -120,14 +89,8 @@ function push(map: Map<string, number[]>, key: string, v: number): void {
   else if (list[list.length - 1] !== v) list.push(v);
 }
 
-/** What tells listed parts apart (kind, transliteration, text): one shared ScoredPart each (see interned). */
-function internKey(p: NamePart): string {
-  return `${p.kind}|${p.translit ?? ''}|${p.text}`;
-}
-
-function isWordLike(p: { kind: NamePart['kind'] }): boolean {
-  return p.kind === 'word' || p.kind === 'patronymic';
-}
+export type { RankedName };
+export { renderingScript, type NameEntry, type RenderingScript } from './listed-names.js';
 
 export class CandidateIndex {
   readonly names: NameEntry[] = [];
@@ -146,9 +109,9 @@ export class CandidateIndex {
   private readonly byFold = new Map<string, number[]>();
   private neighbours: EditNeighbours | undefined;
   /** Records whose names hold each word or patronymic (document frequency). */
-  private readonly df = new Map<string, number>();
+  private readonly df: Map<string, number>;
   /** Words the lists hold in persons' names (see ScoredPart.personal). */
-  private readonly personWords = new Set<string>();
+  private readonly personWords: Set<string>;
   /** Listed parts by kind, transliteration and text, while building (see interned()). */
   private parts = new Map<string, ScoredPart>();
   private readonly pkCache = new Map<string, string>();
@@ -170,10 +133,8 @@ export class CandidateIndex {
   private vocabStamp: Int32Array = new Int32Array(0);
   /** The names the current query reached, in the order it reached them. */
   private touched: Int32Array = new Int32Array(0);
-  /** The candidate heap of the current query: rank, order reached, name. */
-  private readonly hRank = new Float64Array(CANDIDATES);
-  private readonly hSeq = new Int32Array(CANDIDATES);
-  private readonly hId = new Int32Array(CANDIDATES);
+  /** The candidate heap of the current query (see select). */
+  private readonly heap = new CandidateHeap(CANDIDATES);
   /** The vocabulary entries one fuzzy way of a probe reaches (at most MAX_REACHED). */
   private readonly reachable = new Int32Array(MAX_REACHED);
   /** The ways of the probe being read (see reach): at most the exact entry, the same fold and three ways of MAX_REACHED. */
@@ -193,8 +154,10 @@ export class CandidateIndex {
   /** Per name, the first name with the same parts, read the same way (see sameName). */
   private sameAs: Int32Array = new Int32Array(0);
 
-  private constructor(records: number) {
+  private constructor(records: number, documentFrequency: Map<string, number>, personWords: Set<string>) {
     this.records = records;
+    this.df = documentFrequency;
+    this.personWords = personWords;
     this.maxIdf = Math.log((records + IDF_PRIOR) / 1);
   }
 
@@ -206,48 +169,33 @@ export class CandidateIndex {
     records: ListRecord[],
     step: number,
   ): Generator<void, { index: CandidateIndex; primaryParts: (NamePart[] | undefined)[] }, void> {
-    const idx = new CandidateIndex(records.length);
-    const normalized: { record: number; name: string; kind: NameKind; quality: NameQuality; parts: NamePart[] }[] = [];
-    const primaryParts: (NamePart[] | undefined)[] = [];
-    const latinNamed = new Uint8Array(records.length);
-    for (let r = 0; r < records.length; r++) {
-      const rec = records[r]!;
-      latinNamed[r] = !inOtherScript(rec.name) || rec.aliases.some((a) => !inOtherScript(a.name)) ? 1 : 0;
-      const person = rec.entityType === 'person';
-      const seen = new Set<string>();
-      const first = normalized.length;
-      const add = (name: string, kind: NameKind, quality: NameQuality): void => {
-        const n = normalizeName(name, person);
-        if (kind === 'primary') primaryParts.push(n.parts);
-        if (n.parts.length === 0 || seen.has(n.key)) return;
-        seen.add(n.key);
-        normalized.push({ record: r, name, kind, quality, parts: n.parts });
-      };
-      add(rec.name, 'primary', 'strong');
-      for (const a of rec.aliases) add(a.name, a.kind, a.quality);
-      // Document frequency per record, not per alias, so that a name repeated in ten aliases of
-      // one entry does not look common.
-      const tokens = new Set<string>();
-      for (let i = first; i < normalized.length; i++) {
-        for (const p of normalized[i]!.parts) if (isWordLike(p)) tokens.add(p.text);
-      }
-      for (const t of tokens) {
-        idx.df.set(t, (idx.df.get(t) ?? 0) + 1);
-        if (person) idx.personWords.add(t);
-      }
-      if (r % step === 0) yield;
-    }
+    const read = yield* readListedNames(records, step);
+    const idx = new CandidateIndex(records.length, read.documentFrequency, read.personWords);
+    yield* idx.addNames(read, records, step);
+    idx.indexRecords(records.length);
+    yield* idx.indexSpellings(step);
+    idx.neighbours = yield* EditNeighbours.build(idx.vocabTokens, step * 8);
+    yield;
+    idx.packPostings();
+    idx.allocateScratch();
+    return { index: idx, primaryParts: read.primaryParts };
+  }
+
+  /** Every listed name with its parts interned and posted under its words, joined pairs and numbers. */
+  private *addNames(read: ListedNames, records: ListRecord[], step: number): Generator<void, void, void> {
+    const normalized = read.names;
     /** The first name of each spelling (parts and how the name is read), while building: see sameName. */
     const firstOf = new Map<string, number>();
     const sameAs: number[] = [];
+
     for (let k = 0; k < normalized.length; k++) {
       const n = normalized[k]!;
       const keys = n.parts.map(internKey);
-      const parts = n.parts.map((p, i) => idx.interned(p, keys[i]!));
+      const parts = n.parts.map((p, i) => this.interned(p, keys[i]!));
       let weight = 0;
       for (const p of parts) if (p.kind === 'word') weight += p.idf;
-      const id = idx.names.length;
-      idx.names.push({
+      const id = this.names.length;
+      this.names.push({
         record: n.record,
         name: n.name,
         kind: n.kind,
@@ -255,54 +203,62 @@ export class CandidateIndex {
         parts,
         weight,
         organization: records[n.record]!.entityType !== 'person',
-        rendering: latinNamed[n.record] === 1 ? renderingScript(n.name) : undefined,
+        rendering: read.latinNamed[n.record] === 1 ? renderingScript(n.name) : undefined,
       });
-      const entry = idx.names[id]!;
+      const entry = this.names[id]!;
       const spelling = `${entry.organization ? 'o' : 'p'}\u0001${keys.join('\u0001')}`;
       const first = firstOf.get(spelling);
       if (first === undefined) firstOf.set(spelling, id);
       sameAs.push(first ?? id);
       const words = parts.filter(isWordLike);
-      for (const p of words) idx.post(p.text, p.idf, id);
+      for (const p of words) this.post(p.text, p.idf, id);
       for (let i = 0; i + 1 < words.length; i++) {
         const j = words[i]!.text + words[i + 1]!.text;
-        idx.post(j, Math.max(words[i]!.idf, words[i + 1]!.idf), id);
+        this.post(j, Math.max(words[i]!.idf, words[i + 1]!.idf), id);
       }
       // Numbers tell apart the members of a numbered series ("FU YUAN YU 7629" among hundreds).
-      for (const p of parts) if (p.kind === 'number') idx.post(p.text, idx.maxIdf * NUMBER_WEIGHT, id);
+      for (const p of parts) if (p.kind === 'number') this.post(p.text, this.maxIdf * NUMBER_WEIGHT, id);
       if (k % (step * 4) === 0) yield;
     }
     normalized.length = 0;
-    idx.sameAs = Int32Array.from(sameAs);
-    idx.firstName = new Int32Array(records.length + 1).fill(idx.names.length);
-    for (let id = idx.names.length - 1; id >= 0; id--) idx.firstName[idx.names[id]!.record] = id;
-    for (let r = records.length - 1; r >= 0; r--)
-      if (idx.firstName[r]! > idx.firstName[r + 1]!) idx.firstName[r] = idx.firstName[r + 1]!;
-    idx.parts.clear();
-    const tokens = idx.vocabTokens;
+    this.sameAs = Int32Array.from(sameAs);
+  }
+
+  /** Where each record's names start (see firstName); the names were added record by record. */
+  private indexRecords(records: number): void {
+    this.firstName = new Int32Array(records + 1).fill(this.names.length);
+    for (let id = this.names.length - 1; id >= 0; id--) this.firstName[this.names[id]!.record] = id;
+    for (let r = records - 1; r >= 0; r--)
+      if (this.firstName[r]! > this.firstName[r + 1]!) this.firstName[r] = this.firstName[r + 1]!;
+    this.parts.clear();
+  }
+
+  /** The fuzzy ways into the vocabulary: phonetic keys and spelling folds. */
+  private *indexSpellings(step: number): Generator<void, void, void> {
+    const tokens = this.vocabTokens;
     for (let v = 0; v < tokens.length; v++) {
       const token = tokens[v]!;
       if (DIGIT.test(token)) continue;
-      const pk = idx.pk(token);
-      if (pk.length >= 2) push(idx.byPhonetic, pk, v);
+      const pk = this.pk(token);
+      if (pk.length >= 2) push(this.byPhonetic, pk, v);
       if (token.length >= 3) {
-        const f = idx.fold(token);
-        if (f !== token) push(idx.byFold, f, v);
+        const f = this.fold(token);
+        if (f !== token) push(this.byFold, f, v);
       }
       if (v % (step * 8) === 0) yield;
     }
-    idx.pkCache.clear();
-    idx.foldCache.clear();
-    idx.neighbours = yield* EditNeighbours.build(tokens, step * 8);
-    yield;
-    idx.packPostings();
-    idx.acc = new Float32Array(idx.names.length);
-    idx.mark = new Uint8Array(idx.names.length);
-    idx.nameWeight = new Float64Array(idx.names.length);
-    for (let i = 0; i < idx.names.length; i++) idx.nameWeight[i] = idx.names[i]!.weight;
-    idx.touched = new Int32Array(idx.names.length);
-    idx.vocabStamp = new Int32Array(idx.vocabTokens.length);
-    return { index: idx, primaryParts };
+    this.pkCache.clear();
+    this.foldCache.clear();
+  }
+
+  /** The scratch buffers of queries, one slot per name or vocabulary entry. */
+  private allocateScratch(): void {
+    this.acc = new Float32Array(this.names.length);
+    this.mark = new Uint8Array(this.names.length);
+    this.nameWeight = new Float64Array(this.names.length);
+    for (let i = 0; i < this.names.length; i++) this.nameWeight[i] = this.names[i]!.weight;
+    this.touched = new Int32Array(this.names.length);
+    this.vocabStamp = new Int32Array(this.vocabTokens.length);
   }
 
   /**
@@ -437,23 +393,24 @@ export class CandidateIndex {
     return out;
   }
 
-  private nameCandidates(q: ScoredPart[]): RankedName[] {
-    const touched = this.touched;
-    let reached = 0;
-    const acc = this.acc;
-    const mark = this.mark;
-    let probeMark = 0;
-    const nameWeight = this.nameWeight;
-    const words = q.filter(isWordLike);
-    const probes: Probe[] = words.map((p) => ({
-      text: p.text,
-      pk: p.pk,
-      fold: p.fold,
-      idf: p.idf,
+  private nameCandidates(queryParts: ScoredPart[]): RankedName[] {
+    const reached = this.accumulate(this.probesOf(queryParts));
+    return this.select(reached);
+  }
+
+  /** The query's probes: its words (fuzzy), its numbers and its neighbouring words joined (exact). */
+  private probesOf(queryParts: ScoredPart[]): Probe[] {
+    const words = queryParts.filter(isWordLike);
+    const probes: Probe[] = words.map((part) => ({
+      text: part.text,
+      pk: part.pk,
+      fold: part.fold,
+      idf: part.idf,
       fuzzy: true,
     }));
-    for (const p of q)
-      if (p.kind === 'number') probes.push({ text: p.text, pk: '', idf: this.maxIdf * NUMBER_WEIGHT, fuzzy: false });
+    for (const part of queryParts)
+      if (part.kind === 'number')
+        probes.push({ text: part.text, pk: '', idf: this.maxIdf * NUMBER_WEIGHT, fuzzy: false });
     for (let i = 0; i + 1 < words.length; i++) {
       // Joined query parts are looked up exactly only: the fuzzy neighbourhood of every pair costs too much.
       probes.push({
@@ -463,95 +420,65 @@ export class CandidateIndex {
         fuzzy: false,
       });
     }
-    const postStart = this.postStart;
-    const postIds = this.postIds;
+    return probes;
+  }
+
+  /**
+   * Every probe's visits added to the rank of the names it reaches (once per probe and name, see
+   * mark); returns how many names were reached (the first entries of touched).
+   */
+  private accumulate(probes: Probe[]): number {
+    const { touched, acc, mark, postStart, postIds } = this;
+    let reached = 0;
+    let probeMark = 0;
     for (const probe of probes) {
       if (probeMark === MAX_MARK) {
         // Out of marks (a query of over MAX_MARK probes): every marked name was reached, so is in touched.
         for (let k = 0; k < reached; k++) mark[touched[k]!] = 0;
         probeMark = 0;
       }
-      const m = ++probeMark;
-      const { entries, weights, n } = this.reach(probe);
-      for (let e = 0; e < n; e++) {
-        const w = weights[e]!;
-        const v = entries[e]!;
-        const end = postStart[v + 1]!;
-        for (let k = postStart[v]!; k < end; k++) {
+      const current = ++probeMark;
+      const { entries, weights, n: entryCount } = this.reach(probe);
+      for (let e = 0; e < entryCount; e++) {
+        const weight = weights[e]!;
+        const entry = entries[e]!;
+        const end = postStart[entry + 1]!;
+        for (let k = postStart[entry]!; k < end; k++) {
           const id = postIds[k]!;
-          if (mark[id] === m) continue;
-          mark[id] = m;
-          const a = acc[id]!;
-          if (a === 0) touched[reached++] = id;
-          acc[id] = a + w;
+          if (mark[id] === current) continue;
+          mark[id] = current;
+          const rank = acc[id]!;
+          if (rank === 0) touched[reached++] = id;
+          acc[id] = rank + weight;
         }
       }
     }
+    return reached;
+  }
+
+  /**
+   * The best CANDIDATES of the `reached` names by rank, names under RANK_CUT of the best left out,
+   * and the scratch of every reached name cleared.
+   */
+  private select(reached: number): RankedName[] {
+    const { touched, acc, mark, nameWeight, heap } = this;
     let best = 0;
     for (let k = 0; k < reached; k++) {
-      const a = acc[touched[k]!]!;
-      if (a > best) best = a;
+      const rank = acc[touched[k]!]!;
+      if (rank > best) best = rank;
     }
     const cut = best * RANK_CUT;
-    // The best CANDIDATES names by rank, kept in a min-heap (the weakest on top); on equal ranks the
-    // name touched first wins, as a stable sort would have it.
-    const { hRank, hSeq, hId } = this;
-    let size = 0;
-    const weaker = (i: number, j: number): boolean =>
-      hRank[i]! < hRank[j]! || (hRank[i] === hRank[j] && hSeq[i]! > hSeq[j]!);
-    const swap = (i: number, j: number): void => {
-      const r = hRank[i]!,
-        q = hSeq[i]!,
-        d = hId[i]!;
-      hRank[i] = hRank[j]!;
-      hSeq[i] = hSeq[j]!;
-      hId[i] = hId[j]!;
-      hRank[j] = r;
-      hSeq[j] = q;
-      hId[j] = d;
-    };
-    const down = (i: number): void => {
-      for (;;) {
-        const l = 2 * i + 1,
-          r = l + 1;
-        let m = i;
-        if (l < size && weaker(l, m)) m = l;
-        if (r < size && weaker(r, m)) m = r;
-        if (m === i) return;
-        swap(i, m);
-        i = m;
-      }
-    };
+    heap.clear();
     for (let seq = 0; seq < reached; seq++) {
       const id = touched[seq]!;
-      const a = acc[id]!;
+      const shared = acc[id]!;
       acc[id] = 0;
       mark[id] = 0;
-      if (a < cut) continue;
-      const extra = nameWeight[id]! - a;
-      const rank = a - UNCOVERED_WEIGHT * (extra > 0 ? extra : 0);
-      if (size < CANDIDATES) {
-        let i = size++;
-        hRank[i] = rank;
-        hSeq[i] = seq;
-        hId[i] = id;
-        while (i > 0) {
-          const p = (i - 1) >> 1;
-          if (!weaker(i, p)) break;
-          swap(i, p);
-          i = p;
-        }
-      } else if (rank > hRank[0]!) {
-        hRank[0] = rank;
-        hSeq[0] = seq;
-        hId[0] = id;
-        down(0);
-      }
+      if (shared < cut) continue;
+      const extra = nameWeight[id]! - shared;
+      heap.offer(shared - UNCOVERED_WEIGHT * (extra > 0 ? extra : 0), seq, id);
     }
-    const out: RankedName[] = [];
-    for (let i = 0; i < size; i++) out.push({ name: hId[i]!, rank: hRank[i]!, seq: hSeq[i]! });
-    out.sort((x, y) => y.rank - x.rank || x.seq - y.seq);
-    return out;
+    return heap.ranked();
   }
 
   /**

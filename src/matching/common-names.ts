@@ -10,7 +10,7 @@
  * Vietnamese, Arabic, South Asian, Slavic and European names). Romanized, lowercase, without
  * diacritics; spelling variants are caught through the part comparison, not listed here.
  */
-import { lettersWritten } from './part-similarity.js';
+import { lettersWritten } from './abjad-letters.js';
 import { phoneticKey } from './similarity.js';
 import { SCORING } from './scoring-table.js';
 

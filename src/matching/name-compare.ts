@@ -21,58 +21,59 @@ export interface ListedAs {
  * them (see QueryParts); a pair check passes a fresh one. With `atLeast` (0..100), a comparison that
  * cannot reach it (see scoreBound) is not worked out: undefined.
  */
-export function compareParts(query: QueryParts, c: ScoredPart[], listed: ListedAs): NameComparison;
+export function compareParts(query: QueryParts, listed: ScoredPart[], listedAs: ListedAs): NameComparison;
 export function compareParts(
   query: QueryParts,
-  c: ScoredPart[],
-  listed: ListedAs,
+  listed: ScoredPart[],
+  listedAs: ListedAs,
   atLeast: number,
 ): NameComparison | undefined;
 export function compareParts(
   query: QueryParts,
-  c: ScoredPart[],
-  listed: ListedAs,
+  listed: ScoredPart[],
+  listedAs: ListedAs,
   atLeast?: number,
 ): NameComparison | undefined {
-  const { organization } = listed;
-  const q = query.parts;
-  const qc = query.content;
-  const cc: number[] = [];
-  const cNum: string[] = [];
-  for (let i = 0; i < c.length; i++) {
-    const k = c[i]!.kind;
-    if (CONTENT.has(k)) cc.push(i);
-    else if (k === 'number') cNum.push(c[i]!.text);
+  const { organization } = listedAs;
+  const queryParts = query.parts;
+  const queryContent = query.content;
+  const listedContent: number[] = [];
+  const listedNumbers: string[] = [];
+  for (let i = 0; i < listed.length; i++) {
+    const k = listed[i]!.kind;
+    if (CONTENT.has(k)) listedContent.push(i);
+    else if (k === 'number') listedNumbers.push(listed[i]!.text);
   }
   const pairs: Pair[] = [];
-  for (const i of qc) {
-    for (const j of cc) {
-      const r = query.similarity(i, c[j]!);
-      if (r.s > 0) pairs.push({ qi: i, qj: i, ci: j, cj: j, s: r.s, how: r.how });
+  for (const i of queryContent) {
+    for (const j of listedContent) {
+      const similarity = query.similarity(i, listed[j]!);
+      if (similarity.s > 0) pairs.push({ qi: i, qj: i, ci: j, cj: j, s: similarity.s, how: similarity.how });
     }
   }
   // Joined parts: "abdul rahman" ~ "abdulrahman", on either side.
-  joinPairs(query.runs, q, qc, c, cc, pairs, false);
+  joinPairs(query.runs, queryParts, queryContent, listed, listedContent, pairs, false);
   joinPairs(
-    joinRuns(c, cc, (n) => lengthFits(query.wordLengths, n)),
-    c,
-    cc,
-    q,
-    qc,
+    joinRuns(listed, listedContent, (n) => lengthFits(query.wordLengths, n)),
+    listed,
+    listedContent,
+    queryParts,
+    queryContent,
     pairs,
     true,
   );
   // Initials written together ("JC" / "Jean-Claude") and an organization's acronym ("PLA" /
   // "People's Liberation Army"), on either side.
-  abbreviationPairs(q, qc, c, cc, organization, pairs, false);
+  abbreviationPairs(queryParts, queryContent, listed, listedContent, organization, pairs, false);
   // A listed acronym is not read against a query's words: every three-word name spells some acronym.
-  if (!organization) abbreviationPairs(c, cc, q, qc, false, pairs, true);
-  if (atLeast !== undefined && atLeast > 0 && 100 * scoreBound(query, c, cc, pairs) < atLeast) return undefined;
+  if (!organization) abbreviationPairs(listed, listedContent, queryParts, queryContent, false, pairs, true);
+  if (atLeast !== undefined && atLeast > 0 && 100 * scoreBound(query, listed, listedContent, pairs) < atLeast)
+    return undefined;
   // Equal similarities: the wider (joined) pair first, then the pair whose parts stand at the same
   // relative place in both names (so "Kyawmaung Maung" pairs its "maung" with the last "maung").
-  const rel = (p: Pair): number => Math.abs((p.qi + p.qj) / 2 / q.length - (p.ci + p.cj) / 2 / c.length);
+  const rel = (p: Pair): number => Math.abs((p.qi + p.qj) / 2 / queryParts.length - (p.ci + p.cj) / 2 / listed.length);
   pairs.sort((x, y) => y.s - x.s || y.qj - y.qi + y.cj - y.ci - (x.qj - x.qi + x.cj - x.ci) || rel(x) - rel(y));
-  const { qUsed, cUsed, qSim, qPartnerIdf, qPartner } = scratchFor(q.length, c.length);
+  const { qUsed, cUsed, qSim, qPartnerIdf, qPartner } = scratchFor(queryParts.length, listed.length);
   // The alignment is spelled out (texts joined) only for the comparisons that get explained.
   const chosen: Pair[] = [];
   for (const p of pairs) {
@@ -80,25 +81,25 @@ export function compareParts(
     for (let x = p.qi; x <= p.qj; x++) if (qUsed[x]) taken = true;
     for (let x = p.ci; x <= p.cj; x++) if (cUsed[x]) taken = true;
     if (taken) continue;
-    let cIdf = 0;
+    let listedIdf = 0;
     // A query part standing for several listed parts carries their information together.
     for (let x = p.ci; x <= p.cj; x++) {
       cUsed[x] = 1;
-      cIdf += c[x]!.idf;
+      listedIdf += listed[x]!.idf;
     }
     for (let x = p.qi; x <= p.qj; x++) {
       qUsed[x] = 1;
       qSim[x] = p.s;
-      qPartnerIdf[x] = cIdf;
+      qPartnerIdf[x] = listedIdf;
     }
     if (p.qi === p.qj && p.ci === p.cj) qPartner[p.qi] = p.ci;
     chosen.push(p);
   }
   return scoreAlignment({
     query,
-    listed: c,
-    listedContent: cc,
-    listedNumbers: cNum,
+    listed,
+    listedContent,
+    listedNumbers,
     organization,
     chosen,
     qUsed,

@@ -8,6 +8,10 @@ import type { AlignedPart } from './types.js';
 import type { PartKind, Translit } from './normalize.js';
 import { isTransposition, jaroWinkler, koreanFold, levenshtein, spellingFold } from './similarity.js';
 import { wadeGilesSpellsSyllable } from './wade-giles.js';
+import { SHORT_ABJAD, consonantsKept, lettersWritten } from './abjad-letters.js';
+import { derivedApart, farApart, inflected } from './name-endings.js';
+
+export { derivedApart, farApart, lettersWritten };
 import { SCORING } from './scoring-table.js';
 
 export interface ScoredPart {
@@ -82,11 +86,32 @@ function allahLike(t: string): boolean {
   return t.includes('ll') || t.includes('lah');
 }
 
+/** What partSimilarity gives: the similarity, and how the parts are alike. */
+export interface PartSimilarity {
+  s: number;
+  how: AlignedPart['how'];
+}
+
 /**
  * Similarity of two name parts, 0 when they should not be aligned at all. Values are calibrated
  * so that 1 = same, ~0.95 = one slip in a long part, ~0.9 = a spelling variant, below 0.85 = doubtful.
+ * The rules apply in the order of PART_RULES (part-rules.ts), in the functions below in that order:
+ * what the kinds of parts decide, then the letters (edits, Jaro-Winkler), then spelling variants,
+ * then what rules a pair out.
  */
-export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { s: number; how: AlignedPart['how'] } {
+export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): PartSimilarity {
+  const decided = byKindAndScript(a, b, strict);
+  if (decided !== undefined) return decided;
+  const jw = jaroWinkler(a.text, b.text);
+  const draft = byLetters(a.text, b.text, jw);
+  const variant = bySpelling(a, b, strict, draft.s);
+  if (variant !== undefined) return variant;
+  const skeletonAgrees = bySkeleton(a, b, strict, jw, draft);
+  return ruledOut(a, b, skeletonAgrees) ? { s: 0, how: draft.how } : afterVetoes(a, b, strict, draft);
+}
+
+/** The rules that decide by the parts' kinds and scripts, before their letters are compared (undefined: go on). */
+function byKindAndScript(a: ScoredPart, b: ScoredPart, strict: boolean): PartSimilarity | undefined {
   // rule: same-text
   if (a.text === b.text) return { s: 1, how: 'exact' };
   const la = a.text.length;
@@ -130,6 +155,13 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
     sameGivenName(a.text, b.text)
   )
     return { s: NICKNAME_SIMILARITY, how: 'nickname' };
+  return bySyllables(a, b, strict);
+}
+
+/** The rules of syllabic and opaque parts, and the cheap rejections (see byKindAndScript). */
+function bySyllables(a: ScoredPart, b: ScoredPart, strict: boolean): PartSimilarity | undefined {
+  const la = a.text.length;
+  const lb = b.text.length;
   // rule: hangul-syllables
   // Hangul writes every letter of a syllable: a part read from it is another name when its syllables
   // differ otherwise than the romanizations of one syllable do (see koreanFold): 편 Pyon is not
@@ -155,7 +187,6 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
   // Vietnamese syllables written with their marks (Thanh is not Than).
   if (OPAQUE.test(a.text) || OPAQUE.test(b.text) || oneSyllableEach(a) || oneSyllableEach(b))
     return { s: 0, how: 'fuzzy' };
-  const minLen = Math.min(la, lb);
   // rule: length-gap
   // Cheap rejection: lengths far apart and different skeletons never reach the threshold.
   if (a.pk !== b.pk && (la > lb + LENGTH_GAP_REJECT || lb > la + LENGTH_GAP_REJECT)) return { s: 0, how: 'fuzzy' };
@@ -164,45 +195,58 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
   // in common tell beforehand that neither Jaro-Winkler nor the edit distance can come close.
   if (a.pk !== b.pk && (a.fold === undefined || a.fold !== b.fold) && farApart(a.text, b.text))
     return { s: 0, how: 'fuzzy' };
-  const jw = jaroWinkler(a.text, b.text);
-  const sameFirst = a.text.charCodeAt(0) === b.text.charCodeAt(0);
+  return undefined;
+}
+
+/** The similarity the letters give: Jaro-Winkler, and the edits between the two (slips, a vowel for a vowel). */
+function byLetters(a: string, b: string, jw: number): PartSimilarity {
+  const la = a.length;
+  const lb = b.length;
+  const minLen = Math.min(la, lb);
+  const sameFirst = a.charCodeAt(0) === b.charCodeAt(0);
   let s = 0;
   let how: AlignedPart['how'] = 'fuzzy';
   // rule: jaro-winkler
   if (jw >= JW_FLOOR && minLen >= JW_MIN_LENGTH) s = jw - JW_DISCOUNT;
   // rule: length-doubtful
   // Parts of clearly different lengths (Ronaldinho / Ronaldo) are at best doubtful.
-  if (Math.abs(la - lb) > LENGTH_GAP_DOUBTFUL) s = Math.min(s, DOUBTFUL_SIMILARITY);
-  else {
-    let d = levenshtein(a.text, b.text, 2);
-    // Two neighbouring letters swapped is one slip, not two (Zhagn / Zhang).
-    if (d === 2 && la === lb && isTransposition(a.text, b.text)) d = 1;
-    // rule: vowel-for-vowel
-    if (d === 1 && la === lb && minLen >= VOWEL_SWAP_MIN_LENGTH && vowelForVowel(a.text, b.text)) {
-      // One vowel written for another, inside the word or at its start: the commonest difference
-      // between romanizations of one name (Osama / Usama, Laden / Ladin, Ebrahim / Ibrahim), whose
-      // source script leaves short vowels unwritten or spells them otherwise. (At the end it is
-      // often an inflection, Antonio / Antonia.)
-      s = Math.max(s, VOWEL_SWAP_SIMILARITY);
-      how = 'phonetic';
-    } else if (d === 1) {
-      // rule: one-slip
-      // A different first letter is more often another name (Hernandez/Fernandez) than a slip.
-      if (minLen >= SLIP_LONG_LENGTH) s = Math.max(s, sameFirst ? SLIP_LONG_SAME_FIRST : SLIP_LONG_OTHER_FIRST);
-      else if (minLen >= SLIP_MEDIUM_LENGTH)
-        s = Math.max(s, sameFirst ? SLIP_MEDIUM_SAME_FIRST : SLIP_MEDIUM_OTHER_FIRST);
-      else if (minLen >= SLIP_SHORT_LENGTH && sameFirst) s = Math.max(s, SLIP_SHORT_SIMILARITY);
-    } else if (d === 2) {
-      // rule: two-edits
-      // Two edits in a long part are as often another name (Abdurrahim / Abdurrahman) as a variant.
-      s =
-        minLen >= TWO_EDITS_LONG_LENGTH && sameFirst
-          ? TWO_EDITS_LONG_SIMILARITY
-          : minLen >= TWO_EDITS_MEDIUM_LENGTH && sameFirst
-            ? DOUBTFUL_SIMILARITY
-            : Math.min(s, DOUBTFUL_SIMILARITY);
-    } else if (d > 2) s = Math.min(s, DOUBTFUL_SIMILARITY);
-  }
+  if (Math.abs(la - lb) > LENGTH_GAP_DOUBTFUL) return { s: Math.min(s, DOUBTFUL_SIMILARITY), how };
+  let edits = levenshtein(a, b, 2);
+  // Two neighbouring letters swapped is one slip, not two (Zhagn / Zhang).
+  if (edits === 2 && la === lb && isTransposition(a, b)) edits = 1;
+  // rule: vowel-for-vowel
+  if (edits === 1 && la === lb && minLen >= VOWEL_SWAP_MIN_LENGTH && vowelForVowel(a, b)) {
+    // One vowel written for another, inside the word or at its start: the commonest difference
+    // between romanizations of one name (Osama / Usama, Laden / Ladin, Ebrahim / Ibrahim), whose
+    // source script leaves short vowels unwritten or spells them otherwise. (At the end it is
+    // often an inflection, Antonio / Antonia.)
+    s = Math.max(s, VOWEL_SWAP_SIMILARITY);
+    how = 'phonetic';
+  } else if (edits === 1) {
+    // rule: one-slip
+    // A different first letter is more often another name (Hernandez/Fernandez) than a slip.
+    if (minLen >= SLIP_LONG_LENGTH) s = Math.max(s, sameFirst ? SLIP_LONG_SAME_FIRST : SLIP_LONG_OTHER_FIRST);
+    else if (minLen >= SLIP_MEDIUM_LENGTH)
+      s = Math.max(s, sameFirst ? SLIP_MEDIUM_SAME_FIRST : SLIP_MEDIUM_OTHER_FIRST);
+    else if (minLen >= SLIP_SHORT_LENGTH && sameFirst) s = Math.max(s, SLIP_SHORT_SIMILARITY);
+  } else if (edits === 2) {
+    // rule: two-edits
+    // Two edits in a long part are as often another name (Abdurrahim / Abdurrahman) as a variant.
+    s =
+      minLen >= TWO_EDITS_LONG_LENGTH && sameFirst
+        ? TWO_EDITS_LONG_SIMILARITY
+        : minLen >= TWO_EDITS_MEDIUM_LENGTH && sameFirst
+          ? DOUBTFUL_SIMILARITY
+          : Math.min(s, DOUBTFUL_SIMILARITY);
+  } else if (edits > 2) s = Math.min(s, DOUBTFUL_SIMILARITY);
+  return { s, how };
+}
+
+/** One name written backwards, or in two romanizations (the same spelling fold); undefined otherwise. */
+function bySpelling(a: ScoredPart, b: ScoredPart, strict: boolean, s: number): PartSimilarity | undefined {
+  const la = a.text.length;
+  const lb = b.text.length;
+  const minLen = Math.min(la, lb);
   // rule: reversed
   if (!strict && minLen >= REVERSED_MIN_LENGTH && la === lb && isReversed(a.text, b.text))
     return { s: REVERSED_SIMILARITY, how: 'fuzzy' };
@@ -219,71 +263,89 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
     // One name in two romanizations (see spellingFold).
     return { s: FOLD_SIMILARITY, how: 'phonetic' };
   }
-  // Both parts written in an abjad: the letters each writer put down (consonants and long vowels,
-  // حسين Husayn / حسن Hasan) are there to compare, and a different letter is another name, not a
-  // vowel the script left out. The skeleton stands in only against a romanization.
-  const bothAbjad = a.translit === 'abjad' && b.translit === 'abjad';
-  const abjad = !bothAbjad && (a.translit === 'abjad' || b.translit === 'abjad');
-  let skeletonAgrees = false;
+  return undefined;
+}
+
+/**
+ * Both parts written in an abjad: the letters each writer put down (consonants and long vowels,
+ * حسين Husayn / حسن Hasan) are there to compare, and a different letter is another name, not a
+ * vowel the script left out. The skeleton stands in only against a romanization.
+ */
+const bothAbjad = (a: ScoredPart, b: ScoredPart): boolean => a.translit === 'abjad' && b.translit === 'abjad';
+/** One part read from an abjad, the other not. */
+const oneAbjad = (a: ScoredPart, b: ScoredPart): boolean => (a.translit === 'abjad') !== (b.translit === 'abjad');
+/** lettersWritten of the abjad part against the other (see oneAbjad). */
+const abjadLettersWritten = (a: ScoredPart, b: ScoredPart): boolean =>
+  a.translit === 'abjad' ? lettersWritten(a.text, b.text) : lettersWritten(b.text, a.text);
+
+/** A shared consonant skeleton, which may raise the draft; true when the skeleton agrees. */
+function bySkeleton(a: ScoredPart, b: ScoredPart, strict: boolean, jw: number, draft: PartSimilarity): boolean {
+  const la = a.text.length;
+  const lb = b.text.length;
+  const abjad = oneAbjad(a, b);
   // rule: consonant-skeleton
   // Hangul writes every vowel: a consonant skeleton shared with another syllable (Cho / Chu, Han /
   // Hun, Jiyong / Jang) is another name, not a romanization of this one.
   if (
-    !strict &&
-    !bothAbjad &&
-    a.translit !== 'hangul' &&
-    b.translit !== 'hangul' &&
-    a.pk === b.pk &&
-    (!abjad || (a.translit === 'abjad' ? lettersWritten(a.text, b.text) : lettersWritten(b.text, a.text))) &&
-    (a.pk.length >= 2 || (a.pk.length === 1 && (Math.max(la, lb) <= SKELETON_SHORT_PART || abjad)))
-  ) {
-    // Same consonant skeleton: a spelling variant when the strings agree otherwise too. From a
-    // script that writes no short vowels the skeleton alone is the evidence; from other scripts
-    // (vowels written, consonant classes guessed) a little less string agreement is asked.
-    const floor = abjad
-      ? 0
-      : a.translit !== undefined || b.translit !== undefined
-        ? SKELETON_FLOOR_TRANSLIT
-        : Math.max(la, lb) >= SKELETON_LONG_LENGTH
-          ? SKELETON_FLOOR_LONG
-          : SKELETON_FLOOR_SHORT;
-    if (jw >= floor || Math.max(la, lb) <= SKELETON_SHORT_PART) {
-      skeletonAgrees = true;
-      const ps = abjad ? SKELETON_ABJAD_SIMILARITY : SKELETON_BASE + SKELETON_SLOPE * (jw - floor);
-      if (ps > s) {
-        s = ps;
-        how = 'phonetic';
-      }
-    }
+    strict ||
+    bothAbjad(a, b) ||
+    a.translit === 'hangul' ||
+    b.translit === 'hangul' ||
+    a.pk !== b.pk ||
+    (abjad && !abjadLettersWritten(a, b)) ||
+    !(a.pk.length >= 2 || (a.pk.length === 1 && (Math.max(la, lb) <= SKELETON_SHORT_PART || abjad)))
+  )
+    return false;
+  // Same consonant skeleton: a spelling variant when the strings agree otherwise too. From a
+  // script that writes no short vowels the skeleton alone is the evidence; from other scripts
+  // (vowels written, consonant classes guessed) a little less string agreement is asked.
+  const floor = abjad
+    ? 0
+    : a.translit !== undefined || b.translit !== undefined
+      ? SKELETON_FLOOR_TRANSLIT
+      : Math.max(la, lb) >= SKELETON_LONG_LENGTH
+        ? SKELETON_FLOOR_LONG
+        : SKELETON_FLOOR_SHORT;
+  if (jw < floor && Math.max(la, lb) > SKELETON_SHORT_PART) return false;
+  const skeleton = abjad ? SKELETON_ABJAD_SIMILARITY : SKELETON_BASE + SKELETON_SLOPE * (jw - floor);
+  if (skeleton > draft.s) {
+    draft.s = skeleton;
+    draft.how = 'phonetic';
   }
+  return true;
+}
+
+/** The letters an abjad writes rule the pair out against a romanization (see lettersWritten, consonantsKept). */
+function ruledOut(a: ScoredPart, b: ScoredPart, skeleton: boolean): boolean {
+  if (!oneAbjad(a, b) || skeleton) return false;
   // rule: abjad-letters-written
   // Against a romanization, the long vowels an abjad writes must be there whatever the path: the
   // edit distance between amyr (عمیر, Umair) and Amar counts the vowels the script leaves out as
   // slips, and finds a name one slip away that the letters written rule out.
-  if (
-    abjad &&
-    !skeletonAgrees &&
-    !(a.translit === 'abjad' ? lettersWritten(a.text, b.text) : lettersWritten(b.text, a.text))
-  )
-    return { s: 0, how };
+  if (!abjadLettersWritten(a, b)) return true;
   // rule: short-abjad-consonants
   // A short name in an abjad is a few letters, each of them written: against a romanization, another
   // consonant skeleton is another name (اعوان Awan is not Awad, کمال Kamal not Khal), whatever the
   // edit distance says. (In a longer word one letter may be a slip of the writer.)
   // (Words only: a particle has no skeleton of its own, بين byn / bin. A consonant the abjad writes
   // must be missing from the romanization, not merely written apart: ككار kkar / Kakar.)
-  if (
-    abjad &&
-    !skeletonAgrees &&
+  return (
     a.kind === 'word' &&
     b.kind === 'word' &&
-    (a.translit === 'abjad' ? la : lb) <= SHORT_ABJAD &&
+    (a.translit === 'abjad' ? a.text.length : b.text.length) <= SHORT_ABJAD &&
     !(a.translit === 'abjad' ? consonantsKept(a.text, b.text) : consonantsKept(b.text, a.text))
-  )
-    return { s: 0, how };
+  );
+}
+
+/** The draft capped or ruled out by the first letter, the alphabet's letters, the inflection; then the floor. */
+function afterVetoes(a: ScoredPart, b: ScoredPart, strict: boolean, draft: PartSimilarity): PartSimilarity {
+  const { how } = draft;
+  let s = draft.s;
+  const minLen = Math.min(a.text.length, b.text.length);
   // rule: other-first-letter
   // A different first letter is rarely a slip in a short part (Anna / Banna) and not often in a long one.
-  if (!sameFirst && how === 'fuzzy' && s > 0) s = minLen < OTHER_FIRST_MIN_LENGTH ? 0 : Math.min(s, OTHER_FIRST_CAP);
+  if (a.text.charCodeAt(0) !== b.text.charCodeAt(0) && how === 'fuzzy' && s > 0)
+    s = minLen < OTHER_FIRST_MIN_LENGTH ? 0 : Math.min(s, OTHER_FIRST_CAP);
   // rule: alphabet-letters
   // A word read from an alphabet that writes every letter (Cyrillic, Greek, Armenian, Georgian) against
   // a romanization: the romanizations of one name agree on its first letter but for the letters they
@@ -301,14 +363,18 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
   // In an abjad a short name is a few letters, each of them written: one more or one other (حسن
   // Hasan / حسين Husayn, عمر Umar / عامر Amir, سعد Saad / سعيد Said) is another name.
   // rule: short-abjad-pair
-  if (bothAbjad && minLen <= SHORT_ABJAD_BOTH) return { s: 0, how };
+  if (bothAbjad(a, b) && minLen <= SHORT_ABJAD_BOTH) return { s: 0, how };
+  // rule: alignment-floor
+  if (s < ALIGN_FLOOR) return { s: 0, how };
+  return finalVetoes(a, b, strict, { s, how });
+}
+
+/** The last rules: letters of one alphabet, derived names, a particle for a name; then the cap under one. */
+function finalVetoes(a: ScoredPart, b: ScoredPart, strict: boolean, draft: PartSimilarity): PartSimilarity {
+  const { s, how } = draft;
   // Two words written in one alphabet that writes every letter (two Cyrillic names): a letter is a
   // letter, not a romanization's guess; three slips apart is another name (Голубева Golubeva /
   // Глебова Glebova), where two may be a variant (Вукић / Вучић).
-  // (Georgian gives every name ending in a consonant the -i of its nominative, პუტინი Putini: from
-  // that script the -i is no ending of its own.)
-  // rule: alignment-floor
-  if (s < ALIGN_FLOOR) return { s: 0, how };
   // rule: alphabet-edits
   if (
     a.translit === 'alphabet' &&
@@ -316,6 +382,8 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): { 
     levenshtein(a.text, b.text, ALPHABET_MAX_EDITS + 1) > ALPHABET_MAX_EDITS
   )
     return { s: 0, how };
+  // (Georgian gives every name ending in a consonant the -i of its nominative, პუტინი Putini: from
+  // that script the -i is no ending of its own.)
   // rule: derived-endings
   if (
     !strict &&
@@ -349,99 +417,11 @@ function particleForName(a: ScoredPart, b: ScoredPart): boolean {
   );
 }
 
-/** Letters of a short name read from an abjad (see partSimilarity). */
-const SHORT_ABJAD = SCORING.SHORT_ABJAD.value;
-const ABJAD_VOWEL = /[aeiouwy]/;
-
-/** Every consonant of the abjad reading stands, in order, in the romanization. */
-function consonantsKept(abjad: string, latin: string): boolean {
-  let j = 0;
-  for (let i = 0; i < abjad.length; i++) {
-    const ch = abjad[i]!;
-    if (ABJAD_VOWEL.test(ch)) continue;
-    while (j < latin.length && latin[j] !== ch) j++;
-    if (j === latin.length) return false;
-    j++;
-  }
-  return true;
-}
-
 const syllabic = (p: ScoredPart): boolean =>
   p.translit === 'han' || p.translit === 'hangul' || p.translit === 'vietnamese';
 /** Written syllable by syllable from a small pool, each syllable exact (see Translit). */
 const oneSyllableEach = (p: ScoredPart): boolean => p.translit === 'han' || p.translit === 'vietnamese';
 
-/**
- * An abjad writes no short vowels but does write the long ones, with the letters alif (a), waw (w, o)
- * and ya (y, i, and Urdu ے e), and a final ه/ة for a final -a or -e (Amina آمنہ, not Amin). A
- * romanization of the same name has a vowel (or w/v, y) for each of them, in order: حسين (hsyn) is
- * Husayn or Hussein, not Hassan; محمدی (mhmdy) is Mohammadi, not Mohammed; عمیر (amyr) is Umair or
- * Amir, not Omar. The first letter is left out (an alif or waw there carries a vowel or is a
- * consonant), and so is a final waw (the silent one of عمرو, Amr).
- */
-export function lettersWritten(abjad: string, latin: string): boolean {
-  const n = abjad.length;
-  // (The romanization is read from its first letter: after an initial alif the waw or ya is the
-  // first vowel, أوندوا Ondoa.)
-  let at = 0;
-  const find = (re: RegExp): boolean => {
-    while (at < latin.length) if (re.test(latin[at++]!)) return true;
-    return false;
-  };
-  for (let i = 1; i < n; i++) {
-    const c = abjad[i]!;
-    const last = i === n - 1;
-    if (c === 'y' || c === 'i' || c === 'e') {
-      if (!find(Y_LETTER) || (last && !Y_LETTER.test(latin[latin.length - 1]!))) return false;
-    } else if (c === 'w' || c === 'o') {
-      if (!last && !find(W_LETTER)) return false;
-    } else if (c === 'a') {
-      if (!find(A_LETTER) || (last && !FINAL_VOWEL.test(latin))) return false;
-    } else if (c === 'h' && last && !DIGRAPH_FIRST.test(abjad[i - 1]!) && !FINAL_A.test(latin)) return false;
-  }
-  // The other way round, a romanization's final -i or -u after a consonant is a long vowel, and the
-  // script writes it (کمالی Kamali, ابو Abu): کمال kmal is Kamal, not Kamali, and حمزہ hmzh Hamza, not
-  // Hamcho. (Hebrew ends a few names' -o with he, שלמה Shlomo: those are left to the skeleton.)
-  const end = latin.length - 1;
-  if (end >= 2 && !VOWEL.test(latin[end - 1]!)) {
-    if (Y_LETTER.test(latin[end]!) && latin[end] !== 'e' && !Y_LETTER.test(abjad[n - 1]!)) return false;
-    if ((latin[end] === 'u' || latin[end] === 'o') && !FINAL_W.test(abjad[n - 1]!)) return false;
-  }
-  return true;
-}
-const VOWEL = /[aeiou]/;
-const FINAL_W = /[wo]/;
-const Y_LETTER = /[iey]/;
-const W_LETTER = /[ouwv]/;
-const A_LETTER = /[aoe]/;
-const FINAL_VOWEL = /([aeiouy]h?)$/;
-/** A final ه, ہ or ة after a consonant is the -a or -e of Fatima, Aisha, Fatemeh, Hamza (or the h of Allah, Shah). */
-const FINAL_A = /([ae]h?|[ae]t)$/;
-/** The first letters of the digraphs the tables write (sh, kh, th, dh, gh, ch, zh): their h is no final -a. */
-const DIGRAPH_FIRST = /[sktdgcz]/;
-const letterCounts = new Int32Array(128);
-
-/**
- * True when two words of Latin letters share too few letters for Jaro-Winkler to reach 0.9 or the
- * edit distance to be 2 or less. With c letters in common (as multisets), Jaro is at most
- * (c/la + c/lb + 1) / 3 and Jaro-Winkler at most 0.6 Jaro + 0.4, so 0.9 needs c/la + c/lb >= 1.5;
- * and the edit distance is at least max(la, lb) - c.
- */
-export function farApart(a: string, b: string): boolean {
-  const la = a.length;
-  const lb = b.length;
-  for (let i = 0; i < la; i++) letterCounts[a.charCodeAt(i)]!++;
-  let common = 0;
-  for (let i = 0; i < lb; i++) {
-    const k = b.charCodeAt(i);
-    if (letterCounts[k]! > 0) {
-      letterCounts[k]!--;
-      common++;
-    }
-  }
-  for (let i = 0; i < la; i++) letterCounts[a.charCodeAt(i)] = 0;
-  return common / la + common / lb < 1.5 - 1e-9 && Math.max(la, lb) - common > 2;
-}
 /**
  * The vowels romanizations of one name swap: o/u and e/i (Arabic and Persian write the short
  * vowels u and i, or none; Turkish, French and English spellings render them o and e). Others,
@@ -479,8 +459,6 @@ function isReversed(a: string, b: string): boolean {
   return true;
 }
 
-const VOWEL_END = /[aeo]$/;
-
 /** Letters romanizations of one alphabet's letter start a name with differently (see partSimilarity). */
 const SOFT_START = /^[yijhe]/;
 const FINAL_AE = /[ae]$/;
@@ -498,68 +476,4 @@ function otherLetters(a: ScoredPart, b: ScoredPart, minLen: number): boolean {
   const ta = a.text;
   const tb = b.text;
   return (FINAL_AE.test(ta) && CONSONANT_END.test(tb)) || (FINAL_AE.test(tb) && CONSONANT_END.test(ta));
-}
-
-/**
- * Endings that make one name of another, by what they make: a surname (Russian and Central Asian
- * -ov/-ev, feminine -ova/-eva; Persian and Arabic -i, Azadi of Azad; -zadeh, -pour; Armenian -yan) or
- * a patronymic (-ovich, -ovna). The same stem with endings of two kinds, or with one and without, is
- * two names (Ahmad / Ahmadov, Azad / Azadi, Muhammadov / Muhammadi, Aleksandrova the surname /
- * Aleksandrovna the patronymic), not one name misspelt: a slip does not change what a name is.
- * (-ov and -ova are one surname, a man's and a woman's: see inflected.)
- */
-type Derived = 'slavic' | 'nisba' | 'zadeh' | 'pour' | 'armenian' | 'patronymic';
-const NISBA: Derived = 'nisba';
-const DERIVED_ENDINGS: readonly (readonly [string, Derived])[] = [
-  ['ov', 'slavic'],
-  ['ova', 'slavic'],
-  ['ev', 'slavic'],
-  ['eva', 'slavic'],
-  ['yev', 'slavic'],
-  ['yeva', 'slavic'],
-  ['iev', 'slavic'],
-  ['ieva', 'slavic'],
-  ['i', NISBA],
-  ['zadeh', 'zadeh'],
-  ['zada', 'zadeh'],
-  ['pour', 'pour'],
-  ['yan', 'armenian'],
-  ['ian', 'armenian'],
-  ['ovich', 'patronymic'],
-  ['evich', 'patronymic'],
-  ['ovna', 'patronymic'],
-  ['evna', 'patronymic'],
-];
-const MIN_STEM = SCORING.MIN_STEM.value;
-/** The -i of a nisba follows a consonant (Rahimi, Azadi; not Nikolai of Nikola, nor Abdullahi of Abdullah). */
-const NISBA_STEM = /[bcdfgjklmnpqrstvxz]$/;
-
-/** `a` is `b`'s stem with an ending of DERIVED_ENDINGS, or both are one stem with endings of two kinds. */
-export function derivedApart(a: string, b: string, nisba = true): boolean {
-  return endingsDiffer(a, b, nisba) || endingsDiffer(b, a, nisba);
-}
-
-function endingsDiffer(a: string, b: string, nisba: boolean): boolean {
-  for (const [ea, ka] of DERIVED_ENDINGS) {
-    if (!a.endsWith(ea)) continue;
-    const stem = a.slice(0, a.length - ea.length);
-    if (stem.length < MIN_STEM || !b.startsWith(stem)) continue;
-    if (ka === NISBA && (!nisba || !NISBA_STEM.test(stem))) continue;
-    if (b.length === stem.length) return true;
-    for (const [eb, kb] of DERIVED_ENDINGS)
-      if (
-        kb !== ka &&
-        b.length === stem.length + eb.length &&
-        b.endsWith(eb) &&
-        (kb !== NISBA || (nisba && NISBA_STEM.test(stem)))
-      )
-        return true;
-  }
-  return false;
-}
-
-function inflected(a: string, b: string): boolean {
-  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  if (long.length === short.length + 1 && long.startsWith(short)) return long.endsWith('a');
-  return long.length === short.length && VOWEL_END.test(a) && VOWEL_END.test(b) && a.slice(0, -1) === b.slice(0, -1);
 }
