@@ -23,6 +23,13 @@ function role(value: string): string {
 
 /** orgs, users and keys commands (issue: service foundation, part 6). */
 export function registerTenantCommands(program: Command, runtime: CliRuntime): void {
+  const orgs = registerOrgCommands(program, runtime);
+  registerSsoCommands(orgs, runtime);
+  registerUserCommands(program, runtime);
+  registerKeyCommands(program, runtime);
+}
+
+function registerOrgCommands(program: Command, runtime: CliRuntime): Command {
   const orgs = program.command('orgs').description('Manage organizations');
   orgs
     .command('create')
@@ -119,9 +126,10 @@ export function registerTenantCommands(program: Command, runtime: CliRuntime): v
         ),
       );
     });
+  return orgs;
+}
 
-  registerSsoCommands(orgs, runtime);
-
+function registerUserCommands(program: Command, runtime: CliRuntime): void {
   const users = program.command('users').description('Manage the users of an organization');
   users
     .command('add')
@@ -186,7 +194,9 @@ export function registerTenantCommands(program: Command, runtime: CliRuntime): v
         ),
       );
     });
+}
 
+function registerKeyCommands(program: Command, runtime: CliRuntime): void {
   const keys = program.command('keys').description('Manage API keys');
   keys
     .command('create')

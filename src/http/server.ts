@@ -91,8 +91,83 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  // Bodies are validated without type coercion (a number is not a name); query strings and path
-  // parameters arrive as text and are coerced. Unknown body fields are removed, never stored.
+  registerValidators(app);
+
+  // Only JSON bodies: text/plain would otherwise be accepted as a string.
+  app.removeContentTypeParser('text/plain');
+
+  registerErrorHandler(app);
+  registerPipeline(app, {
+    db: deps.db,
+    clock: deps.clock,
+    ...rateLimiters(deps),
+    http: deps.config.http,
+    ...(deps.keyWatch ? { keyWatch: deps.keyWatch } : {}),
+  });
+
+  if (deps.interactive) countInteractive(app, deps.interactive);
+
+  requireJsonBodies(app);
+
+  await app.register(fastifySwagger, buildOpenApiOptions(deps.config.http.publicUrl));
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+    staticCSP: false,
+  });
+
+  const knownRoutes = trackRoutes(app);
+
+  if (deps.operations) registerOperations(app, deps.operations);
+  await app.register(healthRoutes(deps.health));
+  await app.register(screeningRoutes(deps.screening), { prefix: '/v1' });
+  await app.register(monitorRoutes(deps.monitors), { prefix: '/v1' });
+  await app.register(decisionRoutes(deps.decisions), { prefix: '/v1' });
+  await app.register(batchRoutes(deps.batches), { prefix: '/v1' });
+  await app.register(listRoutes(deps.lists), { prefix: '/v1' });
+  await app.register(validationRoutes(deps.validation), { prefix: '/v1' });
+  await app.register(profileRoutes(deps.profiles), { prefix: '/v1' });
+  if (deps.console) await app.register(consoleRoutes(deps.console), { prefix: '/console' });
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () =>
+    finishOpenApiDocument(app.swagger() as Record<string, unknown>),
+  );
+
+  answerUnknownRoutes(app, knownRoutes);
+  return app;
+}
+
+/** Whether a request announces a body: a non-zero Content-Length, or chunked Transfer-Encoding. */
+function hasBody(headers: { 'content-length'?: string; 'transfer-encoding'?: string }): boolean {
+  return (
+    (headers['content-length'] !== undefined && headers['content-length'] !== '0') || !!headers['transfer-encoding']
+  );
+}
+
+/**
+ * Every request but the health check is counted from its arrival until its answer is sent or its
+ * connection closes, so that batch rows back off while one is waiting. The count ends on the
+ * response's 'close' event, which Node emits once for every response, sent or not: Fastify's
+ * onResponse and onRequestAbort hooks both miss a request whose client closes the connection while
+ * it is being handled (a load generator stopping), and a count left above zero would hold every batch
+ * at BATCH_BUSY_CONCURRENCY for good.
+ */
+function countInteractive(app: FastifyInstance, interactive: InFlight): void {
+  app.addHook('onRequest', async (request, reply) => {
+    // Health checks and probes (/health, /health/live, /health/ready) are not someone waiting.
+    if (request.url === '/health' || request.url.startsWith('/health?') || request.url.startsWith('/health/')) return;
+    interactive.enter();
+    reply.raw.once('close', () => interactive.leave());
+  });
+}
+
+type App = Awaited<ReturnType<typeof buildApp>>;
+
+/**
+ * Bodies are validated without type coercion (a number is not a name); query strings and path
+ * parameters arrive as text and are coerced. Unknown body fields are removed, never stored.
+ */
+function registerValidators(app: App): void {
   const bodyAjv = new Ajv.default({
     coerceTypes: false,
     removeAdditional: true,
@@ -127,40 +202,34 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(({ schema, httpPart }) =>
     (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema as object),
   );
+}
 
-  // Only JSON bodies: text/plain would otherwise be accepted as a string.
-  app.removeContentTypeParser('text/plain');
-
-  registerErrorHandler(app);
+/**
+ * With REDIS_URL every node counts in Redis. Otherwise SQLite, the one-process deployment, keeps
+ * its counters in memory, and PostgreSQL deployments share theirs through the database.
+ */
+function rateLimiters(deps: AppDeps): { limiter: RateLimiter; addressLimiter?: RateLimiter } {
   const counters = deps.counters;
-  registerPipeline(app, {
-    db: deps.db,
-    clock: deps.clock,
-    // With REDIS_URL every node counts in Redis. Otherwise SQLite, the one-process deployment, keeps
-    // its counters in memory, and PostgreSQL deployments share theirs through the database.
-    limiter:
-      deps.limiter ??
-      (counters
-        ? new RedisRateLimiter(counters, deps.clock)
-        : deps.config.database.engine === 'sqlite'
-          ? new MemoryRateLimiter(deps.clock)
-          : new SharedRateLimiter(deps.db, deps.clock)),
-    // Per-address limits fall back to this node's own count while Redis is unreachable.
-    ...(counters && !deps.limiter
-      ? {
-          addressLimiter: new FallbackRateLimiter(
-            new RedisRateLimiter(counters, deps.clock),
-            new MemoryRateLimiter(deps.clock),
-          ),
-        }
-      : {}),
-    http: deps.config.http,
-    ...(deps.keyWatch ? { keyWatch: deps.keyWatch } : {}),
-  });
+  const limiter =
+    deps.limiter ??
+    (counters
+      ? new RedisRateLimiter(counters, deps.clock)
+      : deps.config.database.engine === 'sqlite'
+        ? new MemoryRateLimiter(deps.clock)
+        : new SharedRateLimiter(deps.db, deps.clock));
+  if (!counters || deps.limiter) return { limiter };
+  // Per-address limits fall back to this node's own count while Redis is unreachable.
+  return {
+    limiter,
+    addressLimiter: new FallbackRateLimiter(
+      new RedisRateLimiter(counters, deps.clock),
+      new MemoryRateLimiter(deps.clock),
+    ),
+  };
+}
 
-  if (deps.interactive) countInteractive(app, deps.interactive);
-
-  // A POST without a JSON content type is a 415 even when it has no body.
+/** A POST without a JSON content type is a 415 even when it has no body. */
+function requireJsonBodies(app: App): void {
   app.addHook('preValidation', async (request) => {
     // The console's pages post forms (parsed in its own plugin); batch uploads take files.
     if (
@@ -176,36 +245,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       }
     }
   });
+}
 
-  await app.register(fastifySwagger, buildOpenApiOptions(deps.config.http.publicUrl));
-  await app.register(fastifySwaggerUi, {
-    routePrefix: '/docs',
-    uiConfig: { docExpansion: 'list', deepLinking: true },
-    staticCSP: false,
-  });
+interface KnownRoute {
+  method: string;
+  pattern: RegExp;
+}
 
-  const knownRoutes: { method: string; pattern: RegExp }[] = [];
+/** The routes as they are registered, to tell an unknown path (404) from a wrong method (405). */
+function trackRoutes(app: App): KnownRoute[] {
+  const knownRoutes: KnownRoute[] = [];
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const pattern = new RegExp(`^${route.url.replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*')}/?$`);
     for (const method of methods) knownRoutes.push({ method: method.toUpperCase(), pattern });
   });
+  return knownRoutes;
+}
 
-  if (deps.operations) registerOperations(app, deps.operations);
-  await app.register(healthRoutes(deps.health));
-  await app.register(screeningRoutes(deps.screening), { prefix: '/v1' });
-  await app.register(monitorRoutes(deps.monitors), { prefix: '/v1' });
-  await app.register(decisionRoutes(deps.decisions), { prefix: '/v1' });
-  await app.register(batchRoutes(deps.batches), { prefix: '/v1' });
-  await app.register(listRoutes(deps.lists), { prefix: '/v1' });
-  await app.register(validationRoutes(deps.validation), { prefix: '/v1' });
-  await app.register(profileRoutes(deps.profiles), { prefix: '/v1' });
-  if (deps.console) await app.register(consoleRoutes(deps.console), { prefix: '/console' });
-
-  app.get('/openapi.json', { schema: { hide: true } }, async () =>
-    finishOpenApiDocument(app.swagger() as Record<string, unknown>),
-  );
-
+function answerUnknownRoutes(app: App, knownRoutes: KnownRoute[]): void {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '';
     const allowed = [...new Set(knownRoutes.filter((r) => r.pattern.test(path)).map((r) => r.method))].filter(
@@ -219,31 +277,5 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       );
     }
     return sendError(reply, new AppError('NOT_FOUND', `no route ${request.method} ${path}`));
-  });
-
-  return app;
-}
-
-/** Whether a request announces a body: a non-zero Content-Length, or chunked Transfer-Encoding. */
-function hasBody(headers: { 'content-length'?: string; 'transfer-encoding'?: string }): boolean {
-  return (
-    (headers['content-length'] !== undefined && headers['content-length'] !== '0') || !!headers['transfer-encoding']
-  );
-}
-
-/**
- * Every request but the health check is counted from its arrival until its answer is sent or its
- * connection closes, so that batch rows back off while one is waiting. The count ends on the
- * response's 'close' event, which Node emits once for every response, sent or not: Fastify's
- * onResponse and onRequestAbort hooks both miss a request whose client closes the connection while
- * it is being handled (a load generator stopping), and a count left above zero would hold every batch
- * at BATCH_BUSY_CONCURRENCY for good.
- */
-function countInteractive(app: FastifyInstance, interactive: InFlight): void {
-  app.addHook('onRequest', async (request, reply) => {
-    // Health checks and probes (/health, /health/live, /health/ready) are not someone waiting.
-    if (request.url === '/health' || request.url.startsWith('/health?') || request.url.startsWith('/health/')) return;
-    interactive.enter();
-    reply.raw.once('close', () => interactive.leave());
   });
 }

@@ -42,10 +42,33 @@ export function deriveBlocked(input: DeriveInput): ListRecord[] {
 export function deriveBlockedWithStats(input: DeriveInput): DeriveResult {
   const graph = 'graph' in input.ownership ? input.ownership.graph : input.ownership;
   const asOf = input.asOf ?? ('graph' in input.ownership ? input.ownership.asOf : undefined) ?? '';
-  const n = graph.nodeCount;
+  const { state, listedAt, unlinkedLeis } = linkListed(graph, input.listed);
+  const rows = stakeRows(graph);
+  const { held, blockedOrder } = blockToFixedPoint(rows, state, listedAt);
+  const { pred, predAmount } = strongestChains(rows, state, listedAt, blockedOrder.length - listedAt.size);
+  const { programs, contributorsOf } = derivedPrograms(rows, state, listedAt, blockedOrder);
 
-  // 1. Tie listed records to graph nodes, by identifiers only (never by name).
-  const state = new Uint8Array(n);
+  // 6. Records.
+  const records: ListRecord[] = [];
+  for (const v of blockedOrder) {
+    if (state[v] !== DERIVED) continue;
+    records.push(
+      buildRecord(graph, v, listedAt, contributorsOf.get(v) ?? [], held[v]!, pred, predAmount, programs.get(v), asOf),
+    );
+  }
+  records.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return {
+    records,
+    stats: { linkedListed: listedAt.size, unlinkedLeis, derived: records.length, stakes: rows.stakes },
+  };
+}
+
+/** 1. Tie listed records to graph nodes, by identifiers only (never by name). */
+function linkListed(
+  graph: OwnershipGraph,
+  listed: readonly ListRecord[],
+): { state: Uint8Array; listedAt: Map<number, ListRecord[]>; unlinkedLeis: number } {
+  const state = new Uint8Array(graph.nodeCount);
   const listedAt = new Map<number, ListRecord[]>();
   let unlinkedLeis = 0;
   const link = (node: number | undefined, record: ListRecord): boolean => {
@@ -57,7 +80,7 @@ export function deriveBlockedWithStats(input: DeriveInput): DeriveResult {
     state[node] = LISTED;
     return true;
   };
-  for (const record of input.listed) {
+  for (const record of listed) {
     for (const id of record.identifiers) {
       if (id.type !== 'lei') continue;
       const lei = normalizeLei(id.value);
@@ -68,33 +91,55 @@ export function deriveBlockedWithStats(input: DeriveInput): DeriveResult {
     const linkedLei = graph.entityLinks.get(entityId);
     if (linkedLei) link(graph.index.get(linkedLei), record);
   }
+  return { state, listedAt, unlinkedLeis };
+}
 
-  // 2. Counted stakes by owner (compressed sparse rows).
-  const e = graph.edges;
-  const start = new Int32Array(n + 1);
+/** Counted stakes by owner, as compressed sparse rows: owner u's stakes are start[u] .. start[u + 1]. */
+interface StakeRows {
+  start: Int32Array;
+  target: Int32Array;
+  amount: Int32Array;
+  stakes: number;
+}
+
+/** 2. Counted stakes by owner (compressed sparse rows). */
+function stakeRows(graph: OwnershipGraph): StakeRows {
+  const nodeCount = graph.nodeCount;
+  const edges = graph.edges;
+  const start = new Int32Array(nodeCount + 1);
   let stakes = 0;
   for (let i = 0; i < graph.edgeCount; i++) {
-    if (e.kind[i] === STAKE_KIND && e.amount[i]! > 0) {
-      start[e.owner[i]! + 1]!++;
+    if (edges.kind[i] === STAKE_KIND && edges.amount[i]! > 0) {
+      start[edges.owner[i]! + 1]!++;
       stakes++;
     }
   }
-  for (let v = 0; v < n; v++) start[v + 1]! += start[v]!;
+  for (let v = 0; v < nodeCount; v++) start[v + 1]! += start[v]!;
   const target = new Int32Array(stakes);
   const amount = new Int32Array(stakes);
-  const fill = start.slice(0, n);
+  const fill = start.slice(0, nodeCount);
   for (let i = 0; i < graph.edgeCount; i++) {
-    if (e.kind[i] === STAKE_KIND && e.amount[i]! > 0) {
-      const k = fill[e.owner[i]!]!++;
-      target[k] = e.owned[i]!;
-      amount[k] = e.amount[i]!;
+    if (edges.kind[i] === STAKE_KIND && edges.amount[i]! > 0) {
+      const k = fill[edges.owner[i]!]!++;
+      target[k] = edges.owned[i]!;
+      amount[k] = edges.amount[i]!;
     }
   }
+  return { start, target, amount, stakes };
+}
 
-  // 3. Worklist to the fixed point. Each blocked node adds its stakes once, so the whole run is
-  // O(nodes + stakes); a node is blocked at most once, so cycles end. Sums are integers (percent.ts).
-  const held = new Float64Array(n);
-  const queue = new Int32Array(n);
+/**
+ * 3. Worklist to the fixed point. Each blocked node adds its stakes once, so the whole run is
+ * O(nodes + stakes); a node is blocked at most once, so cycles end. Sums are integers (percent.ts).
+ */
+function blockToFixedPoint(
+  rows: StakeRows,
+  state: Uint8Array,
+  listedAt: Map<number, ListRecord[]>,
+): { held: Float64Array; blockedOrder: Int32Array } {
+  const { start, target, amount } = rows;
+  const held = new Float64Array(state.length);
+  const queue = new Int32Array(state.length);
   let head = 0;
   let tail = 0;
   for (const node of listedAt.keys()) queue[tail++] = node;
@@ -110,46 +155,68 @@ export function deriveBlockedWithStats(input: DeriveInput): DeriveResult {
       }
     }
   }
-  const blockedOrder = queue.subarray(0, tail);
-  const derivedCount = tail - listedAt.size;
+  return { held, blockedOrder: queue.subarray(0, tail) };
+}
 
-  // 4. Strongest chain: the path from a listed owner whose product of stakes (the effective
-  // indirect holding) is largest. Maximizing a product of factors <= 1 is a shortest path on
-  // -log(factor) >= 0, so Dijkstra from all listed nodes at once; it only walks blocked nodes.
-  const dist = new Float64Array(n).fill(Infinity);
-  const pred = new Int32Array(n).fill(-1);
-  const predAmount = new Int32Array(n);
+/**
+ * 4. Strongest chain: the path from a listed owner whose product of stakes (the effective
+ * indirect holding) is largest. Maximizing a product of factors <= 1 is a shortest path on
+ * -log(factor) >= 0, so Dijkstra from all listed nodes at once; it only walks blocked nodes.
+ */
+function strongestChains(
+  rows: StakeRows,
+  state: Uint8Array,
+  listedAt: Map<number, ListRecord[]>,
+  derivedCount: number,
+): { pred: Int32Array; predAmount: Int32Array } {
+  const { start, target, amount } = rows;
+  const dist = new Float64Array(state.length).fill(Infinity);
+  const pred = new Int32Array(state.length).fill(-1);
+  const predAmount = new Int32Array(state.length);
   const heap = new MinHeap(Math.max(16, derivedCount + listedAt.size));
   for (const node of listedAt.keys()) {
     dist[node] = 0;
     heap.push(0, node);
   }
   while (heap.size > 0) {
-    const d = heap.topKey();
+    const distance = heap.topKey();
     const u = heap.pop();
-    if (d > dist[u]!) continue;
+    if (distance > dist[u]!) continue;
     for (let k = start[u]!; k < start[u + 1]!; k++) {
       const v = target[k]!;
       if (state[v] !== DERIVED) continue;
-      const nd = d - Math.log(Math.min(amount[k]!, FULL_OWNERSHIP) / FULL_OWNERSHIP);
-      if (nd < dist[v]!) {
-        dist[v] = nd;
+      const next = distance - Math.log(Math.min(amount[k]!, FULL_OWNERSHIP) / FULL_OWNERSHIP);
+      if (next < dist[v]!) {
+        dist[v] = next;
         pred[v] = u;
         predAmount[v] = amount[k]!;
-        heap.push(nd, v);
+        heap.push(next, v);
       }
     }
   }
+  return { pred, predAmount };
+}
 
-  // 5. Programs: a derived entity carries the programs of the owners that block it. Passes in
-  // blocking order reach a fixed point quickly; cycles among derived entities need a second pass.
+type Contributors = Map<number, { owner: number; amount: number }[]>;
+
+/**
+ * 5. Programs: a derived entity carries the programs of the owners that block it. Passes in
+ * blocking order reach a fixed point quickly; cycles among derived entities need a second pass.
+ */
+function derivedPrograms(
+  rows: StakeRows,
+  state: Uint8Array,
+  listedAt: Map<number, ListRecord[]>,
+  blockedOrder: Int32Array,
+): { programs: Map<number, Set<string>>; contributorsOf: Contributors } {
+  const { start, target, amount } = rows;
   const programs = new Map<number, Set<string>>();
   const programsOf = (node: number): ReadonlySet<string> => {
     const records = listedAt.get(node);
     if (records) return new Set(records.flatMap((r) => r.programs));
     return programs.get(node) ?? new Set();
   };
-  const contributorsOf = new Map<number, { owner: number; amount: number }[]>();
+  const contributorsOf: Contributors = new Map();
   for (const u of blockedOrder) {
     for (let k = start[u]!; k < start[u + 1]!; k++) {
       const v = target[k]!;
@@ -165,30 +232,17 @@ export function deriveBlockedWithStats(input: DeriveInput): DeriveResult {
       if (state[v] !== DERIVED) continue;
       let set = programs.get(v);
       if (!set) programs.set(v, (set = new Set()));
-      for (const c of contributorsOf.get(v) ?? []) {
-        for (const p of programsOf(c.owner)) {
-          if (!set.has(p)) {
-            set.add(p);
+      for (const contributor of contributorsOf.get(v) ?? []) {
+        for (const program of programsOf(contributor.owner)) {
+          if (!set.has(program)) {
+            set.add(program);
             changed = true;
           }
         }
       }
     }
   }
-
-  // 6. Records.
-  const records: ListRecord[] = [];
-  for (const v of blockedOrder) {
-    if (state[v] !== DERIVED) continue;
-    records.push(
-      buildRecord(graph, v, listedAt, contributorsOf.get(v) ?? [], held[v]!, pred, predAmount, programs.get(v), asOf),
-    );
-  }
-  records.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return {
-    records,
-    stats: { linkedListed: listedAt.size, unlinkedLeis, derived: records.length, stakes },
-  };
+  return { programs, contributorsOf };
 }
 
 function nameOf(graph: OwnershipGraph, node: number, listedAt: Map<number, ListRecord[]>): string {

@@ -109,59 +109,46 @@ export interface LoadOptions {
   maxFileBytes?: number;
 }
 
-export async function loadOwnershipDir(dir: string, options: LoadOptions = {}): Promise<OwnershipData> {
-  const info = await stat(dir).catch(() => undefined);
-  if (!info?.isDirectory()) throw new Error(`ownership directory not found: ${dir}`);
-  const builder = new OwnershipGraphBuilder();
-  const warnings: string[] = [];
-  const files: OwnershipFileInfo[] = [];
-  const digests: string[] = [];
-
-  for (const rel of await listFiles(dir)) {
-    const full = path.join(dir, rel);
-    const size = (await stat(full)).size;
-    if (options.maxFileBytes !== undefined && size > options.maxFileBytes) {
-      warnings.push(`${rel}: ${size} bytes, over the limit; not read`);
-      files.push({ file: rel, format: 'ignored', records: 0 });
-      continue;
+/** Reads one recognized file into the graph: a stakes CSV, or GLEIF XML or JSON. */
+async function readOwnershipFile(
+  rel: string,
+  kind: 'xml' | 'json' | 'csv',
+  opened: OpenedFile,
+  context: { builder: OwnershipGraphBuilder; warnings: string[] },
+): Promise<OwnershipFileInfo> {
+  const { builder, warnings } = context;
+  const warn = (message: string): void => {
+    warnings.push(`${rel}: ${message}`);
+  };
+  try {
+    if (kind === 'csv') {
+      const result = await readStakesCsv(opened.chunks, builder, warn);
+      const entry: OwnershipFileInfo = { file: rel, format: 'stakes-csv', records: result.rows };
+      if (result.contentDate) entry.contentDate = result.contentDate;
+      return entry;
     }
-    const hash = createHash('sha256');
-    const opened = await openText(full, hash);
-    const kind = detect(opened.head);
-    const warn = (message: string): void => {
-      warnings.push(`${rel}: ${message}`);
-    };
-    if (!kind) {
-      opened.close();
-      files.push({ file: rel, format: 'ignored', records: 0 });
-      continue;
-    }
-    let entry: OwnershipFileInfo;
-    try {
-      if (kind === 'csv') {
-        const result = await readStakesCsv(opened.chunks, builder, warn);
-        entry = { file: rel, format: 'stakes-csv', records: result.rows };
-        if (result.contentDate) entry.contentDate = result.contentDate;
-      } else {
-        const sink = new GleifSink(builder, (m) => warnings.push(m));
-        const format =
-          kind === 'xml' ? await readGleifXml(opened.chunks, sink) : (await readGleifJson(opened.chunks, sink)).format;
-        sink.flushProblems(rel);
-        entry = { file: rel, format: format ?? 'ignored', records: sink.records };
-        const date = (sink.contentDate ?? sink.latestRecordDate)?.slice(0, 10);
-        if (date && format) entry.contentDate = date;
-      }
-    } catch (err) {
-      opened.close();
-      throw new Error(`${rel}: ${(err as Error).message}`, { cause: err });
-    }
-    files.push(entry);
-    if (entry.format !== 'ignored') digests.push(`${rel}\0${hash.digest('hex')}\n`);
+    const sink = new GleifSink(builder, (m) => warnings.push(m));
+    const format =
+      kind === 'xml' ? await readGleifXml(opened.chunks, sink) : (await readGleifJson(opened.chunks, sink)).format;
+    sink.flushProblems(rel);
+    const entry: OwnershipFileInfo = { file: rel, format: format ?? 'ignored', records: sink.records };
+    const date = (sink.contentDate ?? sink.latestRecordDate)?.slice(0, 10);
+    if (date && format) entry.contentDate = date;
+    return entry;
+  } catch (err) {
+    opened.close();
+    throw new Error(`${rel}: ${(err as Error).message}`, { cause: err });
   }
+}
 
-  const graph = builder.finish();
+/** The finished graph with its views, counts, the newest content date and the digest of the files read. */
+function ownershipData(
+  graph: OwnershipGraph,
+  read: { files: OwnershipFileInfo[]; warnings: string[]; digests: string[] },
+): OwnershipData {
+  const { files, warnings, digests } = read;
   const total = createHash('sha256');
-  for (const d of digests) total.update(d);
+  for (const digest of digests) total.update(digest);
   let asOf: string | undefined;
   for (const f of files) if (f.contentDate && (!asOf || f.contentDate > asOf)) asOf = f.contentDate;
   if (digests.length === 0)
@@ -172,7 +159,6 @@ export async function loadOwnershipDir(dir: string, options: LoadOptions = {}): 
       `${over.length} entit(ies) whose recorded stakes add up to more than 100%, e.g. ${over.slice(0, 5).join(', ')}`,
     );
   }
-
   let entityCount = 0;
   for (const _ of graph.entities()) entityCount++;
   const data: OwnershipData = {
@@ -199,4 +185,35 @@ export async function loadOwnershipDir(dir: string, options: LoadOptions = {}): 
   };
   if (asOf) data.asOf = asOf;
   return data;
+}
+
+export async function loadOwnershipDir(dir: string, options: LoadOptions = {}): Promise<OwnershipData> {
+  const info = await stat(dir).catch(() => undefined);
+  if (!info?.isDirectory()) throw new Error(`ownership directory not found: ${dir}`);
+  const builder = new OwnershipGraphBuilder();
+  const warnings: string[] = [];
+  const files: OwnershipFileInfo[] = [];
+  const digests: string[] = [];
+
+  for (const rel of await listFiles(dir)) {
+    const full = path.join(dir, rel);
+    const size = (await stat(full)).size;
+    if (options.maxFileBytes !== undefined && size > options.maxFileBytes) {
+      warnings.push(`${rel}: ${size} bytes, over the limit; not read`);
+      files.push({ file: rel, format: 'ignored', records: 0 });
+      continue;
+    }
+    const hash = createHash('sha256');
+    const opened = await openText(full, hash);
+    const kind = detect(opened.head);
+    if (!kind) {
+      opened.close();
+      files.push({ file: rel, format: 'ignored', records: 0 });
+      continue;
+    }
+    const entry = await readOwnershipFile(rel, kind, opened, { builder, warnings });
+    files.push(entry);
+    if (entry.format !== 'ignored') digests.push(`${rel}\0${hash.digest('hex')}\n`);
+  }
+  return ownershipData(builder.finish(), { files, warnings, digests });
 }

@@ -104,6 +104,107 @@ function lazyListSync(deps: ListSyncDeps): ListSyncService {
   };
 }
 
+/** What the services are made with besides the host: the jobs they kick and the shared parts. */
+interface ServiceParts {
+  secrets: SecretBox;
+  profileOf: ReturnType<typeof profileResolver>;
+  rescreen: Rescreener;
+  deliveries: DeliveryWorker;
+  lists: ListSyncService;
+  kickBatches: () => void;
+  kickValidation: () => void;
+}
+
+function buildServices(host: WiringHost, parts: ServiceParts): Services {
+  const { config, database, clock, runtime, nodeId, log } = host;
+  const logged = log ? { log } : {};
+  const { secrets, profileOf, rescreen, deliveries } = parts;
+  const tenants = tenantsService({
+    checkWebhookUrl: (url) => assertWebhookUrlAllowed(url, config.webhooks.allowPrivateAddresses),
+    sealSecret: (plain) => secrets.seal(plain),
+  });
+  return {
+    tenants,
+    screening: screeningService({
+      matching: config.matching,
+      lists: () => runtime.current(),
+      monitored: (db) => new MonitorStore(db),
+      ...(host.counters && config.redis ? { quota: new RedisQuota(host.counters, config.redis.quotaSettleMs) } : {}),
+      profileOf,
+    }),
+    monitors: monitorService({ onCreated: () => rescreen.job.kick() }),
+    alerts: alertsService({ onDeliveries: () => deliveries.job.kick() }),
+    webhooks: webhooksService({ database, clock, config: config.webhooks, nodeId, secrets, ...logged }),
+    lists: parts.lists,
+    decisions: decisionsService({
+      lists: () => runtime.current(),
+      screeningTarget: screeningDecisionTarget,
+      alertTarget: alertDecisionTarget,
+    }),
+    audit: auditService({
+      config: config.audit,
+      records: { 'screening.created': screeningHashes, 'decision.created': decisionHashes },
+      orgId: async (db, slug) => (await new TenantsStore(db).orgBySlug(slug))?.id,
+    }),
+    batches: batchService({ onQueued: parts.kickBatches }),
+    accounts: accountsService({ config: config.console, tenants }),
+    validation: validationService({
+      signingConfigured: config.validation.signingKey !== undefined,
+      onQueued: parts.kickValidation,
+    }),
+    sso: ssoService({ config: config.console, secrets }),
+    profiles: profileService({ lists: () => runtime.current(), matching: config.matching }),
+  };
+}
+
+/** The batch and validation runners, which yield to interactive requests. */
+function buildRunners(
+  host: WiringHost,
+  parts: { services: Services; interactive: InFlight; deliveries: DeliveryWorker },
+): { batches: BatchRunner; validation: ValidationRunner } {
+  const { config, database, clock, runtime, nodeId, log } = host;
+  const logged = log ? { log } : {};
+  const { services, interactive, deliveries } = parts;
+  const batches = new BatchRunner({
+    interactive,
+    database,
+    clock,
+    config: config.batches,
+    nodeId,
+    screening: services.screening,
+    monitors: services.monitors,
+    listsReady: () => runtime.current() !== undefined,
+    onDeliveries: () => deliveries.job.kick(),
+    ...logged,
+  });
+  const validation = new ValidationRunner({
+    database,
+    clock,
+    nodeId,
+    lists: () => runtime.current(),
+    signingKey: config.validation.signingKey,
+    floor: config.matching.floor,
+    interactive,
+    activationSample: config.validation.activationSample,
+    onDeliveries: () => deliveries.job.kick(),
+    ...logged,
+  });
+  return { batches, validation };
+}
+
+function jobsOf(parts: Omit<Jobs, 'start' | 'stop'>): Jobs {
+  const all = [parts.auditSeal, parts.lists, parts.rescreen, parts.deliveries, parts.batches, parts.validation];
+  return {
+    ...parts,
+    start() {
+      for (const worker of all) worker.job.start();
+    },
+    async stop() {
+      await Promise.all(all.map((worker) => worker.job.stop()));
+    },
+  };
+}
+
 export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
   const { config, database, clock, runtime, nodeId, log } = host;
   const logged = log ? { log } : {};
@@ -128,74 +229,24 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     ...logged,
   });
   const lists = lazyListSync({ config: config.lists, derived: [ownershipSource(config.ownership)] });
-  const tenants = tenantsService({
-    checkWebhookUrl: (url) => assertWebhookUrlAllowed(url, config.webhooks.allowPrivateAddresses),
-    sealSecret: (plain) => secrets.seal(plain),
-  });
-  const services: Services = {
-    tenants,
-    screening: screeningService({
-      matching: config.matching,
-      lists: () => runtime.current(),
-      monitored: (db) => new MonitorStore(db),
-      ...(host.counters && config.redis ? { quota: new RedisQuota(host.counters, config.redis.quotaSettleMs) } : {}),
-      profileOf,
-    }),
-    monitors: monitorService({ onCreated: () => rescreen.job.kick() }),
-    alerts: alertsService({ onDeliveries: () => deliveries.job.kick() }),
-    webhooks: webhooksService({ database, clock, config: config.webhooks, nodeId, secrets, ...logged }),
+  const services = buildServices(host, {
+    secrets,
+    profileOf,
+    rescreen,
+    deliveries,
     lists,
-    decisions: decisionsService({
-      lists: () => runtime.current(),
-      screeningTarget: screeningDecisionTarget,
-      alertTarget: alertDecisionTarget,
-    }),
-    audit: auditService({
-      config: config.audit,
-      records: { 'screening.created': screeningHashes, 'decision.created': decisionHashes },
-      orgId: async (db, slug) => (await new TenantsStore(db).orgBySlug(slug))?.id,
-    }),
-    batches: batchService({ onQueued: () => batchRunner.job.kick() }),
-    accounts: accountsService({ config: config.console, tenants }),
-    validation: validationService({
-      signingConfigured: config.validation.signingKey !== undefined,
-      onQueued: () => validationRunner.job.kick(),
-    }),
-    sso: ssoService({ config: config.console, secrets }),
-    profiles: profileService({ lists: () => runtime.current(), matching: config.matching }),
-  };
+    kickBatches: () => runners.batches.job.kick(),
+    kickValidation: () => runners.validation.job.kick(),
+  });
   const interactive = new InFlight();
-  const batchRunner = new BatchRunner({
-    interactive,
-    database,
-    clock,
-    config: config.batches,
-    nodeId,
-    screening: services.screening,
-    monitors: services.monitors,
-    listsReady: () => runtime.current() !== undefined,
-    onDeliveries: () => deliveries.job.kick(),
-    ...logged,
-  });
-  const validationRunner = new ValidationRunner({
-    database,
-    clock,
-    nodeId,
-    lists: () => runtime.current(),
-    signingKey: config.validation.signingKey,
-    floor: config.matching.floor,
-    interactive,
-    activationSample: config.validation.activationSample,
-    onDeliveries: () => deliveries.job.kick(),
-    ...logged,
-  });
+  const runners = buildRunners(host, { services, interactive, deliveries });
   // Every swap to new list versions rescreens the monitors against them.
   runtime.onChange((next, previous) => {
     rescreen.noteSwap(next, previous);
     rescreen.job.kick();
-    batchRunner.job.kick();
+    runners.batches.job.kick();
     // A list activation is validated by a quick run (issue 31); its alert goes to the organizations' webhooks.
-    void validationRunner
+    void runners.validation
       .activated(next, previous)
       .catch((error: unknown) =>
         log?.('error', 'recording the activation validation run failed', { err: String(error) }),
@@ -208,32 +259,8 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     ...logged,
   });
   const listJobs = new ListJobs({ config: config.lists, ctx: operator, nodeId, runtime, lists, ...logged });
-  const jobs: Jobs = {
-    lists: listJobs,
-    rescreen,
-    deliveries,
-    batches: batchRunner,
-    validation: validationRunner,
-    auditSeal,
-    interactive,
-    start() {
-      auditSeal.job.start();
-      listJobs.job.start();
-      rescreen.job.start();
-      deliveries.job.start();
-      batchRunner.job.start();
-      validationRunner.job.start();
-    },
-    async stop() {
-      await Promise.all([
-        listJobs.job.stop(),
-        rescreen.job.stop(),
-        deliveries.job.stop(),
-        batchRunner.job.stop(),
-        validationRunner.job.stop(),
-        auditSeal.job.stop(),
-      ]);
-    },
+  return {
+    services,
+    jobs: jobsOf({ lists: listJobs, rescreen, deliveries, ...runners, auditSeal, interactive }),
   };
-  return { services, jobs };
 }
