@@ -9,13 +9,14 @@ import house from './scripts/eslint-rules.mjs';
 
 /**
  * The domains in dependency order: each may import only the ones before it (and infra/), so no loop
- * between domains can form. formats (file formats) and identifiers (identifier and country rules) are
- * pure libraries under all of them; audit (the hash-chained audit log) comes next: every domain appends to it.
+ * between domains can form. text (the publishers' text conventions), formats (file formats) and
+ * identifiers (identifier and country rules) are pure libraries under all of them; audit (the hash-chained audit log) comes next: every domain appends to it.
  * Among them: lists imports neither ownership nor monitoring (ownership
  * reads the lists; the derived source is handed in by start/services.ts), webhooks does not import
  * monitoring (monitoring writes webhook deliveries). A new domain goes where its imports put it.
  */
 const DOMAINS = [
+  'text',
   'formats',
   'identifiers',
   'audit',
@@ -34,7 +35,7 @@ const DOMAINS = [
 ];
 
 /** Pure libraries: no database, no configuration, no clock; they may not import infra/. */
-const PURE = ['formats', 'identifiers', 'matching'];
+const PURE = ['text', 'formats', 'identifiers', 'matching'];
 
 /** An import of folder `dir` under src/, from anywhere below src/. */
 const folder = (dir, message) => ({ group: [`**/${dir}/*`, `**/${dir}/**`], message });

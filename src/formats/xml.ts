@@ -7,7 +7,7 @@ import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import iconv from 'iconv-lite';
 import { SaxesParser } from 'saxes';
-import { clean } from './text.js';
+import { clean } from '../text/index.js';
 
 /** An element: local name, attributes by local name, its own text (trimmed), child elements. */
 export interface XmlNode {

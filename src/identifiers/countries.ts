@@ -5,7 +5,7 @@
  * adjectives ("Afghan", "Russian and Ukrainian"). The one country module: the list adapters, the
  * matching engine and the API's request validation all read countries here.
  */
-import { addUnique, clean, splitEnumerated } from '../formats/index.js';
+import { addUnique, clean, splitEnumerated } from '../text/index.js';
 
 const ALIASES: Record<string, string> = {
   'russian federation': 'RU',

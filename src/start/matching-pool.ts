@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { type ListRecord, SOURCE_LABELS } from '../lists/index.js';
+import { SOURCE_LABELS, type ListRecord, type SourceId } from '../lists/index.js';
 import {
   MatchingIndex,
   type MatchOptions,
@@ -47,6 +47,11 @@ export type WorkerRequest =
 export type WorkerReply =
   | { type: 'screened'; results: MatchingAnswer[]; busyMs: number }
   | { type: 'loaded'; generation: number; error?: string };
+
+/** What a matching thread is started with. */
+export interface MatchingThreadData {
+  sourceLabels: Record<SourceId, string>;
+}
 
 /** The lists' display labels (`datasetLabel`), added to the engine's matches, which name sources by id only. */
 export const sourceLabel: SourceLabel = (source) => SOURCE_LABELS[source];
@@ -279,7 +284,9 @@ export class MatchingPool {
   }
 
   private spawn(): Thread {
-    const worker = new Worker(new URL('./matching-worker.js', import.meta.url));
+    // The labels go with the thread, so that it loads the matching engine and not the lists domain.
+    const workerData: MatchingThreadData = { sourceLabels: SOURCE_LABELS };
+    const worker = new Worker(new URL('./matching-worker.js', import.meta.url), { workerData });
     // The pool never keeps a process alive on its own; servers are kept alive by their sockets.
     worker.unref();
     const thread: Thread = { worker, ready: new Set(), loading: new Map(), pending: new Map(), outbox: [] };

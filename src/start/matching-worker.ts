@@ -4,19 +4,16 @@
  * Messages are answered in the order they arrive; a build yields between steps, so the generation in
  * service keeps answering while the next one is built.
  */
-import { parentPort } from 'node:worker_threads';
-import { MatchingIndex, summarizeOutcome } from '../matching/index.js';
-import {
-  sourceLabel,
-  type MatchingJob,
-  type MatchingAnswer,
-  type WorkerReply,
-  type WorkerRequest,
-} from './matching-pool.js';
+import { parentPort, workerData } from 'node:worker_threads';
+import { MatchingIndex, summarizeOutcome, type SourceLabel } from '../matching/index.js';
+import type { MatchingAnswer, MatchingJob, MatchingThreadData, WorkerReply, WorkerRequest } from './matching-pool.js';
 import { indexMatches } from './match-index.js';
 
 const port = parentPort;
 if (!port) throw new Error('matching-worker must run as a worker thread');
+
+const { sourceLabels } = workerData as MatchingThreadData;
+const sourceLabel: SourceLabel = (source) => sourceLabels[source];
 
 const indexes = new Map<number, MatchingIndex>();
 const reply = (message: WorkerReply) => port.postMessage(message);
