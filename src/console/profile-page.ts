@@ -61,6 +61,50 @@ function knobTable(active: ProfileSettings, draft: ProfileSettings | undefined):
   </table>`;
 }
 
+/** The number knobs of the draft form, each with its range (profile-settings.ts). */
+const NUMBER_FIELDS: readonly NumberField[] = [
+  { name: 'mediumCutoff', label: 'Medium cut-off', min: 50, max: 99, step: '0.1' },
+  { name: 'highCutoff', label: 'High cut-off', min: 51, max: 100, step: '0.1' },
+  { name: 'birthDateToleranceYears', label: 'Birth-date tolerance (years)', min: 0, max: 10 },
+  {
+    name: 'missingBirthDatePoints',
+    label: 'Missing birth date (points)',
+    min: MISSING_POINTS_RANGE.min,
+    max: MISSING_POINTS_RANGE.max,
+    step: '0.1',
+  },
+  {
+    name: 'missingCountryPoints',
+    label: 'Missing country (points)',
+    min: MISSING_POINTS_RANGE.min,
+    max: MISSING_POINTS_RANGE.max,
+    step: '0.1',
+  },
+];
+
+interface NumberField {
+  name: 'mediumCutoff' | 'highCutoff' | 'birthDateToleranceYears' | 'missingBirthDatePoints' | 'missingCountryPoints';
+  label: string;
+  min: number;
+  max: number;
+  step?: string;
+}
+
+function numberInput(field: NumberField, value: number): Html {
+  const step = field.step ? html` step="${field.step}"` : '';
+  return html`<label for="${field.name}"
+    >${field.label}
+    <input
+      id="${field.name}"
+      name="${field.name}"
+      type="number"
+      min="${String(field.min)}"
+      max="${String(field.max)}"
+      ${step}
+      value="${String(value)}"
+  /></label>`;
+}
+
 function draftForm(csrf: Html, s: ProfileSettings): Html {
   const checked = (on: boolean) => (on ? html` checked` : '');
   return html`<form method="post" action="/console/settings/profile/draft">
@@ -80,62 +124,7 @@ function draftForm(csrf: Html, s: ProfileSettings): Html {
           > `,
       )}
     </fieldset>
-    <div class="row">
-      <label for="mediumCutoff"
-        >Medium cut-off
-        <input
-          id="mediumCutoff"
-          name="mediumCutoff"
-          type="number"
-          min="50"
-          max="99"
-          step="0.1"
-          value="${String(s.mediumCutoff)}"
-      /></label>
-      <label for="highCutoff"
-        >High cut-off
-        <input
-          id="highCutoff"
-          name="highCutoff"
-          type="number"
-          min="51"
-          max="100"
-          step="0.1"
-          value="${String(s.highCutoff)}"
-      /></label>
-      <label for="birthDateToleranceYears"
-        >Birth-date tolerance (years)
-        <input
-          id="birthDateToleranceYears"
-          name="birthDateToleranceYears"
-          type="number"
-          min="0"
-          max="10"
-          value="${String(s.birthDateToleranceYears)}"
-      /></label>
-      <label for="missingBirthDatePoints"
-        >Missing birth date (points)
-        <input
-          id="missingBirthDatePoints"
-          name="missingBirthDatePoints"
-          type="number"
-          min="${String(MISSING_POINTS_RANGE.min)}"
-          max="${String(MISSING_POINTS_RANGE.max)}"
-          step="0.1"
-          value="${String(s.missingBirthDatePoints)}"
-      /></label>
-      <label for="missingCountryPoints"
-        >Missing country (points)
-        <input
-          id="missingCountryPoints"
-          name="missingCountryPoints"
-          type="number"
-          min="${String(MISSING_POINTS_RANGE.min)}"
-          max="${String(MISSING_POINTS_RANGE.max)}"
-          step="0.1"
-          value="${String(s.missingCountryPoints)}"
-      /></label>
-    </div>
+    <div class="row">${NUMBER_FIELDS.map((field) => numberInput(field, s[field.name]))}</div>
     <label
       ><input type="checkbox" name="weakAliases" value="on" ${checked(s.weakAliases)} /> Compare weak aliases</label
     >

@@ -4,7 +4,6 @@
  * (a different father's name, own and father's names swapped, a country in a company's name). And
  * its bound (scoreBound), worked out from the candidate pairs before any alignment.
  */
-import { toCountryCode } from '../identifiers/index.js';
 import {
   familyNameUnmatched,
   holdsSameWord,

@@ -4,7 +4,6 @@ import type { Clock } from '../infra/clock.js';
 import type { MatchingConfig, MonitoringConfig } from '../infra/config.js';
 import type { Log } from '../infra/context.js';
 import type { DatabaseHandle, Db } from '../infra/database.js';
-import { newId } from '../infra/ids.js';
 import { releaseLease, tryAcquireLease } from '../infra/job-lock.js';
 import { observeRescreenPass } from '../infra/metrics.js';
 import { parseStringArray } from '../infra/json.js';

@@ -1,6 +1,5 @@
 import { appendAudit, type AuditEvent } from '../audit/index.js';
 import type { Call } from '../infra/context.js';
-import type { Db } from '../infra/database.js';
 import { AppError, notFound, validationError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';
 import type { ListSnapshot } from '../lists/index.js';
