@@ -1,6 +1,6 @@
 import type { MatchingConfig } from '../infra/config.js';
 import type { EntityType, ListSnapshot, LoadedVersion } from '../lists/index.js';
-import type { MatchQuery, RiskLevel } from '../matching/index.js';
+import type { MatchQuery, ScreenSummary } from '../matching/index.js';
 import { type AppliedProfile, profileLevel } from './applied-profile.js';
 import type { Suppressions } from '../decisions/index.js';
 import { type IdentifierWarning, matchIdentifiers, type SearchIdentifier } from './identifiers-input.js';
@@ -33,18 +33,12 @@ export interface MatchingStep {
   hints?: ScreenHints;
 }
 
-/** The engine's answer, its risk level read under the profile, with the small index of its matches. */
-export interface ScreeningMatches {
-  riskScore: number;
-  riskLevel: RiskLevel;
-  confidence: number;
-  /** The top match that counts; null when none does. */
-  entityId: string | null;
-  entityName: string | null;
-  matchedSources: string[];
-  matchCount: number;
-  /** The matches, labelled, as JSON text (from the matching thread; stored and sent as it is). */
-  matchesJson: string;
+/**
+ * The engine's answer (the matching thread's summary: score, level, top match, the matches as JSON
+ * text, stored and sent as they are), its risk level read under the profile, with the small index of
+ * its matches.
+ */
+export interface ScreeningMatches extends ScreenSummary {
   /** How many of the matches are suppressed. */
   suppressedCount: number;
   /** The entity ids of the matches that count (suppression lapses are checked against them). */
