@@ -160,6 +160,34 @@ export function namesByTitle(raw: string): boolean {
  * "LAST, First"); for other types roman numerals count as numbers ("Solutions II").
  */
 export function normalizeName(raw: string, isPerson: boolean | undefined): NormalizedName {
+  const reading = readTokens(raw, isPerson);
+  const { tokens } = reading;
+  const parts: NamePart[] = [];
+  for (let i = 0; i < tokens.length; i++) addPart(reading, i, parts);
+  // A name made only of droppable words keeps them as words (a company called "General").
+  if (parts.length === 0 && tokens.length > 0) for (const t of tokens) parts.push({ text: t, kind: 'word' });
+  // A name whose only distinctive part is a number ("11420 Corp") is matched on that number.
+  if (!parts.some((p) => p.kind === 'word' || p.kind === 'patronymic'))
+    for (const p of parts) if (p.kind === 'number') p.kind = 'word';
+  markScript(raw, parts);
+  return { parts, key: parts.map((p) => p.text).join(' ') };
+}
+
+/** A name's tokens, with what reading them as parts needs to know (normalizeName). */
+interface TokenReading {
+  tokens: string[];
+  isPerson: boolean | undefined;
+  /** Short words written with a diacritic (names, not abbreviations of legal forms). */
+  accented: Set<string> | undefined;
+  /** Whether legal forms are read in this name. */
+  forms: boolean;
+  /** Where the comma of "LAST, First" stands; -1 without one. */
+  comma: number;
+  /** How many tokens stand before that comma in a person's name (its surname block). */
+  surnameBlock: number;
+}
+
+function readTokens(raw: string, isPerson: boolean | undefined): TokenReading {
   let s = foldText(raw);
   // Dotted abbreviations and legal forms written with dots ("s.a.", "d.o.o.", "p.l.c.") collapse first,
   // also when glued to the word before or after them ("ARIZONAs.a.", "D.O.O.ljubljana").
@@ -202,98 +230,103 @@ export function normalizeName(raw: string, isPerson: boolean | undefined): Norma
           .split(/[^\p{L}\p{N}]+/u)
           .filter((t) => t.length > 0).length
       : 0;
-  const parts: NamePart[] = [];
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i]!;
-    if (t.startsWith('@')) {
-      parts.push({ text: t, kind: 'legal' });
-      continue;
-    }
-    if (
-      HONORIFICS.has(t) &&
-      tokens.length > 1 &&
-      (t.length < 4 || (i < tokens.length - 1 && i >= surnameBlock)) &&
-      !(i > 0 && SURNAME_AFTER.has(t))
-    )
-      continue;
-    if (/^\d+$/.test(t)) {
-      const v = Number(t);
-      const prev = parts[parts.length - 1];
-      // "Forty 4" -> 44
-      if (
-        prev?.kind === 'number' &&
-        v < 10 &&
-        Number(prev.text) % 10 === 0 &&
-        Number(prev.text) >= 20 &&
-        Number(prev.text) < 100
-      )
-        prev.text = String(Number(prev.text) + v);
-      else parts.push({ text: String(v), kind: 'number' });
-      continue;
-    }
-    const leet = deLeet(t);
-    if (leet !== undefined) {
-      parts.push({ text: leet, kind: 'word' });
-      continue;
-    }
-    const ordinal = /^(\d+)(st|nd|rd|th)$/.exec(t);
-    if (ordinal) {
-      parts.push({ text: String(Number(ordinal[1])), kind: 'number' });
-      continue;
-    }
-    const nw = NUMBER_WORDS.get(t);
-    if (nw !== undefined && isPerson !== true && parts.length > 0) {
-      const prev = parts[parts.length - 1];
-      // "forty four" -> 44
-      if (prev?.kind === 'number' && nw < 10 && Number(prev.text) % 10 === 0 && Number(prev.text) >= 20)
-        prev.text = String(Number(prev.text) + nw);
-      else parts.push({ text: String(nw), kind: 'number' });
-      continue;
-    }
-    if (/\d/.test(t)) {
-      parts.push({ text: t, kind: 'number' });
-      continue;
-    }
-    if (isPerson !== true) {
-      const legal = accented?.has(t) || !forms ? undefined : legalSymbol(t);
-      if (legal !== undefined && tokens.length > 1) {
-        parts.push({ text: legal, kind: 'legal' });
-        continue;
-      }
-      const roman = ROMAN.get(t) ?? (isPerson === false ? ROMAN_LETTER.get(t) : undefined);
-      // A numeral first in the name too ("XV Bicentenario" / "Bicentenario XV"), unless it may be a
-      // name (Xi, Vi) or an initial.
-      if (
-        roman !== undefined &&
-        (parts.length > 0 || (tokens.length > 1 && t.length > 1 && t !== 'xi' && t !== 'vi'))
-      ) {
-        parts.push({ text: roman, kind: 'number' });
-        continue;
-      }
-    }
-    if (t.length === 1 && isPerson !== false) {
-      parts.push({ text: t, kind: 'initial' });
-      continue;
-    }
-    if (PARTICLES.has(t)) {
-      parts.push({ text: t, kind: 'particle' });
-      continue;
-    }
-    // A "son of" form first in a name, or last without a comma before it, is a surname (Milosevic,
-    // Slobodan; Zvonko Veselinovic; Lukashevich; Davutoglu): a patronymic follows a given name. The
-    // daughter's forms (-ovna, -kyzy) are never surnames.
-    const surnamePlace = (i === 0 || (i === tokens.length - 1 && comma < 0)) && !FEMALE_PATRONYMIC.test(t);
-    if (isPerson !== false && isPatronymicForm(t) && !surnamePlace) {
-      parts.push({ text: t, kind: 'patronymic' });
-      continue;
-    }
-    parts.push({ text: t, kind: 'word' });
+  return { tokens, isPerson, accented, forms, comma, surnameBlock };
+}
+
+/** Reads the token at `i` into `parts`: a legal form, a number, an initial, a particle, a patronymic or a word. */
+function addPart(reading: TokenReading, i: number, parts: NamePart[]): void {
+  const { tokens, isPerson, accented, forms, comma, surnameBlock } = reading;
+  const t = tokens[i]!;
+  if (t.startsWith('@')) {
+    parts.push({ text: t, kind: 'legal' });
+    return;
   }
-  // A name made only of droppable words keeps them as words (a company called "General").
-  if (parts.length === 0 && tokens.length > 0) for (const t of tokens) parts.push({ text: t, kind: 'word' });
-  // A name whose only distinctive part is a number ("11420 Corp") is matched on that number.
-  if (!parts.some((p) => p.kind === 'word' || p.kind === 'patronymic'))
-    for (const p of parts) if (p.kind === 'number') p.kind = 'word';
+  if (
+    HONORIFICS.has(t) &&
+    tokens.length > 1 &&
+    (t.length < 4 || (i < tokens.length - 1 && i >= surnameBlock)) &&
+    !(i > 0 && SURNAME_AFTER.has(t))
+  )
+    return;
+  if (addNumber(t, parts, isPerson)) return;
+  if (/\d/.test(t)) {
+    parts.push({ text: t, kind: 'number' });
+    return;
+  }
+  if (isPerson !== true) {
+    const legal = accented?.has(t) || !forms ? undefined : legalSymbol(t);
+    if (legal !== undefined && tokens.length > 1) {
+      parts.push({ text: legal, kind: 'legal' });
+      return;
+    }
+    const roman = ROMAN.get(t) ?? (isPerson === false ? ROMAN_LETTER.get(t) : undefined);
+    // A numeral first in the name too ("XV Bicentenario" / "Bicentenario XV"), unless it may be a
+    // name (Xi, Vi) or an initial.
+    if (roman !== undefined && (parts.length > 0 || (tokens.length > 1 && t.length > 1 && t !== 'xi' && t !== 'vi'))) {
+      parts.push({ text: roman, kind: 'number' });
+      return;
+    }
+  }
+  if (t.length === 1 && isPerson !== false) {
+    parts.push({ text: t, kind: 'initial' });
+    return;
+  }
+  if (PARTICLES.has(t)) {
+    parts.push({ text: t, kind: 'particle' });
+    return;
+  }
+  // A "son of" form first in a name, or last without a comma before it, is a surname (Milosevic,
+  // Slobodan; Zvonko Veselinovic; Lukashevich; Davutoglu): a patronymic follows a given name. The
+  // daughter's forms (-ovna, -kyzy) are never surnames.
+  const surnamePlace = (i === 0 || (i === tokens.length - 1 && comma < 0)) && !FEMALE_PATRONYMIC.test(t);
+  if (isPerson !== false && isPatronymicForm(t) && !surnamePlace) {
+    parts.push({ text: t, kind: 'patronymic' });
+    return;
+  }
+  parts.push({ text: t, kind: 'word' });
+}
+
+/** A number written in digits, with a suffix or in words ("Forty 4", "forty four", "3rd"), or a word written in leet: added, true. */
+function addNumber(t: string, parts: NamePart[], isPerson: boolean | undefined): boolean {
+  if (/^\d+$/.test(t)) {
+    const v = Number(t);
+    const prev = parts[parts.length - 1];
+    // "Forty 4" -> 44
+    if (
+      prev?.kind === 'number' &&
+      v < 10 &&
+      Number(prev.text) % 10 === 0 &&
+      Number(prev.text) >= 20 &&
+      Number(prev.text) < 100
+    )
+      prev.text = String(Number(prev.text) + v);
+    else parts.push({ text: String(v), kind: 'number' });
+    return true;
+  }
+  const leet = deLeet(t);
+  if (leet !== undefined) {
+    parts.push({ text: leet, kind: 'word' });
+    return true;
+  }
+  const ordinal = /^(\d+)(st|nd|rd|th)$/.exec(t);
+  if (ordinal) {
+    parts.push({ text: String(Number(ordinal[1])), kind: 'number' });
+    return true;
+  }
+  const nw = NUMBER_WORDS.get(t);
+  if (nw !== undefined && isPerson !== true && parts.length > 0) {
+    const prev = parts[parts.length - 1];
+    // "forty four" -> 44
+    if (prev?.kind === 'number' && nw < 10 && Number(prev.text) % 10 === 0 && Number(prev.text) >= 20)
+      prev.text = String(Number(prev.text) + nw);
+    else parts.push({ text: String(nw), kind: 'number' });
+    return true;
+  }
+  return false;
+}
+
+/** Marks each part with the script the name was read from (Translit), reading Arabic structure. */
+function markScript(raw: string, parts: NamePart[]): void {
   const other = inOtherScript(raw);
   if (other || VIETNAMESE.test(raw)) {
     const t: Translit = !other
@@ -313,5 +346,4 @@ export function normalizeName(raw: string, isPerson: boolean | undefined): Norma
       if (t !== 'abjad' && t !== 'alphabet' && p.kind === 'particle') p.kind = 'word';
     }
   }
-  return { parts, key: parts.map((p) => p.text).join(' ') };
 }

@@ -100,152 +100,133 @@ const VOWELS = new Set(['a', 'e', 'i', 'o', 'u', 'y']);
  * Mohammed/Muhammad/Mohamad -> MHMT, Usama/Osama -> ASM, Qaddafi/Gaddafi/Kadhafi -> KTF.
  */
 export function phoneticKey(token: string): string {
-  const s = token;
   let out = '';
   let last = '';
-  const n = s.length;
-  for (let i = 0; i < n; i++) {
-    const c = s[i]!;
-    const next = s[i + 1] ?? '';
+  for (let i = 0; i < token.length; i++) {
+    const letter = token[i]!;
     // A doubled consonant is one sound, and the second may begin a digraph (ddzh, Ddzhamel / Djamel).
     // (Not c: Italian cch is k.)
-    if (next === c && c !== 'c' && !VOWELS.has(c)) continue;
-    let code = '';
-    let skip = 0;
-    switch (c) {
-      case 'a':
-      case 'e':
-      case 'i':
-      case 'o':
-      case 'u':
-      case 'y':
-        if (i === 0) code = 'A';
-        else {
-          last = '_';
-          continue;
-        }
-        break;
-      case 'w':
-        if (i === 0) code = 'F';
-        else {
-          last = '_';
-          continue;
-        }
-        break;
-      case 'h':
-        // Digraph h (kh, sh, th...) is consumed with its consonant; a word-final h is a vowel
-        // carrier that romanizations drop at will (Abdullah/Abdulla, Fatimah/Fatima).
-        if (i > 0 && i === n - 1) continue;
-        code = 'H';
-        break;
-      case 'b':
-      case 'p':
-        code = c === 'p' && next === 'h' ? 'F' : 'B';
-        if (c === 'p' && next === 'h') skip = 1;
-        break;
-      case 'f':
-      case 'v':
-        code = 'F';
-        break;
-      case 'c':
-        if (next === 'h') {
-          code = 'J';
-          skip = 1;
-        } else if (next === 'k') {
-          code = 'K';
-          skip = 1;
-        } else if (next === 'e' || next === 'i' || next === 'y') code = 'S';
-        else if (next === 'z') {
-          code = 'J';
-          skip = 1;
-        } else if (next === 's') {
-          code = 'J';
-          skip = 1;
-        } else code = 'K';
-        break;
-      case 'k':
-      case 'q':
-      case 'g':
-        if (c === 'g' && next === 'h') {
-          code = 'K';
-          skip = 1;
-        }
-        // kh and h are one sound for most romanizations of Arabic, Russian and Korean (Khaled/Haled, хва/hwa).
-        else if (c === 'k' && next === 'h') {
-          code = 'H';
-          skip = 1;
-        } else if (c === 'g' && (next === 'e' || next === 'i') && i > 0) code = 'K';
-        else code = 'K';
-        break;
-      case 'x':
-        code = i === 0 ? 'S' : 'KS';
-        break;
-      case 'j':
-        // Word-final -ij / -yj: the й of -ий / -ый (Selenskyj), a vowel glide like a final y.
-        if (i === n - 1 && i > 1 && (s[i - 1] === 'i' || s[i - 1] === 'y' || s[i - 1] === 'e')) continue;
-        code = 'J';
-        break;
-      case 'd':
-      case 't':
-        if (next === 'h') {
-          code = 'T';
-          skip = 1;
-        } else if (c === 'd' && next === 'j') {
-          code = 'J';
-          skip = 1;
-        } else if (c === 'd' && next === 'z' && s[i + 2] === 'h') {
-          code = 'J';
-          skip = 2;
-        } else if (c === 't' && next === 's' && s[i + 2] === 'c' && s[i + 3] === 'h') {
-          code = 'J';
-          skip = 3;
-        } else if (c === 't' && next === 'c' && s[i + 2] === 'h') {
-          code = 'J';
-          skip = 2;
-        } else if (c === 't' && (next === 's' || next === 'z')) {
-          code = 'S';
-          skip = 1;
-        } else code = 'T';
-        break;
-      case 's':
-        if (next === 'h') {
-          code = 'X';
-          skip = 1;
-        } else if (next === 'c' && s[i + 2] === 'h') {
-          code = 'X';
-          skip = 2;
-        } else if (next === 'z') {
-          code = 'X';
-          skip = 1;
-        } else code = 'S';
-        break;
-      case 'z':
-        if (next === 'h') {
-          code = 'J';
-          skip = 1;
-        } else code = 'S';
-        break;
-      case 'l':
-        code = 'L';
-        break;
-      case 'm':
-        code = 'M';
-        break;
-      case 'n':
-        code = 'N';
-        break;
-      case 'r':
-        code = 'R';
-        break;
-      default:
-        if (c >= '0' && c <= '9') code = c;
-        else continue;
+    if (token[i + 1] === letter && letter !== 'c' && !VOWELS.has(letter)) continue;
+    digraphRest = 0;
+    const code = letterCode(token, i);
+    if (code === DROPPED) continue;
+    if (code === VOWEL_GAP) {
+      last = VOWEL_GAP;
+      continue;
     }
-    i += skip;
+    i += digraphRest;
     if (code !== last) out += code;
     last = code;
   }
   return out;
+}
+
+/** letterCode's answer for a letter that leaves no trace (a final h, a final glide j, punctuation). */
+const DROPPED = '';
+/** letterCode's answer for a vowel or a vowel carrier inside a word: no code, but it parts consonants. */
+const VOWEL_GAP = '_';
+/** How many letters after the current one the last letterCode read as its digraph (kh, tsch...). */
+let digraphRest = 0;
+
+/** The consonant class of the letter at `i` of a name part (phoneticKey), setting digraphRest. */
+function letterCode(part: string, i: number): string {
+  const letter = part[i]!;
+  switch (letter) {
+    case 'a':
+    case 'e':
+    case 'i':
+    case 'o':
+    case 'u':
+    case 'y':
+      return i === 0 ? 'A' : VOWEL_GAP;
+    case 'w':
+      return i === 0 ? 'F' : VOWEL_GAP;
+    case 'h':
+      // Digraph h (kh, sh, th...) is consumed with its consonant; a word-final h is a vowel
+      // carrier that romanizations drop at will (Abdullah/Abdulla, Fatimah/Fatima).
+      return i > 0 && i === part.length - 1 ? DROPPED : 'H';
+    case 'b':
+    case 'p':
+      return letter === 'p' && part[i + 1] === 'h' ? digraph(1, 'F') : 'B';
+    case 'f':
+    case 'v':
+      return 'F';
+    case 'c':
+      return cCode(part, i);
+    case 'k':
+    case 'q':
+    case 'g':
+      return velarCode(part, i);
+    case 'x':
+      return i === 0 ? 'S' : 'KS';
+    case 'j':
+      // Word-final -ij / -yj: the й of -ий / -ый (Selenskyj), a vowel glide like a final y.
+      if (i === part.length - 1 && i > 1 && (part[i - 1] === 'i' || part[i - 1] === 'y' || part[i - 1] === 'e'))
+        return DROPPED;
+      return 'J';
+    case 'd':
+    case 't':
+      return dentalCode(part, i);
+    case 's':
+      return sibilantCode(part, i);
+    case 'z':
+      return part[i + 1] === 'h' ? digraph(1, 'J') : 'S';
+    case 'l':
+    case 'm':
+    case 'n':
+    case 'r':
+      return letter.toUpperCase();
+    default:
+      return letter >= '0' && letter <= '9' ? letter : DROPPED;
+  }
+}
+
+/** The code of a digraph whose first letter is the current one, `rest` letters more. */
+function digraph(rest: number, code: string): string {
+  digraphRest = rest;
+  return code;
+}
+
+/** c: ch, cz and cs are J, ck is K, c before e, i, y is S, else K. */
+function cCode(part: string, i: number): string {
+  const next = part[i + 1];
+  if (next === 'h') return digraph(1, 'J');
+  if (next === 'k') return digraph(1, 'K');
+  if (next === 'e' || next === 'i' || next === 'y') return 'S';
+  if (next === 'z' || next === 's') return digraph(1, 'J');
+  return 'K';
+}
+
+/** k, q, g: gh is K; kh and h are one sound for most romanizations of Arabic, Russian and Korean. */
+function velarCode(part: string, i: number): string {
+  const letter = part[i];
+  const next = part[i + 1];
+  if (letter === 'g' && next === 'h') return digraph(1, 'K');
+  // (Khaled/Haled, хва/hwa.)
+  if (letter === 'k' && next === 'h') return digraph(1, 'H');
+  return 'K';
+}
+
+/** d, t: th/dh is T; dj, dzh, tsch, tch are J; ts, tz are S; else T. */
+function dentalCode(part: string, i: number): string {
+  const letter = part[i];
+  const next = part[i + 1];
+  if (next === 'h') return digraph(1, 'T');
+  if (letter === 'd' && next === 'j') return digraph(1, 'J');
+  if (letter === 'd' && next === 'z' && part[i + 2] === 'h') return digraph(2, 'J');
+  if (letter === 't' && next === 's' && part[i + 2] === 'c' && part[i + 3] === 'h') return digraph(3, 'J');
+  if (letter === 't' && next === 'c' && part[i + 2] === 'h') return digraph(2, 'J');
+  if (letter === 't' && (next === 's' || next === 'z')) return digraph(1, 'S');
+  return 'T';
+}
+
+/** s: sh, sch, sz are X; else S. */
+function sibilantCode(part: string, i: number): string {
+  const next = part[i + 1];
+  if (next === 'h') return digraph(1, 'X');
+  if (next === 'c' && part[i + 2] === 'h') return digraph(2, 'X');
+  if (next === 'z') return digraph(1, 'X');
+  return 'S';
 }
 
 /**

@@ -7,15 +7,7 @@
  * through any-ascii, whose readings are context-aware within a run of letters.
  */
 import anyAscii from 'any-ascii';
-
-function table(pairs: string): Map<string, string> {
-  const m = new Map<string, string>();
-  for (const entry of pairs.trim().split(/\s+/)) {
-    const eq = entry.indexOf('=');
-    m.set(entry.slice(0, eq), entry.slice(eq + 1));
-  }
-  return m;
-}
+import { devanagari, ethiopic, hangulSyllable, isDevanagari, isEthiopic, readKhmer, table } from './script-readers.js';
 
 // Russian, Ukrainian, Belarusian, Serbian/Macedonian, Bulgarian, Kazakh extras. BGN/PCGN-like,
 // with the spellings Western lists use (х = kh, щ = shch, ц = ts).
@@ -101,163 +93,12 @@ const KOREAN_SURNAMES = table(`
 `);
 
 // Hangul jamo, McCune-Reischauer-like (the romanization North Korean entries on lists use).
-const HANGUL_INITIAL = [
-  'k',
-  'kk',
-  'n',
-  'd',
-  'tt',
-  'r',
-  'm',
-  'b',
-  'pp',
-  's',
-  'ss',
-  '',
-  'j',
-  'jj',
-  'ch',
-  'k',
-  't',
-  'p',
-  'h',
-];
-const HANGUL_MEDIAL = [
-  'a',
-  'ae',
-  'ya',
-  'yae',
-  'o',
-  'e',
-  'yo',
-  'ye',
-  'o',
-  'wa',
-  'wae',
-  'oe',
-  'yo',
-  'u',
-  'wo',
-  'we',
-  'wi',
-  'yu',
-  'u',
-  'ui',
-  'i',
-];
-const HANGUL_FINAL = [
-  '',
-  'k',
-  'k',
-  'k',
-  'n',
-  'n',
-  'n',
-  't',
-  'l',
-  'k',
-  'm',
-  'l',
-  'l',
-  'l',
-  'p',
-  'l',
-  'm',
-  'p',
-  'p',
-  't',
-  't',
-  'ng',
-  't',
-  't',
-  'k',
-  't',
-  'p',
-  't',
-];
-
-function hangulSyllable(code: number): string {
-  const s = code - 0xac00;
-  const initial = Math.floor(s / 588);
-  const medial = Math.floor((s % 588) / 28);
-  const final = s % 28;
-  return (HANGUL_INITIAL[initial] ?? '') + (HANGUL_MEDIAL[medial] ?? '') + (HANGUL_FINAL[final] ?? '');
-}
 
 function kana(ch: string): string | undefined {
   let code = ch.charCodeAt(0);
   // Katakana block mirrors hiragana at +0x60.
   if (code >= 0x30a1 && code <= 0x30f6) code -= 0x60;
   return KANA_BASE.get(String.fromCharCode(code));
-}
-
-// Devanagari (Hindi, Marathi, Nepali), Hunterian-like as Indian names are written in Latin. ङ, the
-// velar nasal, is ng as names write it (गुरुङ Gurung, तामाङ Tamang).
-const DEVA_CONSONANTS = table(`
-क=k ख=kh ग=g घ=gh ङ=ng च=ch छ=chh ज=j झ=jh ञ=n ट=t ठ=th ड=d ढ=dh ण=n त=t थ=th द=d ध=dh न=n प=p फ=ph ब=b भ=bh
-म=m य=y र=r ल=l व=v श=sh ष=sh स=s ह=h ळ=l क़=q ख़=kh ग़=gh ज़=z ड़=r ढ़=rh फ़=f य़=y
-`);
-const DEVA_VOWELS = table(`
-अ=a आ=a इ=i ई=i उ=u ऊ=u ऋ=ri ए=e ऐ=ai ओ=o औ=au ऑ=o
-`);
-const DEVA_SIGNS = table(`
-ा=a ि=i ी=i ु=u ू=u ृ=ri े=e ै=ai ो=o ौ=au ॉ=o
-`);
-/** Consonant + nukta: the Perso-Arabic sounds (क़ = q, ज़ = z, फ़ = f). */
-const NUKTA = new Map([
-  ['k', 'q'],
-  ['g', 'gh'],
-  ['j', 'z'],
-  ['d', 'r'],
-  ['dh', 'rh'],
-  ['ph', 'f'],
-]);
-
-/**
- * A run of Devanagari letters: consonants carry an inherent "a" unless a vowel sign or the virama
- * follows; the inherent "a" of a word's last consonant is not pronounced in Hindi (पुतिन = putin)
- * unless it closes a conjunct (नरेन्द्र = narendra).
- */
-function devanagari(chars: string[], start: number): [string, number] {
-  let out = '';
-  let i = start;
-  let prevVirama = false;
-  while (i < chars.length) {
-    const ch = chars[i]!;
-    const code = ch.codePointAt(0)!;
-    if (!isDevanagari(code)) break;
-    let cons = DEVA_CONSONANTS.get(ch);
-    if (cons !== undefined) {
-      let j = i + 1;
-      if (chars[j] === '\u093c') {
-        cons = NUKTA.get(cons) ?? cons;
-        j++;
-      }
-      const next = chars[j] ?? '';
-      const nextCode = next.codePointAt(0) ?? 0;
-      const conjunct = prevVirama;
-      out += cons;
-      prevVirama = false;
-      if (next === '\u094d') {
-        prevVirama = true;
-        j++;
-      } else if (DEVA_SIGNS.has(next)) {
-        out += DEVA_SIGNS.get(next)!;
-        j++;
-      } else if (isDevanagari(nextCode) && next !== '\u0902' && next !== '\u0901' && next !== '\u0903') out += 'a';
-      else if (next === '\u0902' || next === '\u0901' || next === '\u0903') out += 'a';
-      else if (conjunct) out += 'a';
-      i = j;
-      continue;
-    }
-    prevVirama = false;
-    const v = DEVA_VOWELS.get(ch);
-    if (v !== undefined) out += v;
-    else if (ch === '\u0902' || ch === '\u0901') out += 'n';
-    else if (ch === '\u0903') out += 'h';
-    i++;
-  }
-  return [out, i - 1];
 }
 
 const HARAKAT = /[\u064b-\u065f\u0670]/g;
@@ -268,8 +109,6 @@ const SCRIPT_TABLES: Map<string, string>[] = [CYRILLIC, GREEK, ARABIC, HEBREW, A
 const isHangul = (c: number): boolean => c >= 0xac00 && c <= 0xd7a3;
 const isHan = (c: number): boolean => (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf);
 const isKana = (c: number): boolean => c >= 0x3041 && c <= 0x30ff;
-const isEthiopic = (c: number): boolean => c >= 0x1200 && c <= 0x137f;
-const isDevanagari = (c: number): boolean => c >= 0x0900 && c <= 0x097f;
 
 /** True when the string holds Chinese characters (read syllable by syllable, see `han` in normalize.ts). */
 export function hasHan(s: string): boolean {
@@ -301,7 +140,38 @@ export function inOtherScript(s: string): boolean {
  */
 export function transliterate(input: string): string {
   if (!hasNonLatin(input)) return input;
-  // Modern Greek and Armenian digraphs, read as lists romanize them (Πούτιν = Putin, Βλαντίμιρ = Vladimir).
+  const chars = Array.from(foldDigraphs(input));
+  let out = '';
+  for (let i = 0; i < chars.length; i++) {
+    const ch = chars[i]!;
+    const code = ch.codePointAt(0)!;
+    // ə (Azerbaijani) is read by foldText as English romanization writes it: a (Əliyev, Aliyev).
+    if (code < 0x250 || code === SCHWA) out += ch;
+    else if (isHangul(code) || isHan(code)) {
+      const [text, last] = isHangul(code) ? hangulRun(chars, i) : hanRun(chars, i);
+      out += text + ' ';
+      i = last;
+    } else if (isKana(code)) out = withKana(out, ch, chars[i + 1]);
+    else if (ch === '・') out += ' ';
+    else if (isEthiopic(code)) out += ethiopic(code);
+    else if (isDevanagari(code)) {
+      const [text, last] = devanagari(chars, i);
+      out += text;
+      i = last;
+    } else {
+      const [text, last] = tabledOrOther(chars, i);
+      out += text;
+      i = last;
+    }
+  }
+  return out;
+}
+
+/**
+ * Modern Greek and Armenian digraphs, read as lists romanize them (Πούτιν = Putin, Βλαντίμιρ =
+ * Vladimir); Arabic vowel marks dropped and الله read whole; Hebrew vav as v where it is a consonant.
+ */
+function foldDigraphs(input: string): string {
   if (/[\u0370-\u03ff]/.test(input))
     input = input
       .replace(/ο[υύ]/g, 'u')
@@ -319,184 +189,108 @@ export function transliterate(input: string): string {
   // Hebrew vav is a consonant at the start of a word and when doubled (ולדימיר Vladimir, דווידוב
   // Davidov); elsewhere it writes o or u.
   if (/[\u0590-\u05ff]/.test(input)) input = input.replace(/וו/g, 'v').replace(/(^|\s)ו/g, '$1v');
-  let out = '';
-  const chars = Array.from(input);
-  for (let i = 0; i < chars.length; i++) {
-    const ch = chars[i]!;
-    const code = ch.codePointAt(0)!;
-    // ə (Azerbaijani) is read by foldText as English romanization writes it: a (Əliyev, Aliyev).
-    if (code < 0x250 || code === SCHWA) {
-      out += ch;
-      continue;
-    }
-    if (isHangul(code)) {
-      const start = i;
-      let run = '';
-      while (i < chars.length) {
-        const c = chars[i]!.codePointAt(0)!;
-        if (!isHangul(c)) break;
-        const syl = chars[i]!;
-        if (i === start && isNameRun(chars, i, isHangul)) run += (KOREAN_SURNAMES.get(syl) ?? hangulSyllable(c)) + ' ';
-        else run += hangulSyllable(c);
-        i++;
-      }
-      i--;
-      out += run + ' ';
-      continue;
-    }
-    if (isHan(code)) {
-      const start = i;
-      let run = '';
-      while (i < chars.length) {
-        const c = chars[i]!.codePointAt(0)!;
-        if (!isHan(c)) break;
-        run += HAN.get(chars[i]!) ?? hanReading(chars[i]!);
-        if (i === start && isNameRun(chars, i, isHan)) run += ' ';
-        i++;
-      }
-      i--;
-      out += run + ' ';
-      continue;
-    }
-    if (isKana(code)) {
-      if (ch === 'ー') continue; // long-vowel mark
-      if (ch === 'ッ' || ch === 'っ') {
-        const next = kana(chars[i + 1] ?? '');
-        if (next) out += next[0];
-        continue;
-      }
-      const k = kana(ch);
-      if (k === undefined) {
-        out += ' ';
-        continue;
-      }
-      // Small ya/yu/yo after an i-syllable form a digraph (kya, sha...).
-      if (
-        k.length === 1 &&
-        'aiueo'.includes(k) &&
-        (ch === 'ァ' ||
-          ch === 'ィ' ||
-          ch === 'ゥ' ||
-          ch === 'ェ' ||
-          ch === 'ォ' ||
-          ch === 'ぁ' ||
-          ch === 'ぃ' ||
-          ch === 'ぅ' ||
-          ch === 'ぇ' ||
-          ch === 'ぉ')
-      ) {
-        out = out.replace(/[aiueo]$/, '') + k;
-        continue;
-      }
-      if (ch === 'ャ' || ch === 'ュ' || ch === 'ョ' || ch === 'ゃ' || ch === 'ゅ' || ch === 'ょ') {
-        const v = ch === 'ャ' || ch === 'ゃ' ? 'a' : ch === 'ュ' || ch === 'ゅ' ? 'u' : 'o';
-        out = /(sh|ch|j)i$/.test(out) ? out.slice(0, -1) + v : out.replace(/i$/, 'y') + v;
-        continue;
-      }
-      out += k;
-      continue;
-    }
-    if (ch === '・') {
-      out += ' ';
-      continue;
-    }
-    if (isEthiopic(code)) {
-      out += ethiopic(code);
-      continue;
-    }
-    if (isDevanagari(code)) {
-      const [text, last] = devanagari(chars, i);
-      out += text;
-      i = last;
-      continue;
-    }
-    let mapped: string | undefined;
-    for (const t of SCRIPT_TABLES) {
-      mapped = t.get(ch);
-      if (mapped !== undefined) break;
-    }
-    if (mapped !== undefined) {
-      // ʿAyn has no Latin letter and is dropped, except at the start of a word, where it carries the
-      // word's first vowel and Latin spellings begin with that vowel (علي Ali, عمر Omar, عبد Abd).
-      if (ch === 'ع' && (i === 0 || /\s/.test(chars[i - 1]!))) {
-        out += 'a';
-        continue;
-      }
-      // Arabic definite article at word start becomes its own part ("al sisi"), as Latin lists write it;
-      // not before a single letter, which no word is (الي is Ali written letter for letter).
-      if (
-        ch === 'ا' &&
-        chars[i + 1] === 'ل' &&
-        (i === 0 || /\s/.test(chars[i - 1]!)) &&
-        !/^\s?$/.test(chars[i + 2] ?? '') &&
-        !/^\s?$/.test(chars[i + 3] ?? '')
-      ) {
-        out += 'al ';
-        i++;
-        continue;
-      }
-      out += mapped;
-      continue;
-    }
-    // Combining marks after a letter read above (vowel points, harakat, accents) are dropped.
-    if (MARK.test(ch)) continue;
-    if (!LETTER.test(ch)) {
-      out += ' ';
-      continue;
-    }
-    // A run of letters of a script without a table here: read as a whole, so that vowel signs,
-    // viramas and inherent vowels are read in context.
-    let end = i + 1;
-    while (end < chars.length && (LETTER.test(chars[end]!) || MARK.test(chars[end]!)) && !hasOwnReading(chars[end]!))
-      end++;
-    out += anyAscii(readKhmer(chars.slice(i, end)))
-      .toLowerCase()
-      .replace(/[^a-z0-9 ]+/g, ' ');
-    i = end - 1;
-  }
-  return out;
+  return input;
 }
 
-/** Khmer consonants whose inherent vowel is o (the "o series"); the others' is a. */
-const KHMER_O_SERIES = new Set('គឃងជឈញឌឍទធនពភមយរលវ');
-const isKhmerConsonant = (ch: string | undefined): boolean => ch !== undefined && ch >= '\u1780' && ch <= '\u17a2';
+/** A run of Hangul syllables from `start`: a full name's surname apart. Returns the text and the run's last index. */
+function hangulRun(chars: string[], start: number): [string, number] {
+  let run = '';
+  let i = start;
+  for (; i < chars.length; i++) {
+    const code = chars[i]!.codePointAt(0)!;
+    if (!isHangul(code)) break;
+    const syllable = chars[i]!;
+    if (i === start && isNameRun(chars, i, isHangul))
+      run += (KOREAN_SURNAMES.get(syllable) ?? hangulSyllable(code)) + ' ';
+    else run += hangulSyllable(code);
+  }
+  return [run, i - 1];
+}
+
+/** A run of Han characters from `start`: a full name's surname apart. Returns the text and the run's last index. */
+function hanRun(chars: string[], start: number): [string, number] {
+  let run = '';
+  let i = start;
+  for (; i < chars.length; i++) {
+    if (!isHan(chars[i]!.codePointAt(0)!)) break;
+    run += HAN.get(chars[i]!) ?? hanReading(chars[i]!);
+    if (i === start && isNameRun(chars, i, isHan)) run += ' ';
+  }
+  return [run, i - 1];
+}
+
+const SMALL_VOWELS = new Set(['ァ', 'ィ', 'ゥ', 'ェ', 'ォ', 'ぁ', 'ぃ', 'ぅ', 'ぇ', 'ぉ']);
+const SMALL_Y = new Map([
+  ['ャ', 'a'],
+  ['ゃ', 'a'],
+  ['ュ', 'u'],
+  ['ゅ', 'u'],
+  ['ョ', 'o'],
+  ['ょ', 'o'],
+]);
+
+/** `out` with the kana `ch` read after it (`next`, the character after, for the small tsu). */
+function withKana(out: string, ch: string, next: string | undefined): string {
+  if (ch === 'ー') return out; // long-vowel mark
+  if (ch === 'ッ' || ch === 'っ') {
+    const doubled = kana(next ?? '');
+    return doubled ? out + doubled[0] : out;
+  }
+  const reading = kana(ch);
+  if (reading === undefined) return out + ' ';
+  // Small ya/yu/yo after an i-syllable form a digraph (kya, sha...).
+  if (reading.length === 1 && 'aiueo'.includes(reading) && SMALL_VOWELS.has(ch))
+    return out.replace(/[aiueo]$/, '') + reading;
+  const vowel = SMALL_Y.get(ch);
+  if (vowel !== undefined) return /(sh|ch|j)i$/.test(out) ? out.slice(0, -1) + vowel : out.replace(/i$/, 'y') + vowel;
+  return out + reading;
+}
 
 /**
- * Khmer is written in syllables whose vowel a consonant carries unwritten: a consonant followed by
- * another with no vowel sign between is read with its inherent vowel (ពត pot, ផន phan), which
- * any-ascii leaves out. The musikatoan turns ប into p (ប៉ុល Pol) and a consonant into the a series;
- * the triisap turns one into the o series. Other runs pass through as they are.
+ * A letter of a script with a table here (Cyrillic, Greek, Arabic, Hebrew, Armenian, Georgian, Thai),
+ * a combining mark or separator, or a run of letters of a script without one. Returns the text and
+ * the last index read.
  */
-function readKhmer(run: string[]): string {
-  if (!run.some((ch) => isKhmerConsonant(ch))) return run.join('');
-  let out = '';
-  for (let k = 0; k < run.length; k++) {
-    const ch = run[k]!;
-    if (!isKhmerConsonant(ch) || run[k - 1] === '\u17d2') {
-      out += ch;
-      continue;
-    }
-    let series = KHMER_O_SERIES.has(ch) ? 'o' : 'a';
-    let letter = ch;
-    let next = k + 1;
-    if (run[next] === '\u17c9') {
-      series = 'a';
-      if (ch === 'ប') letter = 'p';
-      next++;
-    } else if (run[next] === '\u17ca') {
-      series = 'o';
-      next++;
-    }
-    out += letter;
-    if (isKhmerConsonant(run[next])) out += series;
-    else
-      out += run
-        .slice(k + 1, next)
-        .filter((m) => m !== '\u17c9' && m !== '\u17ca')
-        .join('');
-    k = next - 1;
+function tabledOrOther(chars: string[], i: number): [string, number] {
+  const ch = chars[i]!;
+  let mapped: string | undefined;
+  for (const scriptTable of SCRIPT_TABLES) {
+    mapped = scriptTable.get(ch);
+    if (mapped !== undefined) break;
   }
-  return out;
+  if (mapped !== undefined) return arabicWordStart(chars, i) ?? [mapped, i];
+  // Combining marks after a letter read above (vowel points, harakat, accents) are dropped.
+  if (MARK.test(ch)) return ['', i];
+  if (!LETTER.test(ch)) return [' ', i];
+  // A run of letters of a script without a table here: read as a whole, so that vowel signs,
+  // viramas and inherent vowels are read in context.
+  let end = i + 1;
+  while (end < chars.length && (LETTER.test(chars[end]!) || MARK.test(chars[end]!)) && !hasOwnReading(chars[end]!))
+    end++;
+  const text = anyAscii(readKhmer(chars.slice(i, end)))
+    .toLowerCase()
+    .replace(/[^a-z0-9 ]+/g, ' ');
+  return [text, end - 1];
+}
+
+/** ʿAyn or the definite article at the start of an Arabic word, read as Latin lists write them. */
+function arabicWordStart(chars: string[], i: number): [string, number] | undefined {
+  const ch = chars[i]!;
+  const wordStart = i === 0 || /\s/.test(chars[i - 1]!);
+  // ʿAyn has no Latin letter and is dropped, except at the start of a word, where it carries the
+  // word's first vowel and Latin spellings begin with that vowel (علي Ali, عمر Omar, عبد Abd).
+  if (ch === 'ع' && wordStart) return ['a', i];
+  // Arabic definite article at word start becomes its own part ("al sisi"), as Latin lists write it;
+  // not before a single letter, which no word is (الي is Ali written letter for letter).
+  if (
+    ch === 'ا' &&
+    chars[i + 1] === 'ل' &&
+    wordStart &&
+    !/^\s?$/.test(chars[i + 2] ?? '') &&
+    !/^\s?$/.test(chars[i + 3] ?? '')
+  )
+    return ['al ', i + 1];
+  return undefined;
 }
 
 const LETTER = /\p{L}/u;
@@ -514,23 +308,6 @@ function hasOwnReading(ch: string): boolean {
   if (code < 0x250 || code === SCHWA) return true;
   if (isHangul(code) || isHan(code) || isKana(code) || isEthiopic(code) || isDevanagari(code)) return true;
   return SCRIPT_TABLES.some((t) => t.has(ch));
-}
-
-// Ethiopic (Ge'ez script: Amharic, Tigrinya): each character is a consonant (rows of eight from
-// U+1200) in one of seven vowel orders. Consonants as lists romanize them; the glottal and pharyngeal
-// carriers (አ, ዐ) write only their vowel. A row marked with "w" is labialized (ቈ qwe).
-const ETHIOPIC_ROWS =
-  'h l h m s r s sh q qw q qw b v t ch h hw n ny - k kw h hw w - z zh y d d j g gw g t ch p ts ts f p'.split(' ');
-// Orders: first (ä) e, second u, third i, fourth a, fifth e, sixth (ə, mostly unwritten), seventh o, eighth wa.
-const ETHIOPIC_VOWELS = ['e', 'u', 'i', 'a', 'e', '', 'o', 'wa'];
-
-function ethiopic(code: number): string {
-  if (code >= 0x1360) return code > 0x1368 ? '' : ' '; // word space and punctuation separate; numerals are dropped
-  const consonant = ETHIOPIC_ROWS[(code - 0x1200) >> 3];
-  if (consonant === undefined) return '';
-  const vowel = ETHIOPIC_VOWELS[code & 7]!;
-  if (consonant === '-') return vowel === 'e' && (code & 7) === 0 ? 'a' : vowel === '' ? '' : vowel;
-  return consonant + vowel;
 }
 
 /**
