@@ -18,27 +18,12 @@ import {
   requestedPage,
   responses,
 } from '../schemas.js';
-import type {
-  FastifyBaseLogger,
-  FastifyInstance,
-  FastifyPluginAsync,
-  RawReplyDefaultExpression,
-  RawRequestDefaultExpression,
-  RawServerDefault,
-} from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
+import type { RouteApp as App } from './route-app.js';
 
 export interface ValidationRouteDeps {
   validation: ValidationService;
 }
-
-/** The plugin's instance with TypeBox types. */
-type App = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
 
 const NOT_FOUND = {
   404: "NOT_FOUND: no validation run with this id in the organization (another organization's runs are not found either).",
