@@ -106,20 +106,18 @@ const noImportLoop = {
   meta: {
     type: 'problem',
     docs: { description: 'No loop of imports between files, type-only imports included.' },
-    schema: [{ type: 'object', properties: { temporary: { type: 'array', items: { type: 'string' } } } }],
+    schema: [],
     messages: { loop: 'Import loop (type-only imports count): {{route}}' },
   },
   create(context) {
     const file = context.filename;
     if (!roomOf(file)) return {};
-    // A loop all of whose files are listed is tolerated (TEMPORARY, while it is being taken apart).
-    const tolerated = new Set((context.options[0]?.temporary ?? []).map((listed) => path.resolve(listed)));
     const reported = new Set();
     return specifierVisitors((node, specifier) => {
       const target = resolveSpecifier(file, specifier);
       if (!target || target === file || reported.has(target)) return;
       const back = importGraph().has(target) ? importPath(target, file) : undefined;
-      if (!back || [file, ...back].every((step) => tolerated.has(step))) return;
+      if (!back) return;
       reported.add(target);
       const route = [file, ...back].map((step) => path.relative(SRC, step)).join(' -> ');
       context.report({ node, messageId: 'loop', data: { route } });
@@ -165,7 +163,6 @@ const functionLines = {
         type: 'object',
         properties: {
           max: { type: 'integer', minimum: 1 },
-          temporary: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
         },
       },
     ],
@@ -175,8 +172,6 @@ const functionLines = {
   },
   create(context) {
     const max = context.options[0]?.max ?? 80;
-    const relative = path.relative(process.cwd(), context.filename).split(path.sep).join('/');
-    const exempt = new Set(context.options[0]?.temporary?.[relative] ?? []);
     const lines = context.sourceCode.lines;
     const stack = [];
     const enter = () => stack.push([]);
@@ -185,7 +180,7 @@ const functionLines = {
       stack.at(-1)?.push(node);
       const name = functionName(node);
       const count = ownLines(node, nested, lines);
-      if (count > max && !exempt.has(name)) context.report({ node, messageId: 'long', data: { name, count, max } });
+      if (count > max) context.report({ node, messageId: 'long', data: { name, count, max } });
     };
     return Object.fromEntries(
       FUNCTIONS.flatMap((type) => [

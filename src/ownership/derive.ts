@@ -50,10 +50,20 @@ export function deriveBlockedWithStats(input: DeriveInput): DeriveResult {
 
   // 6. Records.
   const records: ListRecord[] = [];
-  for (const v of blockedOrder) {
-    if (state[v] !== DERIVED) continue;
+  for (const node of blockedOrder) {
+    if (state[node] !== DERIVED) continue;
     records.push(
-      buildRecord(graph, v, listedAt, contributorsOf.get(v) ?? [], held[v]!, pred, predAmount, programs.get(v), asOf),
+      buildRecord(
+        graph,
+        node,
+        listedAt,
+        contributorsOf.get(node) ?? [],
+        held[node]!,
+        pred,
+        predAmount,
+        programs.get(node),
+        asOf,
+      ),
     );
   }
   records.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -114,15 +124,15 @@ function stakeRows(graph: OwnershipGraph): StakeRows {
       stakes++;
     }
   }
-  for (let v = 0; v < nodeCount; v++) start[v + 1]! += start[v]!;
+  for (let node = 0; node < nodeCount; node++) start[node + 1]! += start[node]!;
   const target = new Int32Array(stakes);
   const amount = new Int32Array(stakes);
   const fill = start.slice(0, nodeCount);
   for (let i = 0; i < graph.edgeCount; i++) {
     if (edges.kind[i] === STAKE_KIND && edges.amount[i]! > 0) {
-      const k = fill[edges.owner[i]!]!++;
-      target[k] = edges.owned[i]!;
-      amount[k] = edges.amount[i]!;
+      const stake = fill[edges.owner[i]!]!++;
+      target[stake] = edges.owned[i]!;
+      amount[stake] = edges.amount[i]!;
     }
   }
   return { start, target, amount, stakes };
@@ -144,14 +154,14 @@ function blockToFixedPoint(
   let tail = 0;
   for (const node of listedAt.keys()) queue[tail++] = node;
   while (head < tail) {
-    const u = queue[head++]!;
-    for (let k = start[u]!; k < start[u + 1]!; k++) {
-      const v = target[k]!;
-      if (state[v] === LISTED) continue;
-      held[v]! += amount[k]!;
-      if (state[v] === UNBLOCKED && held[v]! >= BLOCKING_THRESHOLD) {
-        state[v] = DERIVED;
-        queue[tail++] = v;
+    const owner = queue[head++]!;
+    for (let stake = start[owner]!; stake < start[owner + 1]!; stake++) {
+      const owned = target[stake]!;
+      if (state[owned] === LISTED) continue;
+      held[owned]! += amount[stake]!;
+      if (state[owned] === UNBLOCKED && held[owned]! >= BLOCKING_THRESHOLD) {
+        state[owned] = DERIVED;
+        queue[tail++] = owned;
       }
     }
   }
@@ -180,17 +190,17 @@ function strongestChains(
   }
   while (heap.size > 0) {
     const distance = heap.topKey();
-    const u = heap.pop();
-    if (distance > dist[u]!) continue;
-    for (let k = start[u]!; k < start[u + 1]!; k++) {
-      const v = target[k]!;
-      if (state[v] !== DERIVED) continue;
-      const next = distance - Math.log(Math.min(amount[k]!, FULL_OWNERSHIP) / FULL_OWNERSHIP);
-      if (next < dist[v]!) {
-        dist[v] = next;
-        pred[v] = u;
-        predAmount[v] = amount[k]!;
-        heap.push(next, v);
+    const owner = heap.pop();
+    if (distance > dist[owner]!) continue;
+    for (let stake = start[owner]!; stake < start[owner + 1]!; stake++) {
+      const owned = target[stake]!;
+      if (state[owned] !== DERIVED) continue;
+      const next = distance - Math.log(Math.min(amount[stake]!, FULL_OWNERSHIP) / FULL_OWNERSHIP);
+      if (next < dist[owned]!) {
+        dist[owned] = next;
+        pred[owned] = owner;
+        predAmount[owned] = amount[stake]!;
+        heap.push(next, owned);
       }
     }
   }
@@ -217,22 +227,22 @@ function derivedPrograms(
     return programs.get(node) ?? new Set();
   };
   const contributorsOf: Contributors = new Map();
-  for (const u of blockedOrder) {
-    for (let k = start[u]!; k < start[u + 1]!; k++) {
-      const v = target[k]!;
-      if (state[v] !== DERIVED) continue;
-      let list = contributorsOf.get(v);
-      if (!list) contributorsOf.set(v, (list = []));
-      list.push({ owner: u, amount: amount[k]! });
+  for (const owner of blockedOrder) {
+    for (let stake = start[owner]!; stake < start[owner + 1]!; stake++) {
+      const owned = target[stake]!;
+      if (state[owned] !== DERIVED) continue;
+      let list = contributorsOf.get(owned);
+      if (!list) contributorsOf.set(owned, (list = []));
+      list.push({ owner, amount: amount[stake]! });
     }
   }
   for (let changed = true, pass = 0; changed && pass < 64; pass++) {
     changed = false;
-    for (const v of blockedOrder) {
-      if (state[v] !== DERIVED) continue;
-      let set = programs.get(v);
-      if (!set) programs.set(v, (set = new Set()));
-      for (const contributor of contributorsOf.get(v) ?? []) {
+    for (const owned of blockedOrder) {
+      if (state[owned] !== DERIVED) continue;
+      let set = programs.get(owned);
+      if (!set) programs.set(owned, (set = new Set()));
+      for (const contributor of contributorsOf.get(owned) ?? []) {
         for (const program of programsOf(contributor.owner)) {
           if (!set.has(program)) {
             set.add(program);
@@ -262,7 +272,7 @@ function leiOf(graph: OwnershipGraph, node: number, listedAt: Map<number, ListRe
 
 function buildRecord(
   graph: OwnershipGraph,
-  v: number,
+  owned: number,
   listedAt: Map<number, ListRecord[]>,
   contributors: { owner: number; amount: number }[],
   total: number,
@@ -271,8 +281,8 @@ function buildRecord(
   programs: Set<string> | undefined,
   asOf: string,
 ): ListRecord {
-  const lei = graph.keys[v]!;
-  const entity = graph.entityAt(v);
+  const lei = graph.keys[owned]!;
+  const entity = graph.entityAt(owned);
   const record = emptyRecord('us_ofac_50', lei, 'organization', entity.name ?? lei);
   record.aliases = entity.otherNames
     .filter((o) => o.name !== record.name)
@@ -283,9 +293,9 @@ function buildRecord(
 
   // Chain from the listed owner down to this entity, following the strongest path.
   const path: { node: number; amount: number }[] = [];
-  for (let u = v, guard = 0; u >= 0 && guard <= graph.nodeCount; u = pred[u]!, guard++) {
-    path.push({ node: u, amount: u === v || !listedAt.has(u) ? predAmount[u]! : 0 });
-    if (listedAt.has(u)) break;
+  for (let link = owned, guard = 0; link >= 0 && guard <= graph.nodeCount; link = pred[link]!, guard++) {
+    path.push({ node: link, amount: link === owned || !listedAt.has(link) ? predAmount[link]! : 0 });
+    if (listedAt.has(link)) break;
   }
   path.reverse();
   const headNode = path[0]!.node;

@@ -167,50 +167,50 @@ function writerFor(db: Db): BatchWriter<ScreeningWrite> {
   if (!writer) {
     const store = new ScreeningStore(db);
     writer = new BatchWriter<ScreeningWrite>(db, {
-      apply: async (trx, w) => {
+      apply: async (trx, job) => {
         // consumeQuota checks before it writes, so a refused job leaves nothing behind in the batch.
-        if (!w.countedInRedis) await consumeQuota(db, trx, w.caller, w.now);
-        else if (w.ticket) assertTicketFresh(w.ticket);
-        await w.alongside?.(trx, w.row);
-        await store.insert(w.row, trx);
-        if (w.idempotencyKey !== undefined) {
+        if (!job.countedInRedis) await consumeQuota(db, trx, job.caller, job.now);
+        else if (job.ticket) assertTicketFresh(job.ticket);
+        await job.alongside?.(trx, job.row);
+        await store.insert(job.row, trx);
+        if (job.idempotencyKey !== undefined) {
           await completeIdempotencyKey(db, trx, {
-            orgId: w.caller.orgId,
-            key: w.idempotencyKey,
-            body: w.responseJson,
-            screeningId: w.row.id,
+            orgId: job.caller.orgId,
+            key: job.idempotencyKey,
+            body: job.responseJson,
+            screeningId: job.row.id,
           });
         }
       },
       // The usage row of each organization is locked in one order by every batch.
-      lockKey: (w) => w.caller.orgId,
+      lockKey: (job) => job.caller.orgId,
       // The batch's audit entries, after its other writes.
       finish: async (trx, jobs) => {
         // Quotas counted in Redis: the durable usage, one addition per organization and month.
         const usage = new Map<string, { orgId: string; month: string; count: number }>();
-        for (const w of jobs) {
-          if (!w.countedInRedis) continue;
-          const month = quotaMonth(w.now);
-          const key = `${w.caller.orgId} ${month}`;
+        for (const job of jobs) {
+          if (!job.countedInRedis) continue;
+          const month = quotaMonth(job.now);
+          const key = `${job.caller.orgId} ${month}`;
           const entry = usage.get(key);
           if (entry) entry.count++;
-          else usage.set(key, { orgId: w.caller.orgId, month, count: 1 });
+          else usage.set(key, { orgId: job.caller.orgId, month, count: 1 });
         }
         for (const key of [...usage.keys()].sort()) {
-          const u = usage.get(key)!;
-          await addUsage(db, trx, u.orgId, u.month, u.count);
+          const added = usage.get(key)!;
+          await addUsage(db, trx, added.orgId, added.month, added.count);
         }
         const events = [];
-        for (const w of jobs) {
-          if (w.lapses.length > 0)
+        for (const job of jobs) {
+          if (job.lapses.length > 0)
             events.push(
-              ...(await recordLapses(db, trx, w.lapses, {
-                orgId: w.caller.orgId,
-                actor: w.caller.userId,
-                screeningId: w.row.id,
+              ...(await recordLapses(db, trx, job.lapses, {
+                orgId: job.caller.orgId,
+                actor: job.caller.userId,
+                screeningId: job.row.id,
               })),
             );
-          events.push(screeningAuditEvent(w.row, w.caller.userId, w.suppressions, w.lapses));
+          events.push(screeningAuditEvent(job.row, job.caller.userId, job.suppressions, job.lapses));
         }
         // Without the chain's head: the sealer places and seals them (audit/audit-seal.ts).
         await appendAuditPending(db, trx, events);
