@@ -23,44 +23,12 @@ import { buildServerApp } from '../src/start/server.js';
 import type { CallerContext } from '../src/tenants/caller.js';
 import { loadAllLists } from './quality.js';
 import { queryMix } from './query-mix.js';
-import { numberArg as arg } from './server-process.js';
+import { numberArg as arg, p99, steadyLoad } from './server-process.js';
 
 const TOTAL = arg('screenings', 100_000);
 const RATE = arg('rate', 20);
 const IDLE_SECONDS = arg('idle', 10);
 const DAY = 24 * 3600 * 1000;
-
-function p99(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(s.length * 0.99))] ?? 0;
-}
-
-/** Sends POST /v1/screen at `rate` a second until stop() and returns each request's latency in ms. */
-function load(url: string, key: string, names: string[], rate: number) {
-  const latencies: number[] = [];
-  let i = 0;
-  let inFlight = 0;
-  const timer = setInterval(() => {
-    const name = names[i++ % names.length]!;
-    const t0 = performance.now();
-    inFlight++;
-    void fetch(`${url}/v1/screen`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': key },
-      body: JSON.stringify({ name }),
-    })
-      .then((r) => r.arrayBuffer())
-      .then(() => latencies.push(performance.now() - t0))
-      .finally(() => inFlight--);
-  }, 1000 / rate);
-  return {
-    async stop(): Promise<number[]> {
-      clearInterval(timer);
-      while (inFlight > 0) await new Promise((r) => setTimeout(r, 20));
-      return latencies;
-    },
-  };
-}
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sanctions-backtest-'));
@@ -189,11 +157,11 @@ async function main(): Promise<void> {
     const app = await buildServerApp(ctx, { logger: false });
     const url = await app.listen({ host: '127.0.0.1', port: 0 });
     const probe = names.slice(0, 500);
-    const idle = load(url, key.key, probe, RATE);
+    const idle = steadyLoad(url, key.key, probe, RATE);
     await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
     const idleLatencies = await idle.stop();
 
-    const busy = load(url, key.key, probe, RATE);
+    const busy = steadyLoad(url, key.key, probe, RATE);
     const loadBefore = loadavg()[0]!;
     const t0 = performance.now();
     const report = await profiles.backtest({ ctx: caller, input: { id: profile.id, limit: TOTAL } });

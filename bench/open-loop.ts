@@ -13,12 +13,10 @@
  * --cli runs the servers from another build (for a comparison with the previous one), whose answers
  * may carry no Server-Timing.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { loadAllLists } from './quality.js';
 import { queryMix } from './query-mix.js';
@@ -27,9 +25,11 @@ import {
   numberArg as arg,
   prepareServerData,
   runAutocannon,
+  type ServerNode as Node,
   serverEnv,
+  startServer,
   statCpuSeconds,
-  waitForLists,
+  stopServer,
 } from './server-process.js';
 
 const DURATION = arg('duration', 15);
@@ -173,39 +173,6 @@ function formatStages(means: Record<string, number> | undefined): string {
   return STAGES.map((s) => `${s} ${means[s]!.toFixed(2)}`).join('  ');
 }
 
-interface Node {
-  proc: ChildProcess;
-  url: string;
-}
-
-/** `sanctions serve` from the build under test, on a free port; resolves once its lists are loaded. */
-async function startNode(env: NodeJS.ProcessEnv): Promise<Node> {
-  const proc = spawn(process.execPath, [CLI, 'serve'], {
-    env: { ...env, PORT: '0', LOG_LEVEL: 'info', SERVER_TIMING: 'true' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    proc.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening`)));
-    createInterface({ input: proc.stdout! }).on('line', (text) => {
-      try {
-        const line = JSON.parse(text) as { msg?: string; url?: string };
-        if (line.msg === 'sanctions screening service listening' && line.url) resolveUrl(line.url);
-      } catch {
-        // not a log line
-      }
-    });
-  });
-  await waitForLists(url, 180_000);
-  return { proc, url };
-}
-
-async function stopNode(node: Node): Promise<void> {
-  if (node.proc.exitCode !== null) return;
-  const exited = new Promise((r) => node.proc.once('exit', r));
-  node.proc.kill('SIGTERM');
-  await exited;
-}
-
 function cpuOf(nodes: Node[]): number {
   let sum = 0;
   for (const n of nodes) {
@@ -292,7 +259,7 @@ async function runSetup(setup: string, prepared: Prepared, names: string[], rows
   const nodeCount = setup === 'pg2' ? 2 : 1;
   const nodes: Node[] = [];
   try {
-    for (let i = 0; i < nodeCount; i++) nodes.push(await startNode(env));
+    for (let i = 0; i < nodeCount; i++) nodes.push(await startServer(CLI, { ...env, SERVER_TIMING: 'true' }));
     const urls = nodes.map((n) => n.url);
     // Warm-up: the matching code is compiled for the kind of names it sees.
     await openLoop(urls, key, names, 200, 5, names.length - 1000);
@@ -407,7 +374,7 @@ async function runSetup(setup: string, prepared: Prepared, names: string[], rows
       target: null,
     });
   } finally {
-    for (const n of nodes) await stopNode(n);
+    for (const n of nodes) await stopServer(n);
   }
 }
 

@@ -1,10 +1,11 @@
 /**
  * What the HTTP benchmarks share: arguments, the command line run as a child process, a server's
- * readiness, CPU time from /proc, and autocannon as a promise.
+ * readiness, CPU time from /proc, autocannon as a promise, and a steady interactive load.
  */
-import { spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 
 export const LISTS = resolve(process.cwd(), '../shared/data/lists');
@@ -75,4 +76,74 @@ export function serverEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
   };
   delete env.DATABASE_URL;
   return env;
+}
+
+/** The 99th percentile of `latencies` (ms); 0 for none. */
+export function p99(latencies: number[]): number {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0;
+}
+
+/**
+ * An analyst's interactive load beside a background job: POST /v1/screen sent at `rate` a second
+ * (one every 1/rate s, whatever the answers' pace) until stop(), which returns each request's
+ * latency in ms.
+ */
+export function steadyLoad(url: string, key: string, names: string[], rate: number) {
+  const latencies: number[] = [];
+  let sent = 0;
+  let inFlight = 0;
+  const timer = setInterval(() => {
+    const name = names[sent++ % names.length]!;
+    const started = performance.now();
+    inFlight++;
+    void fetch(`${url}/v1/screen`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify({ name }),
+    })
+      .then((response) => response.arrayBuffer())
+      .then(() => latencies.push(performance.now() - started))
+      .finally(() => inFlight--);
+  }, 1000 / rate);
+  return {
+    async stop(): Promise<number[]> {
+      clearInterval(timer);
+      while (inFlight > 0) await new Promise((resolveWait) => setTimeout(resolveWait, 20));
+      return latencies;
+    },
+  };
+}
+
+export interface ServerNode {
+  proc: ChildProcess;
+  url: string;
+}
+
+/** `sanctions serve` from the build at `cliPath`, on a free port; resolves once its lists are loaded. */
+export async function startServer(cliPath: string, env: NodeJS.ProcessEnv): Promise<ServerNode> {
+  const proc = spawn(process.execPath, [cliPath, 'serve'], {
+    env: { ...env, PORT: '0', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    proc.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening`)));
+    createInterface({ input: proc.stdout! }).on('line', (text) => {
+      try {
+        const line = JSON.parse(text) as { msg?: string; url?: string };
+        if (line.msg === 'sanctions screening service listening' && line.url) resolveUrl(line.url);
+      } catch {
+        // not a log line
+      }
+    });
+  });
+  await waitForLists(url, 180_000);
+  return { proc, url };
+}
+
+export async function stopServer(node: ServerNode): Promise<void> {
+  if (node.proc.exitCode !== null) return;
+  const exited = new Promise((resolveExit) => node.proc.once('exit', resolveExit));
+  node.proc.kill('SIGTERM');
+  await exited;
 }
