@@ -6,7 +6,8 @@
  * capacity at 50 connections (closed loop). The servers run with SERVER_TIMING=true: every answer
  * says where its time went (auth, parse, prep, queue, match, build, write), and the slowest answers'
  * stages are printed, so a stall is named by evidence. `outside` is the client's time minus the
- * server's own: the response's way out, the network, and any lateness of this client.
+ * server's own: the response's way out, the network, and any lateness of the client, which runs in a
+ * process of its own (open-loop-client.ts) so that this one's heap (every list) is not measured.
  * Writes bench/results/open-loop.json: rows of {name, value, unit, target}.
  *   npm run build && node dist/bench/open-loop.js [--duration=15] [--rates=250,500,1000]
  *     [--setups=sqlite,pg,pg2] [--cli=/other/build/bin/sanctions] [--out=bench/results/open-loop.json]
@@ -14,10 +15,12 @@
  * may carry no Server-Timing.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { type ClientJob, type Sample } from './open-loop-client.js';
 import { loadAllLists } from './quality.js';
 import { queryMix } from './query-mix.js';
 import {
@@ -59,97 +62,23 @@ interface Row {
   target: string | null;
 }
 
-interface Sample {
-  /** From the instant the request was due to the end of its answer, ms. */
-  latency: number;
-  status: number;
-  /** Server-Timing stages, ms (total included), when the server sent them. */
-  stages?: Record<string, number>;
-}
-
-function parseServerTiming(header: string | undefined): Record<string, number> | undefined {
-  if (!header) return undefined;
-  const stages: Record<string, number> = {};
-  for (const part of header.split(',')) {
-    const match = /^\s*([\w-]+);dur=([\d.]+)/.exec(part);
-    if (match) stages[match[1]!] = Number(match[2]);
-  }
-  return stages;
-}
-
 function quantile(sorted: number[], q: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 }
 
-/** Sends `rate` requests a second for `seconds` at evenly spaced instants, to the urls in turn. */
-async function openLoop(
-  urls: string[],
-  key: string,
-  names: string[],
-  rate: number,
-  seconds: number,
-  offset: number,
-): Promise<{ samples: Sample[]; lateSends: number[] }> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1024 });
-  const targets = urls.map((u) => new URL(u));
-  const total = Math.round(rate * seconds);
-  const interval = 1000 / rate;
-  const samples: Sample[] = [];
-  const lateSends: number[] = [];
-  let sent = 0;
-  let done = 0;
-  const start = performance.now() + 20;
-  return new Promise((resolveRun) => {
-    const send = (i: number, due: number) => {
-      const target = targets[i % targets.length]!;
-      const body = JSON.stringify({ name: names[(offset + i) % names.length] });
-      lateSends.push(performance.now() - due);
-      const req = request(
-        {
-          agent,
-          host: target.hostname,
-          port: target.port,
-          method: 'POST',
-          path: '/v1/screen',
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-api-key': key },
-        },
-        (res) => {
-          res.on('data', () => undefined);
-          res.on('end', () => {
-            const timing = res.headers['server-timing'];
-            const stages = parseServerTiming(Array.isArray(timing) ? timing[0] : timing);
-            samples.push({
-              latency: performance.now() - due,
-              status: res.statusCode ?? 0,
-              ...(stages ? { stages } : {}),
-            });
-            if (++done === total) {
-              agent.destroy();
-              resolveRun({ samples, lateSends });
-            }
-          });
-        },
-      );
-      req.on('error', () => {
-        samples.push({ latency: performance.now() - due, status: 0 });
-        if (++done === total) {
-          agent.destroy();
-          resolveRun({ samples, lateSends });
-        }
-      });
-      req.end(body);
-    };
-    const tick = () => {
-      const now = performance.now();
-      while (sent < total && start + sent * interval <= now) {
-        send(sent, start + sent * interval);
-        sent++;
-      }
-      if (sent < total) setTimeout(tick, Math.max(0, start + sent * interval - performance.now()));
-    };
-    setTimeout(tick, 20);
-  });
+const CLIENT = fileURLToPath(new URL('./open-loop-client.js', import.meta.url));
+
+/** One open-loop run by the client process (open-loop-client.ts), over the names in `namesFile`. */
+async function openLoop(job: ClientJob): Promise<{ samples: Sample[]; lateSends: number[] }> {
+  const jobFile = join(dirname(job.namesFile), `job-${job.rate}-${job.offset}.json`);
+  writeFileSync(jobFile, JSON.stringify(job));
+  const child = spawn(process.execPath, [CLIENT, jobFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const chunks: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const code = await new Promise<number | null>((resolveExit) => child.once('exit', resolveExit));
+  if (code !== 0) throw new Error(`the open-loop client exited with ${code}`);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as { samples: Sample[]; lateSends: number[] };
 }
 
 const STAGES = ['auth', 'parse', 'prep', 'queue', 'match', 'build', 'write', 'outside'];
@@ -253,7 +182,12 @@ function prepare(engine: 'sqlite' | 'pg'): Prepared {
   };
 }
 
-async function runSetup(setup: string, prepared: Prepared, names: string[], rows: Row[]): Promise<void> {
+async function runSetup(
+  setup: string,
+  prepared: Prepared,
+  names: { list: string[]; file: string },
+  rows: Row[],
+): Promise<void> {
   const { env, key } = prepared;
   const schema = `bench_openloop_${process.pid}`;
   const nodeCount = setup === 'pg2' ? 2 : 1;
@@ -262,7 +196,9 @@ async function runSetup(setup: string, prepared: Prepared, names: string[], rows
     for (let i = 0; i < nodeCount; i++) nodes.push(await startServer(CLI, { ...env, SERVER_TIMING: 'true' }));
     const urls = nodes.map((n) => n.url);
     // Warm-up: the matching code is compiled for the kind of names it sees.
-    await openLoop(urls, key, names, 200, 5, names.length - 1000);
+    const run = (rate: number, seconds: number, offset: number) =>
+      openLoop({ urls, key, namesFile: names.file, rate, seconds, offset });
+    await run(200, 5, names.list.length - 1000);
     console.log(
       `[${setup}] ${nodeCount} node(s), open loop, ${DURATION} s per rate; latency from each request's due instant, ms`,
     );
@@ -271,7 +207,7 @@ async function runSetup(setup: string, prepared: Prepared, names: string[], rows
     for (const rate of RATES) {
       const before = setup === 'sqlite' ? undefined : await pgWrites(schema);
       const cpuBefore = cpuOf(nodes);
-      const { samples, lateSends } = await openLoop(urls, key, names, rate, DURATION, offset);
+      const { samples, lateSends } = await run(rate, DURATION, offset);
       const cpuAfter = cpuOf(nodes);
       offset += samples.length;
       const latencies = samples.map((s) => s.latency).sort((a, b) => a - b);
@@ -359,7 +295,9 @@ async function runSetup(setup: string, prepared: Prepared, names: string[], rows
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-api-key': key },
           requests: [
-            { setupRequest: (req) => ({ ...req, body: JSON.stringify({ name: names[i++ % names.length] }) }) },
+            {
+              setupRequest: (req) => ({ ...req, body: JSON.stringify({ name: names.list[i++ % names.list.length] }) }),
+            },
           ],
         });
       }),
@@ -383,9 +321,12 @@ async function main(): Promise<void> {
     console.log(`open-loop benchmark skipped: ${LISTS} is absent`);
     return;
   }
-  const names = queryMix([...(await loadAllLists(undefined, () => undefined)).values()].flat());
+  const list = queryMix([...(await loadAllLists(undefined, () => undefined)).values()].flat());
+  const namesDir = mkdtempSync(join(tmpdir(), 'sanctions-openloop-names-'));
+  const names = { list, file: join(namesDir, 'names.json') };
+  writeFileSync(names.file, JSON.stringify(list));
   console.log(
-    `open-loop benchmark: build ${CLI}; ${names.length} names (listed, perturbed, innocent); the machine may be shared, so figures vary between runs`,
+    `open-loop benchmark: build ${CLI}; ${list.length} names (listed, perturbed, innocent); the machine may be shared, so figures vary between runs`,
   );
   const rows: Row[] = [];
   const pgUp = await pgReachable();
@@ -404,6 +345,7 @@ async function main(): Promise<void> {
     }
   } finally {
     for (const database of prepared.values()) await database.cleanup();
+    rmSync(namesDir, { recursive: true, force: true });
   }
   const ratio = (a: string, b: string) => {
     const x = rows.find((r) => r.name === a)?.value;

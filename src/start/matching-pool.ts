@@ -86,6 +86,8 @@ interface Waiter<T> {
   matched?: ((ms: number) => void) | undefined;
   /** Told the index of the answer's matches (ScreenHints.indexed). */
   indexed?: ((index: MatchIndex) => void) | undefined;
+  /** A background job (see Thread.held). */
+  background?: boolean | undefined;
 }
 
 interface Build extends Waiter<void> {
@@ -101,7 +103,19 @@ interface Thread {
   pending: Map<number, Waiter<ScreenSummary[]>>;
   /** Screenings started in this turn of the event loop, sent together when it ends. */
   outbox: MatchingJob[];
+  /** Background jobs (batch rows, rescreens, backtests, validation runs) not yet handed to the thread. */
+  held: MatchingJob[];
+  /** Background jobs handed to the thread and not answered yet (at most BACKGROUND_IN_THREAD). */
+  backgroundInThread: number;
 }
+
+/**
+ * Background jobs in a thread's message queue at once, each in a message of its own. A thread
+ * answers its messages in order, so an analyst's screening waits behind at most this many
+ * background jobs, however many a batch or a validation run has started (a validation run keeps 16
+ * going); two keep the thread from waiting for the next one while the HTTP thread reads an answer.
+ */
+const BACKGROUND_IN_THREAD = 2;
 
 interface Generation {
   records: ListRecord[];
@@ -236,7 +250,8 @@ export class MatchingPool {
     const run = (t: Thread) =>
       new Promise<ScreenSummary[]>((resolve, reject) => {
         const id = this.nextRequest++;
-        t.pending.set(id, { resolve, reject, matched: hints?.matched, indexed: hints?.indexed });
+        const background = hints?.background === true;
+        t.pending.set(id, { resolve, reject, matched: hints?.matched, indexed: hints?.indexed, background });
         const [options, ...more] = variants;
         const job: MatchingJob = {
           id,
@@ -244,9 +259,12 @@ export class MatchingPool {
           query,
           options: options ?? {},
           ...(more.length > 0 ? { variants: more } : {}),
-          ...(hints?.background ? { background: true } : {}),
+          ...(background ? { background: true } : {}),
         };
-        if (t.outbox.push(job) === 1) setImmediate(() => this.flush(t));
+        if (background) {
+          t.held.push(job);
+          this.admitBackground(t);
+        } else if (t.outbox.push(job) === 1) setImmediate(() => this.flush(t));
       });
     let result: Promise<ScreenSummary[]>;
     if (thread) {
@@ -265,6 +283,14 @@ export class MatchingPool {
     const jobs = thread.outbox;
     thread.outbox = [];
     thread.worker.postMessage({ type: 'screen', jobs } satisfies WorkerRequest);
+  }
+
+  /** Hands held background jobs to the thread, one a message, while fewer than BACKGROUND_IN_THREAD are there. */
+  private admitBackground(thread: Thread): void {
+    while (thread.backgroundInThread < BACKGROUND_IN_THREAD && thread.held.length > 0) {
+      thread.backgroundInThread++;
+      thread.worker.postMessage({ type: 'screen', jobs: [thread.held.shift()!] } satisfies WorkerRequest);
+    }
   }
 
   private loadInto(thread: Thread, generation: number, records: ListRecord[]): Promise<void> {
@@ -289,18 +315,28 @@ export class MatchingPool {
     const worker = new Worker(new URL('./matching-worker.js', import.meta.url), { workerData });
     // The pool never keeps a process alive on its own; servers are kept alive by their sockets.
     worker.unref();
-    const thread: Thread = { worker, ready: new Set(), loading: new Map(), pending: new Map(), outbox: [] };
+    const thread: Thread = {
+      worker,
+      ready: new Set(),
+      loading: new Map(),
+      pending: new Map(),
+      outbox: [],
+      held: [],
+      backgroundInThread: 0,
+    };
     worker.on('message', (message: WorkerReply) => {
       if (message.type === 'screened') {
         this.busyMs += message.busyMs;
         for (const result of message.results) {
           const waiter = thread.pending.get(result.id);
+          if (waiter?.background) thread.backgroundInThread--;
           thread.pending.delete(result.id);
           if (result.ms !== undefined) waiter?.matched?.(result.ms);
           if (result.index) waiter?.indexed?.(result.index);
           if (result.outcome) waiter?.resolve([result.outcome, ...(result.variants ?? [])]);
           else waiter?.reject(new Error(`matching failed: ${result.error ?? 'no outcome'}`));
         }
+        this.admitBackground(thread);
         return;
       }
       const waiter = thread.loading.get(message.generation);
@@ -322,6 +358,8 @@ export class MatchingPool {
       for (const waiter of thread.pending.values()) waiter.reject(failure);
       for (const waiter of thread.loading.values()) waiter.reject(failure);
       thread.outbox = [];
+      thread.held = [];
+      thread.backgroundInThread = 0;
       thread.pending.clear();
       thread.loading.clear();
       const at = this.threads.indexOf(thread);

@@ -144,3 +144,31 @@ test('closing the pool refuses new work', async () => {
   await pool.close();
   await assert.rejects(pool.load(records), /closed/);
 });
+
+test("an analyst's screening waits behind at most two background jobs, however many a run has started", async () => {
+  const pool = new MatchingPool(1);
+  try {
+    const screener = await pool.load(records);
+    const inline = MatchingIndex.build(records);
+    const order: string[] = [];
+    const background = Array.from({ length: 60 }, (_, i) =>
+      screener
+        .screen({ name: queries[i % queries.length]! }, {}, { background: true })
+        .then((answer) => (order.push('background'), answer)),
+    );
+    const interactive = screener
+      .screen({ name: 'Zarya Shipping' })
+      .then((answer) => (order.push('interactive'), answer));
+    const answers = await Promise.all([...background, interactive]);
+    // Every background job is still answered, and answered right.
+    answers
+      .slice(0, 60)
+      .forEach((answer, i) =>
+        assert.deepEqual(answer, summarizeOutcome(inline.screen({ name: queries[i % queries.length]! }), sourceLabel)),
+      );
+    assert.equal(order.length, 61);
+    assert.ok(order.indexOf('interactive') <= 2, `answered after ${order.indexOf('interactive')} background jobs`);
+  } finally {
+    await pool.close();
+  }
+});
