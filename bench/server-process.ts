@@ -120,9 +120,13 @@ export interface ServerNode {
   url: string;
 }
 
-/** `sanctions serve` from the build at `cliPath`, on a free port; resolves once its lists are loaded. */
+/**
+ * `sanctions serve` from the build at `cliPath`, on a free port; resolves once its lists are loaded.
+ * BENCH_SERVER_NODE_ARGS passes node flags to it (e.g. "--max-semi-space-size=32" or "--cpu-prof").
+ */
 export async function startServer(cliPath: string, env: NodeJS.ProcessEnv): Promise<ServerNode> {
-  const proc = spawn(process.execPath, [cliPath, 'serve'], {
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const proc = spawn(process.execPath, [...nodeArgs, cliPath, 'serve'], {
     env: { ...env, PORT: '0', LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
