@@ -18,8 +18,6 @@ export interface MatchingJob {
   options: MatchOptions;
   /** More option sets for the same query (Screener.screenVariants), answered in `variants`. */
   variants?: MatchOptions[];
-  /** A batch row's: its answer may wait to travel with others (matching-worker.ts). */
-  background?: boolean;
 }
 
 export interface MatchingAnswer {
@@ -259,7 +257,6 @@ export class MatchingPool {
           query,
           options: options ?? {},
           ...(more.length > 0 ? { variants: more } : {}),
-          ...(background ? { background: true } : {}),
         };
         if (background) {
           t.held.push(job);

@@ -20,11 +20,9 @@ const reply = (message: WorkerReply) => port.postMessage(message);
 
 /**
  * Answers go out once this much time has gone into a batch, so that the first ones do not wait for
- * the whole batch; answers to background jobs alone (batch rows) wait longer, so that they travel in
- * fewer messages (each costs both threads a serialization and a wake-up).
+ * the whole batch. (Background jobs come one a message: matching-pool.ts.)
  */
 const REPLY_EVERY_MS = 1;
-const BACKGROUND_REPLY_EVERY_MS = 20;
 
 function screenOne(job: MatchingJob): MatchingAnswer {
   const index = indexes.get(job.generation);
@@ -49,7 +47,6 @@ port.on('message', (message: WorkerRequest) => {
   switch (message.type) {
     case 'screen': {
       let results: MatchingAnswer[] = [];
-      let waiting = false;
       let since = performance.now();
       // Each answer says how long the thread worked on it, replying included (the pool's busy time).
       const send = () => {
@@ -59,11 +56,9 @@ port.on('message', (message: WorkerRequest) => {
       };
       for (const job of message.jobs) {
         results.push(screenOne(job));
-        if (!job.background) waiting = true;
-        if (performance.now() - since >= (waiting ? REPLY_EVERY_MS : BACKGROUND_REPLY_EVERY_MS)) {
+        if (performance.now() - since >= REPLY_EVERY_MS) {
           send();
           results = [];
-          waiting = false;
         }
       }
       if (results.length > 0) send();
