@@ -40,6 +40,47 @@ different body gives 422 IDEMPOTENCY_KEY_MISMATCH; the same key while the first 
 
 **Errors.** Every failure uses the envelope \`{ "success": false, "error": { "code", "message" } }\`.`;
 
+const deliveryHeader = (name: string, description: string, required = true) => ({
+  name,
+  in: 'header' as const,
+  required,
+  schema: { type: 'string' as const },
+  description,
+});
+
+/**
+ * Webhook events the service POSTs to an organization's webhook URL (OpenAPI 3.1 `webhooks`,
+ * docs/webhooks.md), signed with the organization's webhook secret.
+ */
+const WEBHOOKS = {
+  'lists.changed': {
+    post: {
+      operationId: 'listsChangedEvent',
+      tags: ['lists'],
+      // Sent by the service, not called with an API key: the signature header authenticates it.
+      security: [],
+      summary: 'List versions came into force (opt-in)',
+      description:
+        'Sent once per version to each organization that opted in (`sanctions orgs update --lists-changed on`) and has a webhook, when list versions that change at least one listed entity come into force: the counts of entities added, removed and changed, and links to GET /v1/lists/changes.',
+      parameters: [
+        deliveryHeader('X-Service-Event', 'The event name: `lists.changed`.'),
+        deliveryHeader('X-Service-Delivery', 'The delivery id (`whd_...`), the same on every retry.'),
+        deliveryHeader(
+          'X-Service-Signature',
+          '`sha256=` followed by the hex HMAC-SHA256 of the raw request body, keyed with the webhook secret.',
+        ),
+      ],
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/ListsChangedEvent' } } },
+      },
+      responses: {
+        '2XX': { description: 'Received; any other answer or none within 10 seconds is retried.' },
+      },
+    },
+  },
+};
+
 /** `publicUrl` (PUBLIC_URL) is the server entry; unset, the entry is relative to where the document was read. */
 export function buildOpenApiOptions(publicUrl?: string): SwaggerOptions {
   return {
@@ -78,6 +119,7 @@ export function buildOpenApiOptions(publicUrl?: string): SwaggerOptions {
         },
         { name: 'service', description: 'Health of the service.' },
       ],
+      webhooks: WEBHOOKS,
       components: {
         securitySchemes: {
           apiKey: {

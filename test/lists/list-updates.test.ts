@@ -7,6 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import { existsSync, readFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -69,6 +71,38 @@ function withAlias(text: string, alias: string): Buffer {
   );
   assert.notEqual(changed, text, 'the UN file still lists DATAID 6907993');
   return Buffer.from(changed);
+}
+
+/**
+ * The OpenAPI document describes the webhook event `lists.changed` with exactly the fields a real
+ * delivery carries: every field it lists is sent (required), and nothing is sent that it does not list.
+ */
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+async function assertDescribedByOpenApi(t: TestApp, body: Record<string, unknown>): Promise<void> {
+  const res = await t.request('GET', '/openapi.json');
+  assert.equal(res.status, 200, res.text);
+  const operation = res.body.webhooks?.['lists.changed']?.post;
+  assert.ok(operation, `webhooks: ${JSON.stringify(Object.keys(res.body.webhooks ?? {}))}`);
+  const ref: string = operation.requestBody.content['application/json'].schema.$ref;
+  assert.equal(ref, '#/components/schemas/ListsChangedEvent');
+  const schema = res.body.components.schemas.ListsChangedEvent;
+  const closedEverywhere = (node: Json, path: string): void => {
+    if (node.type !== 'object' || !node.properties) return;
+    assert.equal(node.additionalProperties, false, `${path} is closed`);
+    assert.deepEqual([...node.required].sort(), Object.keys(node.properties).sort(), `${path}: every field is sent`);
+    for (const [key, child] of Object.entries(node.properties)) closedEverywhere(child as Json, `${path}.${key}`);
+    if (node.properties.versions) closedEverywhere(node.properties.versions.items, `${path}.versions[]`);
+  };
+  closedEverywhere(schema, 'ListsChangedEvent');
+  const ajv = new Ajv.default({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  const check = ajv.compile(schema);
+  assert.ok(check(body), `${ajv.errorsText(check.errors)}\n${JSON.stringify(body)}`);
+  // A field the document does not name would fail the check above; one it names and the delivery lacks too.
+  assert.equal(check({ ...body, extra: 1 }), false);
+  const { feed: _feed, ...withoutFeed } = body.lists as Record<string, unknown>;
+  assert.equal(check({ ...body, lists: withoutFeed }), false);
 }
 
 for (const { engine, skip } of ENGINES) {
@@ -261,6 +295,7 @@ for (const { engine, skip } of ENGINES) {
       assert.equal(notice.json.lists.major, 1);
       assert.equal(notice.json.lists.versions[0].versionId, status.version);
       assert.equal(notice.json.lists.versions[0].previousVersionId, firstVersion);
+      await assertDescribedByOpenApi(t, notice.json);
       const feedLink = new URL(notice.json.lists.versions[0].feed, t.url);
       const linked = await t.request('GET', `${feedLink.pathname}${feedLink.search}`, { key: org.key });
       assert.equal(linked.status, 200, linked.text);
