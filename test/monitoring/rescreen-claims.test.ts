@@ -58,7 +58,7 @@ for (const { engine, skip } of ENGINES) {
   describe(`a rescreen claim outlives a hung node by RESCREEN_CLAIM_TIMEOUT (${engine})`, { skip }, () => {
     const clock = new ManualClock('2026-05-04T10:00:00.000Z');
     // PostgreSQL measures the silence itself (real time); SQLite's lease runs on the service's clock.
-    const timeout = engine === 'postgres' ? '1s' : '2m';
+    const timeout = engine === 'postgres' ? '2s' : '2m';
     let a: TestApp;
     let b: TestApp | undefined;
     let org: SeededOrg;
@@ -98,7 +98,7 @@ for (const { engine, skip } of ENGINES) {
     };
 
     it('the hung node’s work is taken over after the timeout, the pass completes, each alert is raised once', async () => {
-      assert.equal(a.ctx.config.monitoring.claimTimeoutMs, engine === 'postgres' ? 1000 : 120_000);
+      assert.equal(a.ctx.config.monitoring.claimTimeoutMs, engine === 'postgres' ? 2000 : 120_000);
       assert.deepEqual(await alertsPerMonitor(), [], 'no alert before the change');
       clock.advance(60_000);
       // Every monitored name is now listed: every monitor's risk rises, one alert each.
@@ -116,19 +116,22 @@ for (const { engine, skip } of ENGINES) {
       if (b) {
         // PostgreSQL: the live node skips the locked batch instead of waiting for it...
         const first = await b.ctx.jobs.rescreen.runPass('full');
-        assert.equal(first?.rescreened, MONITORS - BATCH, 'the claimed batch is skipped, not waited for');
+        assert.ok(first);
+        // (A machine so loaded that this pass outlasts the claim would see the batch freed during it.)
+        if (Date.now() - claimedAt < 1800)
+          assert.equal(first.rescreened, MONITORS - BATCH, 'the claimed batch is skipped, not waited for');
         // ...and once the database has ended the silent session, takes it.
         takenOver = [first];
-        for (;;) {
+        const done = () => takenOver.reduce((n, r) => n + r.rescreened, 0);
+        while (done() < MONITORS && Date.now() - claimedAt < 15_000) {
           await sleep(250);
           const next = await b.ctx.jobs.rescreen.runPass('full');
           assert.ok(next);
           takenOver.push(next);
-          if (next.rescreened > 0 || Date.now() - claimedAt > 15_000) break;
         }
         const waited = Date.now() - claimedAt;
-        assert.equal(takenOver.at(-1)?.rescreened, BATCH, `the hung node's batch, after ${waited} ms`);
-        assert.ok(waited >= 900, `not before the claim timed out (${waited} ms)`);
+        assert.equal(done(), MONITORS, `every monitor once, the hung node's batch after ${waited} ms`);
+        assert.ok(waited >= 1900, `not before the claim timed out (${waited} ms)`);
       } else {
         // SQLite: the hung node holds the pass lease; no pass runs until it expires.
         assert.equal(await a.ctx.jobs.rescreen.runPass('full'), undefined, 'the lease is held');
