@@ -516,6 +516,26 @@ export interface paths {
   };
 }
 export interface webhooks {
+  'alert.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A rescreen raised an alert
+     * @description Sent when a rescreen of a monitor changes its risk level, crosses its threshold in either direction, finds it on a new list, or lapses an analyst's suppression of one of its matches.
+     */
+    post: operations['alertCreatedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'lists.changed': {
     parameters: {
       query?: never;
@@ -874,6 +894,58 @@ export interface components {
       id: string;
       /** @enum {boolean} */
       removed: true;
+    };
+    /**
+     * AlertCreatedEvent
+     * @description The body of the webhook event `alert.created`.
+     */
+    AlertCreatedEvent: {
+      /** @enum {string} */
+      event: 'alert.created';
+      /** Format: date-time */
+      timestamp: string;
+      organization: {
+        /** @description `org_<id>` */
+        id: string;
+        slug: string;
+        name: string;
+      };
+      alert: {
+        /** @description `alt_<id>` */
+        id: string;
+        monitorId: string;
+        /** @description The top match; when the party dropped off the lists, the entity it matched before. */
+        entityId: string | null;
+        entityName: string | null;
+        oldRiskScore: number;
+        newRiskScore: number;
+        /** @description high when riskScore >= 80, medium when 50 <= riskScore < 80, low below 50. */
+        oldRiskLevel: 'low' | 'medium' | 'high';
+        /** @description high when riskScore >= 80, medium when 50 <= riskScore < 80, low below 50. */
+        newRiskLevel: 'low' | 'medium' | 'high';
+        /** @description Sources matched before the rescreen. */
+        oldSources: string[];
+        /** @description Sources matched now. */
+        newSources: string[];
+        /** @description List labels of oldSources. */
+        oldLists: string[];
+        /** @description List labels of newSources. */
+        newLists: string[];
+        reasons: ('risk_level_changed' | 'threshold_crossed' | 'source_added' | 'suppression_lapsed')[];
+        /** @description The monitor's threshold (not on test sends). */
+        riskThreshold?: number;
+        /** @description The monitored name (not on test sends). */
+        query?: string;
+        /** Format: date-time */
+        timestamp: string;
+        resolvedAt: null;
+        /** @description With the reason suppression_lapsed: the false positives that no longer apply. */
+        lapsedSuppressions?: {
+          decisionId: string;
+          entityId: string;
+          reason: string;
+        }[];
+      };
     };
     /**
      * DecisionRequest
@@ -6202,6 +6274,37 @@ export interface operations {
       };
     };
   };
+  alertCreatedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event name: `alert.created`. */
+        'X-Service-Event': string;
+        /** @description The delivery id (`whd_...`), the same on every retry. */
+        'X-Service-Delivery': string;
+        /** @description `sha256=` followed by the hex HMAC-SHA256 of the raw request body, keyed with the webhook secret. */
+        'X-Service-Signature': string;
+        /** @description `true` on test sends (`sanctions webhooks test`) only. */
+        'X-Service-Test'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AlertCreatedEvent'];
+      };
+    };
+    responses: {
+      /** @description Received; any other answer or none within 10 seconds is retried. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   listsChangedEvent: {
     parameters: {
       query?: never;
@@ -6212,6 +6315,8 @@ export interface operations {
         'X-Service-Delivery': string;
         /** @description `sha256=` followed by the hex HMAC-SHA256 of the raw request body, keyed with the webhook secret. */
         'X-Service-Signature': string;
+        /** @description `true` on test sends (`sanctions webhooks test`) only. */
+        'X-Service-Test'?: string;
       };
       path?: never;
       cookie?: never;
