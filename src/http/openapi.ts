@@ -40,6 +40,63 @@ different body gives 422 IDEMPOTENCY_KEY_MISMATCH; the same key while the first 
 
 **Errors.** Every failure uses the envelope \`{ "success": false, "error": { "code", "message" } }\`.`;
 
+const deliveryHeader = (name: string, description: string, required = true) => ({
+  name,
+  in: 'header' as const,
+  required,
+  schema: { type: 'string' as const },
+  description,
+});
+
+/** A webhook event: what the service POSTs to the organization's webhook URL, signed. */
+function webhookEvent(event: string, schema: string, summary: string, description: string) {
+  return {
+    post: {
+      operationId: `${event.replace(/\.(\w)/, (_m, c: string) => c.toUpperCase())}Event`,
+      tags: [event.startsWith('lists.') ? 'lists' : 'monitoring'],
+      // Sent by the service, not called with an API key: the signature header authenticates it.
+      security: [],
+      summary,
+      description,
+      parameters: [
+        deliveryHeader('X-Service-Event', `The event name: \`${event}\`.`),
+        deliveryHeader('X-Service-Delivery', 'The delivery id (`whd_...`), the same on every retry.'),
+        deliveryHeader(
+          'X-Service-Signature',
+          '`sha256=` followed by the hex HMAC-SHA256 of the raw request body, keyed with the webhook secret.',
+        ),
+        deliveryHeader('X-Service-Test', '`true` on test sends (`sanctions webhooks test`) only.', false),
+      ],
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
+      },
+      responses: {
+        '2XX': { description: 'Received; any other answer or none within 10 seconds is retried.' },
+      },
+    },
+  };
+}
+
+/**
+ * Webhook events the service POSTs to an organization's webhook URL (OpenAPI 3.1 `webhooks`,
+ * docs/webhooks.md), signed with the organization's webhook secret.
+ */
+const WEBHOOKS = {
+  'alert.created': webhookEvent(
+    'alert.created',
+    'AlertCreatedEvent',
+    'A rescreen raised an alert',
+    "Sent when a rescreen of a monitor changes its risk level, crosses its threshold in either direction, finds it on a new list, or lapses an analyst's suppression of one of its matches.",
+  ),
+  'lists.changed': webhookEvent(
+    'lists.changed',
+    'ListsChangedEvent',
+    'List versions came into force (opt-in)',
+    'Sent once per version to each organization that opted in (`sanctions orgs update --lists-changed on`) and has a webhook, when list versions that change at least one listed entity come into force: the counts of entities added, removed and changed, and links to GET /v1/lists/changes.',
+  ),
+};
+
 /** `publicUrl` (PUBLIC_URL) is the server entry; unset, the entry is relative to where the document was read. */
 export function buildOpenApiOptions(publicUrl?: string): SwaggerOptions {
   return {
@@ -78,6 +135,7 @@ export function buildOpenApiOptions(publicUrl?: string): SwaggerOptions {
         },
         { name: 'service', description: 'Health of the service.' },
       ],
+      webhooks: WEBHOOKS,
       components: {
         securitySchemes: {
           apiKey: {

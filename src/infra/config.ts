@@ -91,6 +91,12 @@ export interface MonitoringConfig {
   batchSize: number;
   /** Rescreen all monitors at least this often, in ms (DECISIONS.md: at least daily). */
   maxIntervalMs: number;
+  /**
+   * How long a node's claim on rescreen work outlives its silence, in ms: on PostgreSQL a claimed
+   * batch, on SQLite the pass lease. A node that dies or hangs mid-batch leaves its work to another
+   * node after it.
+   */
+  claimTimeoutMs: number;
 }
 
 export interface AuditConfig {
@@ -498,6 +504,14 @@ export const CONFIG_VARIABLES = V([
     kind: 'duration',
     default: '24h',
     description: 'Every monitor is rescreened at least this often (and after every list change).',
+  },
+  {
+    name: 'RESCREEN_CLAIM_TIMEOUT',
+    group: 'Webhooks and monitoring',
+    kind: 'duration',
+    default: '2m',
+    description:
+      'How long a node that hangs or dies mid-rescreen keeps its work: on PostgreSQL a claimed batch (the database ends the silent session), on SQLite the pass lease. Another node takes the work over after it; no alert is raised twice.',
   },
   {
     name: 'AUDIT_RETENTION_YEARS',
@@ -936,6 +950,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     monitoring: {
       batchSize: int(env, 'RESCREEN_BATCH_SIZE'),
       maxIntervalMs: duration(env, 'RESCREEN_INTERVAL'),
+      claimTimeoutMs: duration(env, 'RESCREEN_CLAIM_TIMEOUT'),
     },
     audit: { retentionYears: int(env, 'AUDIT_RETENTION_YEARS'), sealIntervalMs: duration(env, 'AUDIT_SEAL_INTERVAL') },
     batches: {

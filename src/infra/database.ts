@@ -70,6 +70,11 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     max: config.poolSize,
     ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
   });
+  // A connection the server ends (idle_in_transaction_session_timeout on a rescreen claim held by a
+  // node that hung, a database restart) emits 'error'; with no listener that would crash the process.
+  // Its queries fail instead, with the error, and the pool drops it when it is released.
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  pool.on('error', () => undefined);
   // The write counter tells this node's caches of its own writes to the tables they copy (pg-notify-watch.ts).
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [writeCounter] });
   return { db, engine: 'postgres', close: () => db.destroy() };

@@ -75,4 +75,59 @@ export const ListChangePage = Type.Object(
   { description: 'One page of changes, oldest first (newest last).' },
 );
 
-export const LIST_SCHEMAS = [ListChange];
+const Count = (description: string) => Type.Integer({ minimum: 0, description });
+
+const ListsChangedCounts = {
+  added: Count('Entities added.'),
+  removed: Count('Entities removed.'),
+  changed: Count('Entities changed.'),
+  major: Count('Of these, the changes that lapse a suppression (additions and removals count too).'),
+};
+
+/**
+ * The body of the opt-in webhook event `lists.changed` (src/monitoring/lists-changed.ts): the list
+ * versions that came into force, their counts of changed entities and links to the change feed.
+ */
+export const ListsChangedEvent = Type.Object(
+  {
+    event: Type.Literal('lists.changed'),
+    timestamp: Type.String({ format: 'date-time', description: 'When the event was written.' }),
+    organization: Type.Object(
+      { id: Type.String({ description: '`org_<id>`' }), slug: Type.String(), name: Type.String() },
+      { additionalProperties: false },
+    ),
+    lists: Type.Object(
+      {
+        versions: Type.Array(
+          Type.Object(
+            {
+              source: SourceSchema,
+              versionId: Type.String({ description: 'The version that came into force (`lv_...`).' }),
+              previousVersionId: Type.Union([Type.String(), Type.Null()], {
+                description: "The source's version in force before it; null for its first version.",
+              }),
+              activatedAt: Type.String({ format: 'date-time' }),
+              ...ListsChangedCounts,
+              feed: Type.String({ description: "GET /v1/lists/changes of this version's changes." }),
+            },
+            { additionalProperties: false },
+          ),
+          { description: 'One entry per version that changed at least one entity.' },
+        ),
+        ...ListsChangedCounts,
+        feed: Type.String({
+          description: 'GET /v1/lists/changes of all these changes; absolute when PUBLIC_URL is set.',
+        }),
+      },
+      { additionalProperties: false, description: 'Counts over all the versions, and per version.' },
+    ),
+  },
+  {
+    $id: 'ListsChangedEvent',
+    title: 'ListsChangedEvent',
+    additionalProperties: false,
+    description: 'The body of the webhook event `lists.changed`.',
+  },
+);
+
+export const LIST_SCHEMAS = [ListChange, ListsChangedEvent];

@@ -75,4 +75,63 @@ export const MonitorRemoved = Type.Object(
 export const ListMonitorsQuery = Type.Object({ ...PageQuery }, { description: 'Unknown parameters are ignored.' });
 export type ListMonitorsQueryType = Static<typeof ListMonitorsQuery>;
 
-export const MONITOR_SCHEMAS = [CreateMonitorRequest, MonitorCreated, MonitorItem, MonitorRemoved];
+const Sources = (description: string) => Type.Array(Type.String(), { description });
+
+/** The body of the webhook event `alert.created` (alert-raise.ts; api-v1.md 2.9 and 6.2, docs/webhooks.md). */
+export const AlertCreatedEvent = Type.Object(
+  {
+    event: Type.Literal('alert.created'),
+    timestamp: Type.String({ format: 'date-time' }),
+    organization: Type.Object(
+      { id: Type.String({ description: '`org_<id>`' }), slug: Type.String(), name: Type.String() },
+      { additionalProperties: false },
+    ),
+    alert: Type.Object(
+      {
+        id: Type.String({ description: '`alt_<id>`' }),
+        monitorId: Type.String(),
+        entityId: Type.Union([Type.String(), Type.Null()], {
+          description: 'The top match; when the party dropped off the lists, the entity it matched before.',
+        }),
+        entityName: Type.Union([Type.String(), Type.Null()]),
+        oldRiskScore: Type.Number({ minimum: 0, maximum: 100 }),
+        newRiskScore: Type.Number({ minimum: 0, maximum: 100 }),
+        oldRiskLevel: RiskLevelSchema,
+        newRiskLevel: RiskLevelSchema,
+        oldSources: Sources('Sources matched before the rescreen.'),
+        newSources: Sources('Sources matched now.'),
+        oldLists: Sources('List labels of oldSources.'),
+        newLists: Sources('List labels of newSources.'),
+        reasons: Type.Array(
+          Type.Union(
+            ['risk_level_changed', 'threshold_crossed', 'source_added', 'suppression_lapsed'].map((r) =>
+              Type.Literal(r),
+            ),
+          ),
+        ),
+        riskThreshold: Type.Optional(Type.Number({ description: "The monitor's threshold (not on test sends)." })),
+        query: Type.Optional(Type.String({ description: 'The monitored name (not on test sends).' })),
+        timestamp: Type.String({ format: 'date-time' }),
+        resolvedAt: Type.Null(),
+        lapsedSuppressions: Type.Optional(
+          Type.Array(
+            Type.Object(
+              { decisionId: Type.String(), entityId: Type.String(), reason: Type.String() },
+              { additionalProperties: false },
+            ),
+            { description: 'With the reason suppression_lapsed: the false positives that no longer apply.' },
+          ),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  {
+    $id: 'AlertCreatedEvent',
+    title: 'AlertCreatedEvent',
+    additionalProperties: false,
+    description: 'The body of the webhook event `alert.created`.',
+  },
+);
+
+export const MONITOR_SCHEMAS = [CreateMonitorRequest, MonitorCreated, MonitorItem, MonitorRemoved, AlertCreatedEvent];

@@ -206,9 +206,9 @@ export class MonitorStore {
     return out;
   }
 
-  /** Records a changed result; false when the monitor was removed since it was read. */
+  /** Records a changed result; false when the monitor was removed, or rescreened elsewhere, since it was read. */
   async recordResult(
-    id: string,
+    read: { id: string; last_screened_at: string; rescreen_generation: string | null },
     result: MonitorResult,
     generation: { fingerprint: string; versions: string; at: string },
   ): Promise<boolean> {
@@ -224,8 +224,16 @@ export class MonitorStore {
         last_screened_at: generation.at,
         rescreen_generation: generation.fingerprint,
       })
-      .where('id', '=', id)
+      .where('id', '=', read.id)
       .where('removed_at', 'is', null)
+      // Unchanged since it was read: a node that hung past its claim and wakes after another node
+      // rescreened the monitor writes nothing (and raises no alert twice).
+      .where('last_screened_at', '=', read.last_screened_at)
+      .where((eb) =>
+        read.rescreen_generation === null
+          ? eb('rescreen_generation', 'is', null)
+          : eb('rescreen_generation', '=', read.rescreen_generation),
+      )
       .executeTakeFirst();
     return Number(updated.numUpdatedRows) > 0;
   }

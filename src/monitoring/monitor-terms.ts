@@ -27,6 +27,8 @@ import { matchIdentifiers, parseStoredIdentifiers } from '../screening/index.js'
 
 /** The kinds of name parts that carry a name (legal forms, particles and initials reach too much). */
 const TERM_KINDS = new Set<NamePart['kind']>(['word', 'number', 'patronymic']);
+/** Skeletons shorter than this are no terms: the matching engine reaches no listed part by them. */
+const MIN_SKELETON_LENGTH = 2;
 /** Listed parts shorter than this get no deletion terms (too many other names are one letter off). */
 const MIN_DELETION_LENGTH = 4;
 
@@ -35,7 +37,10 @@ function partTerms(name: string, isPerson: boolean | undefined, out: Set<string>
     if (!TERM_KINDS.has(part.kind) || part.text.length === 0) continue;
     const fold = spellingFold(part.text);
     out.add(`f:${fold}`);
-    out.add(`k:${phoneticKey(part.text)}`);
+    // The engine follows a skeleton of two consonant classes or more only (candidate-index.ts): one of
+    // a single class (k:S, k:K) reached a third of the monitors of a bench for nothing.
+    const skeleton = phoneticKey(part.text);
+    if (skeleton.length >= MIN_SKELETON_LENGTH) out.add(`k:${skeleton}`);
     if (!deletions || fold.length < MIN_DELETION_LENGTH) continue;
     for (let i = 0; i < fold.length; i++) out.add(`f:${fold.slice(0, i)}${fold.slice(i + 1)}`);
   }

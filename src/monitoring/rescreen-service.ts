@@ -80,7 +80,6 @@ interface PendingDelta {
 }
 
 const LEASE_NAME = 'monitors-rescreen';
-const LEASE_MS = 5 * 60 * 1000;
 /** Times a PostgreSQL pass looks again from the first monitor for rows a dead node left (see runPass). */
 const MAX_RESTARTS = 3;
 /** Longest stretch of screening between two yields to the event loop, so API requests are served during a pass. */
@@ -88,12 +87,14 @@ const SLICE_MS = 20;
 /** How often the job looks for monitors due by age (the daily rescreen) when no list change kicks it. */
 const POLL_MS = 60_000;
 
-/**
- * How long a PostgreSQL node may hold a claimed batch without a word to the database (screening it)
- * before the database ends its session, rolling its claim back for another node: the lease of a
- * batch whose node hangs or lost its network (a node that exits loses its claim at once).
- */
-const CLAIM_LEASE_MS = 120_000;
+interface BatchOutcome {
+  count: number;
+  lastId: string;
+  changed: number;
+  alerts: number;
+  /** SQLite: the pass lease expired while the batch was screened and another node holds it now. */
+  leaseLost?: boolean;
+}
 
 interface Generation {
   fingerprint: string;
@@ -162,7 +163,9 @@ export class Rescreener {
     // that dies is unlocked when its transaction aborts, for another node's pass to take. On SQLite
     // (one process) the lease keeps passes from overlapping.
     const shared = engine === 'postgres';
-    if (!shared && !(await tryAcquireLease(db, this.deps.clock, LEASE_NAME, holder, LEASE_MS))) {
+    // SQLite: the pass lease, renewed every batch, outlives a dead node by RESCREEN_CLAIM_TIMEOUT.
+    const leaseMs = this.deps.monitoring.claimTimeoutMs;
+    if (!shared && !(await tryAcquireLease(db, this.deps.clock, LEASE_NAME, holder, leaseMs))) {
       this.deps.log?.('info', 'rescreen skipped: another node holds the lease');
       return undefined;
     }
@@ -192,11 +195,15 @@ export class Rescreener {
           report.stopped = 'lists changed during the pass';
           break;
         }
-        if (!shared && !(await tryAcquireLease(db, this.deps.clock, LEASE_NAME, holder, LEASE_MS))) {
+        if (!shared && !(await tryAcquireLease(db, this.deps.clock, LEASE_NAME, holder, leaseMs))) {
           report.stopped = 'lease lost';
           break;
         }
         const batch = await this.processBatch(snapshot, cursor, cache);
+        if (batch.leaseLost) {
+          report.stopped = 'lease lost';
+          break;
+        }
         if (batch.count === 0) {
           // Rows another node held (locked) when this pass went by are due again if that node died:
           // look once more from the start (locked rows are skipped, so this ends).
@@ -256,6 +263,7 @@ export class Rescreener {
       for (let i = 0; i < ids.length && !this.job.stopping; i += this.deps.monitoring.batchSize) {
         if (!(await this.listsCurrent(snapshot))) break;
         const batch = await this.processBatch(snapshot, '', cache, ids.slice(i, i + this.deps.monitoring.batchSize));
+        if (batch.leaseLost) break;
         report.batches++;
         report.rescreened += batch.count;
         report.changed += batch.changed;
@@ -299,7 +307,7 @@ export class Rescreener {
     cursor: string,
     cache: Map<string, MonitorScreening>,
     ids?: string[],
-  ) {
+  ): Promise<BatchOutcome> {
     const { db, engine } = this.deps.database;
     const now = this.deps.clock.now();
     const filter = {
@@ -314,11 +322,14 @@ export class Rescreener {
       versions: JSON.stringify(snapshot.versions),
       at: now.toISOString(),
     };
-    const empty = { count: 0, lastId: cursor, changed: 0, alerts: 0 };
+    const empty: BatchOutcome = { count: 0, lastId: cursor, changed: 0, alerts: 0 };
     if (engine === 'postgres') {
-      // Claim, screen and write inside one transaction: the row locks are the claim.
+      // Claim, screen and write inside one transaction: the row locks are the claim. A node silent
+      // for RESCREEN_CLAIM_TIMEOUT while it holds them (hung, or its network gone) has its session
+      // ended by the database, its transaction rolled back and the rows free for another node.
+      const claimMs = Math.round(this.deps.monitoring.claimTimeoutMs);
       return db.transaction().execute(async (trx) => {
-        await sql`set local idle_in_transaction_session_timeout = ${sql.raw(String(CLAIM_LEASE_MS))}`.execute(trx);
+        await sql`set local idle_in_transaction_session_timeout = ${sql.raw(String(claimMs))}`.execute(trx);
         const rows = await new MonitorStore(trx).due({ ...filter, lock: true });
         if (rows.length === 0) return empty;
         const results = await this.screenAll(trx, snapshot, rows, cache);
@@ -330,7 +341,14 @@ export class Rescreener {
     const rows = await new MonitorStore(db).due({ ...filter, lock: false });
     if (rows.length === 0) return empty;
     const results = await this.screenAll(db, snapshot, rows, cache);
-    const written = await db.transaction().execute((trx) => this.write(trx, results, generation, now));
+    const written = await db.transaction().execute(async (trx) => {
+      // A node that hung past its lease while screening finds another took the pass over: it writes
+      // nothing, so no alert is raised twice. Holding the lease still, it renews it.
+      const { clock, nodeId, monitoring } = this.deps;
+      if (!(await tryAcquireLease(trx, clock, LEASE_NAME, nodeId, monitoring.claimTimeoutMs))) return undefined;
+      return this.write(trx, results, generation, now);
+    });
+    if (!written) return { ...empty, leaseLost: true };
     return { count: rows.length, lastId: rows.at(-1)!.id, ...written };
   }
 
@@ -356,8 +374,9 @@ export class Rescreener {
         continue;
       }
       changed++;
-      // Removed since it was read (SQLite path): no alert for a monitor the user no longer has.
-      if (!(await monitors.recordResult(m.id, r, generation))) continue;
+      // Removed since it was read (SQLite path): no alert for a monitor the user no longer has; or
+      // rescreened by another node since (this one hung past its claim): no alert twice.
+      if (!(await monitors.recordResult(m, r, generation))) continue;
       let reasons: string[] = alertReasons(
         { riskScore: m.last_risk_score, riskLevel: m.last_risk_level, sources: oldSources },
         { riskScore: r.riskScore, riskLevel: r.riskLevel, sources: r.sources },

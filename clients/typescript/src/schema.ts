@@ -515,7 +515,48 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  'alert.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A rescreen raised an alert
+     * @description Sent when a rescreen of a monitor changes its risk level, crosses its threshold in either direction, finds it on a new list, or lapses an analyst's suppression of one of its matches.
+     */
+    post: operations['alertCreatedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'lists.changed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * List versions came into force (opt-in)
+     * @description Sent once per version to each organization that opted in (`sanctions orgs update --lists-changed on`) and has a webhook, when list versions that change at least one listed entity come into force: the counts of entities added, removed and changed, and links to GET /v1/lists/changes.
+     */
+    post: operations['listsChangedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
     /**
@@ -855,6 +896,58 @@ export interface components {
       removed: true;
     };
     /**
+     * AlertCreatedEvent
+     * @description The body of the webhook event `alert.created`.
+     */
+    AlertCreatedEvent: {
+      /** @enum {string} */
+      event: 'alert.created';
+      /** Format: date-time */
+      timestamp: string;
+      organization: {
+        /** @description `org_<id>` */
+        id: string;
+        slug: string;
+        name: string;
+      };
+      alert: {
+        /** @description `alt_<id>` */
+        id: string;
+        monitorId: string;
+        /** @description The top match; when the party dropped off the lists, the entity it matched before. */
+        entityId: string | null;
+        entityName: string | null;
+        oldRiskScore: number;
+        newRiskScore: number;
+        /** @description high when riskScore >= 80, medium when 50 <= riskScore < 80, low below 50. */
+        oldRiskLevel: 'low' | 'medium' | 'high';
+        /** @description high when riskScore >= 80, medium when 50 <= riskScore < 80, low below 50. */
+        newRiskLevel: 'low' | 'medium' | 'high';
+        /** @description Sources matched before the rescreen. */
+        oldSources: string[];
+        /** @description Sources matched now. */
+        newSources: string[];
+        /** @description List labels of oldSources. */
+        oldLists: string[];
+        /** @description List labels of newSources. */
+        newLists: string[];
+        reasons: ('risk_level_changed' | 'threshold_crossed' | 'source_added' | 'suppression_lapsed')[];
+        /** @description The monitor's threshold (not on test sends). */
+        riskThreshold?: number;
+        /** @description The monitored name (not on test sends). */
+        query?: string;
+        /** Format: date-time */
+        timestamp: string;
+        resolvedAt: null;
+        /** @description With the reason suppression_lapsed: the false positives that no longer apply. */
+        lapsedSuppressions?: {
+          decisionId: string;
+          entityId: string;
+          reason: string;
+        }[];
+      };
+    };
+    /**
      * DecisionRequest
      * @description Unknown fields are ignored.
      */
@@ -1058,6 +1151,68 @@ export interface components {
           /** @description Values the older version had and the newer one has not. */
           removed: string[];
         };
+      };
+    };
+    /**
+     * ListsChangedEvent
+     * @description The body of the webhook event `lists.changed`.
+     */
+    ListsChangedEvent: {
+      /** @enum {string} */
+      event: 'lists.changed';
+      /**
+       * Format: date-time
+       * @description When the event was written.
+       */
+      timestamp: string;
+      organization: {
+        /** @description `org_<id>` */
+        id: string;
+        slug: string;
+        name: string;
+      };
+      /** @description Counts over all the versions, and per version. */
+      lists: {
+        /** @description One entry per version that changed at least one entity. */
+        versions: {
+          source:
+            | 'us_ofac'
+            | 'us_csl'
+            | 'eu_csl'
+            | 'uk_csl'
+            | 'un_csl'
+            | 'au_dfat'
+            | 'ch_seco'
+            | 'ca_gac'
+            | 'jp_mof'
+            | 'us_ofac_50';
+          /** @description The version that came into force (`lv_...`). */
+          versionId: string;
+          /** @description The source's version in force before it; null for its first version. */
+          previousVersionId: string | null;
+          /** Format: date-time */
+          activatedAt: string;
+          /** @description Entities added. */
+          added: number;
+          /** @description Entities removed. */
+          removed: number;
+          /** @description Entities changed. */
+          changed: number;
+          /** @description Of these, the changes that lapse a suppression (additions and removals count too). */
+          major: number;
+          /** @description GET /v1/lists/changes of this version's changes. */
+          feed: string;
+        }[];
+        /** @description Entities added. */
+        added: number;
+        /** @description Entities removed. */
+        removed: number;
+        /** @description Entities changed. */
+        changed: number;
+        /** @description Of these, the changes that lapse a suppression (additions and removals count too). */
+        major: number;
+        /** @description GET /v1/lists/changes of all these changes; absolute when PUBLIC_URL is set. */
+        feed: string;
       };
     };
     /**
@@ -6116,6 +6271,68 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
+      };
+    };
+  };
+  alertCreatedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event name: `alert.created`. */
+        'X-Service-Event': string;
+        /** @description The delivery id (`whd_...`), the same on every retry. */
+        'X-Service-Delivery': string;
+        /** @description `sha256=` followed by the hex HMAC-SHA256 of the raw request body, keyed with the webhook secret. */
+        'X-Service-Signature': string;
+        /** @description `true` on test sends (`sanctions webhooks test`) only. */
+        'X-Service-Test'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AlertCreatedEvent'];
+      };
+    };
+    responses: {
+      /** @description Received; any other answer or none within 10 seconds is retried. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  listsChangedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event name: `lists.changed`. */
+        'X-Service-Event': string;
+        /** @description The delivery id (`whd_...`), the same on every retry. */
+        'X-Service-Delivery': string;
+        /** @description `sha256=` followed by the hex HMAC-SHA256 of the raw request body, keyed with the webhook secret. */
+        'X-Service-Signature': string;
+        /** @description `true` on test sends (`sanctions webhooks test`) only. */
+        'X-Service-Test'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ListsChangedEvent'];
+      };
+    };
+    responses: {
+      /** @description Received; any other answer or none within 10 seconds is retried. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };
