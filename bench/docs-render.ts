@@ -4,6 +4,7 @@
  *   README.md            <!-- figures:begin --> ... <!-- figures:end -->  headline rows of bench/results/*.json
  *   docs/benchmarks.md   <!-- results:begin --> ... <!-- results:end -->  every row of every results file
  *   docs/configuration.md <!-- config:begin --> ... <!-- config:end -->  CONFIG_VARIABLES of src/infra/config.ts
+ *   docs/multi-node.md   <!-- multinode:begin --> ... <!-- multinode:end -->  PostgreSQL rows of bench/results/open-loop.json
  * `--check` writes nothing and exits 1 naming each file whose committed text differs (the test in
  * test/docs runs the same comparison in `npm test`).
  */
@@ -95,6 +96,30 @@ export function resultsSection(results: BenchResult[]): string {
   return out.join('\n').trimEnd();
 }
 
+/** The open-loop figures of PostgreSQL nodes (and SQLite's capacity beside them) for docs/multi-node.md. */
+const MULTI_NODE_ROWS =
+  /^(sqlite capacity|pg2? capacity|pg \/ sqlite|pg2? \d+\/s (p50|p99|errors|node CPU per screening)$|pg2? rows (inserted|updated))/;
+
+/** docs/multi-node.md: PostgreSQL, one node and two nodes on one database, from the open-loop results. */
+export function multiNodeSection(results: BenchResult[]): string {
+  const openLoop = results.find((r) => r.benchmark === 'open-loop');
+  const rows = openLoop?.rows.filter((row) => MULTI_NODE_ROWS.test(row.name)) ?? [];
+  if (!openLoop || !rows.some((row) => row.name.startsWith('pg'))) {
+    return '_Not measured yet: `npm run bench -- --only=open-loop` with PostgreSQL reachable, then `npm run docs`._';
+  }
+  const at = /^\d{4}-\d{2}-\d{2}T/.test(openLoop.measuredAt)
+    ? `${openLoop.measuredAt.replace('T', ' ').slice(0, 16)} UTC`
+    : openLoop.measuredAt;
+  const out = [`\`${openLoop.command}\`, ${at}, ${openLoop.machine}.`];
+  out.push('', '| Figure | Value | Target |', '|---|---|---|');
+  // A figure written once per rate (rows per screening) is shown once, as last measured.
+  const seen = new Map<string, ResultRow>();
+  for (const row of rows) seen.set(row.name, row);
+  for (const row of seen.values())
+    out.push(`| ${cell(row.name)} | ${cell(formatValue(row))} | ${cell(row.target ?? '')} |`);
+  return out.join('\n');
+}
+
 function range(v: ConfigVariable): string {
   if (v.values) return v.values.map((x) => `\`${x}\``).join(', ');
   if (v.kind === 'secret' && v.min !== undefined) return `at least ${v.min} characters`;
@@ -144,6 +169,7 @@ export function renderDocs(root: string): Rendered[] {
     ['README.md', 'figures', figuresTable(results)],
     ['docs/benchmarks.md', 'results', resultsSection(results)],
     ['docs/configuration.md', 'config', configurationSection()],
+    ['docs/multi-node.md', 'multinode', multiNodeSection(results)],
   ];
   return blocks.map(([file, name, body]) => {
     const current = readFileSync(join(root, file), 'utf8');

@@ -226,9 +226,10 @@ export async function ensureReviewed(db: Db, clock: Clock, fingerprint: string):
 }
 
 /**
- * On SQLite, which organizations have any effective decision, kept in memory while the decisions
- * table does not change (infra/table-watch.ts): most screenings then skip the read of their
- * customer's decisions. PostgreSQL nodes read every time (other nodes write without telling them).
+ * Which organizations have any effective decision, kept in memory while the decisions table does not
+ * change (infra/table-watch.ts; on PostgreSQL the table's trigger tells every node, migration 0023):
+ * most screenings then skip the read of their customer's decisions. Without a working watch
+ * (PostgreSQL while its listening connection is down) every screening reads.
  */
 const decidingOrgs = new WeakMap<Db, { watch: TableWatch | undefined; version?: number; orgs?: Set<string> }>();
 

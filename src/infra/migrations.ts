@@ -515,6 +515,31 @@ const profileNotify: Migration = {
 };
 
 /**
+ * Two reads of every POST /screen are answered per organization from memory on each node
+ * (decisions/suppression.ts: does the organization have any effective decision;
+ * monitoring/monitored-searches.ts: does it monitor anything): on PostgreSQL `decisions` notifies
+ * `sanctions_decisions` at the commit of every statement that writes it, and `monitors` notifies
+ * `sanctions_monitors` for the statements that can add or remove a live monitor (not the rescreens'
+ * updates of their results).
+ */
+const screeningReadsNotify: Migration = {
+  async up(db: AnyDb) {
+    if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+    await sql`create or replace function sanctions_table_changed() returns trigger language plpgsql as $$
+      begin
+        perform pg_notify(tg_argv[0], current_schema());
+        return null;
+      end $$`.execute(db);
+    await sql`create trigger decisions_notify
+      after insert or update or delete or truncate on decisions
+      for each statement execute function sanctions_table_changed('sanctions_decisions')`.execute(db);
+    await sql`create trigger monitors_notify
+      after insert or update of org_id, search_key, removed_at or delete or truncate on monitors
+      for each statement execute function sanctions_table_changed('sanctions_monitors')`.execute(db);
+  },
+};
+
+/**
  * Frequent list polling and the change feed (issue 30). `list_poll_state` is one row per source:
  * the publisher's validators (ETag, Last-Modified, or a digest of a directory's files) and the
  * schedule of the next check, shared by every node. `list_changes` is the per-entity difference
@@ -784,6 +809,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0019_monitor_terms': monitorTerms,
   '0021_profile_notify': profileNotify,
   '0020_lists_changed_event': listsChangedEvent,
+  '0023_screening_reads_notify': screeningReadsNotify,
 };
 
 class InlineProvider implements MigrationProvider {

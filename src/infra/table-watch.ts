@@ -17,9 +17,24 @@ export interface TableWatch {
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 let watches = 0;
 
+/** Watches of a PostgreSQL database handed in by the composition root, by the tables they watch. */
+const shared = new WeakMap<Db, { tables: readonly string[]; watch: TableWatch }[]>();
+
 /**
- * Watches `tables` of an SQLite database; undefined on PostgreSQL, where other nodes write the same
- * tables and no cheap signal tells this node when they did, so there is nothing to cache on.
+ * Makes `watch` (on PostgreSQL: infra/pg-notify-watch.ts, on its tables' channel) what `watchTables`
+ * answers for `tables` of `db`, so that a cache made deep inside a domain works on PostgreSQL as it
+ * does on SQLite. Set once, when the node starts, before any request.
+ */
+export function shareTableWatch(db: Db, tables: readonly string[], watch: TableWatch): void {
+  let list = shared.get(db);
+  if (!list) shared.set(db, (list = []));
+  list.push({ tables, watch });
+}
+
+/**
+ * Watches `tables` of an SQLite database. On PostgreSQL, where other nodes write the same tables, the
+ * watch shared for them by `shareTableWatch` (their triggers' notifications), else undefined: nothing
+ * tells this node when another one wrote them, so there is nothing to cache on.
  *
  * Two signals together cover every writer:
  * - `PRAGMA data_version` changes when another connection has committed anything since the previous
@@ -30,7 +45,7 @@ let watches = 0;
  */
 export function watchTables(db: Db, tables: readonly string[]): TableWatch | undefined {
   const sqlite = sqliteConnectionOf(db);
-  if (!sqlite) return undefined;
+  if (!sqlite) return shared.get(db)?.find((s) => tables.every((t) => s.tables.includes(t)))?.watch;
   for (const table of tables) if (!IDENTIFIER.test(table)) throw new Error(`not a table name: ${table}`);
   const fn = `sanctions_watch_${++watches}`;
   let version = 0;

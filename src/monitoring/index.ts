@@ -16,4 +16,5 @@ export type { ListMonitorsQueryType } from './monitor-schemas.js';
 export { monitorService } from './monitor-service.js';
 export type { MonitorService } from './monitor-service.js';
 export { MonitorStore } from './monitor-store.js';
+export { monitoredSearches } from './monitored-searches.js';
 export { Rescreener } from './rescreen-service.js';

@@ -32,6 +32,9 @@ const queries = preparedFor((db) => ({
       .where('search_key', '=', p.key)
       .where('removed_at', 'is', null),
   ),
+  anyLive: prepareQuery(db, (db, p: { orgId: string }) =>
+    db.selectFrom('monitors').select('id').where('org_id', '=', p.orgId).where('removed_at', 'is', null).limit(1),
+  ),
 }));
 
 export class MonitorStore {
@@ -41,6 +44,11 @@ export class MonitorStore {
   /** Run on the database, not a transaction: the statement is prepared once on it. */
   async isMonitored(orgId: string, key: string): Promise<boolean> {
     return (await queries(this.db).monitored.first({ orgId, key })) !== undefined;
+  }
+
+  /** Whether the organization has any live monitor (one row of the live-search index at most). */
+  async monitorsAny(orgId: string): Promise<boolean> {
+    return (await queries(this.db).anyLive.first({ orgId })) !== undefined;
   }
 
   async monitoredAmong(orgId: string, keys: string[]): Promise<Set<string>> {

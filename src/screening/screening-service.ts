@@ -16,6 +16,7 @@ import {
   type Caller,
   type CallerContext,
   consumeQuota,
+  noteQuotaUsedUp,
   quotaMonth,
   type QuotaTicket,
   type RedisQuota,
@@ -389,9 +390,12 @@ export function screeningService(deps: ScreeningDeps) {
       let ticket: QuotaTicket | undefined;
       try {
         if (deps.quota) ticket = await deps.quota.take(db, caller, now);
-        else await assertQuotaLeft(db, caller, now);
+        else assertQuotaLeft(db, caller, now);
         return await screenAndStore({ ctx, input, request, lists, now, idempotencyKey, ticket });
       } catch (error) {
+        // Refused by the take of a committed batch: the next request of this month is refused before matching.
+        if (!deps.quota && error instanceof AppError && error.code === 'TIER_LIMIT_EXCEEDED')
+          noteQuotaUsedUp(db, caller, now);
         // Nothing was stored: the unit goes back (a failure to give it back leaves it counted, the safe side).
         await ticket?.release().catch(() => undefined);
         if (idempotencyKey !== undefined) await releaseIdempotencyKey(db, caller.orgId, idempotencyKey);

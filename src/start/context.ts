@@ -7,6 +7,7 @@ import { newId } from '../infra/ids.js';
 import { migrateToLatest } from '../infra/migrations.js';
 import { RedisCounters } from '../infra/redis-counters.js';
 import { type ClosableWatch, pgNotifyWatch } from '../infra/pg-notify-watch.js';
+import { shareTableWatch } from '../infra/table-watch.js';
 import { ListRuntime } from '../lists/index.js';
 import type { Screener } from '../screening/index.js';
 import { KEY_AUTH_TABLES } from '../tenants/index.js';
@@ -36,6 +37,24 @@ export interface AppContext {
   /** The context of a call made by an operator (the command line) or a job: the database and the clock, no caller. */
   operator: Context;
   close(): Promise<void>;
+}
+
+/**
+ * PostgreSQL: the per-organization answers of two reads of every screening (migration 0023), does it
+ * have any effective decision, does it monitor anything, told of every node's changes; SQLite watches
+ * its own tables.
+ */
+function screeningReadWatches(config: Config, database: DatabaseHandle): ClosableWatch[] {
+  const watches: ClosableWatch[] = [];
+  for (const [table, channel] of [
+    ['decisions', 'sanctions_decisions'],
+    ['monitors', 'sanctions_monitors'],
+  ] as const) {
+    const watch = pgNotifyWatch(config.database, [table], channel);
+    shareTableWatch(database.db, [table], watch);
+    watches.push(watch);
+  }
+  return watches;
 }
 
 export async function createContext(
@@ -84,6 +103,8 @@ export async function createContext(
     config.database.engine === 'postgres' && !options.command
       ? pgNotifyWatch(config.database, PROFILE_TABLES, PROFILE_CHANNEL)
       : undefined;
+  const readWatches =
+    config.database.engine === 'postgres' && !options.command ? screeningReadWatches(config, database) : [];
   const { services, jobs } = wire({
     config,
     database,
@@ -117,6 +138,7 @@ export async function createContext(
       await counters?.close();
       await keyWatch?.close();
       await profileWatch?.close();
+      for (const watch of readWatches) await watch.close();
       await database.close();
     },
   };

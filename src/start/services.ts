@@ -15,7 +15,7 @@ import {
   type AlertsService,
   monitorService,
   type MonitorService,
-  MonitorStore,
+  monitoredSearches,
   Rescreener,
 } from '../monitoring/index.js';
 import { ownershipSource } from '../ownership/index.js';
@@ -128,7 +128,7 @@ function buildServices(host: WiringHost, parts: ServiceParts): Services {
     screening: screeningService({
       matching: config.matching,
       lists: () => runtime.current(),
-      monitored: (db) => new MonitorStore(db),
+      monitored: monitoredSearches,
       ...(host.counters && config.redis ? { quota: new RedisQuota(host.counters, config.redis.quotaSettleMs) } : {}),
       profileOf,
     }),

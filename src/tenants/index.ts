@@ -5,7 +5,15 @@
 export { ApiKeyChecker, assertAccess } from './auth.js';
 export type { Caller, CallerContext } from './caller.js';
 export { KeyUsageRecorder } from './key-usage.js';
-export { RedisQuota, addUsage, assertQuotaLeft, assertTicketFresh, consumeQuota, usedThisMonth } from './quota.js';
+export {
+  RedisQuota,
+  addUsage,
+  assertQuotaLeft,
+  assertTicketFresh,
+  consumeQuota,
+  noteQuotaUsedUp,
+  usedThisMonth,
+} from './quota.js';
 export type { QuotaTicket } from './quota.js';
 export { ROLES, can } from './roles.js';
 export type { Permission, Role } from './roles.js';

@@ -51,10 +51,39 @@ export async function usedThisMonth(db: Db, orgId: string, at: Date): Promise<nu
   return Number(row?.count ?? 0);
 }
 
-/** Throws TIER_LIMIT_EXCEEDED when nothing is left; a cheap read before the work is done. */
-export async function assertQuotaLeft(db: Db, caller: Caller, at: Date): Promise<void> {
+/**
+ * Per database, per organization and month: a count the usage row is known to have reached, learnt
+ * from a committed refusal. The usage of a month only grows, so the count stays a lower bound.
+ */
+const knownUsed = new WeakMap<Db, Map<string, number>>();
+
+/**
+ * Throws TIER_LIMIT_EXCEEDED when this node has seen the month's quota used up, without a read: the
+ * check that counts is the conditional take in the screening's transaction (`consumeQuota`), and this
+ * one only saves the matching of a request that would be refused there. A node that has not yet seen
+ * a refusal this month matches once more and is refused at the take; a raised quota (the caller comes
+ * from the key cache, which sees the organization change) is compared afresh.
+ */
+export function assertQuotaLeft(db: Db, caller: Caller, at: Date): void {
   if (caller.quota === null) return;
-  if ((await usedThisMonth(db, caller.orgId, at)) >= caller.quota) throw quotaExceeded(caller);
+  if (caller.quota <= 0) throw quotaExceeded(caller);
+  const used = knownUsed.get(db)?.get(`${caller.orgId} ${quotaMonth(at)}`);
+  if (used !== undefined && used >= caller.quota) throw quotaExceeded(caller);
+}
+
+/**
+ * Remembers that the take of `caller`'s quota was refused in a transaction that committed (the group
+ * commit settles a job with its own error only then): the month's usage reached `caller.quota`.
+ */
+export function noteQuotaUsedUp(db: Db, caller: Caller, at: Date): void {
+  if (caller.quota === null) return;
+  const month = quotaMonth(at);
+  let seen = knownUsed.get(db);
+  if (!seen) knownUsed.set(db, (seen = new Map()));
+  // Other months' counts are of no more use.
+  for (const key of seen.keys()) if (!key.endsWith(` ${month}`)) seen.delete(key);
+  const key = `${caller.orgId} ${month}`;
+  seen.set(key, Math.max(seen.get(key) ?? 0, caller.quota));
 }
 
 /**
