@@ -185,13 +185,15 @@ export const PART_RULES: readonly PartRule[] = [
   {
     id: 'spelling-fold',
     title: 'Two romanizations',
-    what: 'The same spelling fold (kh/h, ou/u, double letters, -ij/-y; see spellingFold in similarity.ts): one name in two romanizations, FOLD_SIMILARITY.',
+    what: 'The same spelling fold (kh/h, ou/u, double letters, -ij/-y, yo/e where Cyrillic prints ё as е; see spellingFold in similarity.ts): one name in two romanizations, FOLD_SIMILARITY.',
     source: NAME_PRACTICE,
     examples: [
       { a: 'khalil', b: 'halil', s: 0.95, how: 'phonetic' },
       { a: 'youssef', b: 'yusef', s: 0.95, how: 'phonetic' },
       { a: 'hasan', b: 'hassan', s: 0.95, how: 'phonetic' },
       { a: 'aleksei', b: 'alexei', s: 0.95, how: 'phonetic' },
+      { a: 'semyon', b: 'semen', s: 0.95, how: 'phonetic' },
+      { a: 'kyong', b: 'keng', s: 0.95, how: 'phonetic' },
     ],
   },
   {
