@@ -302,12 +302,13 @@ export const PART_RULES: readonly PartRule[] = [
   {
     id: 'derived-endings',
     title: 'Name-forming endings',
-    what: "When one side is a word the lists hold in a person's name, the same stem with a name-forming ending on one side only, or endings of two kinds (-ov, -i, -zadeh, -yan, -ovich; after MIN_STEM letters) is two names: Ahmad / Ahmadov, Azad / Azadi (derivedApart).",
+    what: "When one side is a word the lists hold in a person's name, the same stem with a name-forming ending on one side only, or endings of two kinds (-ov, -i, -zadeh, -yan, -ovich; after MIN_STEM letters) is two names: Ahmad / Ahmadov, Azad / Azadi (derivedApart). Only a stem that is a name itself makes a second name: a stem the lists hold in no person's name is the derived name with its last letters lost (Hanaf / Hanafi).",
     source: NAME_PRACTICE,
     examples: [
       { a: { text: 'ahmad', personal: true }, b: 'ahmadov', s: 0, how: 'fuzzy' },
       { a: { text: 'azad', personal: true }, b: 'azadi', s: 0, how: 'fuzzy' },
       { a: { text: 'aleksandrova', personal: true }, b: 'aleksandrovna', s: 0, how: 'fuzzy' },
+      { a: 'hanaf', b: { text: 'hanafi', personal: true }, s: 0.9367, how: 'fuzzy' },
     ],
   },
   {
