@@ -110,9 +110,12 @@ export const PART_RULES: readonly PartRule[] = [
   {
     id: 'length-gap',
     title: 'Lengths far apart',
-    what: 'Lengths more than LENGTH_GAP_REJECT apart with different skeletons never reach the floor.',
+    what: 'Lengths more than LENGTH_GAP_REJECT apart with different skeletons never reach the floor, unless the spelling folds agree (Jalahmah / Dzhalakhmakh, each h written kh from Cyrillic).',
     source: 'bound',
-    examples: [{ a: 'abd', b: 'abdurrahman', s: 0, how: 'fuzzy' }],
+    examples: [
+      { a: 'abd', b: 'abdurrahman', s: 0, how: 'fuzzy' },
+      { a: 'dzhalakhmakh', b: 'jalahmah', s: 0.95, how: 'phonetic' },
+    ],
   },
   {
     id: 'far-apart',

@@ -188,8 +188,15 @@ function bySyllables(a: ScoredPart, b: ScoredPart, strict: boolean): PartSimilar
   if (OPAQUE.test(a.text) || OPAQUE.test(b.text) || oneSyllableEach(a) || oneSyllableEach(b))
     return { s: 0, how: 'fuzzy' };
   // rule: length-gap
-  // Cheap rejection: lengths far apart and different skeletons never reach the threshold.
-  if (a.pk !== b.pk && (la > lb + LENGTH_GAP_REJECT || lb > la + LENGTH_GAP_REJECT)) return { s: 0, how: 'fuzzy' };
+  // Cheap rejection: lengths far apart and different skeletons never reach the threshold, unless the
+  // spellings fold alike: Cyrillic writes each Latin h as х, kh, so a name grows a letter an h
+  // (Jalahmah / Джалахмах / Dzhalakhmakh).
+  if (
+    a.pk !== b.pk &&
+    (la > lb + LENGTH_GAP_REJECT || lb > la + LENGTH_GAP_REJECT) &&
+    (a.fold === undefined || a.fold !== b.fold)
+  )
+    return { s: 0, how: 'fuzzy' };
   // rule: far-apart
   // Most pairs a query meets are different names: unless the skeletons or spellings agree, letters
   // in common tell beforehand that neither Jaro-Winkler nor the edit distance can come close.
