@@ -85,6 +85,19 @@ function endingsDiffer(a: string, b: string, nisba: boolean): boolean {
   return false;
 }
 
+/**
+ * The side that is the other's bare stem, when one is the other with a name-forming ending added
+ * (Azad of Azadi, Qadhaf of Qadhafi); undefined otherwise (endings of two kinds, or none).
+ */
+export function bareStem(a: string, b: string, nisba = true): string | undefined {
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  if (!long.startsWith(short) || short.length < MIN_STEM) return undefined;
+  const ending = long.slice(short.length);
+  for (const [e, k] of DERIVED_ENDINGS)
+    if (e === ending) return k === NISBA && (!nisba || !NISBA_STEM.test(short)) ? undefined : short;
+  return undefined;
+}
+
 const VOWEL_END = /[aeo]$/;
 
 /** Another inflection of one stem (Antonio / Antonia, Martin / Martina): see partSimilarity. */

@@ -110,9 +110,12 @@ export const PART_RULES: readonly PartRule[] = [
   {
     id: 'length-gap',
     title: 'Lengths far apart',
-    what: 'Lengths more than LENGTH_GAP_REJECT apart with different skeletons never reach the floor.',
+    what: 'Lengths more than LENGTH_GAP_REJECT apart with different skeletons never reach the floor, unless the spelling folds agree (Jalahmah / Dzhalakhmakh, each h written kh from Cyrillic).',
     source: 'bound',
-    examples: [{ a: 'abd', b: 'abdurrahman', s: 0, how: 'fuzzy' }],
+    examples: [
+      { a: 'abd', b: 'abdurrahman', s: 0, how: 'fuzzy' },
+      { a: 'dzhalakhmakh', b: 'jalahmah', s: 0.95, how: 'phonetic' },
+    ],
   },
   {
     id: 'far-apart',
@@ -185,13 +188,15 @@ export const PART_RULES: readonly PartRule[] = [
   {
     id: 'spelling-fold',
     title: 'Two romanizations',
-    what: 'The same spelling fold (kh/h, ou/u, double letters, -ij/-y; see spellingFold in similarity.ts): one name in two romanizations, FOLD_SIMILARITY.',
+    what: 'The same spelling fold (kh/h, ou/u, double letters, -ij/-y, yo/e where Cyrillic prints ё as е; see spellingFold in similarity.ts): one name in two romanizations, FOLD_SIMILARITY.',
     source: NAME_PRACTICE,
     examples: [
       { a: 'khalil', b: 'halil', s: 0.95, how: 'phonetic' },
       { a: 'youssef', b: 'yusef', s: 0.95, how: 'phonetic' },
       { a: 'hasan', b: 'hassan', s: 0.95, how: 'phonetic' },
       { a: 'aleksei', b: 'alexei', s: 0.95, how: 'phonetic' },
+      { a: 'semyon', b: 'semen', s: 0.95, how: 'phonetic' },
+      { a: 'kyong', b: 'keng', s: 0.95, how: 'phonetic' },
     ],
   },
   {
@@ -300,12 +305,13 @@ export const PART_RULES: readonly PartRule[] = [
   {
     id: 'derived-endings',
     title: 'Name-forming endings',
-    what: "When one side is a word the lists hold in a person's name, the same stem with a name-forming ending on one side only, or endings of two kinds (-ov, -i, -zadeh, -yan, -ovich; after MIN_STEM letters) is two names: Ahmad / Ahmadov, Azad / Azadi (derivedApart).",
+    what: "When one side is a word the lists hold in a person's name, the same stem with a name-forming ending on one side only, or endings of two kinds (-ov, -i, -zadeh, -yan, -ovich; after MIN_STEM letters) is two names: Ahmad / Ahmadov, Azad / Azadi (derivedApart). Only a stem that is a name itself makes a second name: a stem the lists hold in no person's name is the derived name with its last letters lost (Hanaf / Hanafi).",
     source: NAME_PRACTICE,
     examples: [
       { a: { text: 'ahmad', personal: true }, b: 'ahmadov', s: 0, how: 'fuzzy' },
       { a: { text: 'azad', personal: true }, b: 'azadi', s: 0, how: 'fuzzy' },
       { a: { text: 'aleksandrova', personal: true }, b: 'aleksandrovna', s: 0, how: 'fuzzy' },
+      { a: 'hanaf', b: { text: 'hanafi', personal: true }, s: 0.9367, how: 'fuzzy' },
     ],
   },
   {

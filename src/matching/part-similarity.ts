@@ -9,7 +9,7 @@ import type { PartKind, Translit } from './normalize.js';
 import { isTransposition, jaroWinkler, koreanFold, levenshtein, spellingFold } from './similarity.js';
 import { wadeGilesSpellsSyllable } from './wade-giles.js';
 import { SHORT_ABJAD, consonantsKept, lettersWritten } from './abjad-letters.js';
-import { derivedApart, farApart, inflected } from './name-endings.js';
+import { bareStem, derivedApart, farApart, inflected } from './name-endings.js';
 
 export { derivedApart, farApart, lettersWritten };
 import { SCORING } from './scoring-table.js';
@@ -188,8 +188,15 @@ function bySyllables(a: ScoredPart, b: ScoredPart, strict: boolean): PartSimilar
   if (OPAQUE.test(a.text) || OPAQUE.test(b.text) || oneSyllableEach(a) || oneSyllableEach(b))
     return { s: 0, how: 'fuzzy' };
   // rule: length-gap
-  // Cheap rejection: lengths far apart and different skeletons never reach the threshold.
-  if (a.pk !== b.pk && (la > lb + LENGTH_GAP_REJECT || lb > la + LENGTH_GAP_REJECT)) return { s: 0, how: 'fuzzy' };
+  // Cheap rejection: lengths far apart and different skeletons never reach the threshold, unless the
+  // spellings fold alike: Cyrillic writes each Latin h as х, kh, so a name grows a letter an h
+  // (Jalahmah / Джалахмах / Dzhalakhmakh).
+  if (
+    a.pk !== b.pk &&
+    (la > lb + LENGTH_GAP_REJECT || lb > la + LENGTH_GAP_REJECT) &&
+    (a.fold === undefined || a.fold !== b.fold)
+  )
+    return { s: 0, how: 'fuzzy' };
   // rule: far-apart
   // Most pairs a query meets are different names: unless the skeletons or spellings agree, letters
   // in common tell beforehand that neither Jaro-Winkler nor the edit distance can come close.
@@ -384,17 +391,27 @@ function finalVetoes(a: ScoredPart, b: ScoredPart, strict: boolean, draft: PartS
     return { s: 0, how };
   // (Georgian gives every name ending in a consonant the -i of its nominative, პუტინი Putini: from
   // that script the -i is no ending of its own.)
+  // An ending makes a second name only of a stem that is a name itself: a stem the lists hold in no
+  // person's name is the derived name with its last letter lost (Qadhaf / Qadhafi, Hanaf / Hanafi).
   // rule: derived-endings
+  const nisba = a.translit !== 'alphabet' && b.translit !== 'alphabet';
   if (
     !strict &&
     (a.personal === true || b.personal === true) &&
-    derivedApart(a.text, b.text, a.translit !== 'alphabet' && b.translit !== 'alphabet')
+    derivedApart(a.text, b.text, nisba) &&
+    !unnamedStem(a, b, nisba)
   )
     return { s: 0, how };
   // rule: particle-for-name
   if (particleForName(a, b)) return { s: 0, how };
   // rule: under-one
   return { s: Math.min(s, MAX_FUZZY), how };
+}
+
+/** One side is the other's bare stem (see bareStem), and the lists hold that stem in no person's name. */
+function unnamedStem(a: ScoredPart, b: ScoredPart, nisba: boolean): boolean {
+  const stem = bareStem(a.text, b.text, nisba);
+  return stem !== undefined && (stem === a.text ? a : b).personal !== true;
 }
 
 const OPAQUE = /[^a-z]/;

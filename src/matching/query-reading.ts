@@ -7,7 +7,7 @@ import type { EntityType } from '../lists/index.js';
 import type { CandidateIndex } from './candidate-index.js';
 import type { ScoredPart } from './part-similarity.js';
 import { isLegalWord, legalSlip } from './legal-forms.js';
-import { isHonorific, isParticle, isPatronymicForm } from './name-structure.js';
+import { HONORIFICS, isHonorific, isParticle, isPatronymicForm } from './name-structure.js';
 import { normalizeName, type NamePart } from './normalize.js';
 import { levenshtein, withinOneSlip } from './similarity.js';
 
@@ -81,6 +81,8 @@ function splitGlued(
   listed?: NamePart[],
 ): NamePart[] | undefined {
   if (t.length < 6) return undefined;
+  const named = honorificOff(index, t, person);
+  if (named) return named;
   // Two parts a listed name has side by side are in the vocabulary as one token too (to find
   // candidates by), and are left whole: the comparison pairs them with the two listed parts. A given
   // name glued to a patronymic is split all the same, where the listed name splits it
@@ -135,6 +137,34 @@ function splitGlued(
     ];
   return undefined;
 }
+
+/**
+ * An honorific written onto the name after it ("SAYYEDmohammed", "HAJImuhammad"): the name, the
+ * honorific dropped as it is when written apart. Asked before the vocabulary's joined pairs, which
+ * hold such an honorific with its name ("sayyedmohammad") where the listed names' parts do not. Only
+ * a word the lists do not hold, an honorific of four letters or more, and a listed word of four or
+ * more after it that is not the tail of a compound name (Hafizullah, Hajizadeh are one name).
+ */
+function honorificOff(index: CandidateIndex, t: string, person: boolean | undefined): NamePart[] | undefined {
+  if (index.hasWord(t)) return undefined;
+  for (const h of GLUED_HONORIFICS) {
+    if (!t.startsWith(h)) continue;
+    const rest = t.slice(h.length);
+    if (rest.length < 4 || !index.hasWord(rest) || ENDINGS_NOT_NAMES.has(rest)) continue;
+    const parts = normalizeName(`${h} ${rest}`, person).parts;
+    if (parts.length === 1 && parts[0]!.kind === 'word' && parts[0]!.text === rest) return parts;
+  }
+  return undefined;
+}
+/** The religious titles Persian and South Asian names write onto the name after them (Hajimohammad). */
+const GLUED_HONORIFICS = `sheikh shaikh sheik shaykh haji hajji hadji alhaj mullah mulla maulana maulvi mawlawi mawlavi
+   qari hafiz imam ayatollah sayed sayyed sayyid syed seyed`
+  .split(/\s+/)
+  .filter((h) => HONORIFICS.has(h));
+/** What follows a title in one name, not a name of its own: Hafizullah, Imamuddin, Hajizadeh. */
+const ENDINGS_NOT_NAMES = new Set(
+  'ullah ulla allah alla uddin uddeen eddin eddine addin udin ullo zadeh zada zade pour abadi nejad nezhad'.split(' '),
+);
 
 /** `t` read as a listed given name and a listed patronymic. */
 function splitListedPair(index: CandidateIndex, t: string): NamePart[] | undefined {

@@ -261,7 +261,7 @@ export const SCORING = {
     unit: 'letters',
     stage: 'part similarity',
     file: 'part-similarity.ts',
-    what: 'Parts whose lengths differ by more than this, with different skeletons, never reach the alignment floor: rejected at once.',
+    what: 'Parts whose lengths differ by more than this, with different skeletons and spelling folds, never reach the alignment floor: rejected at once.',
     source: 'follows from the edit-distance and Jaro-Winkler rules below',
   },
   JW_FLOOR: {

@@ -243,6 +243,9 @@ export function spellingFold(token: string): string {
     // Cyrillic е first in a name is ye in English romanization, e in others (Yevgeniy / Evgeny, Yegor /
     // Egor, Yelena / Elena), ie in some (Iehia / Yehya).
     .replace(/^[yi]e/, 'e')
+    // Cyrillic ё is written е in print, and е is e in romanization: yo after a consonant or first in a
+    // name comes back as e (Fyodor / Fedor, Pyotr / Petr, Semyon / Semen; Korean Kyong / Кён / Ken).
+    .replace(/(^|[bcdfghjklmnprstvz])yo(?![ou])/g, '$1e')
     // Cyrillic й after i/y at the end (-ий, -ый) is j in German, Polish and Czech romanization, y in English (Selenskyj / Zelenskyy).
     .replace(/([iy])j$/, '$1')
     // ...and after e, ей (Sergej / Sergey, Aleksej / Alexey).

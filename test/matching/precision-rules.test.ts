@@ -524,6 +524,20 @@ test('one stem with endings of two kinds is two names: a surname, a patronymic, 
   assert.ok(risk('Lashkari Jhangvi') >= MEDIUM_BOUNDARY);
 });
 
+test('an ending makes a second name only of a stem that is a name: a stem no listed person bears is a letter lost', () => {
+  const risk = riskOn(
+    { ...emptyRecord('un_csl', 'p60', 'person', 'Saif al-Islam QADHAFI') },
+    { ...emptyRecord('un_csl', 'p61', 'person', 'Nazirullah HANAFI Waliullah') },
+    { ...emptyRecord('un_csl', 'p62', 'person', 'Amir RAHIMI') },
+    { ...emptyRecord('us_ofac', 'p63', 'person', 'RAHIM, Abdul') },
+  );
+  assert.ok(risk('Saif al-Islam Qadhaf') >= MEDIUM_BOUNDARY);
+  assert.ok(risk('Nazirullah Hanaf Waliullah') >= MEDIUM_BOUNDARY);
+  // Rahim is a name the lists hold: Amir Rahim is another man than Amir Rahimi.
+  assert.ok(risk('Amir Rahim') < MEDIUM_BOUNDARY);
+  assert.ok(risk('Amir Rahimi') >= MEDIUM_BOUNDARY);
+});
+
 test('a one-word query matching a joined run of listed parts in another spelling only resembles it', () => {
   const risk = riskOn(
     { ...emptyRecord('us_ofac', 'p32', 'person', 'AYE, Than Than') },

@@ -39,6 +39,13 @@ test('spelling fold merges romanization variants and keeps different names apart
   same('dzhon', 'jon');
   same('hussein', 'husayn');
   same('abdullah', 'abdulla');
+  // Cyrillic ё printed as е: Семён Semyon / Semen, Пётр Pyotr / Petr, Кён Kyong / Ken (a Korean name).
+  same('semyon', 'semen');
+  same('pyotr', 'petr');
+  same('kyong', 'keng');
+  same('yong', 'eng');
+  same('youssef', 'yusef');
+  assert.notEqual(spellingFold('yoon'), spellingFold('eon'));
   assert.notEqual(spellingFold('antonio'), spellingFold('antonia'));
   assert.notEqual(spellingFold('martin'), spellingFold('martina'));
 });
