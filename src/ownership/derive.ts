@@ -50,10 +50,20 @@ export function deriveBlockedWithStats(input: DeriveInput): DeriveResult {
 
   // 6. Records.
   const records: ListRecord[] = [];
-  for (const v of blockedOrder) {
-    if (state[v] !== DERIVED) continue;
+  for (const node of blockedOrder) {
+    if (state[node] !== DERIVED) continue;
     records.push(
-      buildRecord(graph, v, listedAt, contributorsOf.get(v) ?? [], held[v]!, pred, predAmount, programs.get(v), asOf),
+      buildRecord(
+        graph,
+        node,
+        listedAt,
+        contributorsOf.get(node) ?? [],
+        held[node]!,
+        pred,
+        predAmount,
+        programs.get(node),
+        asOf,
+      ),
     );
   }
   records.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -120,9 +130,9 @@ function stakeRows(graph: OwnershipGraph): StakeRows {
   const fill = start.slice(0, nodeCount);
   for (let i = 0; i < graph.edgeCount; i++) {
     if (edges.kind[i] === STAKE_KIND && edges.amount[i]! > 0) {
-      const k = fill[edges.owner[i]!]!++;
-      target[k] = edges.owned[i]!;
-      amount[k] = edges.amount[i]!;
+      const slot = fill[edges.owner[i]!]!++;
+      target[slot] = edges.owned[i]!;
+      amount[slot] = edges.amount[i]!;
     }
   }
   return { start, target, amount, stakes };
@@ -144,14 +154,14 @@ function blockToFixedPoint(
   let tail = 0;
   for (const node of listedAt.keys()) queue[tail++] = node;
   while (head < tail) {
-    const u = queue[head++]!;
-    for (let k = start[u]!; k < start[u + 1]!; k++) {
-      const v = target[k]!;
-      if (state[v] === LISTED) continue;
-      held[v]! += amount[k]!;
-      if (state[v] === UNBLOCKED && held[v]! >= BLOCKING_THRESHOLD) {
-        state[v] = DERIVED;
-        queue[tail++] = v;
+    const owner = queue[head++]!;
+    for (let k = start[owner]!; k < start[owner + 1]!; k++) {
+      const owned = target[k]!;
+      if (state[owned] === LISTED) continue;
+      held[owned]! += amount[k]!;
+      if (state[owned] === UNBLOCKED && held[owned]! >= BLOCKING_THRESHOLD) {
+        state[owned] = DERIVED;
+        queue[tail++] = owned;
       }
     }
   }
@@ -180,17 +190,17 @@ function strongestChains(
   }
   while (heap.size > 0) {
     const distance = heap.topKey();
-    const u = heap.pop();
-    if (distance > dist[u]!) continue;
-    for (let k = start[u]!; k < start[u + 1]!; k++) {
-      const v = target[k]!;
-      if (state[v] !== DERIVED) continue;
+    const owner = heap.pop();
+    if (distance > dist[owner]!) continue;
+    for (let k = start[owner]!; k < start[owner + 1]!; k++) {
+      const owned = target[k]!;
+      if (state[owned] !== DERIVED) continue;
       const next = distance - Math.log(Math.min(amount[k]!, FULL_OWNERSHIP) / FULL_OWNERSHIP);
-      if (next < dist[v]!) {
-        dist[v] = next;
-        pred[v] = u;
-        predAmount[v] = amount[k]!;
-        heap.push(next, v);
+      if (next < dist[owned]!) {
+        dist[owned] = next;
+        pred[owned] = owner;
+        predAmount[owned] = amount[k]!;
+        heap.push(next, owned);
       }
     }
   }
@@ -217,22 +227,22 @@ function derivedPrograms(
     return programs.get(node) ?? new Set();
   };
   const contributorsOf: Contributors = new Map();
-  for (const u of blockedOrder) {
-    for (let k = start[u]!; k < start[u + 1]!; k++) {
-      const v = target[k]!;
-      if (state[v] !== DERIVED) continue;
-      let list = contributorsOf.get(v);
-      if (!list) contributorsOf.set(v, (list = []));
-      list.push({ owner: u, amount: amount[k]! });
+  for (const owner of blockedOrder) {
+    for (let k = start[owner]!; k < start[owner + 1]!; k++) {
+      const owned = target[k]!;
+      if (state[owned] !== DERIVED) continue;
+      let list = contributorsOf.get(owned);
+      if (!list) contributorsOf.set(owned, (list = []));
+      list.push({ owner: owner, amount: amount[k]! });
     }
   }
   for (let changed = true, pass = 0; changed && pass < 64; pass++) {
     changed = false;
-    for (const v of blockedOrder) {
-      if (state[v] !== DERIVED) continue;
-      let set = programs.get(v);
-      if (!set) programs.set(v, (set = new Set()));
-      for (const contributor of contributorsOf.get(v) ?? []) {
+    for (const node of blockedOrder) {
+      if (state[node] !== DERIVED) continue;
+      let set = programs.get(node);
+      if (!set) programs.set(node, (set = new Set()));
+      for (const contributor of contributorsOf.get(node) ?? []) {
         for (const program of programsOf(contributor.owner)) {
           if (!set.has(program)) {
             set.add(program);
@@ -300,15 +310,15 @@ function buildRecord(
     ownerName: headRecord.name,
     chain: path.map(({ node }) => ({ lei: leiOf(graph, node, listedAt) ?? '', name: nameOf(graph, node, listedAt) })),
     contributors: sorted.map(({ owner, amount }) => {
-      const c: Derivation['contributors'][number] = {
+      const contributor: Derivation['contributors'][number] = {
         ownerName: nameOf(graph, owner, listedAt),
         percentage: toPercent(amount),
       };
       const listed = listedAt.get(owner)?.[0];
-      if (listed) c.ownerEntityId = `${listed.source}:${listed.id}`;
+      if (listed) contributor.ownerEntityId = `${listed.source}:${listed.id}`;
       const ownerLei = leiOf(graph, owner, listedAt);
-      if (ownerLei) c.ownerLei = ownerLei;
-      return c;
+      if (ownerLei) contributor.ownerLei = ownerLei;
+      return contributor;
     }),
     asOf,
   };
@@ -370,16 +380,16 @@ class MinHeap {
       nodes.set(this.nodes);
       this.nodes = nodes;
     }
-    let i = this.size++;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
+    let slot = this.size++;
+    while (slot > 0) {
+      const parent = (slot - 1) >> 1;
       if (this.keys[parent]! <= key) break;
-      this.keys[i] = this.keys[parent]!;
-      this.nodes[i] = this.nodes[parent]!;
-      i = parent;
+      this.keys[slot] = this.keys[parent]!;
+      this.nodes[slot] = this.nodes[parent]!;
+      slot = parent;
     }
-    this.keys[i] = key;
-    this.nodes[i] = node;
+    this.keys[slot] = key;
+    this.nodes[slot] = node;
   }
   topKey(): number {
     return this.keys[0]!;
@@ -388,18 +398,18 @@ class MinHeap {
     const top = this.nodes[0]!;
     const lastKey = this.keys[--this.size]!;
     const lastNode = this.nodes[this.size]!;
-    let i = 0;
+    let slot = 0;
     for (;;) {
-      let child = 2 * i + 1;
+      let child = 2 * slot + 1;
       if (child >= this.size) break;
       if (child + 1 < this.size && this.keys[child + 1]! < this.keys[child]!) child++;
       if (this.keys[child]! >= lastKey) break;
-      this.keys[i] = this.keys[child]!;
-      this.nodes[i] = this.nodes[child]!;
-      i = child;
+      this.keys[slot] = this.keys[child]!;
+      this.nodes[slot] = this.nodes[child]!;
+      slot = child;
     }
-    this.keys[i] = lastKey;
-    this.nodes[i] = lastNode;
+    this.keys[slot] = lastKey;
+    this.nodes[slot] = lastNode;
     return top;
   }
 }
