@@ -188,29 +188,29 @@ function writerFor(db: Db): BatchWriter<ScreeningWrite> {
       finish: async (trx, jobs) => {
         // Quotas counted in Redis: the durable usage, one addition per organization and month.
         const usage = new Map<string, { orgId: string; month: string; count: number }>();
-        for (const w of jobs) {
-          if (!w.countedInRedis) continue;
-          const month = quotaMonth(w.now);
-          const key = `${w.caller.orgId} ${month}`;
+        for (const waiter of jobs) {
+          if (!waiter.countedInRedis) continue;
+          const month = quotaMonth(waiter.now);
+          const key = `${waiter.caller.orgId} ${month}`;
           const entry = usage.get(key);
           if (entry) entry.count++;
-          else usage.set(key, { orgId: w.caller.orgId, month, count: 1 });
+          else usage.set(key, { orgId: waiter.caller.orgId, month, count: 1 });
         }
         for (const key of [...usage.keys()].sort()) {
-          const u = usage.get(key)!;
-          await addUsage(db, trx, u.orgId, u.month, u.count);
+          const monthUsage = usage.get(key)!;
+          await addUsage(db, trx, monthUsage.orgId, monthUsage.month, monthUsage.count);
         }
         const events = [];
-        for (const w of jobs) {
-          if (w.lapses.length > 0)
+        for (const waiter of jobs) {
+          if (waiter.lapses.length > 0)
             events.push(
-              ...(await recordLapses(db, trx, w.lapses, {
-                orgId: w.caller.orgId,
-                actor: w.caller.userId,
-                screeningId: w.row.id,
+              ...(await recordLapses(db, trx, waiter.lapses, {
+                orgId: waiter.caller.orgId,
+                actor: waiter.caller.userId,
+                screeningId: waiter.row.id,
               })),
             );
-          events.push(screeningAuditEvent(w.row, w.caller.userId, w.suppressions, w.lapses));
+          events.push(screeningAuditEvent(waiter.row, waiter.caller.userId, waiter.suppressions, waiter.lapses));
         }
         // Without the chain's head: the sealer places and seals them (audit/audit-seal.ts).
         await appendAuditPending(db, trx, events);
@@ -407,11 +407,11 @@ export function screeningService(deps: ScreeningDeps) {
       // Each match's latest decision about this customer.
       const latest = await latestDecisions(ctx.db, ctx.caller.orgId, customerKeyOf(row.external_id, row.search_key));
       if (latest.size > 0) {
-        for (const m of record.matchDetails) {
-          const decision = entityIdsOf(m)
+        for (const match of record.matchDetails) {
+          const decision = entityIdsOf(match)
             .map((id) => latest.get(id))
             .find((d) => d !== undefined);
-          if (decision) m.decision = decision;
+          if (decision) match.decision = decision;
         }
       }
       return record;
