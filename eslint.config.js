@@ -164,6 +164,12 @@ const NOT_YET_SPLIT = {
   functions: {},
 };
 
+/**
+ * Not yet renamed (issue 28 item 4, house/terse-locals): candidate-index.ts is being split on main at the
+ * same time; its short locals are renamed when that lands. Nothing is added to this list.
+ */
+const NOT_YET_RENAMED = ['src/matching/candidate-index.ts'];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**'] },
   js.configs.recommended,
@@ -183,6 +189,7 @@ export default tseslint.config(
       'house/no-import-loop': 'error',
       'max-lines': ['error', { max: 500, skipBlankLines: false, skipComments: false }],
       'house/function-lines': ['error', { max: 80, temporary: NOT_YET_SPLIT.functions }],
+      'house/terse-locals': 'error',
     },
   },
   {
@@ -191,6 +198,7 @@ export default tseslint.config(
     rules: { 'max-lines': 'off', 'house/function-lines': 'off' },
   },
   { files: NOT_YET_SPLIT.files, rules: { 'max-lines': 'off' } },
+  { files: NOT_YET_RENAMED, rules: { 'house/terse-locals': 'off' } },
   ...restrictions,
   infraRule,
   ...layerRules,
