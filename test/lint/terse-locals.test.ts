@@ -12,7 +12,8 @@ RuleTester.describe = describe;
 RuleTester.it = it;
 RuleTester.itOnly = it.only;
 
-const terse = (name: string) => ({ messageId: 'terse', data: { name } });
+const allowed = 'id, db, ms, to, at, ok, up, by, of, fs, os, ip, pk, _';
+const terse = (name: string) => ({ messageId: 'terse', data: { name, allowed } });
 
 new RuleTester({ languageOptions: { ecmaVersion: 'latest', sourceType: 'module' } }).run(
   'house/terse-locals',
