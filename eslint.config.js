@@ -175,6 +175,7 @@ export default tseslint.config(
       'house/no-import-loop': 'error',
       'max-lines': ['error', { max: 500, skipBlankLines: false, skipComments: false }],
       'house/function-lines': ['error', { max: 80 }],
+      'house/terse-locals': 'error',
     },
   },
   {

@@ -191,4 +191,67 @@ const functionLines = {
   },
 };
 
-export default { rules: { 'room-faces': roomFaces, 'no-import-loop': noImportLoop, 'function-lines': functionLines } };
+/** Short names that are words or house conventions, allowed as locals (STYLE.md "Names"). */
+const SHORT_NAMES_ALLOWED = ['id', 'db', 'ms', 'to', 'at', 'ok', 'up', 'by', 'of', 'fs', 'os', 'ip', 'pk', '_'];
+
+/** The identifiers a declarator's pattern introduces: the id itself, or the names inside a destructuring. */
+function declaredNames(pattern) {
+  if (!pattern) return [];
+  switch (pattern.type) {
+    case 'Identifier':
+      return [pattern];
+    case 'ObjectPattern':
+      return pattern.properties.flatMap((property) =>
+        declaredNames(property.type === 'RestElement' ? property.argument : property.value),
+      );
+    case 'ArrayPattern':
+      return pattern.elements.flatMap((element) => declaredNames(element));
+    case 'RestElement':
+      return declaredNames(pattern.argument);
+    case 'AssignmentPattern':
+      return declaredNames(pattern.left);
+    default:
+      return [];
+  }
+}
+
+/** A counter in a classic for loop's init (`for (let i = 0; ...; ...)`) may keep a short name. */
+function isLoopCounter(declarator) {
+  const declaration = declarator.parent;
+  return declaration.parent?.type === 'ForStatement' && declaration.parent.init === declaration;
+}
+
+const terseLocals = {
+  meta: {
+    type: 'suggestion',
+    docs: { description: 'A variable (const, let, var) has a name of at least three letters that says what it holds.' },
+    schema: [{ type: 'object', properties: { allow: { type: 'array', items: { type: 'string' } } } }],
+    messages: {
+      terse:
+        "'{{name}}' does not say what it holds: name the local after its content (a regex match is `match`, a candidate `candidate`, a row `row`). Only counters declared in for (let i = ...; ...; ...) and {{allowed}} may be this short.",
+    },
+  },
+  create(context) {
+    const allowed = new Set(context.options[0]?.allow ?? SHORT_NAMES_ALLOWED);
+    return {
+      VariableDeclarator(declarator) {
+        if (isLoopCounter(declarator)) return;
+        for (const identifier of declaredNames(declarator.id)) {
+          const name = identifier.name;
+          if (name.length > 2 || allowed.has(name)) continue;
+          const data = { name, allowed: [...allowed].join(', ') };
+          context.report({ node: identifier, messageId: 'terse', data });
+        }
+      },
+    };
+  },
+};
+
+export default {
+  rules: {
+    'room-faces': roomFaces,
+    'no-import-loop': noImportLoop,
+    'function-lines': functionLines,
+    'terse-locals': terseLocals,
+  },
+};

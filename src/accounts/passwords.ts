@@ -7,9 +7,9 @@ import { validationError } from '../infra/errors.js';
  * of machine). The parameters and salt are stored with the hash, so they can be raised later and
  * old hashes still verify.
  */
-const N = 2 ** 17;
-const R = 8;
-const P = 1;
+const SCRYPT_COST = 2 ** 17;
+const SCRYPT_BLOCK_SIZE = 8;
+const SCRYPT_PARALLELISM = 1;
 const KEY_LENGTH = 32;
 const SALT_LENGTH = 16;
 
@@ -38,15 +38,22 @@ export function checkPassword(password: string): string {
 /** `scrypt$N$r$p$salt$hash`, salt and hash in base64. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(SALT_LENGTH);
-  const key = await derive(password, salt, N, R, P);
-  return ['scrypt', N, R, P, salt.toString('base64'), key.toString('base64')].join('$');
+  const key = await derive(password, salt, SCRYPT_COST, SCRYPT_BLOCK_SIZE, SCRYPT_PARALLELISM);
+  return [
+    'scrypt',
+    SCRYPT_COST,
+    SCRYPT_BLOCK_SIZE,
+    SCRYPT_PARALLELISM,
+    salt.toString('base64'),
+    key.toString('base64'),
+  ].join('$');
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, n, r, p, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash) return false;
+  const [scheme, cost, blockSize, parallelism, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !cost || !blockSize || !parallelism || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64');
-  const key = await derive(password, Buffer.from(salt, 'base64'), Number(n), Number(r), Number(p));
+  const key = await derive(password, Buffer.from(salt, 'base64'), Number(cost), Number(blockSize), Number(parallelism));
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 

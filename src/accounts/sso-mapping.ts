@@ -26,7 +26,8 @@ export function parseDomains(raw: string | readonly string[]): string[] {
     .map((d) => d.trim().toLowerCase().replace(/^@/, ''))
     .filter(Boolean);
   if (parts.length === 0) throw validationError('domains', 'give at least one email domain, such as bank.example');
-  for (const d of parts) if (!DOMAIN.test(d)) throw validationError('domains', `"${d}" is not a domain name`);
+  for (const domain of parts)
+    if (!DOMAIN.test(domain)) throw validationError('domains', `"${domain}" is not a domain name`);
   return [...new Set(parts)];
 }
 

@@ -170,7 +170,7 @@ export function auditService(deps: AuditDeps) {
           continue;
         }
         deleted += await ctx.db.transaction().execute(async (trx) => {
-          const n = await store.deleteThrough(chain, through, trx);
+          const removed = await store.deleteThrough(chain, through, trx);
           await store.deleteSealsThrough(chain, through, trx);
           await appendAudit(ctx.db, trx, [
             {
@@ -179,10 +179,15 @@ export function auditService(deps: AuditDeps) {
               actor: 'operator',
               subject: chain,
               at: now.toISOString(),
-              data: { throughSeq: through, before: cutoff, deleted: n, retentionYears: deps.config.retentionYears },
+              data: {
+                throughSeq: through,
+                before: cutoff,
+                deleted: removed,
+                retentionYears: deps.config.retentionYears,
+              },
             },
           ]);
-          return n;
+          return removed;
         });
       }
       return { before: cutoff, retentionYears: deps.config.retentionYears, deleted, dryRun: input.dryRun ?? false };

@@ -125,9 +125,9 @@ export interface ChainHead {
 
 /** Creates the chain's head if it is new and locks it (a row lock on PostgreSQL; SQLite has one writer). */
 export async function lockHead(db: Db, trx: Db, chain: string): Promise<ChainHead> {
-  const q = queries(db);
-  await q.seedHead.execute({ chain, hash: GENESIS_HASH }, trx);
-  const head = await (isPostgres(db) ? q.headForUpdate : q.head).first({ chain }, trx);
+  const sql = queries(db);
+  await sql.seedHead.execute({ chain, hash: GENESIS_HASH }, trx);
+  const head = await (isPostgres(db) ? sql.headForUpdate : sql.head).first({ chain }, trx);
   if (!head) throw new Error(`audit chain ${chain} has no head`);
   return {
     seq: Number(head.seq),
@@ -153,13 +153,21 @@ export async function placeEntries(
   let seq = head.seq;
   let prev = head.entry_hash;
   const rows: AuditRow[] = [];
-  for (const e of events) {
+  for (const event of events) {
     seq++;
-    const base = { chain, seq, at: e.at, event: e.event, actor: e.actor, subject: e.subject, data: e.data };
+    const base = {
+      chain,
+      seq,
+      at: event.at,
+      event: event.event,
+      actor: event.actor,
+      subject: event.subject,
+      data: event.data,
+    };
     const content = contentHash(base);
     const hash = entryHash(prev, content);
     rows.push({
-      id: e.id ?? newId('aud', new Date(e.at)),
+      id: event.id ?? newId('aud', new Date(event.at)),
       ...base,
       prev_hash: prev,
       content_hash: content,
@@ -177,8 +185,8 @@ export async function placeEntries(
     }
   } else {
     // SQLite runs in process: a statement prepared once costs less than building a long one per batch.
-    const q = queries(db);
-    for (const row of rows) await q.insert.execute(row, trx);
+    const sql = queries(db);
+    for (const row of rows) await sql.insert.execute(row, trx);
   }
   return { seq, hash: prev };
 }
@@ -203,10 +211,10 @@ export async function moveHead(
 /** The events grouped by chain, chains in the order of their names (the order heads are locked in). */
 function byChain(events: AuditEvent[]): [string, AuditEvent[]][] {
   const chains = new Map<string, AuditEvent[]>();
-  for (const e of events) {
-    const list = chains.get(e.chain);
-    if (list) list.push(e);
-    else chains.set(e.chain, [e]);
+  for (const event of events) {
+    const list = chains.get(event.chain);
+    if (list) list.push(event);
+    else chains.set(event.chain, [event]);
   }
   return [...chains.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
@@ -253,8 +261,8 @@ export async function appendAuditPending(db: Db, trx: Db, events: AuditEvent[]):
         .execute();
     return;
   }
-  const q = queries(db);
-  for (const row of rows) await q.insertPending.execute(row, trx);
+  const sql = queries(db);
+  for (const row of rows) await sql.insertPending.execute(row, trx);
 }
 
 /** Appends events in a transaction of their own (for work that writes nothing else). */

@@ -143,7 +143,7 @@ export class BatchRunner {
         batches.set(id, await this.callerOf(store, id));
       }
       const fresh = claimed.filter((c) => !ours.has(c.line));
-      for (const c of fresh) ours.add(c.line);
+      for (const row of fresh) ours.add(row.line);
       queue = queue.concat(fresh);
     };
     await claimMore();

@@ -180,8 +180,8 @@ export function batchService(deps: BatchDeps = {}) {
           });
           let text = '';
           for (const row of rows) {
-            const r = shown(batch!.status, resultRow(row));
-            text += input.format === 'csv' ? resultCsvLine(r) : `${JSON.stringify(r)}\n`;
+            const result = shown(batch!.status, resultRow(row));
+            text += input.format === 'csv' ? resultCsvLine(result) : `${JSON.stringify(result)}\n`;
           }
           if (text) yield text;
           if (rows.length < page) return;

@@ -141,10 +141,11 @@ export class BatchStore {
       .groupBy(['state', 'risk_level'])
       .execute();
     const tally: BatchTally = { queued: 0, done: 0, error: 0, cancelled: 0, low: 0, medium: 0, high: 0 };
-    for (const r of rows) {
-      const n = Number(r.n);
-      if (r.state in tally) tally[r.state as keyof BatchTally] += n;
-      if (r.state === 'done' && r.risk_level && r.risk_level in tally) tally[r.risk_level as keyof BatchTally] += n;
+    for (const row of rows) {
+      const count = Number(row.n);
+      if (row.state in tally) tally[row.state as keyof BatchTally] += count;
+      if (row.state === 'done' && row.risk_level && row.risk_level in tally)
+        tally[row.risk_level as keyof BatchTally] += count;
     }
     return tally;
   }
@@ -219,12 +220,12 @@ export class BatchStore {
 
   /** Gives claims back (this node stops, or the lists are not loaded). */
   async release(nodeId: string, lines: { batch_id: string; line: number }[]): Promise<void> {
-    for (const l of lines) {
+    for (const line of lines) {
       await this.db
         .updateTable('batch_rows')
         .set({ claimed_until: null, claimed_by: null })
-        .where('batch_id', '=', l.batch_id)
-        .where('line', '=', l.line)
+        .where('batch_id', '=', line.batch_id)
+        .where('line', '=', line.line)
         .where('claimed_by', '=', nodeId)
         .where('state', '=', 'queued')
         .execute();

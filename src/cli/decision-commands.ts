@@ -57,7 +57,7 @@ export function registerDecisionCommands(program: Command, runtime: CliRuntime):
         },
         command: Command,
       ) => {
-        const d = await runtime.withContext((ctx) =>
+        const decision = await runtime.withContext((ctx) =>
           ctx.services.decisions.addAs({
             ctx: ctx.operator,
             input: {
@@ -74,7 +74,11 @@ export function registerDecisionCommands(program: Command, runtime: CliRuntime):
             },
           }),
         );
-        printResult(runtime.output(command), d, () => `recorded ${d.decision} ${d.id} on ${d.entityId}: ${d.status}`);
+        printResult(
+          runtime.output(command),
+          decision,
+          () => `recorded ${decision.decision} ${decision.id} on ${decision.entityId}: ${decision.status}`,
+        );
       },
     );
 
@@ -129,10 +133,10 @@ export function registerDecisionCommands(program: Command, runtime: CliRuntime):
     .requiredOption('--user <email>', 'the approving member (not the one who decided)')
     .option('--json', 'print one JSON document')
     .action(async (id: string, opts: { org: string; user: string }, command: Command) => {
-      const d = await runtime.withContext((ctx) =>
+      const decision = await runtime.withContext((ctx) =>
         ctx.services.decisions.approveAs({ ctx: ctx.operator, input: { org: opts.org, user: opts.user, id } }),
       );
-      printResult(runtime.output(command), d, () => `approved ${d.id}: ${d.status}`);
+      printResult(runtime.output(command), decision, () => `approved ${decision.id}: ${decision.status}`);
     });
 
   const audit = program.command('audit').description('The hash-chained audit log');

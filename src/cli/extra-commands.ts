@@ -106,12 +106,14 @@ export function registerExtraCommands(program: Command, runtime: CliRuntime): vo
     .requiredOption('--org <slug>', 'organization slug')
     .option('--json', 'print one JSON document')
     .action(async (opts: { org: string }, command: Command) => {
-      const s = await runtime.withContext((ctx) => ctx.services.webhooks.status({ ctx: ctx.operator, input: opts }));
-      printResult(runtime.output(command), s, () =>
+      const status = await runtime.withContext((ctx) =>
+        ctx.services.webhooks.status({ ctx: ctx.operator, input: opts }),
+      );
+      printResult(runtime.output(command), status, () =>
         [
-          `url: ${s.url ?? '(none)'}${s.secretSet ? '' : ' (no secret set)'}`,
-          `state: ${s.paused ? `paused since ${s.pausedAt}` : 'active'}, ${s.consecutiveFailures} failed attempts in a row`,
-          `deliveries: ${s.pending} pending, ${s.delivered} delivered, ${s.failed} failed`,
+          `url: ${status.url ?? '(none)'}${status.secretSet ? '' : ' (no secret set)'}`,
+          `state: ${status.paused ? `paused since ${status.pausedAt}` : 'active'}, ${status.consecutiveFailures} failed attempts in a row`,
+          `deliveries: ${status.pending} pending, ${status.delivered} delivered, ${status.failed} failed`,
         ].join('\n'),
       );
     });

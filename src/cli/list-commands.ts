@@ -143,8 +143,8 @@ export function registerListCommands(program: Command, runtime: CliRuntime): voi
                 c.major ? 'yes' : 'no',
                 c.fields
                   .map((f) => {
-                    const d = c.changes[f];
-                    return `${f}${d?.added.length ? ` +${d.added.join('; ')}` : ''}${d?.removed.length ? ` -${d.removed.join('; ')}` : ''}`;
+                    const change = c.changes[f];
+                    return `${f}${change?.added.length ? ` +${change.added.join('; ')}` : ''}${change?.removed.length ? ` -${change.removed.join('; ')}` : ''}`;
                   })
                   .join(' | ')
                   .slice(0, 120),

@@ -36,9 +36,9 @@ export function backtestText(r: BacktestReport): string {
     `  alerts removed ${r.alerts.removed}, added ${r.alerts.added}; ${r.levelChanges.total} screenings change level`,
     `  confirmed matches lost: ${r.confirmedLost.total}; false positives no longer raised: ${r.falsePositivesCleared.total}`,
   ];
-  for (const m of r.confirmedLost.items.slice(0, 20))
+  for (const lost of r.confirmedLost.items.slice(0, 20))
     lines.push(
-      `    lost: ${m.entityId} (${m.entityName ?? '?'}) on ${m.screeningId} "${m.query}", decision ${m.decisionId}`,
+      `    lost: ${lost.entityId} (${lost.entityName ?? '?'}) on ${lost.screeningId} "${lost.query}", decision ${lost.decisionId}`,
     );
   return lines.join('\n');
 }
@@ -47,7 +47,7 @@ export function registerProfileCommands(program: Command, runtime: CliRuntime): 
   const profiles = program
     .command('profiles')
     .description('Screening profiles: lists, cut-offs and knobs per organization or key; draft, backtest, activate');
-  const as = <T>(opts: { org: string; user: string }, fn: (ctx: CallerContext, app: AppContext) => Promise<T>) =>
+  const asMember = <T>(opts: { org: string; user: string }, fn: (ctx: CallerContext, app: AppContext) => Promise<T>) =>
     runtime.withContext(async (app) => fn(await memberContext(app.operator, opts.org, opts.user), app));
 
   profiles
@@ -70,7 +70,7 @@ export function registerProfileCommands(program: Command, runtime: CliRuntime): 
     .requiredOption('--user <email>', 'a member of the organization')
     .option('--json', 'print one JSON document')
     .action(async (opts: { org: string; user: string }, command: Command) => {
-      const list = await as(opts, (ctx, app) => app.services.profiles.list({ ctx }));
+      const list = await asMember(opts, (ctx, app) => app.services.profiles.list({ ctx }));
       printResult(runtime.output(command), list, () =>
         list.length === 0
           ? 'no profiles: every screening runs under the built-in default'
@@ -89,7 +89,7 @@ export function registerProfileCommands(program: Command, runtime: CliRuntime): 
     .option('--json', 'print one JSON document')
     .action(
       async (opts: { org: string; user: string; name?: string; key?: string; settings?: string }, command: Command) => {
-        const p = await as(opts, (ctx, app) =>
+        const profile = await asMember(opts, (ctx, app) =>
           app.services.profiles.create({
             ctx,
             input: {
@@ -99,7 +99,7 @@ export function registerProfileCommands(program: Command, runtime: CliRuntime): 
             },
           }),
         );
-        printResult(runtime.output(command), p, () => profileText(p));
+        printResult(runtime.output(command), profile, () => profileText(profile));
       },
     );
 
@@ -112,10 +112,10 @@ export function registerProfileCommands(program: Command, runtime: CliRuntime): 
     .requiredOption('--settings <json>', 'knobs, e.g. \'{"sources":["eu_csl","un_csl"],"mediumCutoff":70}\'')
     .option('--json', 'print one JSON document')
     .action(async (opts: { org: string; user: string; id: string; settings: string }, command: Command) => {
-      const p = await as(opts, (ctx, app) =>
+      const profile = await asMember(opts, (ctx, app) =>
         app.services.profiles.saveDraft({ ctx, input: { id: opts.id, settings: settingsJson(opts.settings) } }),
       );
-      printResult(runtime.output(command), p, () => profileText(p));
+      printResult(runtime.output(command), profile, () => profileText(profile));
     });
 
   profiles
@@ -133,14 +133,14 @@ export function registerProfileCommands(program: Command, runtime: CliRuntime): 
         opts: { org: string; user: string; id: string; windowDays?: number; limit?: number; out?: string },
         command: Command,
       ) => {
-        const r = await as(opts, (ctx, app) =>
+        const backtest = await asMember(opts, (ctx, app) =>
           app.services.profiles.backtest({
             ctx,
             input: { id: opts.id, windowDays: opts.windowDays, limit: opts.limit },
           }),
         );
-        if (opts.out) writeFileSync(opts.out, `${JSON.stringify(r, null, 2)}\n`);
-        printResult(runtime.output(command), r, () => backtestText(r));
+        if (opts.out) writeFileSync(opts.out, `${JSON.stringify(backtest, null, 2)}\n`);
+        printResult(runtime.output(command), backtest, () => backtestText(backtest));
       },
     );
 
@@ -153,13 +153,13 @@ export function registerProfileCommands(program: Command, runtime: CliRuntime): 
     .option('--reason <text>', 'why, when the backtest drops confirmed matches')
     .option('--json', 'print one JSON document')
     .action(async (opts: { org: string; user: string; id: string; reason?: string }, command: Command) => {
-      const p = await as(opts, (ctx, app) =>
+      const profile = await asMember(opts, (ctx, app) =>
         app.services.profiles.activate({ ctx, input: { id: opts.id, reason: opts.reason } }),
       );
-      printResult(runtime.output(command), p, () =>
-        p.draft?.state === 'pending'
-          ? `version ${p.draft.version} waits for a second admin (four-eyes): sanctions profiles approve`
-          : `version ${p.activeVersion} is active\n${profileText(p)}`,
+      printResult(runtime.output(command), profile, () =>
+        profile.draft?.state === 'pending'
+          ? `version ${profile.draft.version} waits for a second admin (four-eyes): sanctions profiles approve`
+          : `version ${profile.activeVersion} is active\n${profileText(profile)}`,
       );
     });
 
@@ -171,7 +171,9 @@ export function registerProfileCommands(program: Command, runtime: CliRuntime): 
     .requiredOption('--id <id>', 'the profile (prf_...)')
     .option('--json', 'print one JSON document')
     .action(async (opts: { org: string; user: string; id: string }, command: Command) => {
-      const p = await as(opts, (ctx, app) => app.services.profiles.approve({ ctx, input: { id: opts.id } }));
-      printResult(runtime.output(command), p, () => `version ${p.activeVersion} is active`);
+      const profile = await asMember(opts, (ctx, app) =>
+        app.services.profiles.approve({ ctx, input: { id: opts.id } }),
+      );
+      printResult(runtime.output(command), profile, () => `version ${profile.activeVersion} is active`);
     });
 }

@@ -45,10 +45,10 @@ function thresholdOption(value: string, previous: Record<string, number> = {}): 
 
 function numberOption(name: string, max: number) {
   return (value: string): number => {
-    const n = Number(value);
-    if (!/^\d+(\.\d+)?$/.test(value) || n > max)
+    const parsed = Number(value);
+    if (!/^\d+(\.\d+)?$/.test(value) || parsed > max)
       throw new InvalidArgumentError(`${name} must be a number from 0 to ${max}`);
-    return n;
+    return parsed;
   };
 }
 
@@ -59,7 +59,7 @@ async function listsInForce(db: AppContext['operator']['db']) {
   if (active.length === 0)
     throw new AppError('LISTS_NOT_READY', 'no lists are loaded: run `sanctions lists sync` first');
   const records: ListRecord[] = [];
-  for (const v of active) for (const r of await store.records(v.id)) records.push(r);
+  for (const version of active) for (const record of await store.records(version.id)) records.push(record);
   const versions = active.map((v) => ({
     source: v.source as SourceId,
     version: v.id,

@@ -19,9 +19,9 @@ export function auditPage(app: FastifyInstance, deps: ConsoleDeps): void {
 
   app.get('/audit', async (request, reply) => {
     const session = sessionOf(request);
-    const q = request.query as Record<string, string | undefined>;
+    const query = request.query as Record<string, string | undefined>;
     let result: Html | undefined;
-    if (q.verify !== undefined) {
+    if (query.verify !== undefined) {
       const report = await audit.verify({ ctx: ctx(), input: { org: session.orgSlug } });
       const broken = report.broken[0];
       result = report.ok
@@ -70,12 +70,12 @@ export function auditPage(app: FastifyInstance, deps: ConsoleDeps): void {
     const session = sessionOf(request);
     if (!EXPORTERS.includes(session.role))
       throw new AppError('FORBIDDEN', `your role (${session.role}) may not export the audit log`);
-    const q = request.query as Record<string, string | undefined>;
+    const query = request.query as Record<string, string | undefined>;
     const result = await audit.export({
       ctx: ctx(),
-      input: { org: session.orgSlug, from: q.from ?? '', to: q.to ?? '', format: q.format ?? 'csv' },
+      input: { org: session.orgSlug, from: query.from ?? '', to: query.to ?? '', format: query.format ?? 'csv' },
     });
-    const name = `audit-${session.orgSlug}-${(q.from ?? '').slice(0, 10)}-${(q.to ?? '').slice(0, 10)}.${result.format}`;
+    const name = `audit-${session.orgSlug}-${(query.from ?? '').slice(0, 10)}-${(query.to ?? '').slice(0, 10)}.${result.format}`;
     return reply
       .type(result.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
       .header('Content-Disposition', `attachment; filename="${name.replace(/[^\w.-]/g, '_')}"`)

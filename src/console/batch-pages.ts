@@ -135,12 +135,12 @@ export function batchPages(app: FastifyInstance, deps: ConsoleDeps): void {
   app.get('/batches/:id', async (request, reply) => {
     const session = sessionOf(request);
     const { id } = request.params as { id: string };
-    const b = await batches.getBatch({ ctx: caller(request), input: { id } });
+    const batch = await batches.getBatch({ ctx: caller(request), input: { id } });
     const done = (request.query as Record<string, string | undefined>).done;
     return reply.type('text/html; charset=utf-8').send(
       page(
         {
-          title: `Batch ${b.fileName ?? b.batchId}`,
+          title: `Batch ${batch.fileName ?? batch.batchId}`,
           session,
           section: 'batches',
           notice:
@@ -150,31 +150,31 @@ export function batchPages(app: FastifyInstance, deps: ConsoleDeps): void {
         },
         html`<dl class="facts">
             <dt>Status</dt>
-            <dd>${b.status}</dd>
+            <dd>${batch.status}</dd>
             <dt>Progress</dt>
             <dd>
-              <progress max="${b.total}" value="${b.done}">${b.done} of ${b.total}</progress> ${b.done} / ${b.total}
-              rows done
+              <progress max="${batch.total}" value="${batch.done}">${batch.done} of ${batch.total}</progress>
+              ${batch.done} / ${batch.total} rows done
             </dd>
             <dt>Screened</dt>
-            <dd>${b.screened}</dd>
+            <dd>${batch.screened}</dd>
             <dt>Row errors</dt>
-            <dd>${b.errors}</dd>
+            <dd>${batch.errors}</dd>
             <dt>Risk</dt>
-            <dd>high ${b.counts.high}, medium ${b.counts.medium}, low ${b.counts.low}</dd>
+            <dd>high ${batch.counts.high}, medium ${batch.counts.medium}, low ${batch.counts.low}</dd>
             <dt>Uploaded</dt>
-            <dd>${when(b.createdAt)}</dd>
+            <dd>${when(batch.createdAt)}</dd>
             <dt>Finished</dt>
-            <dd>${when(b.finishedAt)}</dd>
+            <dd>${when(batch.finishedAt)}</dd>
             <dt>Batch id</dt>
-            <dd><code>${b.batchId}</code></dd>
+            <dd><code>${batch.batchId}</code></dd>
           </dl>
-          <p><a href="/console/batches/${encodeURIComponent(b.batchId)}/results.csv">Download results (CSV)</a></p>
+          <p><a href="/console/batches/${encodeURIComponent(batch.batchId)}/results.csv">Download results (CSV)</a></p>
           ${
-            b.rowErrors.length
+            batch.rowErrors.length
               ? html`<h2>Row errors</h2>
                   <ul>
-                    ${b.rowErrors.map((e) => html`<li>Line ${e.line}: ${e.message}</li>`)}
+                    ${batch.rowErrors.map((e) => html`<li>Line ${e.line}: ${e.message}</li>`)}
                   </ul>`
               : ''
           }

@@ -11,10 +11,10 @@ const LATEST_CHANGES = 25;
 function changeSummary(c: ChangeItem) {
   if (c.kind !== 'changed') return html`<span class="muted">${c.kind === 'added' ? 'newly listed' : 'delisted'}</span>`;
   return c.fields.map((field) => {
-    const d = c.changes[field];
+    const change = c.changes[field];
     return html`<div>
       <strong>${field}</strong
-      >${d?.added.length ? html` + ${d.added.join('; ')}` : ''}${d?.removed.length ? html` − ${d.removed.join('; ')}` : ''}
+      >${change?.added.length ? html` + ${change.added.join('; ')}` : ''}${change?.removed.length ? html` − ${change.removed.join('; ')}` : ''}
     </div>`;
   });
 }

@@ -23,10 +23,11 @@ import { settingsTabs } from './settings-pages.js';
  */
 
 function shown(settings: ProfileSettings, name: keyof ProfileSettings): string {
-  const v = settings[name];
-  if (name === 'sources') return v === null ? 'every source' : (v as string[]).join(', ');
-  if (typeof v === 'object') return Object.keys(v as object).length === 0 ? 'none' : JSON.stringify(v);
-  return String(v);
+  const setting = settings[name];
+  if (name === 'sources') return setting === null ? 'every source' : (setting as string[]).join(', ');
+  if (typeof setting === 'object')
+    return Object.keys(setting as object).length === 0 ? 'none' : JSON.stringify(setting);
+  return String(setting);
 }
 
 function knobTable(active: ProfileSettings, draft: ProfileSettings | undefined): Html {
@@ -223,14 +224,14 @@ function settingsFromForm(request: FastifyRequest): Record<string, unknown> {
     (v): v is string => typeof v === 'string',
   );
   const num = (name: string) => {
-    const v = field(request, name).trim();
-    return v === '' ? undefined : Number(v);
+    const text = field(request, name).trim();
+    return text === '' ? undefined : Number(text);
   };
   const json = (name: string) => {
-    const v = field(request, name).trim();
-    if (v === '') return {};
+    const text = field(request, name).trim();
+    if (text === '') return {};
     try {
-      return JSON.parse(v) as unknown;
+      return JSON.parse(text) as unknown;
     } catch {
       throw new AppError('VALIDATION_ERROR', `settings.${name}: must be JSON, such as {"us_csl": {"medium": 60}}`, {
         field: `settings.${name}`,
@@ -260,9 +261,9 @@ export function profilePage(app: FastifyInstance, deps: ConsoleDeps): void {
 
   const view = async (request: FastifyRequest, message?: Html) => {
     const session = sessionOf(request);
-    const p = await orgProfile(request);
-    const active = p?.active.settings ?? { ...DEFAULT_SETTINGS };
-    const draft = p?.draft ?? null;
+    const profile = await orgProfile(request);
+    const active = profile?.active.settings ?? { ...DEFAULT_SETTINGS };
+    const draft = profile?.draft ?? null;
     const csrf = csrfField(session);
     const admin = readOnly(session, 'administer');
     const pendingByOther = draft?.state === 'pending' && draft.requestedBy !== session.userId;
@@ -272,9 +273,9 @@ export function profilePage(app: FastifyInstance, deps: ConsoleDeps): void {
         <h2>Screening profile</h2>
         <p>
           ${
-            p
-              ? html`Active: version <strong id="active-version">${String(p.activeVersion)}</strong>, since
-                  ${when(p.active.activatedAt)}${p.active.reason ? html` (reason: ${p.active.reason})` : ''}.`
+            profile
+              ? html`Active: version <strong id="active-version">${String(profile.activeVersion)}</strong>, since
+                  ${when(profile.active.activatedAt)}${profile.active.reason ? html` (reason: ${profile.active.reason})` : ''}.`
               : html`No profile yet: every screening runs under the built-in default (version 0). Saving a draft makes
                 the organization's profile.`
           }
@@ -288,7 +289,7 @@ export function profilePage(app: FastifyInstance, deps: ConsoleDeps): void {
               </p>`
             : ''
         }
-        ${p?.backtest ? report(p.backtest) : ''}
+        ${profile?.backtest ? report(profile.backtest) : ''}
         ${
           admin ??
           html`<h3>Draft</h3>
@@ -352,38 +353,38 @@ export function profilePage(app: FastifyInstance, deps: ConsoleDeps): void {
     act(request, reply, async () => {
       const ctx = caller(request);
       const settings = settingsFromForm(request);
-      const p = await orgProfile(request);
-      if (p) await profiles.saveDraft({ ctx, input: { id: p.id, settings } });
+      const profile = await orgProfile(request);
+      if (profile) await profiles.saveDraft({ ctx, input: { id: profile.id, settings } });
       else await profiles.create({ ctx, input: { name: 'Organization profile', settings } });
       return 'The draft is saved. Run the backtest to see what it changes.';
     }),
   );
 
   const withProfile = async (request: FastifyRequest) => {
-    const p = await orgProfile(request);
-    if (!p) throw new AppError('CONFLICT', 'the organization has no screening profile yet: save a draft first');
-    return p;
+    const profile = await orgProfile(request);
+    if (!profile) throw new AppError('CONFLICT', 'the organization has no screening profile yet: save a draft first');
+    return profile;
   };
 
   app.post('/settings/profile/backtest', async (request, reply) =>
     act(request, reply, async () => {
-      const p = await withProfile(request);
+      const profile = await withProfile(request);
       const days = field(request, 'windowDays').trim();
-      const r = await profiles.backtest({
+      const backtest = await profiles.backtest({
         ctx: caller(request),
-        input: { id: p.id, ...(days ? { windowDays: Number(days) } : {}) },
+        input: { id: profile.id, ...(days ? { windowDays: Number(days) } : {}) },
       });
-      return `Backtest done: ${r.alerts.removed} alerts removed, ${r.confirmedLost.total} confirmed matches would be lost.`;
+      return `Backtest done: ${backtest.alerts.removed} alerts removed, ${backtest.confirmedLost.total} confirmed matches would be lost.`;
     }),
   );
 
   app.post('/settings/profile/activate', async (request, reply) =>
     act(request, reply, async () => {
-      const p = await withProfile(request);
+      const profile = await withProfile(request);
       const reason = field(request, 'reason').trim();
       const after = await profiles.activate({
         ctx: caller(request),
-        input: { id: p.id, ...(reason ? { reason } : {}) },
+        input: { id: profile.id, ...(reason ? { reason } : {}) },
       });
       return after.draft?.state === 'pending'
         ? 'Activation requested: another admin must approve it (four-eyes).'
@@ -393,16 +394,16 @@ export function profilePage(app: FastifyInstance, deps: ConsoleDeps): void {
 
   app.post('/settings/profile/approve', async (request, reply) =>
     act(request, reply, async () => {
-      const p = await withProfile(request);
-      const after = await profiles.approve({ ctx: caller(request), input: { id: p.id } });
+      const profile = await withProfile(request);
+      const after = await profiles.approve({ ctx: caller(request), input: { id: profile.id } });
       return `Version ${after.activeVersion} is active.`;
     }),
   );
 
   app.post('/settings/profile/discard', async (request, reply) =>
     act(request, reply, async () => {
-      const p = await withProfile(request);
-      await profiles.discardDraft({ ctx: caller(request), input: { id: p.id } });
+      const profile = await withProfile(request);
+      await profiles.discardDraft({ ctx: caller(request), input: { id: profile.id } });
       return 'The draft is discarded.';
     }),
   );

@@ -48,9 +48,11 @@ export function cookieOptions(request: FastifyRequest) {
 }
 
 export function sameToken(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && a.length > 0 && timingSafeEqual(a, b);
+  const givenBytes = Buffer.from(given);
+  const expectedBytes = Buffer.from(expected);
+  return (
+    givenBytes.length === expectedBytes.length && givenBytes.length > 0 && timingSafeEqual(givenBytes, expectedBytes)
+  );
 }
 
 /** The signed-in session of a page that requires one (the hook has checked that it is there). */

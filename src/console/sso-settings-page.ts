@@ -47,26 +47,27 @@ export function ssoSettingsPage(app: FastifyInstance, deps: ConsoleDeps): void {
   const render = async (request: FastifyRequest, message?: Html) => {
     const session = sessionOf(request);
     const current = await sso.show({ ctx: ctx(), input: { org: session.orgSlug } });
-    const v = current;
+    const settings = current;
     const form =
       readOnly(session, 'administer') ??
       html`<form class="stack" method="post" action="/console/settings/sso">
-        ${csrfField(session)} ${input('issuer', 'Issuer URL', v?.issuer ?? '', html`type="url" size="60" required`)}
-        ${input('clientId', 'Client id', v?.clientId ?? '', html`required`)}
-        ${input('clientSecret', v ? 'Client secret (leave empty to keep)' : 'Client secret', '', html`type="password" autocomplete="off"`)}
-        ${input('domains', 'Allowed email domains (comma-separated)', v?.domains.join(', ') ?? '', html`required`)}
-        ${input('roleClaim', 'Role claim', v?.roleClaim ?? 'groups')}
-        ${input('adminGroup', 'Admin group', v?.adminGroup ?? '')}
-        ${input('analystGroup', 'Analyst group', v?.analystGroup ?? '')}
-        ${input('auditorGroup', 'Auditor group', v?.auditorGroup ?? '')}
-        ${input('scopes', 'Scopes', v?.scopes ?? 'openid email profile')}
+        ${csrfField(session)}
+        ${input('issuer', 'Issuer URL', settings?.issuer ?? '', html`type="url" size="60" required`)}
+        ${input('clientId', 'Client id', settings?.clientId ?? '', html`required`)}
+        ${input('clientSecret', settings ? 'Client secret (leave empty to keep)' : 'Client secret', '', html`type="password" autocomplete="off"`)}
+        ${input('domains', 'Allowed email domains (comma-separated)', settings?.domains.join(', ') ?? '', html`required`)}
+        ${input('roleClaim', 'Role claim', settings?.roleClaim ?? 'groups')}
+        ${input('adminGroup', 'Admin group', settings?.adminGroup ?? '')}
+        ${input('analystGroup', 'Analyst group', settings?.analystGroup ?? '')}
+        ${input('auditorGroup', 'Auditor group', settings?.auditorGroup ?? '')}
+        ${input('scopes', 'Scopes', settings?.scopes ?? 'openid email profile')}
         <label for="passwordLogin"
           ><input
             id="passwordLogin"
             name="passwordLogin"
             type="checkbox"
             value="on"
-            ${v && !v.passwordLogin ? '' : html`checked`}
+            ${settings && !settings.passwordLogin ? '' : html`checked`}
           />
           Members may also sign in with a password (unticked: password sessions end at once)</label
         >

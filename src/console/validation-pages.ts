@@ -36,8 +36,8 @@ export function validationPages(app: FastifyInstance, deps: ConsoleDeps): void {
 
   app.get('/validation', async (request, reply) => {
     const session = sessionOf(request);
-    const q = request.query as Record<string, string | undefined>;
-    const pageNumber = Math.max(1, Math.min(1_000_000, Number.parseInt(q.page ?? '1', 10) || 1));
+    const params = request.query as Record<string, string | undefined>;
+    const pageNumber = Math.max(1, Math.min(1_000_000, Number.parseInt(params.page ?? '1', 10) || 1));
     const { items, total } = await validation.listRuns({
       ctx: caller(request),
       input: { page: pageNumber, pageSize: PAGE_SIZE, orgId: session.orgId },

@@ -74,12 +74,12 @@ function levelOf(score: number): string {
 
 /** The match of `entityId` among a target's matches: its row, or a listing of a grouped match. */
 function findMatch(matchesJson: string, entityId: string) {
-  for (const m of parseJsonArray<MatchJson>(matchesJson)) {
-    if (!entityIdsOf(m).includes(entityId)) continue;
-    const listing = m.entity?.id === entityId ? undefined : m.listings?.find((l) => l.entityId === entityId);
+  for (const match of parseJsonArray<MatchJson>(matchesJson)) {
+    if (!entityIdsOf(match).includes(entityId)) continue;
+    const listing = match.entity?.id === entityId ? undefined : match.listings?.find((l) => l.entityId === entityId);
     return {
-      name: listing?.name ?? m.entity?.name ?? entityId,
-      score: listing?.matchScore ?? m.matchScore ?? 0,
+      name: listing?.name ?? match.entity?.name ?? entityId,
+      score: listing?.matchScore ?? match.matchScore ?? 0,
     };
   }
   return undefined;
@@ -129,9 +129,9 @@ export type DecisionView = ReturnType<typeof decisionView>;
 /** Views of decisions with their users' e-mail addresses. */
 export async function decisionViews(db: Db, rows: DecisionRow[]): Promise<DecisionView[]> {
   const users = new Set<string>();
-  for (const r of rows) {
-    users.add(r.user_id);
-    if (r.approved_by) users.add(r.approved_by);
+  for (const row of rows) {
+    users.add(row.user_id);
+    if (row.approved_by) users.add(row.approved_by);
   }
   const emails = await new TenantsStore(db).emailsOf([...users]);
   return rows.map((r) => decisionView(r, emails));
@@ -145,7 +145,7 @@ export async function latestDecisions(db: Db, orgId: string, customerKey: string
   const rows = await new DecisionsStore(db).allForCustomers(orgId, [customerKey]);
   if (rows.length === 0) return new Map();
   const latest = new Map<string, DecisionRow>();
-  for (const r of rows) latest.set(r.entity_id, r);
+  for (const row of rows) latest.set(row.entity_id, row);
   const views = await decisionViews(db, [...latest.values()]);
   return new Map(views.map((v) => [v.entityId, v]));
 }
@@ -171,11 +171,11 @@ export function decisionsService(deps: DecisionsDeps) {
     body: DecisionRequestBody,
   ) {
     const { reason, note } = checkBody(body);
-    const on = await target(ctx.db, who.orgId, where);
+    const subject = await target(ctx.db, who.orgId, where);
     const entityId = body.entityId.trim();
-    const match = findMatch(on.matchesJson, entityId);
-    if (!match)
-      throw validationError('entityId', `"${entityId}" is not a match of this ${on.alertId ? 'alert' : 'screening'}`);
+    const match = findMatch(subject.matchesJson, entityId);
+    const decided = subject.alertId ? 'alert' : 'screening';
+    if (!match) throw validationError('entityId', `"${entityId}" is not a match of this ${decided}`);
     const org = await new TenantsStore(ctx.db).orgById(who.orgId);
     if (!org) throw notFound('organization');
     const now = ctx.clock.now();
@@ -192,8 +192,8 @@ export function decisionsService(deps: DecisionsDeps) {
     const row: DecisionRow = {
       id: newId('dec', now),
       org_id: who.orgId,
-      screening_id: on.screeningId,
-      alert_id: on.alertId,
+      screening_id: subject.screeningId,
+      alert_id: subject.alertId,
       entity_id: entityId,
       entity_name: match.name,
       match_score: match.score,
@@ -203,9 +203,9 @@ export function decisionsService(deps: DecisionsDeps) {
       note,
       user_id: who.userId,
       key_id: who.keyId,
-      customer_key: customerKeyOf(on.externalId, on.searchKey),
-      customer_data: on.searchKey,
-      external_id: on.externalId,
+      customer_key: customerKeyOf(subject.externalId, subject.searchKey),
+      customer_data: subject.searchKey,
+      external_id: subject.externalId,
       fingerprint: record ? listingFingerprint(record) : null,
       list_version: version,
       listed_since: version ? ((await store.activatedAt(version)) ?? at) : at,

@@ -225,7 +225,7 @@ export class DecisionsStore {
         .where('version_id', '=', versionId)
         .where('record_id', 'in', chunk)
         .execute();
-      for (const r of rows) present.add(r.record_id);
+      for (const row of rows) present.add(row.record_id);
     }
     if (present.size === 0 && expected > 0) {
       const any = await this.db

@@ -86,27 +86,28 @@ export function evaluateSuppressions(
   if (decisions.length === 0) return NO_SUPPRESSIONS;
   const now = at.now.toISOString();
   const out: Suppressions = { suppressed: new Map(), lapsed: [] };
-  for (const d of latestPerEntity(decisions).values()) {
-    if (d.decision !== 'false_positive') continue;
-    if (d.lapsed_at !== null) {
+  for (const decision of latestPerEntity(decisions).values()) {
+    if (decision.decision !== 'false_positive') continue;
+    if (decision.lapsed_at !== null) {
       out.lapsed.push({
-        decisionId: d.id,
-        entityId: d.entity_id,
-        reason: d.lapse_reason as LapseReason,
-        at: d.lapsed_at,
+        decisionId: decision.id,
+        entityId: decision.entity_id,
+        reason: decision.lapse_reason as LapseReason,
+        at: decision.lapsed_at,
         isNew: false,
       });
       continue;
     }
-    const record = at.record(d.entity_id);
+    const record = at.record(decision.entity_id);
     let reason: LapseReason | undefined;
-    if (d.delisted_at !== null && record) reason = 'delisted_and_relisted';
-    else if (record && d.fingerprint !== null && listingFingerprint(record) !== d.fingerprint)
+    if (decision.delisted_at !== null && record) reason = 'delisted_and_relisted';
+    else if (record && decision.fingerprint !== null && listingFingerprint(record) !== decision.fingerprint)
       reason = 'listing_changed';
-    else if (d.customer_data !== at.searchKey) reason = 'customer_data_changed';
-    else if (d.review_at !== null && d.review_at <= now) reason = 'review_date_passed';
-    if (reason) out.lapsed.push({ decisionId: d.id, entityId: d.entity_id, reason, at: now, isNew: true });
-    else out.suppressed.set(d.entity_id, d.id);
+    else if (decision.customer_data !== at.searchKey) reason = 'customer_data_changed';
+    else if (decision.review_at !== null && decision.review_at <= now) reason = 'review_date_passed';
+    if (reason)
+      out.lapsed.push({ decisionId: decision.id, entityId: decision.entity_id, reason, at: now, isNew: true });
+    else out.suppressed.set(decision.entity_id, decision.id);
   }
   return out;
 }
@@ -122,7 +123,8 @@ interface MatchLike {
 /** Entity ids a match stands for: its row and, grouped, every listing's. */
 export function entityIdsOf(match: MatchLike): string[] {
   const ids = match.entity?.id ? [match.entity.id] : [];
-  for (const l of match.listings ?? []) if (l.entityId && !ids.includes(l.entityId)) ids.push(l.entityId);
+  for (const listing of match.listings ?? [])
+    if (listing.entityId && !ids.includes(listing.entityId)) ids.push(listing.entityId);
   return ids;
 }
 
@@ -161,17 +163,17 @@ export async function recordLapses(
 ): Promise<AuditEvent[]> {
   const events: AuditEvent[] = [];
   const store = new DecisionsStore(db);
-  for (const l of lapses) {
-    if (!(await store.lapse(l.decisionId, l.at, l.reason, trx))) continue;
+  for (const lapse of lapses) {
+    if (!(await store.lapse(lapse.decisionId, lapse.at, lapse.reason, trx))) continue;
     events.push({
       chain: audit.orgId,
       event: 'decision.lapsed',
       actor: audit.actor,
-      subject: l.decisionId,
-      at: l.at,
+      subject: lapse.decisionId,
+      at: lapse.at,
       data: {
-        entityId: l.entityId,
-        reason: l.reason,
+        entityId: lapse.entityId,
+        reason: lapse.reason,
         ...(audit.screeningId ? { screeningId: audit.screeningId } : {}),
       },
     });

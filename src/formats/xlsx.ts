@@ -41,11 +41,11 @@ function u64(buf: Buffer, at: number): number {
 }
 
 async function zipEntries(file: string): Promise<Map<string, ZipEntry>> {
-  const fh = await fs.open(file, 'r');
+  const handle = await fs.open(file, 'r');
   try {
-    const { size } = await fh.stat();
+    const { size } = await handle.stat();
     const tailLength = Math.min(size, 65557 + 20);
-    const tail = await readAt(fh, size - tailLength, tailLength);
+    const tail = await readAt(handle, size - tailLength, tailLength);
     let eocd = -1;
     for (let i = tail.length - 22; i >= 0; i--) {
       if (tail.readUInt32LE(i) === 0x06054b50) {
@@ -58,60 +58,61 @@ async function zipEntries(file: string): Promise<Map<string, ZipEntry>> {
     let cdSize = tail.readUInt32LE(eocd + 12);
     let cdOffset = tail.readUInt32LE(eocd + 16);
     if ((cdOffset === 0xffffffff || count === 0xffff) && eocd >= 20 && tail.readUInt32LE(eocd - 20) === 0x07064b50) {
-      const z64 = await readAt(fh, u64(tail, eocd - 20 + 8), 56);
+      const z64 = await readAt(handle, u64(tail, eocd - 20 + 8), 56);
       if (z64.readUInt32LE(0) !== 0x06064b50) throw new Error('bad ZIP64 end-of-central-directory record');
       count = u64(z64, 32);
       cdSize = u64(z64, 40);
       cdOffset = u64(z64, 48);
     }
-    const cd = await readAt(fh, cdOffset, cdSize);
+    const directory = await readAt(handle, cdOffset, cdSize);
     const entries = new Map<string, ZipEntry>();
-    let p = 0;
+    let entryStart = 0;
     for (let n = 0; n < count; n++) {
-      if (p + 46 > cd.length || cd.readUInt32LE(p) !== 0x02014b50) throw new Error('corrupt ZIP central directory');
-      const method = cd.readUInt16LE(p + 10);
-      let compressedSize = cd.readUInt32LE(p + 20);
-      let uncompressed = cd.readUInt32LE(p + 24);
-      const nameLength = cd.readUInt16LE(p + 28);
-      const extraLength = cd.readUInt16LE(p + 30);
-      const commentLength = cd.readUInt16LE(p + 32);
-      let offset = cd.readUInt32LE(p + 42);
-      const name = cd.toString('utf8', p + 46, p + 46 + nameLength);
-      let e = p + 46 + nameLength;
-      const extraEnd = e + extraLength;
-      while (e + 4 <= extraEnd) {
-        const id = cd.readUInt16LE(e);
-        const len = cd.readUInt16LE(e + 2);
+      if (entryStart + 46 > directory.length || directory.readUInt32LE(entryStart) !== 0x02014b50)
+        throw new Error('corrupt ZIP central directory');
+      const method = directory.readUInt16LE(entryStart + 10);
+      let compressedSize = directory.readUInt32LE(entryStart + 20);
+      let uncompressed = directory.readUInt32LE(entryStart + 24);
+      const nameLength = directory.readUInt16LE(entryStart + 28);
+      const extraLength = directory.readUInt16LE(entryStart + 30);
+      const commentLength = directory.readUInt16LE(entryStart + 32);
+      let offset = directory.readUInt32LE(entryStart + 42);
+      const name = directory.toString('utf8', entryStart + 46, entryStart + 46 + nameLength);
+      let extraAt = entryStart + 46 + nameLength;
+      const extraEnd = extraAt + extraLength;
+      while (extraAt + 4 <= extraEnd) {
+        const id = directory.readUInt16LE(extraAt);
+        const len = directory.readUInt16LE(extraAt + 2);
         if (id === 0x0001) {
-          let q = e + 4;
+          let fieldAt = extraAt + 4;
           if (uncompressed === 0xffffffff) {
-            uncompressed = u64(cd, q);
-            q += 8;
+            uncompressed = u64(directory, fieldAt);
+            fieldAt += 8;
           }
           if (compressedSize === 0xffffffff) {
-            compressedSize = u64(cd, q);
-            q += 8;
+            compressedSize = u64(directory, fieldAt);
+            fieldAt += 8;
           }
-          if (offset === 0xffffffff) offset = u64(cd, q);
+          if (offset === 0xffffffff) offset = u64(directory, fieldAt);
         }
-        e += 4 + len;
+        extraAt += 4 + len;
       }
       entries.set(name, { name, method, compressedSize, offset });
-      p = extraEnd + commentLength;
+      entryStart = extraEnd + commentLength;
     }
     return entries;
   } finally {
-    await fh.close();
+    await handle.close();
   }
 }
 
 async function entryStream(file: string, entry: ZipEntry): Promise<NodeJS.ReadableStream> {
-  const fh = await fs.open(file, 'r');
+  const handle = await fs.open(file, 'r');
   let local: Buffer;
   try {
-    local = await readAt(fh, entry.offset, 30);
+    local = await readAt(handle, entry.offset, 30);
   } finally {
-    await fh.close();
+    await handle.close();
   }
   if (local.length < 30 || local.readUInt32LE(0) !== 0x04034b50)
     throw new Error(`bad ZIP local header for ${entry.name}`);
@@ -140,8 +141,8 @@ async function* saxChunks(file: string, entry: ZipEntry, handlers: SaxHandlers):
   parser.on('opentag', (tag) => {
     if (!handlers.open) return;
     const attrs: Record<string, string> = {};
-    for (const [k, v] of Object.entries(tag.attributes))
-      attrs[k] = typeof v === 'string' ? v : (v as { value: string }).value;
+    for (const [key, value] of Object.entries(tag.attributes))
+      attrs[key] = typeof value === 'string' ? value : (value as { value: string }).value;
     handlers.open(localName(tag.name), attrs);
   });
   if (handlers.close) parser.on('closetag', (tag) => handlers.close!(localName(tag.name)));
@@ -216,13 +217,13 @@ async function readDateStyles(file: string, entry: ZipEntry | undefined): Promis
 }
 
 function columnIndex(ref: string): number {
-  let n = 0;
-  for (const ch of ref) {
-    const c = ch.charCodeAt(0);
-    if (c < 65 || c > 90) break;
-    n = n * 26 + (c - 64);
+  let column = 0;
+  for (const letter of ref) {
+    const code = letter.charCodeAt(0);
+    if (code < 65 || code > 90) break;
+    column = column * 26 + (code - 64);
   }
-  return n - 1;
+  return column - 1;
 }
 
 /** Streams every row of every sheet, in workbook order, with plain cell values. */
@@ -249,8 +250,8 @@ export async function* readXlsxRows(file: string): AsyncGenerator<XlsxRow> {
       await saxPart(file, rels, {
         open(name, attrs) {
           if (name === 'Relationship' && attrs.Id && attrs.Target) {
-            const t = attrs.Target.startsWith('/') ? attrs.Target.slice(1) : `xl/${attrs.Target}`;
-            targets.set(attrs.Id, t);
+            const target = attrs.Target.startsWith('/') ? attrs.Target.slice(1) : `xl/${attrs.Target}`;
+            targets.set(attrs.Id, target);
           }
         },
       });
@@ -287,19 +288,19 @@ export async function* readXlsxRows(file: string): AsyncGenerator<XlsxRow> {
           if (name === 'v' || name === 't') inValue = false;
           else if (name === 'rPh') phonetic--;
           else if (name === 'c' && cell) {
-            let v: CellValue = null;
+            let cellValue: CellValue = null;
             if (value !== '') {
-              if (cell.type === 's') v = shared[Number(value)] ?? null;
-              else if (cell.type === 'inlineStr' || cell.type === 'str') v = value;
-              else if (cell.type === 'b') v = value === '1';
-              else if (cell.type === 'e') v = null;
+              if (cell.type === 's') cellValue = shared[Number(value)] ?? null;
+              else if (cell.type === 'inlineStr' || cell.type === 'str') cellValue = value;
+              else if (cell.type === 'b') cellValue = value === '1';
+              else if (cell.type === 'e') cellValue = null;
               else {
                 const num = Number(value);
-                v = Number.isFinite(num) ? (dateStyles.has(cell.style) ? excelSerialToDate(num) : num) : value;
+                cellValue = Number.isFinite(num) ? (dateStyles.has(cell.style) ? excelSerialToDate(num) : num) : value;
               }
             }
             while (cells.length < cell.col) cells.push(null);
-            cells[cell.col] = v;
+            cells[cell.col] = cellValue;
             cell = undefined;
           } else if (name === 'row') {
             if (cells.some((c) => c !== null && c !== '')) ready.push({ sheetName, rowNumber, cells });

@@ -160,9 +160,9 @@ export function childText(node: XmlNode | undefined, name: string): string | und
 /** All descendants with that local name, depth first. */
 export function descendants(node: XmlNode | undefined, name: string, out: XmlNode[] = []): XmlNode[] {
   if (!node) return out;
-  for (const c of node.children) {
-    if (c.name === name) out.push(c);
-    descendants(c, name, out);
+  for (const childNode of node.children) {
+    if (childNode.name === name) out.push(childNode);
+    descendants(childNode, name, out);
   }
   return out;
 }

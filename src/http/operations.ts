@@ -46,9 +46,9 @@ export interface OperationsDeps {
 /** True when `header` is `Bearer <token>`; compared in constant time. */
 export function bearerMatches(header: string | undefined, token: string): boolean {
   const given = /^Bearer\s+(.+)$/i.exec(header ?? '')?.[1]?.trim() ?? '';
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(token).digest();
-  return timingSafeEqual(a, b) && given.length > 0;
+  const givenDigest = createHash('sha256').update(given).digest();
+  const tokenDigest = createHash('sha256').update(token).digest();
+  return timingSafeEqual(givenDigest, tokenDigest) && given.length > 0;
 }
 
 const ReadySchema = Type.Object({
@@ -88,8 +88,8 @@ function refusalOf(
 function nulField(value: unknown, path: string, depth = 0): string | undefined {
   if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
   if (value === null || typeof value !== 'object' || depth > 8) return undefined;
-  for (const [k, v] of Object.entries(value)) {
-    const found = nulField(v, path ? `${path}.${k}` : k, depth + 1);
+  for (const [key, entry] of Object.entries(value)) {
+    const found = nulField(entry, path ? `${path}.${key}` : key, depth + 1);
     if (found !== undefined) return found;
   }
   return undefined;
@@ -157,11 +157,11 @@ export function registerOperations(app: FastifyInstance, deps: OperationsDeps): 
       },
     },
     async (_request, reply) => {
-      const r = await deps.readiness();
-      const ready = r.database && r.listsLoaded && r.matchingThreads && !r.draining;
+      const readiness = await deps.readiness();
+      const ready = readiness.database && readiness.listsLoaded && readiness.matchingThreads && !readiness.draining;
       return reply
         .status(ready ? 200 : 503)
-        .send({ success: ready, data: { status: ready ? 'ready' : 'not_ready', ...r } });
+        .send({ success: ready, data: { status: ready ? 'ready' : 'not_ready', ...readiness } });
     },
   );
 

@@ -196,20 +196,20 @@ export function toCountryCode(value: string | undefined | null): string | undefi
   if (!value) return undefined;
   const trimmed = value.trim();
   if (!trimmed) return undefined;
-  const t = tables();
-  if (/^[A-Za-z]{2}$/.test(trimmed) && t.codes.has(trimmed.toUpperCase())) return trimmed.toUpperCase();
-  const direct = t.byName.get(normalize(trimmed));
+  const table = tables();
+  if (/^[A-Za-z]{2}$/.test(trimmed) && table.codes.has(trimmed.toUpperCase())) return trimmed.toUpperCase();
+  const direct = table.byName.get(normalize(trimmed));
   if (direct) return direct;
   // Bilingual or qualified forms: "Russia / Russie", "Iran (Islamic Republic of)", "Syria, Arab Republic".
   for (const part of trimmed.split(/\s*[/;]\s*|\s*\(\s*|\)\s*/)) {
-    const hit = part ? t.byName.get(normalize(part)) : undefined;
+    const hit = part ? table.byName.get(normalize(part)) : undefined;
     if (hit) return hit;
   }
   const comma = trimmed.split(',');
   if (comma.length === 2) {
-    const swapped = t.byName.get(normalize(`${comma[1]} ${comma[0]}`));
+    const swapped = table.byName.get(normalize(`${comma[1]} ${comma[0]}`));
     if (swapped) return swapped;
-    const first = t.byName.get(normalize(comma[0] ?? ''));
+    const first = table.byName.get(normalize(comma[0] ?? ''));
     if (first) return first;
   }
   return undefined;
@@ -437,9 +437,9 @@ export function countryCode(value: string | undefined | null): string | undefine
   // An ISO code in capitals is a code, although "NA" (Namibia) also reads as "not available".
   const code = value?.trim();
   if (code && /^[A-Z]{2}$/.test(code) && isCountryCode(code)) return code;
-  const t = clean(value);
-  if (!t) return undefined;
-  const stripped = t.replace(/^(citizen|national|nationality)\s+of\s+/i, '').replace(/[.\s]+$/, '');
+  const cleaned = clean(value);
+  if (!cleaned) return undefined;
+  const stripped = cleaned.replace(/^(citizen|national|nationality)\s+of\s+/i, '').replace(/[.\s]+$/, '');
   const demonym = DEMONYMS[stripped.toLowerCase().replace(/\s+(national|citizen)$/, '')];
   if (demonym) return demonym;
   // The ICU names write "Antigua & Barbuda", "Turks & Caicos Islands"; the publishers spell "and".
@@ -456,20 +456,20 @@ export function countryOrWording(value: string): string {
  * Afghanistan", "Syria; Lebanon"): ISO2 where resolvable, else the wording itself.
  */
 export function countryList(value: string | undefined | null): string[] {
-  const t = clean(value);
-  if (!t) return [];
+  const cleaned = clean(value);
+  if (!cleaned) return [];
   const out: string[] = [];
-  for (const piece of splitEnumerated(t).flatMap((p) => p.split(/\s*;\s*/))) {
-    const p0 = clean(piece.replace(/^(possibly|reportedly|allegedly|probably)\s+/i, ''));
-    if (!p0) continue;
-    const whole = countryCode(p0);
+  for (const piece of splitEnumerated(cleaned).flatMap((p) => p.split(/\s*;\s*/))) {
+    const firstPiece = clean(piece.replace(/^(possibly|reportedly|allegedly|probably)\s+/i, ''));
+    if (!firstPiece) continue;
+    const whole = countryCode(firstPiece);
     if (whole) {
       addUnique(out, whole);
       continue;
     }
-    for (const part of p0.split(/\s*(?:,|\band\b|\bor\b|、|・)\s*/i)) {
-      const p = clean(part);
-      if (p) addUnique(out, countryCode(p) ?? p);
+    for (const part of firstPiece.split(/\s*(?:,|\band\b|\bor\b|、|・)\s*/i)) {
+      const cleanPart = clean(part);
+      if (cleanPart) addUnique(out, countryCode(cleanPart) ?? cleanPart);
     }
   }
   return out;

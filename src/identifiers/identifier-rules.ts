@@ -128,8 +128,8 @@ function compact(value: string): string {
 const CURRENCY_ALIASES: Record<string, string> = { XBT: 'BTC' };
 
 export function normalizeCurrency(currency: string): string {
-  const c = currency.trim().toUpperCase();
-  return CURRENCY_ALIASES[c] ?? c;
+  const code = currency.trim().toUpperCase();
+  return CURRENCY_ALIASES[code] ?? code;
 }
 
 /** Bech32 (bc1..., ltc1...): a prefix, the separator 1, then data in the bech32 alphabet, in one case. */
@@ -141,10 +141,14 @@ const BECH32 = /^[a-z]{1,20}1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{6,}$/;
  * Bitcoin's older addresses, Tron, Monero) tells letters apart by case, so it is kept.
  */
 function normalizeWallet(value: string): string {
-  const v = value.normalize('NFKC').replace(/\s+/g, '');
-  if (/^0x[0-9a-f]{40}$/i.test(v)) return v.toLowerCase();
-  if ((v === v.toLowerCase() || v === v.toUpperCase()) && BECH32.test(v.toLowerCase())) return v.toLowerCase();
-  return v;
+  const squeezed = value.normalize('NFKC').replace(/\s+/g, '');
+  if (/^0x[0-9a-f]{40}$/i.test(squeezed)) return squeezed.toLowerCase();
+  if (
+    (squeezed === squeezed.toLowerCase() || squeezed === squeezed.toUpperCase()) &&
+    BECH32.test(squeezed.toLowerCase())
+  )
+    return squeezed.toLowerCase();
+  return squeezed;
 }
 
 /**
@@ -226,8 +230,8 @@ function imoFault(n: string, scheme: ImoScheme | undefined): IdentifierFault | u
 /** ISO 7064 MOD 97-10 over the digits of a string whose letters count A=10 ... Z=35. */
 function mod97(text: string): number {
   let rest = 0;
-  for (const ch of text) {
-    const code = ch.charCodeAt(0);
+  for (const char of text) {
+    const code = char.charCodeAt(0);
     const value = code >= 65 ? code - 55 : code - 48;
     rest = (value >= 10 ? rest * 100 + value : rest * 10 + value) % 97;
   }

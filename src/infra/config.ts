@@ -233,9 +233,9 @@ export interface ConfigVariable {
   description: string;
 }
 
-const V = <T extends readonly ConfigVariable[]>(variables: T): T => variables;
+const declareVariables = <T extends readonly ConfigVariable[]>(variables: T): T => variables;
 
-export const CONFIG_VARIABLES = V([
+export const CONFIG_VARIABLES = declareVariables([
   {
     name: 'NODE_ENV',
     group: 'Server',

@@ -22,10 +22,10 @@ function randomBytes10(): Buffer {
  */
 export function newId(prefix: string, at: Date): string {
   let time = '';
-  let t = at.getTime();
+  let remaining = at.getTime();
   for (let i = 0; i < 10; i++) {
-    time = ALPHABET[t % 32] + time;
-    t = Math.floor(t / 32);
+    time = ALPHABET[remaining % 32] + time;
+    remaining = Math.floor(remaining / 32);
   }
   const bytes = randomBytes10();
   let bits = 0;

@@ -209,10 +209,10 @@ export function enableProcessMetrics(): void {
 /** The text Prometheus scrapes: the sample taken now, then every metric of the registry. */
 export async function metricsText(sample: () => Promise<MetricsSample>): Promise<string> {
   enableProcessMetrics();
-  const s = await sample();
-  listLoaded.set(s.listsLoaded ? 1 : 0);
-  for (const g of [listRecords, listAge, listStale, listSyncOk, listCheckFailures, listCheckAge]) g.reset();
-  for (const list of s.lists) {
+  const sampled = await sample();
+  listLoaded.set(sampled.listsLoaded ? 1 : 0);
+  for (const metric of [listRecords, listAge, listStale, listSyncOk, listCheckFailures, listCheckAge]) metric.reset();
+  for (const list of sampled.lists) {
     listRecords.set({ source: list.source }, list.records);
     if (list.ageSeconds !== null) listAge.set({ source: list.source }, list.ageSeconds);
     listStale.set({ source: list.source }, list.stale ? 1 : 0);
@@ -220,21 +220,24 @@ export async function metricsText(sample: () => Promise<MetricsSample>): Promise
     listCheckFailures.set({ source: list.source }, list.checkFailures);
     if (list.checkAgeSeconds !== null) listCheckAge.set({ source: list.source }, list.checkAgeSeconds);
   }
-  for (const g of [validationFinished, validationValue, validationMet]) g.reset();
-  if (s.validation) {
-    validationFinished.set({ kind: s.validation.kind }, Math.round(new Date(s.validation.finishedAt).getTime() / 1000));
-    for (const row of s.validation.summary) {
+  for (const metric of [validationFinished, validationValue, validationMet]) metric.reset();
+  if (sampled.validation) {
+    validationFinished.set(
+      { kind: sampled.validation.kind },
+      Math.round(new Date(sampled.validation.finishedAt).getTime() / 1000),
+    );
+    for (const row of sampled.validation.summary) {
       validationValue.set({ measure: row.key }, row.value);
       validationMet.set({ measure: row.key }, row.met ? 1 : 0);
     }
   }
-  outboxDue.set(s.outbox.due);
-  outboxAge.set(s.outbox.oldestAgeSeconds);
-  matchingQueue.set(s.matching.queueDepth);
-  matchingThreads.set(s.matching.threads);
-  if (s.matching.busySeconds > matchingBusyCounted) {
-    matchingBusy.inc(s.matching.busySeconds - matchingBusyCounted);
-    matchingBusyCounted = s.matching.busySeconds;
+  outboxDue.set(sampled.outbox.due);
+  outboxAge.set(sampled.outbox.oldestAgeSeconds);
+  matchingQueue.set(sampled.matching.queueDepth);
+  matchingThreads.set(sampled.matching.threads);
+  if (sampled.matching.busySeconds > matchingBusyCounted) {
+    matchingBusy.inc(sampled.matching.busySeconds - matchingBusyCounted);
+    matchingBusyCounted = sampled.matching.busySeconds;
   }
   return registry.metrics();
 }

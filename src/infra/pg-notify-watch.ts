@@ -34,23 +34,24 @@ export function pgNotifyWatch(
 
   const connect = () => {
     if (closed) return;
-    const c = new pg.Client({ connectionString: stripSchemaParam(config.url), keepAlive: true });
-    client = c;
+    const pgClient = new pg.Client({ connectionString: stripSchemaParam(config.url), keepAlive: true });
+    client = pgClient;
     const lost = () => {
-      if (client !== c) return;
+      if (client !== pgClient) return;
       listening = false;
       client = undefined;
-      c.end().catch(() => undefined);
+      pgClient.end().catch(() => undefined);
       if (!closed) retry = setTimeout(connect, 500);
       retry?.unref();
     };
-    c.on('error', lost);
-    c.on('end', lost);
-    c.on('notification', (message) => {
+    pgClient.on('error', lost);
+    pgClient.on('end', lost);
+    pgClient.on('notification', (message) => {
       if (message.channel === channel && (message.payload ?? '') === schema) version++;
     });
-    c.connect()
-      .then(() => c.query(`LISTEN ${channel}`))
+    pgClient
+      .connect()
+      .then(() => pgClient.query(`LISTEN ${channel}`))
       .then(() => {
         version++;
         listening = true;
@@ -66,9 +67,9 @@ export function pgNotifyWatch(
       closed = true;
       listening = false;
       clearTimeout(retry);
-      const c = client;
+      const current = client;
       client = undefined;
-      await c?.end().catch(() => undefined);
+      await current?.end().catch(() => undefined);
     },
   };
 }

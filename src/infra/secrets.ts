@@ -64,10 +64,10 @@ export class SecretBox {
   /** Encrypts under the current key; without a key the value is stored as it is. */
   seal(plain: string): string {
     if (!this.current) return plain;
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.current.bytes, iv);
+    const nonce = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.current.bytes, nonce);
     const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    const parts = [this.current.id, iv, cipher.getAuthTag(), data].map((p) =>
+    const parts = [this.current.id, nonce, cipher.getAuthTag(), data].map((p) =>
       typeof p === 'string' ? p : p.toString('base64url'),
     );
     return PREFIX + parts.join(':');
@@ -76,15 +76,15 @@ export class SecretBox {
   /** Decrypts a sealed value (clear text passes through); throws SecretError naming the missing key. */
   open(stored: string): string {
     if (!SecretBox.isSealed(stored)) return stored;
-    const [id, iv, tag, data] = stored.slice(PREFIX.length).split(':');
+    const [id, nonce, tag, data] = stored.slice(PREFIX.length).split(':');
     const key = id ? this.keys.get(id) : undefined;
-    if (!key || iv === undefined || tag === undefined || data === undefined) {
+    if (!key || nonce === undefined || tag === undefined || data === undefined) {
       throw new SecretError(
         `the secret was encrypted under key ${id ?? '?'}, which is neither SECRET_KEY nor in SECRET_KEY_PREVIOUS`,
       );
     }
     try {
-      const decipher = createDecipheriv('aes-256-gcm', key.bytes, Buffer.from(iv, 'base64url'));
+      const decipher = createDecipheriv('aes-256-gcm', key.bytes, Buffer.from(nonce, 'base64url'));
       decipher.setAuthTag(Buffer.from(tag, 'base64url'));
       return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
     } catch {

@@ -47,9 +47,9 @@ export function watchTables(db: Db, tables: readonly string[]): TableWatch | und
   const sqlite = sqliteConnectionOf(db);
   if (!sqlite) return shared.get(db)?.find((s) => tables.every((t) => s.tables.includes(t)))?.watch;
   for (const table of tables) if (!IDENTIFIER.test(table)) throw new Error(`not a table name: ${table}`);
-  const fn = `sanctions_watch_${++watches}`;
+  const functionName = `sanctions_watch_${++watches}`;
   let version = 0;
-  sqlite.function(fn, { deterministic: false }, () => {
+  sqlite.function(functionName, { deterministic: false }, () => {
     version++;
     return null;
   });
@@ -66,9 +66,9 @@ export function watchTables(db: Db, tables: readonly string[]): TableWatch | und
       // another task's transaction, they would go with it if it rolled back.
       if (!installed) {
         for (const table of tables) {
-          for (const op of ['INSERT', 'UPDATE', 'DELETE']) {
+          for (const operation of ['INSERT', 'UPDATE', 'DELETE']) {
             sqlite.exec(
-              `CREATE TEMP TRIGGER ${fn}_${table}_${op.toLowerCase()} AFTER ${op} ON main.${table} BEGIN SELECT ${fn}(); END`,
+              `CREATE TEMP TRIGGER ${functionName}_${table}_${operation.toLowerCase()} AFTER ${operation} ON main.${table} BEGIN SELECT ${functionName}(); END`,
             );
           }
         }

@@ -52,15 +52,15 @@ function encodeCursor(p: Position): string {
 
 function decodeCursor(raw: string): Position {
   try {
-    const p = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown;
+    const payload = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown;
     if (
-      Array.isArray(p) &&
-      p.length === 3 &&
-      typeof p[0] === 'string' &&
-      typeof p[1] === 'string' &&
-      Number.isInteger(p[2])
+      Array.isArray(payload) &&
+      payload.length === 3 &&
+      typeof payload[0] === 'string' &&
+      typeof payload[1] === 'string' &&
+      Number.isInteger(payload[2])
     )
-      return p as Position;
+      return payload as Position;
   } catch {
     // reported below
   }
@@ -189,32 +189,32 @@ export async function versionSummaries(db: Db, versionIds: string[]): Promise<Ve
     .groupBy(['version_id', 'source', 'kind', 'major', 'activated_at'])
     .execute();
   const out = new Map<string, VersionSummary>();
-  for (const r of rows) {
-    let summary = out.get(r.version_id);
+  for (const row of rows) {
+    let summary = out.get(row.version_id);
     if (!summary) {
       const previous = await db
         .selectFrom('list_versions')
         .select('id')
-        .where('source', '=', r.source)
+        .where('source', '=', row.source)
         .where('status', 'in', ['active', 'superseded'])
-        .where('id', '<', r.version_id)
+        .where('id', '<', row.version_id)
         .orderBy('id', 'desc')
         .executeTakeFirst();
       summary = {
-        source: r.source,
-        versionId: r.version_id,
+        source: row.source,
+        versionId: row.version_id,
         previousVersionId: previous?.id ?? null,
-        activatedAt: r.activated_at,
+        activatedAt: row.activated_at,
         added: 0,
         removed: 0,
         changed: 0,
         major: 0,
       };
-      out.set(r.version_id, summary);
+      out.set(row.version_id, summary);
     }
-    const n = Number(r.n);
-    if (r.kind === 'added' || r.kind === 'removed' || r.kind === 'changed') summary[r.kind] += n;
-    if (r.major === 1) summary.major += n;
+    const count = Number(row.n);
+    if (row.kind === 'added' || row.kind === 'removed' || row.kind === 'changed') summary[row.kind] += count;
+    if (row.major === 1) summary.major += count;
   }
   return [...out.values()].sort((a, b) => a.versionId.localeCompare(b.versionId));
 }

@@ -100,9 +100,9 @@ function isMajor(before: ListRecord, after: ListRecord, fields: ChangeField[]): 
   if (fields.some((f) => MAJOR_FIELDS.has(f))) return true;
   const names = (r: ListRecord) =>
     new Set([r.name, ...r.aliases.map((a) => a.name)].map((n) => n.normalize('NFC').trim()));
-  const a = names(before);
-  const b = names(after);
-  return a.size !== b.size || [...a].some((n) => !b.has(n));
+  const namesBefore = names(before);
+  const namesAfter = names(after);
+  return namesBefore.size !== namesAfter.size || [...namesBefore].some((n) => !namesAfter.has(n));
 }
 
 /** The difference of one entity between two versions; undefined when nothing a reader sees differs. */
@@ -112,9 +112,9 @@ export function diffRecord(before: ListRecord, after: ListRecord): EntityChange 
   const detail: Partial<Record<ChangeField, FieldDelta>> = {};
   const fields: ChangeField[] = [];
   for (const field of CHANGE_FIELDS) {
-    const d = delta(was[field], now[field]);
-    if (d) {
-      detail[field] = d;
+    const change = delta(was[field], now[field]);
+    if (change) {
+      detail[field] = change;
       fields.push(field);
     }
   }

@@ -28,7 +28,7 @@ function recordLookup(lists: ListRecord[][]): (entityId: string) => ListRecord |
   return (entityId) => {
     if (!byId) {
       byId = new Map();
-      for (const rows of lists) for (const r of rows) byId.set(`${r.source}:${r.id}`, r);
+      for (const rows of lists) for (const record of rows) byId.set(`${record.source}:${record.id}`, record);
     }
     return byId.get(entityId);
   };
@@ -87,7 +87,7 @@ export class ListRuntime<I> {
     for (const version of active) {
       const rows = this.cache.get(version.id) ?? (await store.records(version.id));
       next.set(version.id, rows);
-      for (const r of rows) records.push(r);
+      for (const record of rows) records.push(record);
     }
     const index = await this.options.buildIndex(records);
     const previous = this.snapshot;

@@ -183,10 +183,10 @@ export class ListStore {
       .execute();
     const seen = new Map<string, number>();
     const drop: string[] = [];
-    for (const v of superseded) {
-      const n = (seen.get(v.source) ?? 0) + 1;
-      seen.set(v.source, n);
-      if (n > keep) drop.push(v.id);
+    for (const version of superseded) {
+      const seenCount = (seen.get(version.source) ?? 0) + 1;
+      seen.set(version.source, seenCount);
+      if (seenCount > keep) drop.push(version.id);
     }
     for (const id of drop) await this.db.deleteFrom('list_records').where('version_id', '=', id).execute();
   }

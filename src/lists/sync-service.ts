@@ -86,8 +86,8 @@ async function directoryDigest(dir: string): Promise<string> {
   const hash = createHash('sha256');
   const entries = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name);
   for (const name of entries.sort()) {
-    const s = await stat(join(dir, name));
-    hash.update(`${name}\0${s.size}\0${s.mtimeMs}\0`);
+    const stats = await stat(join(dir, name));
+    hash.update(`${name}\0${stats.size}\0${stats.mtimeMs}\0`);
   }
   return hash.digest('hex');
 }

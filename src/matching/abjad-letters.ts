@@ -11,13 +11,13 @@ const ABJAD_VOWEL = /[aeiouwy]/;
 
 /** Every consonant of the abjad reading stands, in order, in the romanization. */
 export function consonantsKept(abjad: string, latin: string): boolean {
-  let j = 0;
+  let latinAt = 0;
   for (let i = 0; i < abjad.length; i++) {
-    const ch = abjad[i]!;
-    if (ABJAD_VOWEL.test(ch)) continue;
-    while (j < latin.length && latin[j] !== ch) j++;
-    if (j === latin.length) return false;
-    j++;
+    const letter = abjad[i]!;
+    if (ABJAD_VOWEL.test(letter)) continue;
+    while (latinAt < latin.length && latin[latinAt] !== letter) latinAt++;
+    if (latinAt === latin.length) return false;
+    latinAt++;
   }
   return true;
 }
@@ -31,7 +31,7 @@ export function consonantsKept(abjad: string, latin: string): boolean {
  * consonant), and so is a final waw (the silent one of عمرو, Amr).
  */
 export function lettersWritten(abjad: string, latin: string): boolean {
-  const n = abjad.length;
+  const letterCount = abjad.length;
   // (The romanization is read from its first letter: after an initial alif the waw or ya is the
   // first vowel, أوندوا Ondoa.)
   let at = 0;
@@ -39,24 +39,24 @@ export function lettersWritten(abjad: string, latin: string): boolean {
     while (at < latin.length) if (re.test(latin[at++]!)) return true;
     return false;
   };
-  for (let i = 1; i < n; i++) {
-    const c = abjad[i]!;
-    const last = i === n - 1;
-    if (c === 'y' || c === 'i' || c === 'e') {
+  for (let i = 1; i < letterCount; i++) {
+    const letter = abjad[i]!;
+    const last = i === letterCount - 1;
+    if (letter === 'y' || letter === 'i' || letter === 'e') {
       if (!find(Y_LETTER) || (last && !Y_LETTER.test(latin[latin.length - 1]!))) return false;
-    } else if (c === 'w' || c === 'o') {
+    } else if (letter === 'w' || letter === 'o') {
       if (!last && !find(W_LETTER)) return false;
-    } else if (c === 'a') {
+    } else if (letter === 'a') {
       if (!find(A_LETTER) || (last && !FINAL_VOWEL.test(latin))) return false;
-    } else if (c === 'h' && last && !DIGRAPH_FIRST.test(abjad[i - 1]!) && !FINAL_A.test(latin)) return false;
+    } else if (letter === 'h' && last && !DIGRAPH_FIRST.test(abjad[i - 1]!) && !FINAL_A.test(latin)) return false;
   }
   // The other way round, a romanization's final -i or -u after a consonant is a long vowel, and the
   // script writes it (کمالی Kamali, ابو Abu): کمال kmal is Kamal, not Kamali, and حمزہ hmzh Hamza, not
   // Hamcho. (Hebrew ends a few names' -o with he, שלמה Shlomo: those are left to the skeleton.)
   const end = latin.length - 1;
   if (end >= 2 && !VOWEL.test(latin[end - 1]!)) {
-    if (Y_LETTER.test(latin[end]!) && latin[end] !== 'e' && !Y_LETTER.test(abjad[n - 1]!)) return false;
-    if ((latin[end] === 'u' || latin[end] === 'o') && !FINAL_W.test(abjad[n - 1]!)) return false;
+    if (Y_LETTER.test(latin[end]!) && latin[end] !== 'e' && !Y_LETTER.test(abjad[letterCount - 1]!)) return false;
+    if ((latin[end] === 'u' || latin[end] === 'o') && !FINAL_W.test(abjad[letterCount - 1]!)) return false;
   }
   return true;
 }

@@ -26,7 +26,7 @@ const NAME_FORMING = new Set(['abu', 'abou', 'bou', 'umm', 'bin', 'ibn', 'bint',
 /** The names' numbers, when they have some, all agree (a ship's or a series' number: SINCERE 02 / SICERE 02). */
 export function sameNumbers(queryNumbers: string[], listedNumbers: string[]): boolean {
   if (queryNumbers.length === 0 || queryNumbers.length !== listedNumbers.length) return false;
-  for (const n of queryNumbers) if (!listedNumbers.includes(n)) return false;
+  for (const number of queryNumbers) if (!listedNumbers.includes(number)) return false;
   return true;
 }
 
@@ -71,23 +71,23 @@ export function rolesSwapped(queryParts: ScoredPart[], listed: ScoredPart[], qPa
   let ownAsFather = false;
   let fatherAsOwn = false;
   for (let i = 0; i < queryParts.length; i++) {
-    const j = qPartner[i]!;
-    if (j < 0) continue;
-    if (queryRoles[i] === 1 && listedRoles[j] === 2) ownAsFather = true;
-    else if (queryRoles[i] === 2 && listedRoles[j] === 1) fatherAsOwn = true;
+    const partner = qPartner[i]!;
+    if (partner < 0) continue;
+    if (queryRoles[i] === 1 && listedRoles[partner] === 2) ownAsFather = true;
+    else if (queryRoles[i] === 2 && listedRoles[partner] === 1) fatherAsOwn = true;
   }
   return ownAsFather && fatherAsOwn;
 }
 
 const countryWords = new Map<string, boolean>();
 export function isCountryWord(t: string): boolean {
-  let v = countryWords.get(t);
-  if (v === undefined) {
-    v = t.length >= 4 && toCountryCode(t) !== undefined;
+  let isCountry = countryWords.get(t);
+  if (isCountry === undefined) {
+    isCountry = t.length >= 4 && toCountryCode(t) !== undefined;
     if (countryWords.size >= 100_000) countryWords.clear();
-    countryWords.set(t, v);
+    countryWords.set(t, isCountry);
   }
-  return v;
+  return isCountry;
 }
 
 /** Some pair of the alignment is the same word, or a long word with one slip (see RESEMBLANCE_ONLY_FACTOR). */
@@ -115,7 +115,7 @@ export function holdsSameWord(queryParts: ScoredPart[], listed: ScoredPart[], ch
  * particles that form a name (see NAME_FORMING) and a word read as a legal form only by a slip.
  */
 export function nameParts(parts: ScoredPart[]): number {
-  let n = 0;
+  let count = 0;
   for (const part of parts) {
     if (
       part.kind === 'particle'
@@ -124,9 +124,9 @@ export function nameParts(parts: ScoredPart[]): number {
           ? part.slip === true
           : part.kind !== 'number'
     )
-      n++;
+      count++;
   }
-  return n;
+  return count;
 }
 
 /**
@@ -161,14 +161,20 @@ const CONSONANT = /[bcdfgjklmnpqrstvxz]/;
 
 /** The two words differ by one consonant put for another, or one consonant more that doubles no neighbour. */
 function consonantSlip(a: string, b: string): boolean {
-  let i = 0;
-  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  let firstDiff = 0;
+  while (firstDiff < a.length && firstDiff < b.length && a.charCodeAt(firstDiff) === b.charCodeAt(firstDiff))
+    firstDiff++;
   if (a.length === b.length)
-    return i < a.length && sameFrom(a, i + 1, b, i + 1) && CONSONANT.test(a[i]!) && CONSONANT.test(b[i]!);
+    return (
+      firstDiff < a.length &&
+      sameFrom(a, firstDiff + 1, b, firstDiff + 1) &&
+      CONSONANT.test(a[firstDiff]!) &&
+      CONSONANT.test(b[firstDiff]!)
+    );
   const [long, short] = a.length > b.length ? [a, b] : [b, a];
-  if (long.length !== short.length + 1 || !sameFrom(long, i + 1, short, i)) return false;
-  const x = long[i]!;
-  return CONSONANT.test(x) && long[i - 1] !== x && long[i + 1] !== x;
+  if (long.length !== short.length + 1 || !sameFrom(long, firstDiff + 1, short, firstDiff)) return false;
+  const extra = long[firstDiff]!;
+  return CONSONANT.test(extra) && long[firstDiff - 1] !== extra && long[firstDiff + 1] !== extra;
 }
 
 /** `a` from `i` on is `b` from `j` on (the alignment's hot path: no substrings made). */
@@ -229,12 +235,17 @@ const BALTIC_ENDINGS = ['s', 'as', 'is', 'us', 'ys'];
  */
 function writtenByConvention(a: string, b: string): boolean {
   if (hungarian(a) === hungarian(b)) return true;
-  const aS = a.endsWith('s');
-  if (aS === b.endsWith('s')) return false;
-  const [long, short] = aS ? [a, b] : [b, a];
+  const aEndsInS = a.endsWith('s');
+  if (aEndsInS === b.endsWith('s')) return false;
+  const [long, short] = aEndsInS ? [a, b] : [b, a];
   const fold = spellingFold(short);
-  for (const e of BALTIC_ENDINGS)
-    if (long.endsWith(e) && long.length - e.length >= 3 && spellingFold(long.slice(0, -e.length)) === fold) return true;
+  for (const ending of BALTIC_ENDINGS)
+    if (
+      long.endsWith(ending) &&
+      long.length - ending.length >= 3 &&
+      spellingFold(long.slice(0, -ending.length)) === fold
+    )
+      return true;
   return false;
 }
 
@@ -244,25 +255,25 @@ function writtenByConvention(a: string, b: string): boolean {
  * (Maynuky / Mainuki: "y>i"); undefined for anything longer, which is a slip of its own.
  */
 function slipOf(a: string, b: string): string | undefined {
-  let i = 0;
-  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  let ja = a.length;
-  let jb = b.length;
-  while (ja > i && jb > i && a.charCodeAt(ja - 1) === b.charCodeAt(jb - 1)) {
-    ja--;
-    jb--;
+  let start = 0;
+  while (start < a.length && start < b.length && a.charCodeAt(start) === b.charCodeAt(start)) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a.charCodeAt(endA - 1) === b.charCodeAt(endB - 1)) {
+    endA--;
+    endB--;
   }
-  if (ja - i === jb - i) {
+  if (endA - start === endB - start) {
     let change: string | undefined;
-    for (let k = 0; i + k < ja; k++) {
-      if (a[i + k] === b[i + k]) continue;
-      const swap = a[i + k]! + '>' + b[i + k]!;
+    for (let k = 0; start + k < endA; k++) {
+      if (a[start + k] === b[start + k]) continue;
+      const swap = a[start + k]! + '>' + b[start + k]!;
       if (change !== undefined && change !== swap) return undefined;
       change = swap;
     }
     return change;
   }
-  return ja - i + (jb - i) <= 3 ? a.slice(i, ja) + '>' + b.slice(i, jb) : undefined;
+  return endA - start + (endB - start) <= 3 ? a.slice(start, endA) + '>' + b.slice(start, endB) : undefined;
 }
 
 /**

@@ -203,10 +203,10 @@ export class CandidateIndex {
    * for a word no listed name holds and no population table knows.
    */
   idfOf = (text: string): number | undefined => {
-    const df = this.df.get(text);
+    const records = this.df.get(text);
     const common = isCommonName(text);
-    if (df === undefined) return common ? COMMON_NAME_IDF : undefined;
-    const idf = Math.log((this.records + IDF_PRIOR) / (df + 1));
+    if (records === undefined) return common ? COMMON_NAME_IDF : undefined;
+    const idf = Math.log((this.records + IDF_PRIOR) / (records + 1));
     return common && idf > COMMON_NAME_IDF ? COMMON_NAME_IDF : idf;
   };
 
@@ -214,10 +214,10 @@ export class CandidateIndex {
    * The one shared ScoredPart of a listed part: names share their parts' objects, which keeps the
    * index small and lets a query remember how it compared with a part (QueryParts.similarity).
    */
-  private interned(p: NamePart, key: string): ScoredPart {
+  private interned(listed: NamePart, key: string): ScoredPart {
     let part = this.parts.get(key);
     if (part === undefined) {
-      part = this.scored(p.text, p.kind, p.translit);
+      part = this.scored(listed.text, listed.kind, listed.translit);
       this.parts.set(key, part);
     }
     return part;
@@ -227,11 +227,11 @@ export class CandidateIndex {
   scored(text: string, kind: NamePart['kind'], translit?: NamePart['translit']): ScoredPart {
     const word = kind === 'word' || kind === 'patronymic';
     const idf = word ? (this.idfOf(text) ?? this.maxIdf) : 0;
-    const p: ScoredPart = { text, kind, pk: word ? this.vocabulary.pk(text) : '', idf };
-    if (translit) p.translit = translit;
-    if (word) p.fold = this.fold(text);
-    if (word && this.personWords.has(text)) p.personal = true;
-    return p;
+    const part: ScoredPart = { text, kind, pk: word ? this.vocabulary.pk(text) : '', idf };
+    if (translit) part.translit = translit;
+    if (word) part.fold = this.fold(text);
+    if (word && this.personWords.has(text)) part.personal = true;
+    return part;
   }
 
   /**
@@ -243,8 +243,8 @@ export class CandidateIndex {
     const out = this.nameCandidates(q);
     if (identified === undefined || identified.size === 0) return out;
     const have = new Set(out.map((c) => c.name));
-    for (const r of identified)
-      for (let id = this.firstName[r]!; id < this.firstName[r + 1]!; id++)
+    for (const record of identified)
+      for (let id = this.firstName[record]!; id < this.firstName[record + 1]!; id++)
         if (!have.has(id)) out.push({ name: id, rank: 0, seq: out.length });
     return out;
   }

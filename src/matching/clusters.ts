@@ -39,8 +39,8 @@ export function buildClusters(records: ListRecord[]): Clusters {
     Infinity,
   );
   for (;;) {
-    const s = steps.next();
-    if (s.done) return s.value;
+    const step = steps.next();
+    if (step.done) return step.value;
   }
 }
 
@@ -65,51 +65,52 @@ export function* clusterSteps(
     return x;
   };
   const union = (a: number, b: number): void => {
-    const ra = find(a);
-    const rb = find(b);
-    if (ra === rb) return;
+    const rootA = find(a);
+    const rootB = find(b);
+    if (rootA === rootB) return;
     // The lower index stays root, so the cluster id is stable for a given record order.
-    if (ra < rb) parent[rb] = ra;
-    else parent[ra] = rb;
+    if (rootA < rootB) parent[rootB] = rootA;
+    else parent[rootA] = rootB;
   };
   const groups = new Map<string, number[]>();
   const add = (key: string, i: number): void => {
-    const g = groups.get(key);
-    if (g) {
-      if (g[g.length - 1] !== i) g.push(i);
+    const group = groups.get(key);
+    if (group) {
+      if (group[group.length - 1] !== i) group.push(i);
     } else groups.set(key, [i]);
   };
   for (let i = 0; i < records.length; i++) {
-    const r = records[i]!;
-    for (const id of r.identifiers) {
+    const record = records[i]!;
+    for (const id of record.identifiers) {
       if (!LINKING_IDS.has(id.type)) continue;
       // "IMO 9123456" and "9123456" are one number.
-      const v =
+      const idValue =
         id.type === 'imo' || id.type === 'mmsi'
           ? id.value.replace(/\D/g, '')
           : id.value.toUpperCase().replace(/[^0-9A-Z]/g, '');
       // Short values ("123") are not identifying across lists.
-      if (v.length < 5) continue;
-      add(`${id.type === 'national_id' || id.type === 'passport' ? 'doc' : id.type}:${v}`, i);
+      if (idValue.length < 5) continue;
+      add(`${id.type === 'national_id' || id.type === 'passport' ? 'doc' : id.type}:${idValue}`, i);
     }
     const key = nameKey(primaryParts[i] ?? []);
     if (key) {
-      for (const b of r.birthDates) if (!b.approximate && b.date.length >= 4) add(`n:${key}|b:${b.date}`, i);
-      for (const c of countries[i] ?? []) add(`n:${key}|c:${c}`, i);
-      if (r.entityType === 'vessel' || r.entityType === 'aircraft') add(`n:${key}|t:${r.entityType}`, i);
+      for (const birth of record.birthDates)
+        if (!birth.approximate && birth.date.length >= 4) add(`n:${key}|b:${birth.date}`, i);
+      for (const country of countries[i] ?? []) add(`n:${key}|c:${country}`, i);
+      if (record.entityType === 'vessel' || record.entityType === 'aircraft') add(`n:${key}|t:${record.entityType}`, i);
     }
     if (i % step === 0) yield;
   }
-  let n = 0;
-  for (const [key, g] of groups) {
-    if (++n % (step * 16) === 0) yield;
-    if (g.length < 2 || g.length > MAX_GROUP) continue;
+  let groupCount = 0;
+  for (const [key, group] of groups) {
+    if (++groupCount % (step * 16) === 0) yield;
+    if (group.length < 2 || group.length > MAX_GROUP) continue;
     const byName = key.startsWith('n:');
-    for (let k = 1; k < g.length; k++) {
+    for (let k = 1; k < group.length; k++) {
       // Names alone link only rows of different lists: two rows of one list with the same name
       // and country are two parties unless an identifier says otherwise.
-      if (byName && records[g[0]!]!.source === records[g[k]!]!.source) continue;
-      union(g[0]!, g[k]!);
+      if (byName && records[group[0]!]!.source === records[group[k]!]!.source) continue;
+      union(group[0]!, group[k]!);
     }
   }
   const clusterOf = new Int32Array(records.length);
@@ -118,11 +119,11 @@ export function* clusterSteps(
     const root = find(i);
     clusterOf[i] = root;
     if (i % (step * 16) === 0) yield;
-    const m = members.get(root);
-    if (m) m.push(i);
+    const cluster = members.get(root);
+    if (cluster) cluster.push(i);
     else members.set(root, [i]);
   }
-  for (const [root, m] of members) if (m.length < 2) members.delete(root);
+  for (const [root, cluster] of members) if (cluster.length < 2) members.delete(root);
   return { clusterOf, members };
 }
 

@@ -129,19 +129,19 @@ const abjadCommon = new Map<string, boolean>();
  * common name written in them weighs as if it were rare.
  */
 export function isCommonInAbjad(text: string): boolean {
-  let v = abjadCommon.get(text);
-  if (v !== undefined) return v;
+  let common = abjadCommon.get(text);
+  if (common !== undefined) return common;
   if (bySkeleton === undefined) {
     bySkeleton = new Map();
     for (const name of COMMON) {
-      const k = phoneticKey(name);
-      const list = bySkeleton.get(k);
+      const phonetic = phoneticKey(name);
+      const list = bySkeleton.get(phonetic);
       if (list) list.push(name);
-      else bySkeleton.set(k, [name]);
+      else bySkeleton.set(phonetic, [name]);
     }
   }
-  v = (bySkeleton.get(phoneticKey(text)) ?? []).some((name) => lettersWritten(text, name));
+  common = (bySkeleton.get(phoneticKey(text)) ?? []).some((name) => lettersWritten(text, name));
   if (abjadCommon.size >= 100_000) abjadCommon.clear();
-  abjadCommon.set(text, v);
-  return v;
+  abjadCommon.set(text, common);
+  return common;
 }

@@ -65,38 +65,38 @@ export function birthDateEffect(
     return missing !== 0 && Number.isFinite(Number(query.trim().slice(0, 4)))
       ? { effect: missing, detail: `birth date ${query.trim()} given, none listed` }
       : undefined;
-  const q = query.trim();
-  const qYear = Number(q.slice(0, 4));
+  const given = query.trim();
+  const qYear = Number(given.slice(0, 4));
   if (!Number.isFinite(qYear)) return undefined;
-  const qFull = q.length >= 10;
-  const qMonth = q.length >= 7 ? q.slice(0, 7) : undefined;
+  const qFull = given.length >= 10;
+  const qMonth = given.length >= 7 ? given.slice(0, 7) : undefined;
   let best: CorroborationEffect | undefined;
   let anyApprox = false;
   let near = false;
-  for (const bd of record.birthDates) {
-    const d = bd.date;
-    const y = Number(d.slice(0, 4));
-    if (bd.approximate) anyApprox = true;
-    let e: CorroborationEffect | undefined;
-    if (qFull && d.length >= 10 && d.slice(0, 10) === q.slice(0, 10))
-      e = { effect: BIRTH_EXACT, detail: `birth date ${d} is the same` };
-    else if (qMonth && d.length >= 7 && d.slice(0, 7) === qMonth)
-      e = { effect: BIRTH_MONTH, detail: `birth month ${d.slice(0, 7)} is the same` };
-    else if (y === qYear && (d.length === 4 || !qFull || bd.approximate))
-      e = { effect: BIRTH_YEAR, detail: `birth year ${y} is the same` };
-    else if (y === qYear) e = { effect: 0, detail: `same birth year ${y}, different day (${d})` };
-    if (Math.abs(y - qYear) <= tolerance) near = true;
-    if (e && (!best || e.effect > best.effect)) best = e;
+  for (const birth of record.birthDates) {
+    const date = birth.date;
+    const year = Number(date.slice(0, 4));
+    if (birth.approximate) anyApprox = true;
+    let effect: CorroborationEffect | undefined;
+    if (qFull && date.length >= 10 && date.slice(0, 10) === given.slice(0, 10))
+      effect = { effect: BIRTH_EXACT, detail: `birth date ${date} is the same` };
+    else if (qMonth && date.length >= 7 && date.slice(0, 7) === qMonth)
+      effect = { effect: BIRTH_MONTH, detail: `birth month ${date.slice(0, 7)} is the same` };
+    else if (year === qYear && (date.length === 4 || !qFull || birth.approximate))
+      effect = { effect: BIRTH_YEAR, detail: `birth year ${year} is the same` };
+    else if (year === qYear) effect = { effect: 0, detail: `same birth year ${year}, different day (${date})` };
+    if (Math.abs(year - qYear) <= tolerance) near = true;
+    if (effect && (!best || effect.effect > best.effect)) best = effect;
   }
   if (best) return best;
   const listed = record.birthDates
     .slice(0, 3)
     .map((b) => b.date)
     .join(', ');
-  if (near && anyApprox) return { effect: 0, detail: `birth date ${q} is near the listed approximate ${listed}` };
+  if (near && anyApprox) return { effect: 0, detail: `birth date ${given} is near the listed approximate ${listed}` };
   return anyApprox || near
-    ? { effect: BIRTH_CONTRADICTS_APPROX, detail: `birth date ${q} differs from the listed ${listed}` }
-    : { effect: BIRTH_CONTRADICTS, detail: `birth date ${q} contradicts the listed ${listed}` };
+    ? { effect: BIRTH_CONTRADICTS_APPROX, detail: `birth date ${given} differs from the listed ${listed}` }
+    : { effect: BIRTH_CONTRADICTS, detail: `birth date ${given} contradicts the listed ${listed}` };
 }
 
 /** Countries of a record (nationality, citizenship, address), ISO alpha-2 where resolvable. */
@@ -107,9 +107,9 @@ export function recordCountries(record: ListRecord): string[] {
     const code = toCountryCode(v);
     if (code) out.add(code);
   };
-  for (const c of record.nationalities) add(c);
-  for (const c of record.citizenships) add(c);
-  for (const a of record.addresses) add(a.country ?? a.countryName);
+  for (const country of record.nationalities) add(country);
+  for (const country of record.citizenships) add(country);
+  for (const address of record.addresses) add(address.country ?? address.countryName);
   return [...out];
 }
 
@@ -120,13 +120,13 @@ export function countryEffect(
   missing = 0,
 ): CorroborationEffect | undefined {
   if (!query || (countries.length === 0 && missing === 0)) return undefined;
-  const q = toCountryCode(query);
-  if (!q) return undefined;
-  if (countries.length === 0) return { effect: missing, detail: `country ${q} given, none listed` };
-  if (countries.includes(q)) return { effect: COUNTRY_AGREES, detail: `country ${q} is listed` };
+  const code = toCountryCode(query);
+  if (!code) return undefined;
+  if (countries.length === 0) return { effect: missing, detail: `country ${code} given, none listed` };
+  if (countries.includes(code)) return { effect: COUNTRY_AGREES, detail: `country ${code} is listed` };
   return {
     effect: COUNTRY_CONTRADICTS,
-    detail: `country ${q} is not among the listed ${countries.slice(0, 4).join(', ')}`,
+    detail: `country ${code} is not among the listed ${countries.slice(0, 4).join(', ')}`,
   };
 }
 

@@ -15,13 +15,13 @@ const DIGIT = /\d/;
 
 /** FNV-1a over a string with the character at `skip` left out (-1: none); 32-bit. */
 function hashWithout(t: string, skip: number): number {
-  let h = 0x811c9dc5;
+  let hash = 0x811c9dc5;
   for (let i = 0; i < t.length; i++) {
     if (i === skip) continue;
-    h ^= t.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
+    hash ^= t.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
   }
-  return h >>> 0;
+  return hash >>> 0;
 }
 
 /** Hashes of the one-deletion neighbourhood of a token (consecutive repeats removed, as "ll" gives one deletion). */
@@ -68,7 +68,7 @@ export class EditNeighbours {
     const start = new Uint32Array(buckets + 1);
     for (let v = 0; v < tokens.length; v++) {
       const token = tokens[v]!;
-      if (indexed(token)) for (const h of deletionHashes(token)) start[(h >>> shift) + 1]!++;
+      if (indexed(token)) for (const hash of deletionHashes(token)) start[(hash >>> shift) + 1]!++;
       if (v % step === 0) yield;
     }
     for (let b = 0; b < buckets; b++) start[b + 1]! += start[b]!;
@@ -80,9 +80,9 @@ export class EditNeighbours {
     for (let v = 0; v < tokens.length; v++) {
       const token = tokens[v]!;
       if (!indexed(token)) continue;
-      for (const h of deletionHashes(token)) {
-        const at = fill[h >>> shift]!++;
-        delHash[at] = h;
+      for (const hash of deletionHashes(token)) {
+        const at = fill[hash >>> shift]!++;
+        delHash[at] = hash;
         delVocab[at] = v;
       }
       if (v % step === 0) yield;
@@ -113,27 +113,27 @@ export class EditNeighbours {
     this.deletionHits(hashWithout(t, -1), hits);
     for (let i = 0; i < t.length; i++) {
       if (i > 0 && t.charCodeAt(i) === t.charCodeAt(i - 1)) continue;
-      const h = hashWithout(t, i);
+      const hash = hashWithout(t, i);
       // One letter shorter: the deletion itself is listed...
-      const b = h >>> (32 - TOKEN_BITS);
-      const end = this.tokenStart[b + 1]!;
-      for (let k = this.tokenStart[b]!; k < end; k++) {
-        const v = this.tokenVocab[k]!;
-        if (equalsWithout(this.tokens[v]!, t, i)) {
-          hits.add(v);
+      const bucket = hash >>> (32 - TOKEN_BITS);
+      const end = this.tokenStart[bucket + 1]!;
+      for (let k = this.tokenStart[bucket]!; k < end; k++) {
+        const vocab = this.tokenVocab[k]!;
+        if (equalsWithout(this.tokens[vocab]!, t, i)) {
+          hits.add(vocab);
           break;
         }
       }
       // ...or both lost one letter (a substitution or a swap).
-      this.deletionHits(h, hits);
+      this.deletionHits(hash, hits);
     }
     return hits;
   }
 
   /** Tokens whose one-deletion neighbourhood contains the string with `h`'s hash. */
   private deletionHits(h: number, out: Set<number>): void {
-    const b = h >>> (32 - DELETION_BITS);
-    const end = this.delStart[b + 1]!;
-    for (let i = this.delStart[b]!; i < end; i++) if (this.delHash[i] === h) out.add(this.delVocab[i]!);
+    const bucket = h >>> (32 - DELETION_BITS);
+    const end = this.delStart[bucket + 1]!;
+    for (let i = this.delStart[bucket]!; i < end; i++) if (this.delHash[i] === h) out.add(this.delVocab[i]!);
   }
 }

@@ -56,8 +56,8 @@ export function explainMatch(
     bits.push(
       `; ${alignment.length === 1 ? 'a single name part matched' : 'common name parts'}, score scaled by ${Math.round(distinctiveness * 100)}%`,
     );
-  for (const e of [fields.birthDate, fields.country, fields.entityType, id?.outcome === 'match' ? undefined : id])
-    if (e && e.effect !== 0) bits.push(`; ${e.detail} (${e.effect > 0 ? '+' : ''}${e.effect})`);
+  for (const field of [fields.birthDate, fields.country, fields.entityType, id?.outcome === 'match' ? undefined : id])
+    if (field && field.effect !== 0) bits.push(`; ${field.detail} (${field.effect > 0 ? '+' : ''}${field.effect})`);
   // An identifier the listing carries leads: it, more than the name, is why the row matched.
   if (id?.outcome === 'match') bits.unshift(`${id.detail[0]!.toUpperCase()}${id.detail.slice(1)} (+${id.effect}).`);
   return {

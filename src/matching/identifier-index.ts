@@ -121,7 +121,7 @@ export class IdentifierIndex {
   /** The records carrying any of the query's identifiers (before the country check of evidenceFor). */
   recordsWith(query: readonly ReadIdentifier[]): Set<number> {
     const out = new Set<number>();
-    for (const q of query) for (const r of this.byKey.get(q.key) ?? []) out.add(r);
+    for (const key of query) for (const record of this.byKey.get(key.key) ?? []) out.add(record);
     return out;
   }
 
@@ -135,28 +135,28 @@ export class IdentifierIndex {
     const listed = this.records[r]!.identifiers;
     if (query.length === 0 || listed.length === 0) return undefined;
     const contradicted: IdentifierEvidence['contradicted'] = [];
-    for (const q of query) {
+    for (const key of query) {
       const others: Identifier[] = [];
       let same: Identifier | undefined;
       for (const id of listed) {
         const form = listedForm(id);
-        if (!form || form.type !== q.type || otherCountry(q, id)) continue;
-        if (identifierKey(form.type, form.value) === q.key) {
+        if (!form || form.type !== key.type || otherCountry(key, id)) continue;
+        if (identifierKey(form.type, form.value) === key.key) {
           // One address is often listed once per currency (ETH, USDT, USDC): the query's own leads.
           same ??= id;
-          if (!q.currency || (id.currency && normalizeCurrency(id.currency) === q.currency)) {
+          if (!key.currency || (id.currency && normalizeCurrency(id.currency) === key.currency)) {
             same = id;
             break;
           }
           continue;
         }
-        if (id.valid !== false && q.type !== 'crypto_wallet') others.push(id);
+        if (id.valid !== false && key.type !== 'crypto_wallet') others.push(id);
       }
       if (same) {
-        const ofType = listed.filter((x) => listedForm(x)?.type === q.type).length;
-        return { matched: { query: q, listed: same, ofType }, contradicted: [] };
+        const ofType = listed.filter((x) => listedForm(x)?.type === key.type).length;
+        return { matched: { query: key, listed: same, ofType }, contradicted: [] };
       }
-      if (others.length > 0) contradicted.push({ query: q, listed: others });
+      if (others.length > 0) contradicted.push({ query: key, listed: others });
     }
     return contradicted.length > 0 ? { contradicted } : undefined;
   }

@@ -44,30 +44,34 @@ export function abbreviationPairs(
   out: Pair[],
   swapped: boolean,
 ): void {
-  for (const i of ac) {
-    const part = a[i]!;
-    const t = part.text;
-    if (part.kind !== 'word' || part.translit !== undefined || t.length < 2) continue;
-    if (organization ? t.length > 6 : t.length > 3 || VOWEL.test(t)) continue;
+  for (const initialAt of ac) {
+    const part = a[initialAt]!;
+    const initials = part.text;
+    if (part.kind !== 'word' || part.translit !== undefined || initials.length < 2) continue;
+    if (organization ? initials.length > 6 : initials.length > 3 || VOWEL.test(initials)) continue;
     for (let k = 0; k < bc.length; k++) {
       let at = 0;
       let words = 0;
       for (let x = k; x < bc.length; x++) {
         const other = b[bc[x]!]!;
         if (organization && words > 0 && ACRONYM_SKIP.has(other.text)) continue;
-        if ((other.kind !== 'word' && other.kind !== 'patronymic') || other.text.length < 2 || other.text[0] !== t[at])
+        if (
+          (other.kind !== 'word' && other.kind !== 'patronymic') ||
+          other.text.length < 2 ||
+          other.text[0] !== initials[at]
+        )
           break;
         at++;
         words++;
-        if (at === t.length) {
+        if (at === initials.length) {
           if (words >= 2) {
-            const s = organization && t.length >= 3 ? 0.9 : 0.75;
-            const j = bc[k]!,
-              j2 = bc[x]!;
+            const similarity = organization && initials.length >= 3 ? 0.9 : 0.75;
+            const first = bc[k]!,
+              last = bc[x]!;
             out.push(
               swapped
-                ? { qi: j, qj: j2, ci: i, cj: i, s, how: 'initial' }
-                : { qi: i, qj: i, ci: j, cj: j2, s, how: 'initial' },
+                ? { qi: first, qj: last, ci: initialAt, cj: initialAt, s: similarity, how: 'initial' }
+                : { qi: initialAt, qj: initialAt, ci: first, cj: last, s: similarity, how: 'initial' },
             );
           }
           break;
@@ -141,9 +145,9 @@ export function joinRuns(a: ScoredPart[], ac: number[], fits?: (joinedLength: nu
 /** Bit n set: the name has a word (or patronymic) of n letters (31 and more share the top bit). */
 export function wordLengths(parts: ScoredPart[], content: number[]): number {
   let mask = 0;
-  for (const j of content) {
-    const p = parts[j]!;
-    if (p.kind === 'word' || p.kind === 'patronymic') mask |= 1 << Math.min(p.text.length, 31);
+  for (const contentAt of content) {
+    const part = parts[contentAt]!;
+    if (part.kind === 'word' || part.kind === 'patronymic') mask |= 1 << Math.min(part.text.length, 31);
   }
   return mask;
 }
@@ -151,9 +155,9 @@ export function wordLengths(parts: ScoredPart[], content: number[]): number {
 /** A word of the other name within two letters of a joined length, by its wordLengths() mask. */
 export function lengthFits(mask: number, joinedLength: number): boolean {
   if (joinedLength + 2 >= 31 && mask & (1 << 31)) return true;
-  const lo = Math.max(0, joinedLength - 2);
-  const hi = Math.min(31, joinedLength + 2);
-  return (mask & (((hi >= 31 ? 0 : 1 << (hi + 1)) - (1 << lo)) | 0)) !== 0;
+  const shortest = Math.max(0, joinedLength - 2);
+  const longest = Math.min(31, joinedLength + 2);
+  return (mask & (((longest >= 31 ? 0 : 1 << (longest + 1)) - (1 << shortest)) | 0)) !== 0;
 }
 
 export function joinPairs(
@@ -166,9 +170,9 @@ export function joinPairs(
   swapped: boolean,
 ): void {
   for (const run of runs) {
-    const { text, article, len, i, i2 } = run;
-    for (const j of bc) {
-      const other = b[j]!;
+    const { text, article, len, i: first, i2: last } = run;
+    for (const otherAt of bc) {
+      const other = b[otherAt]!;
       if (
         (other.kind !== 'word' && other.kind !== 'patronymic') ||
         other.text.length < text.length - 2 ||
@@ -177,14 +181,14 @@ export function joinPairs(
         continue;
       // Syllables read from Hangul against a romanization: the same syllables in any of the
       // romanizations of Korean (정민 jongmin / Jeong-min, 성훈 songhun / Sung Hoon), nothing else.
-      if (a[i]!.translit === 'hangul' || other.translit === 'hangul') {
-        if (koreanFold(text, a[i]!.translit === 'hangul') !== koreanFold(other.text, other.translit === 'hangul'))
+      if (a[first]!.translit === 'hangul' || other.translit === 'hangul') {
+        if (koreanFold(text, a[first]!.translit === 'hangul') !== koreanFold(other.text, other.translit === 'hangul'))
           continue;
-        const s = text === other.text ? 0.97 : 0.93;
+        const hangulSimilarity = text === other.text ? 0.97 : 0.93;
         out.push(
           swapped
-            ? { qi: j, qj: j, ci: i, cj: i2, s, how: 'joined' }
-            : { qi: i, qj: i2, ci: j, cj: j, s, how: 'joined' },
+            ? { qi: otherAt, qj: otherAt, ci: first, cj: last, s: hangulSimilarity, how: 'joined' }
+            : { qi: first, qj: last, ci: otherAt, cj: otherAt, s: hangulSimilarity, how: 'joined' },
         );
         continue;
       }
@@ -193,8 +197,8 @@ export function joinPairs(
         if (len <= 3 && wadeGilesSpells(syllables(a, ac, run.start, len), other.text))
           out.push(
             swapped
-              ? { qi: j, qj: j, ci: i, cj: i2, s: 0.93, how: 'joined' }
-              : { qi: i, qj: i2, ci: j, cj: j, s: 0.93, how: 'joined' },
+              ? { qi: otherAt, qj: otherAt, ci: first, cj: last, s: 0.93, how: 'joined' }
+              : { qi: first, qj: last, ci: otherAt, cj: otherAt, s: 0.93, how: 'joined' },
           );
         continue;
       }
@@ -208,20 +212,22 @@ export function joinPairs(
         other.text[article + 1] === 'l' &&
         ARTICLE_VOWEL.test(other.text[article]!)
       ) {
-        const t = text.slice(0, article) + other.text[article] + text.slice(article + 1);
-        same = t === other.text || (other.fold !== undefined && foldJoined(t) === other.fold);
+        const mended = text.slice(0, article) + other.text[article] + text.slice(article + 1);
+        same = mended === other.text || (other.fold !== undefined && foldJoined(mended) === other.fold);
       }
       if (!same && len <= 3 && wadeGilesSpells(syllables(a, ac, run.start, len), other.text)) same = true;
       // From a script that writes no short vowels the consonant skeleton is the evidence, joined as
       // for one part (عبد الله, abd al lh / Abdullah).
       const skeleton =
         !same &&
-        (a[i]!.translit === 'abjad') !== (other.translit === 'abjad') &&
+        (a[first]!.translit === 'abjad') !== (other.translit === 'abjad') &&
         (run.pk ??= phoneticKey(text)) === other.pk;
       if (!same && !skeleton) continue;
-      const s = text === other.text ? 0.97 : skeleton ? 0.9 : 0.93;
+      const similarity = text === other.text ? 0.97 : skeleton ? 0.9 : 0.93;
       out.push(
-        swapped ? { qi: j, qj: j, ci: i, cj: i2, s, how: 'joined' } : { qi: i, qj: i2, ci: j, cj: j, s, how: 'joined' },
+        swapped
+          ? { qi: otherAt, qj: otherAt, ci: first, cj: last, s: similarity, how: 'joined' }
+          : { qi: first, qj: last, ci: otherAt, cj: otherAt, s: similarity, how: 'joined' },
       );
     }
   }
@@ -231,11 +237,11 @@ const joinedFolds = new Map<string, string>();
 
 /** spellingFold of a joined text; the same joined names come back query after query, so folds are kept (bounded). */
 function foldJoined(text: string): string {
-  let f = joinedFolds.get(text);
-  if (f === undefined) {
+  let folds = joinedFolds.get(text);
+  if (folds === undefined) {
     if (joinedFolds.size >= 100_000) joinedFolds.clear();
-    f = spellingFold(text);
-    joinedFolds.set(text, f);
+    folds = spellingFold(text);
+    joinedFolds.set(text, folds);
   }
-  return f;
+  return folds;
 }

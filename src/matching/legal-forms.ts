@@ -183,27 +183,27 @@ function resplitLegalForms(tokens: string[]): string[] {
     // Where the tokens begin and end in the joined text.
     const bounds = new Set<number>();
     let off = 0;
-    for (const t of tokens) {
+    for (const token of tokens) {
       bounds.add(off);
-      off += t.length;
+      off += token.length;
     }
     bounds.add(off);
     const cuts = new Set<number>([at, end]);
-    let w = at;
+    let cut = at;
     for (const word of words) {
-      cuts.add(w);
-      w += word.length;
+      cuts.add(cut);
+      cut += word.length;
     }
     // A token boundary inside the form must fall between its words.
     let ok = true;
-    for (const b of bounds) if (b > at && b < end && !cuts.has(b)) ok = false;
+    for (const bound of bounds) if (bound > at && bound < end && !cuts.has(bound)) ok = false;
     // Letters glued before or after the form: two at least.
     const before = at - Math.max(...[...bounds].filter((b) => b <= at));
     const after = Math.min(...[...bounds].filter((b) => b >= end)) - end;
     if ((before > 0 && before < 2) || (after > 0 && after < 2)) ok = false;
     if (!ok) continue;
     let missing = false;
-    for (const c of cuts) if (!bounds.has(c)) missing = true;
+    for (const position of cuts) if (!bounds.has(position)) missing = true;
     // Written with its spaces: the longest form found is this one.
     if (!missing) return tokens;
     const all = [...new Set([...bounds, ...cuts])].sort((a, b) => a - b);
@@ -221,37 +221,44 @@ function resplitLegalForms(tokens: string[]): string[] {
  * "de" is another word.
  */
 function legalFormNear(tokens: string[], i: number): [string[], string] | undefined {
-  const t0 = tokens[i]!;
-  const t1 = tokens[i + 1];
-  const t2 = tokens[i + 2];
+  const first = tokens[i]!;
+  const second = tokens[i + 1];
+  const third = tokens[i + 2];
   if (
-    t1 === undefined ||
-    (!LEGAL_FORM_WORDS.has(t0) && !LEGAL_FORM_WORDS.has(t1) && (t2 === undefined || !LEGAL_FORM_WORDS.has(t2)))
+    second === undefined ||
+    (!LEGAL_FORM_WORDS.has(first) &&
+      !LEGAL_FORM_WORDS.has(second) &&
+      (third === undefined || !LEGAL_FORM_WORDS.has(third)))
   )
     return undefined;
   let best: [string[], string] | undefined;
-  for (const f of LEGAL_MULTI) {
-    const words = f[0];
+  for (const form of LEGAL_MULTI) {
+    const words = form[0];
     // (Every word, slipped or not, keeps its first letter.)
     if (
       i + words.length > tokens.length ||
       (best && best[0].length >= words.length) ||
-      words[0]![0] !== t0[0] ||
-      words[1]![0] !== t1[0]
+      words[0]![0] !== first[0] ||
+      words[1]![0] !== second[0]
     )
       continue;
     const allowed = words.length >= 3 ? words.length - 1 : 1;
     let slips = 0;
     for (let k = 0; k < words.length && slips <= allowed; k++) {
-      const w = words[k]!;
-      const t = tokens[i + k]!;
-      if (t === w) continue;
+      const word = words[k]!;
+      const token = tokens[i + k]!;
+      if (token === word) continue;
       slips++;
       // (A slip keeps the first letter: Point Stock Company is a name, not a joint stock company.)
-      if (w.length < 4 || t[0] !== w[0] || Math.abs(w.length - t.length) > 1 || !withinOneSlip(w, t))
+      if (
+        word.length < 4 ||
+        token[0] !== word[0] ||
+        Math.abs(word.length - token.length) > 1 ||
+        !withinOneSlip(word, token)
+      )
         slips = allowed + 1;
     }
-    if (slips >= 1 && slips <= allowed) best = f;
+    if (slips >= 1 && slips <= allowed) best = form;
   }
   return best;
 }
@@ -261,19 +268,20 @@ function legalFormNear(tokens: string[], i: number): [string[], string] | undefi
  * consecutive words of one multi-word form ("Liability Company", "Stock Company").
  */
 function legalRemnant(tokens: string[], i: number): string | undefined {
-  const t = tokens[i]!;
-  const only = LEGAL_ONLY_WORDS.get(t);
+  const token = tokens[i]!;
+  const only = LEGAL_ONLY_WORDS.get(token);
   if (only !== undefined) return only;
-  if (!LEGAL_FORM_WORDS.has(t) || tokens.length < 2) return undefined;
+  if (!LEGAL_FORM_WORDS.has(token) || tokens.length < 2) return undefined;
   // Part of a run of two or more words of one form, two of them of four letters or more.
-  for (const [words, sym, k] of LEGAL_FORMS_BY_WORD.get(t) ?? []) {
-    let lo = 0;
-    while (lo < k && i - lo - 1 >= 0 && tokens[i - lo - 1] === words[k - lo - 1]) lo++;
-    let hi = 0;
-    while (k + hi + 1 < words.length && tokens[i + hi + 1] === words[k + hi + 1]) hi++;
-    if (lo + hi < 1) continue;
+  for (const [words, sym, position] of LEGAL_FORMS_BY_WORD.get(token) ?? []) {
+    let before = 0;
+    while (before < position && i - before - 1 >= 0 && tokens[i - before - 1] === words[position - before - 1])
+      before++;
+    let after = 0;
+    while (position + after + 1 < words.length && tokens[i + after + 1] === words[position + after + 1]) after++;
+    if (before + after < 1) continue;
     let long = 0;
-    for (let x = k - lo; x <= k + hi; x++) if (words[x]!.length >= 4) long++;
+    for (let x = position - before; x <= position + after; x++) if (words[x]!.length >= 4) long++;
     if (long >= 2) return sym;
   }
   return undefined;
@@ -359,10 +367,11 @@ const TYPO_TOLERANT = [
 
 function splitGluedLegalForm(t: string): string[] {
   if (t.length < 7 || LEGAL_SINGLE.has(t)) return [t];
-  for (const f of GLUED_AT_END)
-    if (t.endsWith(f) && t.length - f.length >= 4) return [...splitGluedLegalForm(t.slice(0, -f.length)), f];
-  for (const f of GLUED_AT_START)
-    if (t.startsWith(f) && t.length - f.length >= 2) return [f, ...splitGluedLegalForm(t.slice(f.length))];
+  for (const form of GLUED_AT_END)
+    if (t.endsWith(form) && t.length - form.length >= 4)
+      return [...splitGluedLegalForm(t.slice(0, -form.length)), form];
+  for (const form of GLUED_AT_START)
+    if (t.startsWith(form) && t.length - form.length >= 2) return [form, ...splitGluedLegalForm(t.slice(form.length))];
   return [t];
 }
 
@@ -378,13 +387,13 @@ const SLIP_TOLERANT_FORMS =
  */
 export function legalSlip(t: string, first: boolean): string | undefined {
   if (t.length < 2 || t.length > 5) return undefined;
-  for (const f of SLIP_TOLERANT_FORMS) {
-    if (f[0] !== t[0] || Math.abs(f.length - t.length) > 1) continue;
+  for (const form of SLIP_TOLERANT_FORMS) {
+    if (form[0] !== t[0] || Math.abs(form.length - t.length) > 1) continue;
     // A two-letter word is only the form with a letter left out (Ld, Lc).
-    if (t.length === 2 && f.length !== 3) continue;
-    if (isTransposition(f, t)) return LEGAL_SINGLE.get(f);
-    if (first && f.length === t.length) continue;
-    if (levenshtein(f, t, 1) <= 1) return LEGAL_SINGLE.get(f);
+    if (t.length === 2 && form.length !== 3) continue;
+    if (isTransposition(form, t)) return LEGAL_SINGLE.get(form);
+    if (first && form.length === t.length) continue;
+    if (levenshtein(form, t, 1) <= 1) return LEGAL_SINGLE.get(form);
   }
   return undefined;
 }
@@ -393,24 +402,24 @@ const legalTypoCache = new Map<string, string>();
 
 function legalTypo(t: string): string {
   if (t.length < 6 || LEGAL_SINGLE.has(t)) return t;
-  let v = legalTypoCache.get(t);
-  if (v === undefined) {
-    v = legalTypoUncached(t);
-    if (legalTypoCache.size < 100_000) legalTypoCache.set(t, v);
+  let cached = legalTypoCache.get(t);
+  if (cached === undefined) {
+    cached = legalTypoUncached(t);
+    if (legalTypoCache.size < 100_000) legalTypoCache.set(t, cached);
   }
-  return v;
+  return cached;
 }
 
 function legalTypoUncached(t: string): string {
   // Long words take two slips (a swap of neighbours is two edits).
-  for (const f of TYPO_TOLERANT) {
-    const max = f.length >= 10 ? 2 : 1;
+  for (const form of TYPO_TOLERANT) {
+    const max = form.length >= 10 ? 2 : 1;
     if (
-      Math.abs(f.length - t.length) <= max &&
-      f[0] === t[0] &&
-      (levenshtein(f, t, max) <= max || isTransposition(f, t))
+      Math.abs(form.length - t.length) <= max &&
+      form[0] === t[0] &&
+      (levenshtein(form, t, max) <= max || isTransposition(form, t))
     )
-      return f;
+      return form;
   }
   return t;
 }
@@ -442,9 +451,9 @@ export function readLegalForms(tokens: string[]): string[] {
     const forms = LEGAL_BY_FIRST.get(rawTokens[i]!);
     let hit: [string[], string] | undefined;
     if (forms)
-      for (const f of forms)
-        if (f[0].every((w, k) => rawTokens[i + k] === w)) {
-          hit = f;
+      for (const form of forms)
+        if (form[0].every((w, k) => rawTokens[i + k] === w)) {
+          hit = form;
           break;
         }
     if (!hit || hit[0].length === 1) {
@@ -458,11 +467,11 @@ export function readLegalForms(tokens: string[]): string[] {
   }
   // Qualifiers beside a legal form, or at an end of a name that has one, go with it.
   for (let i = 0; i < out.length; i++) {
-    const t = out[i]!;
-    if (!LEGAL_QUALIFIERS.has(t)) continue;
+    const token = out[i]!;
+    if (!LEGAL_QUALIFIERS.has(token)) continue;
     // (The Russian "s", with, only before its form: "S Ogranichennoi Otvetstvennostyu".)
     if (
-      t === 's'
+      token === 's'
         ? isLegalToken(out[i + 1])
         : isLegalToken(out[i - 1]) ||
           isLegalToken(out[i + 1]) ||

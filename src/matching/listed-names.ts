@@ -36,7 +36,7 @@ const RENDERING_SCRIPTS: [RegExp, RenderingScript][] = [
 
 /** The rendering script a name is written in (see NameEntry.rendering), if any. */
 export function renderingScript(name: string): RenderingScript | undefined {
-  for (const [re, script] of RENDERING_SCRIPTS) if (re.test(name)) return script;
+  for (const [pattern, script] of RENDERING_SCRIPTS) if (pattern.test(name)) return script;
   return undefined;
 }
 
@@ -96,7 +96,7 @@ export function* readListedNames(records: ListRecord[], step: number): Generator
       normalized.push({ record: r, name, kind, quality, parts: read.parts });
     };
     add(rec.name, 'primary', 'strong');
-    for (const a of rec.aliases) add(a.name, a.kind, a.quality);
+    for (const alias of rec.aliases) add(alias.name, alias.kind, alias.quality);
     const tokens = new Set<string>();
     for (let i = first; i < normalized.length; i++) {
       for (const part of normalized[i]!.parts) if (isWordLike(part)) tokens.add(part.text);

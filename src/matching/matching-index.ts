@@ -142,15 +142,15 @@ export class MatchingIndex {
   scorePair(queryName: string, listedName: string, entityType?: EntityType): number {
     const listed = normalizeName(listedName, isPersonFlag(entityType)).parts;
     const index = this.index;
-    const q = new QueryParts(
+    const queryParts = new QueryParts(
       readQuery(index, queryName, entityType, listed),
       index.idfOf,
       index.maxIdf,
       entityType !== undefined && entityType !== 'person',
       namesByTitle(queryName),
     );
-    const c = listed.map((p) => index.scored(p.text, p.kind, p.translit));
-    const cmp = compareParts(q, c, { organization: entityType !== undefined && entityType !== 'person' });
+    const scored = listed.map((p) => index.scored(p.text, p.kind, p.translit));
+    const cmp = compareParts(queryParts, scored, { organization: entityType !== undefined && entityType !== 'person' });
     return round1(scoreName(cmp, 'strong').score);
   }
 
@@ -175,13 +175,13 @@ export class MatchingIndex {
   /** The query read, its identifiers and the candidate names: what every option set shares. */
   private prepare(query: MatchQuery): Prepared | undefined {
     const index = this.index;
-    const q = readQuery(index, query.name, query.entityType);
+    const reading = readQuery(index, query.name, query.entityType);
     // The query's identifiers, and the records carrying one of them whatever their names.
     const ids = query.identifiers?.length ? readIdentifiers(query.identifiers) : undefined;
     const identified = ids?.length ? this.identifiers.recordsWith(ids) : undefined;
-    if (q.length === 0 && !identified?.size) return undefined;
+    if (reading.length === 0 && !identified?.size) return undefined;
     const queryParts = new QueryParts(
-      q,
+      reading,
       index.idfOf,
       index.maxIdf,
       query.entityType !== undefined && query.entityType !== 'person',
@@ -191,7 +191,7 @@ export class MatchingIndex {
       query,
       ids,
       identified,
-      cands: index.candidates(q, identified),
+      cands: index.candidates(reading, identified),
       queryParts,
       queryScript: renderingScript(query.name),
     };
@@ -215,8 +215,8 @@ export class MatchingIndex {
     // parts and compares with the query the same way, so each is compared once per query (see
     // CandidateIndex.sameName; about 40% of the comparisons of the benchmarks' query mix were
     // repeats). A comparison is not changed once made.
-    for (const c of p.cands) {
-      const entry = index.names[c.name]!;
+    for (const candidate of p.cands) {
+      const entry = index.names[candidate.name]!;
       if (skipWeak && entry.quality === 'weak') continue;
       // A record whose best name scores under the name floor is left out below: such names need no
       // alignment, unless an identifier found the record.
@@ -230,7 +230,7 @@ export class MatchingIndex {
       let cmp: NameComparison | undefined;
       if (found) cmp = compareParts(p.queryParts, entry.parts, entry);
       else {
-        const same = index.sameName(c.name);
+        const same = index.sameName(candidate.name);
         if (compared.has(same)) cmp = compared.get(same);
         else {
           cmp = compareParts(p.queryParts, entry.parts, entry, least);
@@ -262,9 +262,9 @@ export class MatchingIndex {
     const missingBirth = knobs?.missingBirthDatePoints ?? 0;
     const missingCountry = knobs?.missingCountryPoints ?? 0;
     const scored: ScoredRow[] = [];
-    for (const [r, best] of this.bestNames(p, options, compared, sharedLeast)) {
-      const rec = this.records[r]!;
-      const evidence = ids?.length ? this.identifiers.evidenceFor(ids, r) : undefined;
+    for (const [record, best] of this.bestNames(p, options, compared, sharedLeast)) {
+      const rec = this.records[record]!;
+      const evidence = ids?.length ? this.identifiers.evidenceFor(ids, record) : undefined;
       const identifier = identifierEffect(evidence, best.nameScore, rec.entityType, {
         query: query.name,
         listed: rec.name,
@@ -276,7 +276,7 @@ export class MatchingIndex {
       const fields: FieldEffects = {};
       const birth = birthDateEffect(query.birthDate, rec, tolerance, missingBirth);
       if (birth) fields.birthDate = birth;
-      const country = countryEffect(query.country, this.countries[r]!, missingCountry);
+      const country = countryEffect(query.country, this.countries[record]!, missingCountry);
       if (country) fields.country = country;
       const type = typeEffectWithIdentifier(
         entityTypeEffect(query.entityType, rec.entityType),
@@ -290,8 +290,8 @@ export class MatchingIndex {
       if (score < floor) continue;
       if (options.rowFloors && score < rowFloor(options.rowFloors, rec, floor)) continue;
       scored.push({
-        record: r,
-        cluster: this.clusterOf[r]!,
+        record: record,
+        cluster: this.clusterOf[record]!,
         source: rec.source,
         score,
         nameScore: best.nameScore,
@@ -328,9 +328,9 @@ export class MatchingIndex {
     const seen = new Set<number>();
     const matches = this.reported(ranked.rows, options, maxMatches, seen);
     if (suppressed.length > 0) {
-      for (const m of this.reported(rankRows(suppressed).rows, options, maxMatches, seen)) {
-        m.suppressed = true;
-        matches.push(m);
+      for (const match of this.reported(rankRows(suppressed).rows, options, maxMatches, seen)) {
+        match.suppressed = true;
+        matches.push(match);
       }
     }
     return { riskScore, riskLevel: riskLevelFor(riskScore), confidence, matches };
@@ -340,21 +340,21 @@ export class MatchingIndex {
   private reported(rows: ScoredRow[], options: MatchOptions, maxMatches: number, seen: Set<number>): Match[] {
     const matches: Match[] = [];
     if (options.groupByCluster) {
-      for (const s of rows) {
-        if (seen.has(s.cluster)) continue;
-        seen.add(s.cluster);
-        const m = this.toMatch(s);
-        const members = this.clusterMembers.get(s.cluster) ?? [s.record];
-        m.listings = members.map((i) => this.listing(i));
-        m.clusterId = this.clusterId(s.cluster);
-        matches.push(m);
+      for (const scored of rows) {
+        if (seen.has(scored.cluster)) continue;
+        seen.add(scored.cluster);
+        const match = this.toMatch(scored);
+        const members = this.clusterMembers.get(scored.cluster) ?? [scored.record];
+        match.listings = members.map((i) => this.listing(i));
+        match.clusterId = this.clusterId(scored.cluster);
+        matches.push(match);
         if (matches.length >= maxMatches) break;
       }
     } else {
-      for (const s of rows.slice(0, maxMatches)) {
-        const m = this.toMatch(s);
-        m.clusterId = this.clusterId(s.cluster);
-        matches.push(m);
+      for (const scored of rows.slice(0, maxMatches)) {
+        const match = this.toMatch(scored);
+        match.clusterId = this.clusterId(scored.cluster);
+        matches.push(match);
       }
     }
     return matches;
@@ -366,30 +366,40 @@ export class MatchingIndex {
   }
 
   private listing(i: number): Listing {
-    const r = this.records[i]!;
-    const l: Listing = { dataset: r.source, entityId: `${r.source}:${r.id}`, name: r.name, programs: r.programs };
-    if (r.listingDate) l.listingDate = r.listingDate;
-    return l;
+    const record = this.records[i]!;
+    const listing: Listing = {
+      dataset: record.source,
+      entityId: `${record.source}:${record.id}`,
+      name: record.name,
+      programs: record.programs,
+    };
+    if (record.listingDate) listing.listingDate = record.listingDate;
+    return listing;
   }
 
   /** A reported match: the row as listed and its explanation. Source ids only: the caller adds display labels. */
   private toMatch(s: ScoredRow): Match {
-    const r = this.records[s.record]!;
+    const record = this.records[s.record]!;
     const country =
-      r.nationalities[0] ??
-      r.citizenships[0] ??
-      r.addresses.find((a) => a.country ?? a.countryName)?.country ??
-      r.addresses.find((a) => a.countryName)?.countryName;
-    const m: Match = {
-      dataset: r.source,
+      record.nationalities[0] ??
+      record.citizenships[0] ??
+      record.addresses.find((a) => a.country ?? a.countryName)?.country ??
+      record.addresses.find((a) => a.countryName)?.countryName;
+    const match: Match = {
+      dataset: record.source,
       matchScore: s.score,
-      entity: { id: `${r.source}:${r.id}`, name: r.name, entityType: r.entityType, programs: r.programs },
+      entity: {
+        id: `${record.source}:${record.id}`,
+        name: record.name,
+        entityType: record.entityType,
+        programs: record.programs,
+      },
       explanation: explainMatch(s.entry, s.cmp, s.distinctiveness, s.fields),
     };
-    if (country) m.entity.country = country;
-    if (r.listingDate) m.entity.listingDate = r.listingDate;
-    if (r.reason) m.entity.reason = r.reason;
-    if (r.derivation) m.entity.derivation = r.derivation;
-    return m;
+    if (country) match.entity.country = country;
+    if (record.listingDate) match.entity.listingDate = record.listingDate;
+    if (record.reason) match.entity.reason = record.reason;
+    if (record.derivation) match.entity.derivation = record.derivation;
+    return match;
   }
 }

@@ -40,15 +40,16 @@ export function compareParts(
   const listedContent: number[] = [];
   const listedNumbers: string[] = [];
   for (let i = 0; i < listed.length; i++) {
-    const k = listed[i]!.kind;
-    if (CONTENT.has(k)) listedContent.push(i);
-    else if (k === 'number') listedNumbers.push(listed[i]!.text);
+    const kind = listed[i]!.kind;
+    if (CONTENT.has(kind)) listedContent.push(i);
+    else if (kind === 'number') listedNumbers.push(listed[i]!.text);
   }
   const pairs: Pair[] = [];
-  for (const i of queryContent) {
-    for (const j of listedContent) {
-      const similarity = query.similarity(i, listed[j]!);
-      if (similarity.s > 0) pairs.push({ qi: i, qj: i, ci: j, cj: j, s: similarity.s, how: similarity.how });
+  for (const queryAt of queryContent) {
+    for (const listedAt of listedContent) {
+      const similarity = query.similarity(queryAt, listed[listedAt]!);
+      if (similarity.s > 0)
+        pairs.push({ qi: queryAt, qj: queryAt, ci: listedAt, cj: listedAt, s: similarity.s, how: similarity.how });
     }
   }
   // Joined parts: "abdul rahman" ~ "abdulrahman", on either side.
@@ -76,24 +77,24 @@ export function compareParts(
   const { qUsed, cUsed, qSim, qPartnerIdf, qPartner } = scratchFor(queryParts.length, listed.length);
   // The alignment is spelled out (texts joined) only for the comparisons that get explained.
   const chosen: Pair[] = [];
-  for (const p of pairs) {
+  for (const pair of pairs) {
     let taken = false;
-    for (let x = p.qi; x <= p.qj; x++) if (qUsed[x]) taken = true;
-    for (let x = p.ci; x <= p.cj; x++) if (cUsed[x]) taken = true;
+    for (let x = pair.qi; x <= pair.qj; x++) if (qUsed[x]) taken = true;
+    for (let x = pair.ci; x <= pair.cj; x++) if (cUsed[x]) taken = true;
     if (taken) continue;
     let listedIdf = 0;
     // A query part standing for several listed parts carries their information together.
-    for (let x = p.ci; x <= p.cj; x++) {
+    for (let x = pair.ci; x <= pair.cj; x++) {
       cUsed[x] = 1;
       listedIdf += listed[x]!.idf;
     }
-    for (let x = p.qi; x <= p.qj; x++) {
+    for (let x = pair.qi; x <= pair.qj; x++) {
       qUsed[x] = 1;
-      qSim[x] = p.s;
+      qSim[x] = pair.s;
       qPartnerIdf[x] = listedIdf;
     }
-    if (p.qi === p.qj && p.ci === p.cj) qPartner[p.qi] = p.ci;
-    chosen.push(p);
+    if (pair.qi === pair.qj && pair.ci === pair.cj) qPartner[pair.qi] = pair.ci;
+    chosen.push(pair);
   }
   return scoreAlignment({
     query,
@@ -112,13 +113,13 @@ export function compareParts(
 
 /** How the parts of a comparison aligned, spelled out (only compared names that get explained need it). */
 export function alignmentOf(cmp: NameComparison): AlignedPart[] {
-  const { query: q, listed: c } = cmp;
+  const { query: queryParts, listed: listedParts } = cmp;
   return cmp.aligned.map((p) => ({
-    query: q
+    query: queryParts
       .slice(p.qi, p.qj + 1)
       .map((x) => x.text)
       .join(' '),
-    listed: c
+    listed: listedParts
       .slice(p.ci, p.cj + 1)
       .map((x) => x.text)
       .join(' '),
@@ -143,25 +144,25 @@ let scratchBuffers = { q: 0, c: 0, buffers: undefined as Scratch | undefined };
  */
 function scratchFor(qLength: number, cLength: number): Scratch {
   if (!scratchBuffers.buffers || scratchBuffers.q < qLength || scratchBuffers.c < cLength) {
-    const q = Math.max(qLength, scratchBuffers.q, 16);
-    const c = Math.max(cLength, scratchBuffers.c, 32);
+    const queryCapacity = Math.max(qLength, scratchBuffers.q, 16);
+    const listedCapacity = Math.max(cLength, scratchBuffers.c, 32);
     scratchBuffers = {
-      q,
-      c,
+      q: queryCapacity,
+      c: listedCapacity,
       buffers: {
-        qUsed: new Uint8Array(q),
-        cUsed: new Uint8Array(c),
-        qSim: new Float64Array(q),
-        qPartnerIdf: new Float64Array(q),
-        qPartner: new Int32Array(q),
+        qUsed: new Uint8Array(queryCapacity),
+        cUsed: new Uint8Array(listedCapacity),
+        qSim: new Float64Array(queryCapacity),
+        qPartnerIdf: new Float64Array(queryCapacity),
+        qPartner: new Int32Array(queryCapacity),
       },
     };
   }
-  const b = scratchBuffers.buffers!;
-  b.qUsed.fill(0, 0, qLength);
-  b.cUsed.fill(0, 0, cLength);
-  b.qSim.fill(0, 0, qLength);
-  b.qPartnerIdf.fill(0, 0, qLength);
-  b.qPartner.fill(-1, 0, qLength);
-  return b;
+  const scratch = scratchBuffers.buffers!;
+  scratch.qUsed.fill(0, 0, qLength);
+  scratch.cUsed.fill(0, 0, cLength);
+  scratch.qSim.fill(0, 0, qLength);
+  scratch.qPartnerIdf.fill(0, 0, qLength);
+  scratch.qPartner.fill(-1, 0, qLength);
+  return scratch;
 }

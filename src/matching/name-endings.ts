@@ -13,19 +13,19 @@ const letterCounts = new Int32Array(128);
  * and the edit distance is at least max(la, lb) - c.
  */
 export function farApart(a: string, b: string): boolean {
-  const la = a.length;
-  const lb = b.length;
-  for (let i = 0; i < la; i++) letterCounts[a.charCodeAt(i)]!++;
+  const lengthA = a.length;
+  const lengthB = b.length;
+  for (let i = 0; i < lengthA; i++) letterCounts[a.charCodeAt(i)]!++;
   let common = 0;
-  for (let i = 0; i < lb; i++) {
-    const k = b.charCodeAt(i);
-    if (letterCounts[k]! > 0) {
-      letterCounts[k]!--;
+  for (let i = 0; i < lengthB; i++) {
+    const code = b.charCodeAt(i);
+    if (letterCounts[code]! > 0) {
+      letterCounts[code]!--;
       common++;
     }
   }
-  for (let i = 0; i < la; i++) letterCounts[a.charCodeAt(i)] = 0;
-  return common / la + common / lb < 1.5 - 1e-9 && Math.max(la, lb) - common > 2;
+  for (let i = 0; i < lengthA; i++) letterCounts[a.charCodeAt(i)] = 0;
+  return common / lengthA + common / lengthB < 1.5 - 1e-9 && Math.max(lengthA, lengthB) - common > 2;
 }
 /**
  * Endings that make one name of another, by what they make: a surname (Russian and Central Asian
@@ -67,18 +67,18 @@ export function derivedApart(a: string, b: string, nisba = true): boolean {
 }
 
 function endingsDiffer(a: string, b: string, nisba: boolean): boolean {
-  for (const [ea, ka] of DERIVED_ENDINGS) {
-    if (!a.endsWith(ea)) continue;
-    const stem = a.slice(0, a.length - ea.length);
+  for (const [endingA, kindA] of DERIVED_ENDINGS) {
+    if (!a.endsWith(endingA)) continue;
+    const stem = a.slice(0, a.length - endingA.length);
     if (stem.length < MIN_STEM || !b.startsWith(stem)) continue;
-    if (ka === NISBA && (!nisba || !NISBA_STEM.test(stem))) continue;
+    if (kindA === NISBA && (!nisba || !NISBA_STEM.test(stem))) continue;
     if (b.length === stem.length) return true;
-    for (const [eb, kb] of DERIVED_ENDINGS)
+    for (const [endingB, kindB] of DERIVED_ENDINGS)
       if (
-        kb !== ka &&
-        b.length === stem.length + eb.length &&
-        b.endsWith(eb) &&
-        (kb !== NISBA || (nisba && NISBA_STEM.test(stem)))
+        kindB !== kindA &&
+        b.length === stem.length + endingB.length &&
+        b.endsWith(endingB) &&
+        (kindB !== NISBA || (nisba && NISBA_STEM.test(stem)))
       )
         return true;
   }
@@ -93,8 +93,8 @@ export function bareStem(a: string, b: string, nisba = true): string | undefined
   const [short, long] = a.length < b.length ? [a, b] : [b, a];
   if (!long.startsWith(short) || short.length < MIN_STEM) return undefined;
   const ending = long.slice(short.length);
-  for (const [e, k] of DERIVED_ENDINGS)
-    if (e === ending) return k === NISBA && (!nisba || !NISBA_STEM.test(short)) ? undefined : short;
+  for (const [derived, kind] of DERIVED_ENDINGS)
+    if (derived === ending) return kind === NISBA && (!nisba || !NISBA_STEM.test(short)) ? undefined : short;
   return undefined;
 }
 

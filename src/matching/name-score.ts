@@ -138,17 +138,18 @@ export function scoreBound(query: QueryParts, listed: ScoredPart[], listedConten
   }
   let matched = 0;
   let unmatched = 0;
-  for (const i of queryContent) {
-    const part = queryParts[i]!;
-    const known = query.known[i];
-    if (partner[i]! >= 0) {
+  for (const queryAt of queryContent) {
+    const part = queryParts[queryAt]!;
+    const known = query.known[queryAt];
+    if (partner[queryAt]! >= 0) {
       // A known word weighs at most its own weight; an unknown one takes its partner's.
-      matched += part.kind === 'word' ? (known ?? partner[i]!) : kindWeight(part);
+      matched += part.kind === 'word' ? (known ?? partner[queryAt]!) : kindWeight(part);
       continue;
     }
     // A repeat of a part that may be matched may cost nothing (see scoreAlignment).
     let repeat = false;
-    for (const k of queryContent) if (partner[k]! >= 0 && queryParts[k]!.text === part.text) repeat = true;
+    for (const otherAt of queryContent)
+      if (partner[otherAt]! >= 0 && queryParts[otherAt]!.text === part.text) repeat = true;
     if (repeat) continue;
     unmatched += conflictWeight(part, part.kind === 'word' ? (known ?? query.maxIdf) : kindWeight(part));
   }
@@ -229,17 +230,17 @@ function tallyQuery(alignment: Alignment, listedLeft: boolean): QueryTally {
   const queryParts = query.parts;
   const tally: QueryTally = { matchedWeight: 0, matchedEvidence: 0, information: 0, unmatchedWeight: 0, unmatched: [] };
   const matchedElsewhere = (text: string): boolean => {
-    for (const i of query.content) if (qUsed[i] && queryParts[i]!.text === text) return true;
+    for (const queryAt of query.content) if (qUsed[queryAt] && queryParts[queryAt]!.text === text) return true;
     return false;
   };
-  for (const i of query.content) {
-    const part = queryParts[i]!;
-    const weight = queryPartWeight(alignment, i);
-    if (qUsed[i]) {
+  for (const queryAt of query.content) {
+    const part = queryParts[queryAt]!;
+    const weight = queryPartWeight(alignment, queryAt);
+    if (qUsed[queryAt]) {
       tally.matchedWeight += weight;
-      tally.matchedEvidence += weight * eff(qSim[i]!);
+      tally.matchedEvidence += weight * eff(qSim[queryAt]!);
       if (part.kind === 'word' || part.kind === 'patronymic')
-        tally.information += (part.kind === 'patronymic' ? PATRONYMIC_INFORMATION : 1) * weight * qSim[i]!;
+        tally.information += (part.kind === 'patronymic' ? PATRONYMIC_INFORMATION : 1) * weight * qSim[queryAt]!;
       else if (part.kind === 'initial') tally.information += INITIAL_INFORMATION;
     } else {
       // A part repeated in the query adds nothing once matched.
@@ -261,9 +262,9 @@ interface ListedTally {
 function tallyListed(alignment: Alignment): ListedTally {
   const { listed, listedContent, cUsed } = alignment;
   const tally: ListedTally = { conflictWeight: 0, extraWeight: 0, unmatched: [] };
-  for (const j of listedContent) {
-    const part = listed[j]!;
-    if (cUsed[j]) continue;
+  for (const listedAt of listedContent) {
+    const part = listed[listedAt]!;
+    if (cUsed[listedAt]) continue;
     tally.conflictWeight += conflictWeight(part, part.idf);
     tally.extraWeight += kindWeight(part);
     tally.unmatched.push(part.text);
@@ -277,7 +278,7 @@ function extraListedCost(alignment: Alignment): number {
   // Two listed parts missing are middle names; three or more are a different, longer name.
   // (Particles, de, van, bin, ibn, are connectors, not names: they are not counted.)
   let missingNames = 0;
-  for (const j of listedContent) if (!cUsed[j] && listed[j]!.kind !== 'particle') missingNames++;
+  for (const listedAt of listedContent) if (!cUsed[listedAt] && listed[listedAt]!.kind !== 'particle') missingNames++;
   // ...unless the names also align only doubtfully: a query part the lists know as a name of its own
   // taken for a listed one it merely resembles (Martina / Maria, Amparo / Alvaro) and listed names
   // missing besides are a different person who shares a surname, not one whose middle names were left out.
@@ -302,7 +303,8 @@ function coverageScore(alignment: Alignment, queryTally: QueryTally, listedTally
   const extraListed = Math.max(0, listedTally.extraWeight - conflict);
   // A one-word listed name ("Troy", "Benson") found inside a longer query explains little of it.
   let listedWords = 0;
-  for (const j of listedContent) if (listed[j]!.kind === 'word' || listed[j]!.kind === 'patronymic') listedWords++;
+  for (const listedAt of listedContent)
+    if (listed[listedAt]!.kind === 'word' || listed[listedAt]!.kind === 'patronymic') listedWords++;
   const extraQueryCost = listedWords <= 1 ? EXTRA_QUERY_COST_ONE_WORD : EXTRA_QUERY_COST;
   const denominator =
     queryTally.matchedWeight +
@@ -389,8 +391,8 @@ function numbersDiffer(queryNumbers: string[], listedNumbers: string[]): boolean
   if (queryNumbers.length === 0 && listedNumbers.length === 0) return false;
   const listedSet = new Set(listedNumbers);
   const querySet = new Set(queryNumbers);
-  for (const n of queryNumbers) if (!listedSet.has(n)) return true;
-  for (const n of listedNumbers) if (!querySet.has(n)) return true;
+  for (const number of queryNumbers) if (!listedSet.has(number)) return true;
+  for (const number of listedNumbers) if (!querySet.has(number)) return true;
   return false;
 }
 
@@ -399,7 +401,7 @@ export function scoreAlignment(alignment: Alignment): NameComparison {
   const { query, listed, listedContent, cUsed, qUsed, chosen } = alignment;
   const queryParts = query.parts;
   let listedLeft = false;
-  for (const j of listedContent) if (!cUsed[j] && listed[j]!.kind === 'word') listedLeft = true;
+  for (const listedAt of listedContent) if (!cUsed[listedAt] && listed[listedAt]!.kind === 'word') listedLeft = true;
   const queryTally = tallyQuery(alignment, listedLeft);
   const listedTally = tallyListed(alignment);
   let score = applyRules(alignment, coverageScore(alignment, queryTally, listedTally), {

@@ -90,10 +90,10 @@ export function deLeet(t: string): string | undefined {
 
 /** "YU7629" -> "yu 7629", "SONG6" -> "song 6", "50THanniversary" -> "50th anniversary": a number glued to a word. */
 export function splitLettersDigits(t: string): string[] {
-  let m = /^([a-z]{2,})(\d+)$/.exec(t);
-  if (m) return [m[1]!, m[2]!];
-  m = /^(\d+(?:st|nd|rd|th)?)([a-z]{4,})$/.exec(t);
-  if (m && !/^\d+(st|nd|rd|th)$/.test(t)) return [m[1]!, m[2]!];
+  let match = /^([a-z]{2,})(\d+)$/.exec(t);
+  if (match) return [match[1]!, match[2]!];
+  match = /^(\d+(?:st|nd|rd|th)?)([a-z]{4,})$/.exec(t);
+  if (match && !/^\d+(st|nd|rd|th)$/.test(t)) return [match[1]!, match[2]!];
   return [t];
 }
 

@@ -76,10 +76,10 @@ GROUPS.trim()
 
 /** True when the two (different) given names stand for one another. */
 export function sameGivenName(a: string, b: string): boolean {
-  const ga = groupsOf.get(a);
-  if (!ga) return false;
-  const gb = groupsOf.get(b);
-  if (!gb) return false;
-  for (const x of ga) if (gb.includes(x)) return true;
+  const groupsA = groupsOf.get(a);
+  if (!groupsA) return false;
+  const groupsB = groupsOf.get(b);
+  if (!groupsB) return false;
+  for (const group of groupsA) if (groupsB.includes(group)) return true;
   return false;
 }

@@ -51,11 +51,11 @@ export function foldText(input: string): string {
   if (ASCII.test(input)) return input.toLowerCase().replace(APOSTROPHES, '');
   // Zero-width (non-)joiners only shape letters inside one word (Persian writes پزشک‌فر, Pezeshkfar,
   // with one): removed, not read as a space.
-  let s = input.normalize('NFKC').toLowerCase().replace(ZERO_WIDTH, '');
-  s = transliterate(s);
-  s = s.normalize('NFD').replace(/\p{M}/gu, '');
+  let folded = input.normalize('NFKC').toLowerCase().replace(ZERO_WIDTH, '');
+  folded = transliterate(folded);
+  folded = folded.normalize('NFD').replace(/\p{M}/gu, '');
   // Letters that do not decompose.
-  return s.replace(SPECIAL_LETTERS, (c) => SPECIAL[c] ?? '');
+  return folded.replace(SPECIAL_LETTERS, (c) => SPECIAL[c] ?? '');
 }
 
 /** The folded forms of the words of at most three Latin letters that a name writes with a diacritic. */
@@ -122,16 +122,16 @@ const PERSIAN_ENDINGS = new Set(['pwr', 'zadh']);
  */
 function readArabicStructure(parts: NamePart[]): void {
   for (let i = parts.length - 1; i >= 0; i--) {
-    const p = parts[i]!;
-    if (p.kind !== 'word') continue;
-    const filiation = ARABIC_FILIATION.get(p.text);
+    const part = parts[i]!;
+    if (part.kind !== 'word') continue;
+    const filiation = ARABIC_FILIATION.get(part.text);
     if (filiation !== undefined && parts.length > 1) {
       parts[i] = { text: filiation, kind: 'particle' };
       continue;
     }
     const prev = parts[i - 1];
-    if ((PERSIAN_ENDINGS.has(p.text) || p.text === 'allah') && prev?.kind === 'word') {
-      prev.text += p.text;
+    if ((PERSIAN_ENDINGS.has(part.text) || part.text === 'allah') && prev?.kind === 'word') {
+      prev.text += part.text;
       parts.splice(i, 1);
     }
   }
@@ -165,10 +165,10 @@ export function normalizeName(raw: string, isPerson: boolean | undefined): Norma
   const parts: NamePart[] = [];
   for (let i = 0; i < tokens.length; i++) addPart(reading, i, parts);
   // A name made only of droppable words keeps them as words (a company called "General").
-  if (parts.length === 0 && tokens.length > 0) for (const t of tokens) parts.push({ text: t, kind: 'word' });
+  if (parts.length === 0 && tokens.length > 0) for (const token of tokens) parts.push({ text: token, kind: 'word' });
   // A name whose only distinctive part is a number ("11420 Corp") is matched on that number.
   if (!parts.some((p) => p.kind === 'word' || p.kind === 'patronymic'))
-    for (const p of parts) if (p.kind === 'number') p.kind = 'word';
+    for (const part of parts) if (part.kind === 'number') part.kind = 'word';
   markScript(raw, parts);
   return { parts, key: parts.map((p) => p.text).join(' ') };
 }
@@ -188,21 +188,22 @@ interface TokenReading {
 }
 
 function readTokens(raw: string, isPerson: boolean | undefined): TokenReading {
-  let s = foldText(raw);
+  let folded = foldText(raw);
   // Dotted abbreviations and legal forms written with dots ("s.a.", "d.o.o.", "p.l.c.") collapse first,
   // also when glued to the word before or after them ("ARIZONAs.a.", "D.O.O.ljubljana").
-  if (s.includes('.')) {
-    s = s.replace(/([a-z]{3,})((?:[a-z]\.){2,})/g, '$1 $2');
-    s = s.replace(/\b((?:[a-z]\.){2,}(?:[a-z](?![a-z]))?\.?)/g, (m) => ' ' + m.replace(/\./g, '') + ' ');
+  if (folded.includes('.')) {
+    folded = folded.replace(/([a-z]{3,})((?:[a-z]\.){2,})/g, '$1 $2');
+    folded = folded.replace(/\b((?:[a-z]\.){2,}(?:[a-z](?![a-z]))?\.?)/g, (m) => ' ' + m.replace(/\./g, '') + ' ');
   }
-  s = s.replace(/&/g, ' and ');
+  folded = folded.replace(/&/g, ' and ');
   // Everything that is not a letter or digit separates parts.
   // A number glued to the end of a word is a number ("SONG6", "Rahimi1"), for every kind of name, so
   // that both sides of a comparison read it alike.
-  let rawTokens = s.split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0);
-  if (DIGIT.test(s)) rawTokens = rawTokens.flatMap(splitLettersDigits);
+  let rawTokens = folded.split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0);
+  if (DIGIT.test(folded)) rawTokens = rawTokens.flatMap(splitLettersDigits);
   // (Each reading needs a w or a tch.)
-  if (isPerson !== false && (s.includes('w') || s.includes('tch'))) rawTokens = readRussianRomanization(rawTokens);
+  if (isPerson !== false && (folded.includes('w') || folded.includes('tch')))
+    rawTokens = readRussianRomanization(rawTokens);
   let tokens = rawTokens;
   // A short word written with a diacritic is a name, not the abbreviation of a legal form it folds
   // to (the Portuguese surname Sá is not S.A.): abbreviations are written without. (Legal forms are
@@ -222,10 +223,12 @@ function readTokens(raw: string, isPerson: boolean | undefined): TokenReading {
   // after the given names, or as the surname before the comma of "LAST, First", is a surname
   // ("Damon King", "John Major", "KING, Martin Luther"). Abbreviations (Dr, Gen., Sr.) are dropped
   // wherever they stand.
-  const comma = s.indexOf(',');
+  const comma = folded.indexOf(',');
   const surnameBlock =
-    isPerson === true && comma > 0 && tokens.length === s.split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0).length
-      ? s
+    isPerson === true &&
+    comma > 0 &&
+    tokens.length === folded.split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0).length
+      ? folded
           .slice(0, comma)
           .split(/[^\p{L}\p{N}]+/u)
           .filter((t) => t.length > 0).length
@@ -236,71 +239,74 @@ function readTokens(raw: string, isPerson: boolean | undefined): TokenReading {
 /** Reads the token at `i` into `parts`: a legal form, a number, an initial, a particle, a patronymic or a word. */
 function addPart(reading: TokenReading, i: number, parts: NamePart[]): void {
   const { tokens, isPerson, accented, forms, comma, surnameBlock } = reading;
-  const t = tokens[i]!;
-  if (t.startsWith('@')) {
-    parts.push({ text: t, kind: 'legal' });
+  const token = tokens[i]!;
+  if (token.startsWith('@')) {
+    parts.push({ text: token, kind: 'legal' });
     return;
   }
   if (
-    HONORIFICS.has(t) &&
+    HONORIFICS.has(token) &&
     tokens.length > 1 &&
-    (t.length < 4 || (i < tokens.length - 1 && i >= surnameBlock)) &&
-    !(i > 0 && SURNAME_AFTER.has(t))
+    (token.length < 4 || (i < tokens.length - 1 && i >= surnameBlock)) &&
+    !(i > 0 && SURNAME_AFTER.has(token))
   )
     return;
-  if (addNumber(t, parts, isPerson)) return;
-  if (/\d/.test(t)) {
-    parts.push({ text: t, kind: 'number' });
+  if (addNumber(token, parts, isPerson)) return;
+  if (/\d/.test(token)) {
+    parts.push({ text: token, kind: 'number' });
     return;
   }
   if (isPerson !== true) {
-    const legal = accented?.has(t) || !forms ? undefined : legalSymbol(t);
+    const legal = accented?.has(token) || !forms ? undefined : legalSymbol(token);
     if (legal !== undefined && tokens.length > 1) {
       parts.push({ text: legal, kind: 'legal' });
       return;
     }
-    const roman = ROMAN.get(t) ?? (isPerson === false ? ROMAN_LETTER.get(t) : undefined);
+    const roman = ROMAN.get(token) ?? (isPerson === false ? ROMAN_LETTER.get(token) : undefined);
     // A numeral first in the name too ("XV Bicentenario" / "Bicentenario XV"), unless it may be a
     // name (Xi, Vi) or an initial.
-    if (roman !== undefined && (parts.length > 0 || (tokens.length > 1 && t.length > 1 && t !== 'xi' && t !== 'vi'))) {
+    if (
+      roman !== undefined &&
+      (parts.length > 0 || (tokens.length > 1 && token.length > 1 && token !== 'xi' && token !== 'vi'))
+    ) {
       parts.push({ text: roman, kind: 'number' });
       return;
     }
   }
-  if (t.length === 1 && isPerson !== false) {
-    parts.push({ text: t, kind: 'initial' });
+  if (token.length === 1 && isPerson !== false) {
+    parts.push({ text: token, kind: 'initial' });
     return;
   }
-  if (PARTICLES.has(t)) {
-    parts.push({ text: t, kind: 'particle' });
+  if (PARTICLES.has(token)) {
+    parts.push({ text: token, kind: 'particle' });
     return;
   }
   // A "son of" form first in a name, or last without a comma before it, is a surname (Milosevic,
   // Slobodan; Zvonko Veselinovic; Lukashevich; Davutoglu): a patronymic follows a given name. The
   // daughter's forms (-ovna, -kyzy) are never surnames.
-  const surnamePlace = (i === 0 || (i === tokens.length - 1 && comma < 0)) && !FEMALE_PATRONYMIC.test(t);
-  if (isPerson !== false && isPatronymicForm(t) && !surnamePlace) {
-    parts.push({ text: t, kind: 'patronymic' });
+  const surnamePlace = (i === 0 || (i === tokens.length - 1 && comma < 0)) && !FEMALE_PATRONYMIC.test(token);
+  if (isPerson !== false && isPatronymicForm(token) && !surnamePlace) {
+    parts.push({ text: token, kind: 'patronymic' });
     return;
   }
-  parts.push({ text: t, kind: 'word' });
+  parts.push({ text: token, kind: 'word' });
 }
 
 /** A number written in digits, with a suffix or in words ("Forty 4", "forty four", "3rd"), or a word written in leet: added, true. */
 function addNumber(t: string, parts: NamePart[], isPerson: boolean | undefined): boolean {
   if (/^\d+$/.test(t)) {
-    const v = Number(t);
+    const value = Number(t);
     const prev = parts[parts.length - 1];
     // "Forty 4" -> 44
     if (
       prev?.kind === 'number' &&
-      v < 10 &&
+      value < 10 &&
       Number(prev.text) % 10 === 0 &&
       Number(prev.text) >= 20 &&
       Number(prev.text) < 100
     )
-      prev.text = String(Number(prev.text) + v);
-    else parts.push({ text: String(v), kind: 'number' });
+      prev.text = String(Number(prev.text) + value);
+    else parts.push({ text: String(value), kind: 'number' });
     return true;
   }
   const leet = deLeet(t);
@@ -313,13 +319,13 @@ function addNumber(t: string, parts: NamePart[], isPerson: boolean | undefined):
     parts.push({ text: String(Number(ordinal[1])), kind: 'number' });
     return true;
   }
-  const nw = NUMBER_WORDS.get(t);
-  if (nw !== undefined && isPerson !== true && parts.length > 0) {
+  const numberWord = NUMBER_WORDS.get(t);
+  if (numberWord !== undefined && isPerson !== true && parts.length > 0) {
     const prev = parts[parts.length - 1];
     // "forty four" -> 44
-    if (prev?.kind === 'number' && nw < 10 && Number(prev.text) % 10 === 0 && Number(prev.text) >= 20)
-      prev.text = String(Number(prev.text) + nw);
-    else parts.push({ text: String(nw), kind: 'number' });
+    if (prev?.kind === 'number' && numberWord < 10 && Number(prev.text) % 10 === 0 && Number(prev.text) >= 20)
+      prev.text = String(Number(prev.text) + numberWord);
+    else parts.push({ text: String(numberWord), kind: 'number' });
     return true;
   }
   return false;
@@ -329,7 +335,7 @@ function addNumber(t: string, parts: NamePart[], isPerson: boolean | undefined):
 function markScript(raw: string, parts: NamePart[]): void {
   const other = inOtherScript(raw);
   if (other || VIETNAMESE.test(raw)) {
-    const t: Translit = !other
+    const translit: Translit = !other
       ? 'vietnamese'
       : ABJAD.test(raw)
         ? 'abjad'
@@ -338,12 +344,12 @@ function markScript(raw: string, parts: NamePart[]): void {
           : HANGUL.test(raw)
             ? 'hangul'
             : 'alphabet';
-    if (t === 'abjad' && ARABIC_LETTER.test(raw)) readArabicStructure(parts);
-    for (const p of parts) {
-      p.translit = t;
+    if (translit === 'abjad' && ARABIC_LETTER.test(raw)) readArabicStructure(parts);
+    for (const part of parts) {
+      part.translit = translit;
       // A syllable read from Chinese characters, Hangul or Vietnamese is a name (杜 Du, 高德 Gao De,
       // Lê, Văn), never the particle of a European name it happens to spell (du, de, le, van).
-      if (t !== 'abjad' && t !== 'alphabet' && p.kind === 'particle') p.kind = 'word';
+      if (translit !== 'abjad' && translit !== 'alphabet' && part.kind === 'particle') part.kind = 'word';
     }
   }
 }

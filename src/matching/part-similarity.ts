@@ -79,7 +79,7 @@ const MAX_FUZZY = SCORING.MAX_FUZZY.value;
 /** How lists and customers write Allah as a name part of its own. */
 const ALLAH = new Set(['allah', 'ullah', 'ollah', 'alla', 'ulla', 'olla', 'alah', 'ulah', 'allahi', 'ullahi']);
 
-const L = 'l'.charCodeAt(0);
+const LETTER_L = 'l'.charCodeAt(0);
 
 /** Written with the double l or the -lah of Allah (not Ali, Aly, Eli). */
 function allahLike(t: string): boolean {
@@ -102,11 +102,11 @@ export interface PartSimilarity {
 export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): PartSimilarity {
   const decided = byKindAndScript(a, b, strict);
   if (decided !== undefined) return decided;
-  const jw = jaroWinkler(a.text, b.text);
-  const draft = byLetters(a.text, b.text, jw);
+  const jaroScore = jaroWinkler(a.text, b.text);
+  const draft = byLetters(a.text, b.text, jaroScore);
   const variant = bySpelling(a, b, strict, draft.s);
   if (variant !== undefined) return variant;
-  const skeletonAgrees = bySkeleton(a, b, strict, jw, draft);
+  const skeletonAgrees = bySkeleton(a, b, strict, jaroScore, draft);
   return ruledOut(a, b, skeletonAgrees) ? { s: 0, how: draft.how } : afterVetoes(a, b, strict, draft);
 }
 
@@ -114,10 +114,10 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): Pa
 function byKindAndScript(a: ScoredPart, b: ScoredPart, strict: boolean): PartSimilarity | undefined {
   // rule: same-text
   if (a.text === b.text) return { s: 1, how: 'exact' };
-  const la = a.text.length;
-  const lb = b.text.length;
+  const lengthA = a.text.length;
+  const lengthB = b.text.length;
   // rule: initial
-  if (la === 1 || lb === 1) {
+  if (lengthA === 1 || lengthB === 1) {
     // An initial stands for a part with that first letter; two different initials never align. A part
     // read from syllables (Chinese characters, Hangul) is a syllable or two, never an initial: "usong"
     // (우성) is not the U of "Hyon U".
@@ -136,7 +136,7 @@ function byKindAndScript(a: ScoredPart, b: ScoredPart, strict: boolean): PartSim
   // spelling (Allakh, Ullakh), never Ali: its skeleton comes close to Ali's, its meaning nowhere near.
   // (Every spelling of it has an l second: the hot path looks up no set.)
   if (
-    (a.text.charCodeAt(1) === L || b.text.charCodeAt(1) === L) &&
+    (a.text.charCodeAt(1) === LETTER_L || b.text.charCodeAt(1) === LETTER_L) &&
     ALLAH.has(a.text) !== ALLAH.has(b.text) &&
     !(allahLike(a.text) && allahLike(b.text))
   )
@@ -160,8 +160,8 @@ function byKindAndScript(a: ScoredPart, b: ScoredPart, strict: boolean): PartSim
 
 /** The rules of syllabic and opaque parts, and the cheap rejections (see byKindAndScript). */
 function bySyllables(a: ScoredPart, b: ScoredPart, strict: boolean): PartSimilarity | undefined {
-  const la = a.text.length;
-  const lb = b.text.length;
+  const lengthA = a.text.length;
+  const lengthB = b.text.length;
   // rule: hangul-syllables
   // Hangul writes every letter of a syllable: a part read from it is another name when its syllables
   // differ otherwise than the romanizations of one syllable do (see koreanFold): 편 Pyon is not
@@ -175,8 +175,8 @@ function bySyllables(a: ScoredPart, b: ScoredPart, strict: boolean): PartSimilar
   // One Mandarin syllable in Wade-Giles and in Pinyin (Hsi / Xi).
   if (
     !strict &&
-    la <= WADE_GILES_MAX_LENGTH &&
-    lb <= WADE_GILES_MAX_LENGTH &&
+    lengthA <= WADE_GILES_MAX_LENGTH &&
+    lengthB <= WADE_GILES_MAX_LENGTH &&
     (wadeGilesSpellsSyllable(a.text, b.text) || wadeGilesSpellsSyllable(b.text, a.text))
   )
     return { s: WADE_GILES_SIMILARITY, how: 'phonetic' };
@@ -191,11 +191,7 @@ function bySyllables(a: ScoredPart, b: ScoredPart, strict: boolean): PartSimilar
   // Cheap rejection: lengths far apart and different skeletons never reach the threshold, unless the
   // spellings fold alike: Cyrillic writes each Latin h as х, kh, so a name grows a letter an h
   // (Jalahmah / Джалахмах / Dzhalakhmakh).
-  if (
-    a.pk !== b.pk &&
-    (la > lb + LENGTH_GAP_REJECT || lb > la + LENGTH_GAP_REJECT) &&
-    (a.fold === undefined || a.fold !== b.fold)
-  )
+  if (a.pk !== b.pk && Math.abs(lengthA - lengthB) > LENGTH_GAP_REJECT && (a.fold === undefined || a.fold !== b.fold))
     return { s: 0, how: 'fuzzy' };
   // rule: far-apart
   // Most pairs a query meets are different names: unless the skeletons or spellings agree, letters
@@ -207,55 +203,55 @@ function bySyllables(a: ScoredPart, b: ScoredPart, strict: boolean): PartSimilar
 
 /** The similarity the letters give: Jaro-Winkler, and the edits between the two (slips, a vowel for a vowel). */
 function byLetters(a: string, b: string, jw: number): PartSimilarity {
-  const la = a.length;
-  const lb = b.length;
-  const minLen = Math.min(la, lb);
+  const lengthA = a.length;
+  const lengthB = b.length;
+  const minLen = Math.min(lengthA, lengthB);
   const sameFirst = a.charCodeAt(0) === b.charCodeAt(0);
-  let s = 0;
+  let shared = 0;
   let how: AlignedPart['how'] = 'fuzzy';
   // rule: jaro-winkler
-  if (jw >= JW_FLOOR && minLen >= JW_MIN_LENGTH) s = jw - JW_DISCOUNT;
+  if (jw >= JW_FLOOR && minLen >= JW_MIN_LENGTH) shared = jw - JW_DISCOUNT;
   // rule: length-doubtful
   // Parts of clearly different lengths (Ronaldinho / Ronaldo) are at best doubtful.
-  if (Math.abs(la - lb) > LENGTH_GAP_DOUBTFUL) return { s: Math.min(s, DOUBTFUL_SIMILARITY), how };
+  if (Math.abs(lengthA - lengthB) > LENGTH_GAP_DOUBTFUL) return { s: Math.min(shared, DOUBTFUL_SIMILARITY), how };
   let edits = levenshtein(a, b, 2);
   // Two neighbouring letters swapped is one slip, not two (Zhagn / Zhang).
-  if (edits === 2 && la === lb && isTransposition(a, b)) edits = 1;
+  if (edits === 2 && lengthA === lengthB && isTransposition(a, b)) edits = 1;
   // rule: vowel-for-vowel
-  if (edits === 1 && la === lb && minLen >= VOWEL_SWAP_MIN_LENGTH && vowelForVowel(a, b)) {
+  if (edits === 1 && lengthA === lengthB && minLen >= VOWEL_SWAP_MIN_LENGTH && vowelForVowel(a, b)) {
     // One vowel written for another, inside the word or at its start: the commonest difference
     // between romanizations of one name (Osama / Usama, Laden / Ladin, Ebrahim / Ibrahim), whose
     // source script leaves short vowels unwritten or spells them otherwise. (At the end it is
     // often an inflection, Antonio / Antonia.)
-    s = Math.max(s, VOWEL_SWAP_SIMILARITY);
+    shared = Math.max(shared, VOWEL_SWAP_SIMILARITY);
     how = 'phonetic';
   } else if (edits === 1) {
     // rule: one-slip
     // A different first letter is more often another name (Hernandez/Fernandez) than a slip.
-    if (minLen >= SLIP_LONG_LENGTH) s = Math.max(s, sameFirst ? SLIP_LONG_SAME_FIRST : SLIP_LONG_OTHER_FIRST);
+    if (minLen >= SLIP_LONG_LENGTH) shared = Math.max(shared, sameFirst ? SLIP_LONG_SAME_FIRST : SLIP_LONG_OTHER_FIRST);
     else if (minLen >= SLIP_MEDIUM_LENGTH)
-      s = Math.max(s, sameFirst ? SLIP_MEDIUM_SAME_FIRST : SLIP_MEDIUM_OTHER_FIRST);
-    else if (minLen >= SLIP_SHORT_LENGTH && sameFirst) s = Math.max(s, SLIP_SHORT_SIMILARITY);
+      shared = Math.max(shared, sameFirst ? SLIP_MEDIUM_SAME_FIRST : SLIP_MEDIUM_OTHER_FIRST);
+    else if (minLen >= SLIP_SHORT_LENGTH && sameFirst) shared = Math.max(shared, SLIP_SHORT_SIMILARITY);
   } else if (edits === 2) {
     // rule: two-edits
     // Two edits in a long part are as often another name (Abdurrahim / Abdurrahman) as a variant.
-    s =
+    shared =
       minLen >= TWO_EDITS_LONG_LENGTH && sameFirst
         ? TWO_EDITS_LONG_SIMILARITY
         : minLen >= TWO_EDITS_MEDIUM_LENGTH && sameFirst
           ? DOUBTFUL_SIMILARITY
-          : Math.min(s, DOUBTFUL_SIMILARITY);
-  } else if (edits > 2) s = Math.min(s, DOUBTFUL_SIMILARITY);
-  return { s, how };
+          : Math.min(shared, DOUBTFUL_SIMILARITY);
+  } else if (edits > 2) shared = Math.min(shared, DOUBTFUL_SIMILARITY);
+  return { s: shared, how };
 }
 
 /** One name written backwards, or in two romanizations (the same spelling fold); undefined otherwise. */
 function bySpelling(a: ScoredPart, b: ScoredPart, strict: boolean, s: number): PartSimilarity | undefined {
-  const la = a.text.length;
-  const lb = b.text.length;
-  const minLen = Math.min(la, lb);
+  const lengthA = a.text.length;
+  const lengthB = b.text.length;
+  const minLen = Math.min(lengthA, lengthB);
   // rule: reversed
-  if (!strict && minLen >= REVERSED_MIN_LENGTH && la === lb && isReversed(a.text, b.text))
+  if (!strict && minLen >= REVERSED_MIN_LENGTH && lengthA === lengthB && isReversed(a.text, b.text))
     return { s: REVERSED_SIMILARITY, how: 'fuzzy' };
   // rule: spelling-fold
   if (
@@ -265,7 +261,7 @@ function bySpelling(a: ScoredPart, b: ScoredPart, strict: boolean, s: number): P
     a.fold === b.fold &&
     a.fold.length >= 2 &&
     minLen >= 2 &&
-    Math.max(la, lb) >= 3
+    Math.max(lengthA, lengthB) >= 3
   ) {
     // One name in two romanizations (see spellingFold).
     return { s: FOLD_SIMILARITY, how: 'phonetic' };
@@ -287,8 +283,8 @@ const abjadLettersWritten = (a: ScoredPart, b: ScoredPart): boolean =>
 
 /** A shared consonant skeleton, which may raise the draft; true when the skeleton agrees. */
 function bySkeleton(a: ScoredPart, b: ScoredPart, strict: boolean, jw: number, draft: PartSimilarity): boolean {
-  const la = a.text.length;
-  const lb = b.text.length;
+  const lengthA = a.text.length;
+  const lengthB = b.text.length;
   const abjad = oneAbjad(a, b);
   // rule: consonant-skeleton
   // Hangul writes every vowel: a consonant skeleton shared with another syllable (Cho / Chu, Han /
@@ -300,7 +296,7 @@ function bySkeleton(a: ScoredPart, b: ScoredPart, strict: boolean, jw: number, d
     b.translit === 'hangul' ||
     a.pk !== b.pk ||
     (abjad && !abjadLettersWritten(a, b)) ||
-    !(a.pk.length >= 2 || (a.pk.length === 1 && (Math.max(la, lb) <= SKELETON_SHORT_PART || abjad)))
+    !(a.pk.length >= 2 || (a.pk.length === 1 && (Math.max(lengthA, lengthB) <= SKELETON_SHORT_PART || abjad)))
   )
     return false;
   // Same consonant skeleton: a spelling variant when the strings agree otherwise too. From a
@@ -310,10 +306,10 @@ function bySkeleton(a: ScoredPart, b: ScoredPart, strict: boolean, jw: number, d
     ? 0
     : a.translit !== undefined || b.translit !== undefined
       ? SKELETON_FLOOR_TRANSLIT
-      : Math.max(la, lb) >= SKELETON_LONG_LENGTH
+      : Math.max(lengthA, lengthB) >= SKELETON_LONG_LENGTH
         ? SKELETON_FLOOR_LONG
         : SKELETON_FLOOR_SHORT;
-  if (jw < floor && Math.max(la, lb) > SKELETON_SHORT_PART) return false;
+  if (jw < floor && Math.max(lengthA, lengthB) > SKELETON_SHORT_PART) return false;
   const skeleton = abjad ? SKELETON_ABJAD_SIMILARITY : SKELETON_BASE + SKELETON_SLOPE * (jw - floor);
   if (skeleton > draft.s) {
     draft.s = skeleton;
@@ -347,38 +343,38 @@ function ruledOut(a: ScoredPart, b: ScoredPart, skeleton: boolean): boolean {
 /** The draft capped or ruled out by the first letter, the alphabet's letters, the inflection; then the floor. */
 function afterVetoes(a: ScoredPart, b: ScoredPart, strict: boolean, draft: PartSimilarity): PartSimilarity {
   const { how } = draft;
-  let s = draft.s;
+  let score = draft.s;
   const minLen = Math.min(a.text.length, b.text.length);
   // rule: other-first-letter
   // A different first letter is rarely a slip in a short part (Anna / Banna) and not often in a long one.
-  if (a.text.charCodeAt(0) !== b.text.charCodeAt(0) && how === 'fuzzy' && s > 0)
-    s = minLen < OTHER_FIRST_MIN_LENGTH ? 0 : Math.min(s, OTHER_FIRST_CAP);
+  if (a.text.charCodeAt(0) !== b.text.charCodeAt(0) && how === 'fuzzy' && score > 0)
+    score = minLen < OTHER_FIRST_MIN_LENGTH ? 0 : Math.min(score, OTHER_FIRST_CAP);
   // rule: alphabet-letters
   // A word read from an alphabet that writes every letter (Cyrillic, Greek, Armenian, Georgian) against
   // a romanization: the romanizations of one name agree on its first letter but for the letters they
   // render otherwise (Е Ye or E, Ю Yu or Iu, Х Kh or H, Հ H or nothing), and on a final a or e (Karina
   // and Karine are not Karen, Aleksandra is not Aleksandr). Another first letter (Aren / Karen) or a
   // final vowel one side lacks is another name of that language.
-  if (s > 0 && !strict && (a.translit === 'alphabet') !== (b.translit === 'alphabet') && otherLetters(a, b, minLen))
+  if (score > 0 && !strict && (a.translit === 'alphabet') !== (b.translit === 'alphabet') && otherLetters(a, b, minLen))
     return { s: 0, how };
   // Another inflection of one stem is another name: Antonio/Antonia, Martin/Martina, Ivanov/Ivanova.
   // Kept alignable, but as a doubtful pair. (A final -s is left alone: Baltic languages add it to
   // every foreign name, Putins / Putin.)
   // rule: inflection
-  if (!strict && minLen >= INFLECTED_MIN_LENGTH && s > INFLECTED_SIMILARITY && inflected(a.text, b.text))
-    s = INFLECTED_SIMILARITY;
+  if (!strict && minLen >= INFLECTED_MIN_LENGTH && score > INFLECTED_SIMILARITY && inflected(a.text, b.text))
+    score = INFLECTED_SIMILARITY;
   // In an abjad a short name is a few letters, each of them written: one more or one other (حسن
   // Hasan / حسين Husayn, عمر Umar / عامر Amir, سعد Saad / سعيد Said) is another name.
   // rule: short-abjad-pair
   if (bothAbjad(a, b) && minLen <= SHORT_ABJAD_BOTH) return { s: 0, how };
   // rule: alignment-floor
-  if (s < ALIGN_FLOOR) return { s: 0, how };
-  return finalVetoes(a, b, strict, { s, how });
+  if (score < ALIGN_FLOOR) return { s: 0, how };
+  return finalVetoes(a, b, strict, { s: score, how });
 }
 
 /** The last rules: letters of one alphabet, derived names, a particle for a name; then the cap under one. */
 function finalVetoes(a: ScoredPart, b: ScoredPart, strict: boolean, draft: PartSimilarity): PartSimilarity {
-  const { s, how } = draft;
+  const { s: score, how } = draft;
   // Two words written in one alphabet that writes every letter (two Cyrillic names): a letter is a
   // letter, not a romanization's guess; three slips apart is another name (Голубева Golubeva /
   // Глебова Glebova), where two may be a variant (Вукић / Вучић).
@@ -405,7 +401,7 @@ function finalVetoes(a: ScoredPart, b: ScoredPart, strict: boolean, draft: PartS
   // rule: particle-for-name
   if (particleForName(a, b)) return { s: 0, how };
   // rule: under-one
-  return { s: Math.min(s, MAX_FUZZY), how };
+  return { s: Math.min(score, MAX_FUZZY), how };
 }
 
 /** One side is the other's bare stem (see bareStem), and the lists hold that stem in no person's name. */
@@ -465,13 +461,13 @@ function vowelForVowel(a: string, b: string): boolean {
 
 /** `a` is `b` read backwards (by code points). */
 function isReversed(a: string, b: string): boolean {
-  const n = b.length;
-  if (a.length !== n) return false;
-  for (let i = 0; i < n; i++) {
+  const lengthB = b.length;
+  if (a.length !== lengthB) return false;
+  for (let i = 0; i < lengthB; i++) {
     const code = b.charCodeAt(i);
     // Surrogate pairs must stay pairs when reversed: leave those to the general path.
     if (code >= 0xd800 && code <= 0xdfff) return a === [...b].reverse().join('');
-    if (a.charCodeAt(n - 1 - i) !== code) return false;
+    if (a.charCodeAt(lengthB - 1 - i) !== code) return false;
   }
   return true;
 }
@@ -486,11 +482,16 @@ const SHORT_NAME = SCORING.SHORT_NAME.value;
 
 function otherLetters(a: ScoredPart, b: ScoredPart, minLen: number): boolean {
   // Compared by their spelling folds (see spellingFold): в is V or W, к K, C or Q.
-  const fa = a.fold ?? a.text;
-  const fb = b.fold ?? b.text;
-  if (minLen < SHORT_NAME && fa.charCodeAt(0) !== fb.charCodeAt(0) && !SOFT_START.test(fa) && !SOFT_START.test(fb))
+  const foldA = a.fold ?? a.text;
+  const foldB = b.fold ?? b.text;
+  if (
+    minLen < SHORT_NAME &&
+    foldA.charCodeAt(0) !== foldB.charCodeAt(0) &&
+    !SOFT_START.test(foldA) &&
+    !SOFT_START.test(foldB)
+  )
     return true;
-  const ta = a.text;
-  const tb = b.text;
-  return (FINAL_AE.test(ta) && CONSONANT_END.test(tb)) || (FINAL_AE.test(tb) && CONSONANT_END.test(ta));
+  const textA = a.text;
+  const textB = b.text;
+  return (FINAL_AE.test(textA) && CONSONANT_END.test(textB)) || (FINAL_AE.test(textB) && CONSONANT_END.test(textA));
 }

@@ -50,9 +50,9 @@ export class QueryParts {
   ) {
     this.organization = organizationType || parts.some((p) => p.kind === 'legal' && p.slip !== true);
     for (let i = 0; i < parts.length; i++) {
-      const k = parts[i]!.kind;
-      if (CONTENT.has(k)) this.content.push(i);
-      else if (k === 'number') this.numbers.push(parts[i]!.text);
+      const kind = parts[i]!.kind;
+      if (CONTENT.has(kind)) this.content.push(i);
+      else if (kind === 'number') this.numbers.push(parts[i]!.text);
     }
     this.known = parts.map((p) => (p.kind === 'word' ? idfOf(p.text) : undefined));
     this.seen = parts.map(() => new Map());
@@ -70,11 +70,11 @@ export class QueryParts {
   /** partSimilarity of query part `i` and a listed part, computed once per pair. */
   similarity(i: number, listed: ScoredPart): Similarity {
     const seen = this.seen[i]!;
-    let r = seen.get(listed);
-    if (r === undefined) {
-      r = partSimilarity(this.parts[i]!, listed);
-      seen.set(listed, r);
+    let scored = seen.get(listed);
+    if (scored === undefined) {
+      scored = partSimilarity(this.parts[i]!, listed);
+      seen.set(listed, scored);
     }
-    return r;
+    return scored;
   }
 }

@@ -34,31 +34,32 @@ export function readQuery(
 ): ScoredPart[] {
   const person = isPersonFlag(type);
   const parts: NamePart[] = [];
-  for (const p of normalizeName(name, person).parts) {
+  for (const part of normalizeName(name, person).parts) {
     // (A given name glued to a patronymic reads as a patronymic: Andreikonstantinovich.)
-    const split = p.kind === 'word' || p.kind === 'patronymic' ? splitGlued(index, p.text, person, listed) : undefined;
-    if (split) for (const x of split) parts.push(p.translit ? { ...x, translit: p.translit } : x);
-    else parts.push(p);
+    const split =
+      part.kind === 'word' || part.kind === 'patronymic' ? splitGlued(index, part.text, person, listed) : undefined;
+    if (split) for (const piece of split) parts.push(part.translit ? { ...piece, translit: part.translit } : piece);
+    else parts.push(part);
   }
   // An abbreviated legal form with a slip, first or last in a name that is not a person's, is a
   // legal form unless the lists hold the word as a name part ("SOLINVEST LD", "LzLC ALFA"): they
   // hold such slips themselves a few times (LD, LC, LMTD), name parts more often (OO, TOM).
   const slips = new Set<number>();
   if (person !== true && parts.length >= 2) {
-    for (const i of [0, parts.length - 1]) {
-      const p = parts[i]!;
+    for (const edge of [0, parts.length - 1]) {
+      const part = parts[edge]!;
       if (
-        p.kind !== 'word' ||
-        p.translit !== undefined ||
-        (index.documentFrequency(p.text) ?? 0) > LEGAL_SLIP_MAX_DF ||
-        listed?.some((l) => l.text === p.text)
+        part.kind !== 'word' ||
+        part.translit !== undefined ||
+        (index.documentFrequency(part.text) ?? 0) > LEGAL_SLIP_MAX_DF ||
+        listed?.some((l) => l.text === part.text)
       )
         continue;
-      const form = legalSlip(p.text, i === 0);
+      const form = legalSlip(part.text, edge === 0);
       // (Never the name's last word part: "LD LC" stays a name.)
-      if (form !== undefined && parts.some((o, j) => j !== i && o.kind === 'word')) {
-        parts[i] = { text: form, kind: 'legal' };
-        slips.add(i);
+      if (form !== undefined && parts.some((o, j) => j !== edge && o.kind === 'word')) {
+        parts[edge] = { text: form, kind: 'legal' };
+        slips.add(edge);
       }
     }
   }
@@ -89,8 +90,8 @@ function splitGlued(
   // ("Andreikonstantinovich"): read whole, it would weigh as a patronymic.
   if (index.hasToken(t)) return !index.hasWord(t) && isPatronymicForm(t) ? splitListedPair(index, t) : undefined;
   // A spelling variant of a listed part is not a glued pair ("mokhamed" is not "mok hamed")...
-  const f = index.fold(t);
-  if (index.hasToken(f) || index.hasFold(f)) return undefined;
+  const fold = index.fold(t);
+  if (index.hasToken(fold) || index.hasFold(fold)) return undefined;
   // ...nor, as two words, is a listed part with one slip in it ("Macrosoft" / "Microsoft",
   // "UnitedWealth" / "UnitedHealth"); a legal form glued to a listed part still comes off.
   let near: boolean | undefined;
@@ -101,29 +102,29 @@ function splitGlued(
   let nearLegal: boolean | undefined;
   const isNearLegal = (): boolean => (nearLegal ??= nearListed(index, t, true, listed));
   for (let i = 2; i <= t.length - 2; i++) {
-    const l = t.slice(0, i);
-    const r = t.slice(i);
-    const lKnown = l.length >= 4 && index.hasWord(l);
-    const rKnown = r.length >= 4 && index.hasWord(r);
+    const head = t.slice(0, i);
+    const tail = t.slice(i);
+    const lKnown = head.length >= 4 && index.hasWord(head);
+    const rKnown = tail.length >= 4 && index.hasWord(tail);
     // A legal form glued to the end of an organization's name needs no listed partner ("SiemensAG").
-    const legalEnd = isLegalWord(r) && l.length >= 3 && (r.length >= 3 || person === false);
+    const legalEnd = isLegalWord(tail) && head.length >= 3 && (tail.length >= 3 || person === false);
     // ...and one glued to its front needs a listed remainder ("JSCrawenstvo", "COMPANYlex").
-    const legalStart = isLegalWord(l) && l.length >= 3 && r.length >= 2 && index.hasWord(r);
+    const legalStart = isLegalWord(head) && head.length >= 3 && tail.length >= 2 && index.hasWord(tail);
     if (!legalEnd && !legalStart) {
       if (!lKnown && !rKnown) continue;
       if (
-        !(lKnown || isParticle(l) || isHonorific(l)) ||
-        !(rKnown || isParticle(r) || isLegalWord(r) || isHonorific(r))
+        !(lKnown || isParticle(head) || isHonorific(head)) ||
+        !(rKnown || isParticle(tail) || isLegalWord(tail) || isHonorific(tail))
       )
         continue;
       if (isNear()) continue;
     } else if (isNearLegal()) continue;
-    const parts = normalizeName(`${l} ${r}`, person).parts;
+    const parts = normalizeName(`${head} ${tail}`, person).parts;
     // One side an honorific dropped by normalization ("Sayyedjabar").
     if (
       parts.length === 1 &&
       parts[0]!.kind === 'word' &&
-      ((lKnown && parts[0]!.text === l) || (rKnown && parts[0]!.text === r))
+      ((lKnown && parts[0]!.text === head) || (rKnown && parts[0]!.text === tail))
     )
       return parts;
     if (parts.length === 2) return parts;
@@ -147,11 +148,11 @@ function splitGlued(
  */
 function honorificOff(index: CandidateIndex, t: string, person: boolean | undefined): NamePart[] | undefined {
   if (index.hasWord(t)) return undefined;
-  for (const h of GLUED_HONORIFICS) {
-    if (!t.startsWith(h)) continue;
-    const rest = t.slice(h.length);
+  for (const title of GLUED_HONORIFICS) {
+    if (!t.startsWith(title)) continue;
+    const rest = t.slice(title.length);
     if (rest.length < 4 || !index.hasWord(rest) || ENDINGS_NOT_NAMES.has(rest)) continue;
-    const parts = normalizeName(`${h} ${rest}`, person).parts;
+    const parts = normalizeName(`${title} ${rest}`, person).parts;
     if (parts.length === 1 && parts[0]!.kind === 'word' && parts[0]!.text === rest) return parts;
   }
   return undefined;
@@ -169,12 +170,12 @@ const ENDINGS_NOT_NAMES = new Set(
 /** `t` read as a listed given name and a listed patronymic. */
 function splitListedPair(index: CandidateIndex, t: string): NamePart[] | undefined {
   for (let i = 2; i <= t.length - 2; i++) {
-    const l = t.slice(0, i);
-    const r = t.slice(i);
-    if (index.hasWord(l) && index.hasWord(r) && isPatronymicForm(r) && !isParticle(l) && !isHonorific(l))
+    const head = t.slice(0, i);
+    const tail = t.slice(i);
+    if (index.hasWord(head) && index.hasWord(tail) && isPatronymicForm(tail) && !isParticle(head) && !isHonorific(head))
       return [
-        { text: l, kind: 'word' },
-        { text: r, kind: 'patronymic' },
+        { text: head, kind: 'word' },
+        { text: tail, kind: 'patronymic' },
       ];
   }
   return undefined;

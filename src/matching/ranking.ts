@@ -123,11 +123,11 @@ export function rankRows<T extends RowScore>(scored: T[]): Ranking<T> {
   // Lists carrying each party at medium or above: several independent lists agreeing on the same
   // party raise the risk.
   const listsOf = new Map<number, Set<SourceId>>();
-  for (const s of scored) {
-    if (s.score < MEDIUM_BOUNDARY) continue;
-    let set = listsOf.get(s.cluster);
-    if (!set) listsOf.set(s.cluster, (set = new Set()));
-    set.add(s.source);
+  for (const row of scored) {
+    if (row.score < MEDIUM_BOUNDARY) continue;
+    let set = listsOf.get(row.cluster);
+    if (!set) listsOf.set(row.cluster, (set = new Set()));
+    set.add(row.source);
   }
   const lists = (s: T): number => listsOf.get(s.cluster)?.size ?? 0;
   scored.sort(
@@ -141,10 +141,10 @@ export function rankRows<T extends RowScore>(scored: T[]): Ranking<T> {
   const raised = (s: T): number => s.score + listRaise(Math.max(1, lists(s)));
   let top = scored[0]!;
   const parties = new Set<number>();
-  for (const s of scored) {
-    if (parties.has(s.cluster)) continue;
-    parties.add(s.cluster);
-    if (raised(s) > raised(top)) top = s;
+  for (const row of scored) {
+    if (parties.has(row.cluster)) continue;
+    parties.add(row.cluster);
+    if (raised(row) > raised(top)) top = row;
   }
   if (top !== scored[0]) {
     scored.splice(scored.indexOf(top), 1);
@@ -162,6 +162,6 @@ export function rankRows<T extends RowScore>(scored: T[]): Ranking<T> {
       s.source !== top.source &&
       s.contradicted === 0);
   const runnerUp = scored.find((s) => !sameParty(s));
-  for (const s of scored) if (s.score >= MEDIUM_BOUNDARY && sameParty(s)) agreeing.add(s.source);
+  for (const row of scored) if (row.score >= MEDIUM_BOUNDARY && sameParty(row)) agreeing.add(row.source);
   return { rows: scored, riskScore, confidence: confidenceOf(top, agreeing.size, runnerUp) };
 }

@@ -15,9 +15,9 @@ export function readRussianRomanization(tokens: string[]): string[] {
   if (tokens.length < 2) return tokens;
   let german = false;
   let french = false;
-  for (const t of tokens) {
-    if (GERMAN_PATRONYMIC.test(t)) german = true;
-    else if (FRENCH_PATRONYMIC.test(t)) french = true;
+  for (const token of tokens) {
+    if (GERMAN_PATRONYMIC.test(token)) german = true;
+    else if (FRENCH_PATRONYMIC.test(token)) french = true;
   }
   // (Not in an organization's name: Credit Bank of Moscow.)
   if (!german && !french && tokens.some((t) => GERMAN_SURNAME.test(t)) && !tokens.some(inLegalForm)) {

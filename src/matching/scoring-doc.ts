@@ -75,9 +75,12 @@ export function renderScoringDoc(): string {
     '| Knob | Default | Range | What it does |',
     '|---|---|---|---|',
   );
-  for (const [name, k] of Object.entries(KNOBS)) {
-    const r = k.type === 'boolean' ? 'true, false' : `${k.min} .. ${k.max}${k.type === 'integer' ? ' (whole)' : ''}`;
-    out.push(`| \`${name}\` | ${String(k.default)} | ${r} | ${cell(k.what)} |`);
+  for (const [name, knob] of Object.entries(KNOBS)) {
+    const allowed =
+      knob.type === 'boolean'
+        ? 'true, false'
+        : `${knob.min} .. ${knob.max}${knob.type === 'integer' ? ' (whole)' : ''}`;
+    out.push(`| \`${name}\` | ${String(knob.default)} | ${allowed} | ${cell(knob.what)} |`);
   }
   out.push('', "## The engine's values", '');
   for (const stage of STAGES) {
@@ -85,9 +88,9 @@ export function renderScoringDoc(): string {
     if (rows.length === 0) continue;
     out.push(`### ${stage[0]!.toUpperCase()}${stage.slice(1)}`, '');
     out.push('| Name | Value | Range | Unit | What it does | Source | Read in |', '|---|---|---|---|---|---|---|');
-    for (const [name, t] of rows)
+    for (const [name, threshold] of rows)
       out.push(
-        `| \`${name}\` | ${t.value} | ${range(t)} | ${t.unit} | ${cell(t.what)} | ${cell(t.source)} | ${t.file} |`,
+        `| \`${name}\` | ${threshold.value} | ${range(threshold)} | ${threshold.unit} | ${cell(threshold.what)} | ${cell(threshold.source)} | ${threshold.file} |`,
       );
     out.push('');
   }
@@ -104,7 +107,8 @@ export function renderScoringDoc(): string {
   PART_RULES.forEach((rule, i) => {
     out.push(`### ${i + 1}. ${rule.title} (\`${rule.id}\`)`, '', rule.what, '', `Source: ${rule.source}.`, '');
     out.push('| Part | Part | Similarity | How |', '|---|---|---|---|');
-    for (const e of rule.examples) out.push(`| ${cell(part(e.a))} | ${cell(part(e.b))} | ${e.s} | ${e.how} |`);
+    for (const example of rule.examples)
+      out.push(`| ${cell(part(example.a))} | ${cell(part(example.b))} | ${example.s} | ${example.how} |`);
     out.push('');
   });
   return out.join('\n');

@@ -96,11 +96,11 @@ export function corroborate(nameScore: number, fields: FieldEffects): CandidateS
   let score = nameScore;
   let corroborated = 0;
   let contradicted = 0;
-  for (const e of [fields.birthDate, fields.country, fields.entityType, fields.identifier]) {
-    if (!e) continue;
-    score += e.effect;
-    if (e.effect > 0) corroborated += e.effect;
-    if (e.effect < 0) contradicted -= e.effect;
+  for (const field of [fields.birthDate, fields.country, fields.entityType, fields.identifier]) {
+    if (!field) continue;
+    score += field.effect;
+    if (field.effect > 0) corroborated += field.effect;
+    if (field.effect < 0) contradicted -= field.effect;
   }
   return { score: round1(clamp(score, 0, 100)), corroborated, contradicted };
 }

@@ -8,12 +8,12 @@ export const isEthiopic = (c: number): boolean => c >= 0x1200 && c <= 0x137f;
 export const isDevanagari = (c: number): boolean => c >= 0x0900 && c <= 0x097f;
 
 export function table(pairs: string): Map<string, string> {
-  const m = new Map<string, string>();
+  const readings = new Map<string, string>();
   for (const entry of pairs.trim().split(/\s+/)) {
-    const eq = entry.indexOf('=');
-    m.set(entry.slice(0, eq), entry.slice(eq + 1));
+    const equals = entry.indexOf('=');
+    readings.set(entry.slice(0, equals), entry.slice(equals + 1));
   }
-  return m;
+  return readings;
 }
 
 const HANGUL_INITIAL = [
@@ -92,10 +92,10 @@ const HANGUL_FINAL = [
 ];
 
 export function hangulSyllable(code: number): string {
-  const s = code - 0xac00;
-  const initial = Math.floor(s / 588);
-  const medial = Math.floor((s % 588) / 28);
-  const final = s % 28;
+  const syllable = code - 0xac00;
+  const initial = Math.floor(syllable / 588);
+  const medial = Math.floor((syllable % 588) / 28);
+  const final = syllable % 28;
   return (HANGUL_INITIAL[initial] ?? '') + (HANGUL_MEDIAL[medial] ?? '') + (HANGUL_FINAL[final] ?? '');
 }
 
@@ -128,44 +128,44 @@ const NUKTA = new Map([
  */
 export function devanagari(chars: string[], start: number): [string, number] {
   let out = '';
-  let i = start;
+  let at = start;
   let prevVirama = false;
-  while (i < chars.length) {
-    const ch = chars[i]!;
-    const code = ch.codePointAt(0)!;
+  while (at < chars.length) {
+    const char = chars[at]!;
+    const code = char.codePointAt(0)!;
     if (!isDevanagari(code)) break;
-    let cons = DEVA_CONSONANTS.get(ch);
+    let cons = DEVA_CONSONANTS.get(char);
     if (cons !== undefined) {
-      let j = i + 1;
-      if (chars[j] === '\u093c') {
+      let after = at + 1;
+      if (chars[after] === '\u093c') {
         cons = NUKTA.get(cons) ?? cons;
-        j++;
+        after++;
       }
-      const next = chars[j] ?? '';
+      const next = chars[after] ?? '';
       const nextCode = next.codePointAt(0) ?? 0;
       const conjunct = prevVirama;
       out += cons;
       prevVirama = false;
       if (next === '\u094d') {
         prevVirama = true;
-        j++;
+        after++;
       } else if (DEVA_SIGNS.has(next)) {
         out += DEVA_SIGNS.get(next)!;
-        j++;
+        after++;
       } else if (isDevanagari(nextCode) && next !== '\u0902' && next !== '\u0901' && next !== '\u0903') out += 'a';
       else if (next === '\u0902' || next === '\u0901' || next === '\u0903') out += 'a';
       else if (conjunct) out += 'a';
-      i = j;
+      at = after;
       continue;
     }
     prevVirama = false;
-    const v = DEVA_VOWELS.get(ch);
-    if (v !== undefined) out += v;
-    else if (ch === '\u0902' || ch === '\u0901') out += 'n';
-    else if (ch === '\u0903') out += 'h';
-    i++;
+    const vowel = DEVA_VOWELS.get(char);
+    if (vowel !== undefined) out += vowel;
+    else if (char === '\u0902' || char === '\u0901') out += 'n';
+    else if (char === '\u0903') out += 'h';
+    at++;
   }
-  return [out, i - 1];
+  return [out, at - 1];
 }
 
 /** Khmer consonants whose inherent vowel is o (the "o series"); the others' is a. */
@@ -182,17 +182,17 @@ export function readKhmer(run: string[]): string {
   if (!run.some((ch) => isKhmerConsonant(ch))) return run.join('');
   let out = '';
   for (let k = 0; k < run.length; k++) {
-    const ch = run[k]!;
-    if (!isKhmerConsonant(ch) || run[k - 1] === '\u17d2') {
-      out += ch;
+    const char = run[k]!;
+    if (!isKhmerConsonant(char) || run[k - 1] === '\u17d2') {
+      out += char;
       continue;
     }
-    let series = KHMER_O_SERIES.has(ch) ? 'o' : 'a';
-    let letter = ch;
+    let series = KHMER_O_SERIES.has(char) ? 'o' : 'a';
+    let letter = char;
     let next = k + 1;
     if (run[next] === '\u17c9') {
       series = 'a';
-      if (ch === 'ប') letter = 'p';
+      if (char === 'ប') letter = 'p';
       next++;
     } else if (run[next] === '\u17ca') {
       series = 'o';

@@ -8,38 +8,38 @@
 export function levenshtein(a: string, b: string, max = Infinity): number {
   if (a === b) return 0;
   if (a.length < b.length) [a, b] = [b, a];
-  const la = a.length;
-  const lb = b.length;
-  if (lb === 0) return la;
-  if (la - lb > max) return max + 1;
+  const lengthA = a.length;
+  const lengthB = b.length;
+  if (lengthB === 0) return lengthA;
+  if (lengthA - lengthB > max) return max + 1;
   // Two rows in reused scratch buffers: this runs for many part pairs per query.
-  if (rowA.length <= lb) {
-    rowA = new Int32Array(lb * 2 + 2);
-    rowB = new Int32Array(lb * 2 + 2);
+  if (rowA.length <= lengthB) {
+    rowA = new Int32Array(lengthB * 2 + 2);
+    rowB = new Int32Array(lengthB * 2 + 2);
   }
   let prev = rowA;
   let cur = rowB;
-  for (let j = 0; j <= lb; j++) prev[j] = j;
-  for (let i = 1; i <= la; i++) {
+  for (let j = 0; j <= lengthB; j++) prev[j] = j;
+  for (let i = 1; i <= lengthA; i++) {
     cur[0] = i;
     let rowMin = i;
-    const ca = a.charCodeAt(i - 1);
-    for (let j = 1; j <= lb; j++) {
-      const cost = ca === b.charCodeAt(j - 1) ? 0 : 1;
-      let v = prev[j]! + 1;
+    const codeA = a.charCodeAt(i - 1);
+    for (let j = 1; j <= lengthB; j++) {
+      const cost = codeA === b.charCodeAt(j - 1) ? 0 : 1;
+      let best = prev[j]! + 1;
       const ins = cur[j - 1]! + 1;
-      if (ins < v) v = ins;
+      if (ins < best) best = ins;
       const sub = prev[j - 1]! + cost;
-      if (sub < v) v = sub;
-      cur[j] = v;
-      if (v < rowMin) rowMin = v;
+      if (sub < best) best = sub;
+      cur[j] = best;
+      if (best < rowMin) rowMin = best;
     }
     if (rowMin > max) return max + 1;
-    const t = prev;
+    const swap = prev;
     prev = cur;
-    cur = t;
+    cur = swap;
   }
-  return prev[lb]!;
+  return prev[lengthB]!;
 }
 
 let rowA = new Int32Array(64);
@@ -48,19 +48,19 @@ let rowB = new Int32Array(64);
 /** Jaro similarity, 0..1 (Jaro 1989; matching window floor(max/2)-1). */
 export function jaro(a: string, b: string): number {
   if (a === b) return a.length === 0 ? 1 : 1;
-  const la = a.length;
-  const lb = b.length;
-  if (la === 0 || lb === 0) return 0;
-  const window = Math.max(0, Math.floor(Math.max(la, lb) / 2) - 1);
-  const aFlags = new Uint8Array(la);
-  const bFlags = new Uint8Array(lb);
+  const lengthA = a.length;
+  const lengthB = b.length;
+  if (lengthA === 0 || lengthB === 0) return 0;
+  const window = Math.max(0, Math.floor(Math.max(lengthA, lengthB) / 2) - 1);
+  const aFlags = new Uint8Array(lengthA);
+  const bFlags = new Uint8Array(lengthB);
   let matches = 0;
-  for (let i = 0; i < la; i++) {
-    const lo = Math.max(0, i - window);
-    const hi = Math.min(lb - 1, i + window);
-    const c = a.charCodeAt(i);
-    for (let j = lo; j <= hi; j++) {
-      if (bFlags[j] === 0 && b.charCodeAt(j) === c) {
+  for (let i = 0; i < lengthA; i++) {
+    const windowStart = Math.max(0, i - window);
+    const windowEnd = Math.min(lengthB - 1, i + window);
+    const code = a.charCodeAt(i);
+    for (let j = windowStart; j <= windowEnd; j++) {
+      if (bFlags[j] === 0 && b.charCodeAt(j) === code) {
         aFlags[i] = 1;
         bFlags[j] = 1;
         matches++;
@@ -69,25 +69,25 @@ export function jaro(a: string, b: string): number {
     }
   }
   if (matches === 0) return 0;
-  let k = 0;
+  let matchedAt = 0;
   let transpositions = 0;
-  for (let i = 0; i < la; i++) {
+  for (let i = 0; i < lengthA; i++) {
     if (aFlags[i] === 0) continue;
-    while (bFlags[k] === 0) k++;
-    if (a.charCodeAt(i) !== b.charCodeAt(k)) transpositions++;
-    k++;
+    while (bFlags[matchedAt] === 0) matchedAt++;
+    if (a.charCodeAt(i) !== b.charCodeAt(matchedAt)) transpositions++;
+    matchedAt++;
   }
-  const t = transpositions / 2;
-  return (matches / la + matches / lb + (matches - t) / matches) / 3;
+  const halfTranspositions = transpositions / 2;
+  return (matches / lengthA + matches / lengthB + (matches - halfTranspositions) / matches) / 3;
 }
 
 /** Jaro-Winkler (Winkler 1990): prefix scale 0.1, prefix up to 4 characters. */
 export function jaroWinkler(a: string, b: string): number {
-  const j = jaro(a, b);
+  const jaroScore = jaro(a, b);
   let prefix = 0;
   const max = Math.min(4, a.length, b.length);
   while (prefix < max && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
-  return j + prefix * 0.1 * (1 - j);
+  return jaroScore + prefix * 0.1 * (1 - jaroScore);
 }
 
 const VOWELS = new Set(['a', 'e', 'i', 'o', 'u', 'y']);
@@ -236,7 +236,7 @@ function sibilantCode(part: string, i: number): string {
  * one name in two spellings (Yehya/Iehia, Saeed/Said, Khamavandi/Hamawandi, Dzho/Jo).
  */
 export function spellingFold(token: string): string {
-  let s = token
+  let folded = token
     // Doubled consonants first, so that a digraph after one is still read as a digraph (Ddzhamel / Djamel).
     // (Doubled vowels are digraphs themselves: ee, oo.)
     .replace(/([^aeiouy])\1+/g, '$1')
@@ -267,9 +267,9 @@ export function spellingFold(token: string): string {
     .replace(/ou|oo/g, 'u')
     .replace(/ee|ie|ii/g, 'i')
     .replace(/ay|ei|ae/g, 'ai');
-  s = s.replace(/(.)\1+/g, '$1');
-  if (s.length > 3 && s.endsWith('h')) s = s.slice(0, -1);
-  return s;
+  folded = folded.replace(/(.)\1+/g, '$1');
+  if (folded.length > 3 && folded.endsWith('h')) folded = folded.slice(0, -1);
+  return folded;
 }
 
 /**
@@ -284,14 +284,14 @@ export function koreanFold(t: string, fromHangul = false): string {
   // Hangul that ends in -ou is two syllables too (서우 sou), where a romanization writes one (Sou,
   // the French spelling of 수 Su): the fold keeps them apart.
   if (fromHangul && t.endsWith('ou') && !t.endsWith('eou')) return koreanFold(t.slice(0, -2) + 'o') + '.o';
-  let f = koreanFolds.get(t);
-  if (f === undefined) {
+  let folded = koreanFolds.get(t);
+  if (folded === undefined) {
     // A Hangul query meets the same listed parts name after name: folds are kept (bounded).
     if (koreanFolds.size >= 100_000) koreanFolds.clear();
-    f = foldKorean(t);
-    koreanFolds.set(t, f);
+    folded = foldKorean(t);
+    koreanFolds.set(t, folded);
   }
-  return f;
+  return folded;
 }
 const koreanFolds = new Map<string, string>();
 
@@ -321,7 +321,7 @@ export function withinOneSlip(a: string, b: string): boolean {
 /** True when b is a with two neighbouring letters swapped (one slip, though Levenshtein counts two). */
 export function isTransposition(a: string, b: string): boolean {
   if (a.length !== b.length || a === b) return false;
-  let i = 0;
-  while (i < a.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return i + 1 < a.length && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  let at = 0;
+  while (at < a.length && a.charCodeAt(at) === b.charCodeAt(at)) at++;
+  return at + 1 < a.length && a[at] === b[at + 1] && a[at + 1] === b[at] && a.slice(at + 2) === b.slice(at + 2);
 }

@@ -112,7 +112,7 @@ const isKana = (c: number): boolean => c >= 0x3041 && c <= 0x30ff;
 
 /** True when the string holds Chinese characters (read syllable by syllable, see `han` in normalize.ts). */
 export function hasHan(s: string): boolean {
-  for (const ch of s) if (isHan(ch.codePointAt(0)!)) return true;
+  for (const char of s) if (isHan(char.codePointAt(0)!)) return true;
   return false;
 }
 
@@ -143,16 +143,16 @@ export function transliterate(input: string): string {
   const chars = Array.from(foldDigraphs(input));
   let out = '';
   for (let i = 0; i < chars.length; i++) {
-    const ch = chars[i]!;
-    const code = ch.codePointAt(0)!;
+    const char = chars[i]!;
+    const code = char.codePointAt(0)!;
     // ə (Azerbaijani) is read by foldText as English romanization writes it: a (Əliyev, Aliyev).
-    if (code < 0x250 || code === SCHWA) out += ch;
+    if (code < 0x250 || code === SCHWA) out += char;
     else if (isHangul(code) || isHan(code)) {
       const [text, last] = isHangul(code) ? hangulRun(chars, i) : hanRun(chars, i);
       out += text + ' ';
       i = last;
-    } else if (isKana(code)) out = withKana(out, ch, chars[i + 1]);
-    else if (ch === '・') out += ' ';
+    } else if (isKana(code)) out = withKana(out, char, chars[i + 1]);
+    else if (char === '・') out += ' ';
     else if (isEthiopic(code)) out += ethiopic(code);
     else if (isDevanagari(code)) {
       const [text, last] = devanagari(chars, i);
@@ -195,28 +195,28 @@ function foldDigraphs(input: string): string {
 /** A run of Hangul syllables from `start`: a full name's surname apart. Returns the text and the run's last index. */
 function hangulRun(chars: string[], start: number): [string, number] {
   let run = '';
-  let i = start;
-  for (; i < chars.length; i++) {
-    const code = chars[i]!.codePointAt(0)!;
+  let end = start;
+  for (; end < chars.length; end++) {
+    const code = chars[end]!.codePointAt(0)!;
     if (!isHangul(code)) break;
-    const syllable = chars[i]!;
-    if (i === start && isNameRun(chars, i, isHangul))
+    const syllable = chars[end]!;
+    if (end === start && isNameRun(chars, end, isHangul))
       run += (KOREAN_SURNAMES.get(syllable) ?? hangulSyllable(code)) + ' ';
     else run += hangulSyllable(code);
   }
-  return [run, i - 1];
+  return [run, end - 1];
 }
 
 /** A run of Han characters from `start`: a full name's surname apart. Returns the text and the run's last index. */
 function hanRun(chars: string[], start: number): [string, number] {
   let run = '';
-  let i = start;
-  for (; i < chars.length; i++) {
-    if (!isHan(chars[i]!.codePointAt(0)!)) break;
-    run += HAN.get(chars[i]!) ?? hanReading(chars[i]!);
-    if (i === start && isNameRun(chars, i, isHan)) run += ' ';
+  let end = start;
+  for (; end < chars.length; end++) {
+    if (!isHan(chars[end]!.codePointAt(0)!)) break;
+    run += HAN.get(chars[end]!) ?? hanReading(chars[end]!);
+    if (end === start && isNameRun(chars, end, isHan)) run += ' ';
   }
-  return [run, i - 1];
+  return [run, end - 1];
 }
 
 const SMALL_VOWELS = new Set(['ァ', 'ィ', 'ゥ', 'ェ', 'ォ', 'ぁ', 'ぃ', 'ぅ', 'ぇ', 'ぉ']);
@@ -252,16 +252,16 @@ function withKana(out: string, ch: string, next: string | undefined): string {
  * the last index read.
  */
 function tabledOrOther(chars: string[], i: number): [string, number] {
-  const ch = chars[i]!;
+  const char = chars[i]!;
   let mapped: string | undefined;
   for (const scriptTable of SCRIPT_TABLES) {
-    mapped = scriptTable.get(ch);
+    mapped = scriptTable.get(char);
     if (mapped !== undefined) break;
   }
   if (mapped !== undefined) return arabicWordStart(chars, i) ?? [mapped, i];
   // Combining marks after a letter read above (vowel points, harakat, accents) are dropped.
-  if (MARK.test(ch)) return ['', i];
-  if (!LETTER.test(ch)) return [' ', i];
+  if (MARK.test(char)) return ['', i];
+  if (!LETTER.test(char)) return [' ', i];
   // A run of letters of a script without a table here: read as a whole, so that vowel signs,
   // viramas and inherent vowels are read in context.
   let end = i + 1;
@@ -275,15 +275,15 @@ function tabledOrOther(chars: string[], i: number): [string, number] {
 
 /** ʿAyn or the definite article at the start of an Arabic word, read as Latin lists write them. */
 function arabicWordStart(chars: string[], i: number): [string, number] | undefined {
-  const ch = chars[i]!;
+  const char = chars[i]!;
   const wordStart = i === 0 || /\s/.test(chars[i - 1]!);
   // ʿAyn has no Latin letter and is dropped, except at the start of a word, where it carries the
   // word's first vowel and Latin spellings begin with that vowel (علي Ali, عمر Omar, عبد Abd).
-  if (ch === 'ع' && wordStart) return ['a', i];
+  if (char === 'ع' && wordStart) return ['a', i];
   // Arabic definite article at word start becomes its own part ("al sisi"), as Latin lists write it;
   // not before a single letter, which no word is (الي is Ali written letter for letter).
   if (
-    ch === 'ا' &&
+    char === 'ا' &&
     chars[i + 1] === 'ل' &&
     wordStart &&
     !/^\s?$/.test(chars[i + 2] ?? '') &&
@@ -298,8 +298,8 @@ const MARK = /\p{M}/u;
 
 /** A Han character's Mandarin syllable; a character without one stays itself (it can still equal a listed one). */
 function hanReading(ch: string): string {
-  const r = anyAscii(ch).toLowerCase();
-  return /^[a-z]+$/.test(r) ? r : ch;
+  const romanized = anyAscii(ch).toLowerCase();
+  return /^[a-z]+$/.test(romanized) ? romanized : ch;
 }
 
 /** True for a character the loop above reads itself (so a run of other letters stops before it). */
@@ -315,10 +315,10 @@ function hasOwnReading(ch: string): boolean {
  * run that is the whole input (a 2-character run beside other parts is a given name).
  */
 function isNameRun(chars: string[], i: number, inScript: (code: number) => boolean): boolean {
-  let n = 0;
-  while (i + n < chars.length && inScript(chars[i + n]!.codePointAt(0)!)) n++;
-  if (n === 3) return true;
-  if (n !== 2) return false;
+  let count = 0;
+  while (i + count < chars.length && inScript(chars[i + count]!.codePointAt(0)!)) count++;
+  if (count === 3) return true;
+  if (count !== 2) return false;
   const rest = chars.slice(0, i).join('') + chars.slice(i + 2).join('');
   return rest.trim() === '';
 }

@@ -265,10 +265,10 @@ export class Vocabulary {
     if (probe.text.length >= 4) {
       const hits = this.neighbours!.of(probe.text);
       if (hits.size <= MAX_REACHED) {
-        let n = 0;
-        for (const entry of hits) reachable[n++] = entry;
-        channel = this.channelIdf(reachable, n);
-        for (let k = 0; k < n; k++) visit(reachable[k]!, SLIP_VISIT);
+        let reached = 0;
+        for (const entry of hits) reachable[reached++] = entry;
+        channel = this.channelIdf(reachable, reached);
+        for (let k = 0; k < reached; k++) visit(reachable[k]!, SLIP_VISIT);
       }
     }
     if (probe.pk.length >= 2) {
@@ -276,11 +276,11 @@ export class Vocabulary {
       const length = probe.text.length;
       // Same skeleton and a similar length: spelling variants, not every word with those consonants.
       if (skeleton && skeleton.length <= MAX_REACHED) {
-        let n = 0;
+        let reached = 0;
         for (const entry of skeleton)
-          if (Math.abs(this.length[entry]! - length) <= SKELETON_LENGTH_SLACK) reachable[n++] = entry;
-        channel = this.channelIdf(reachable, n);
-        for (let k = 0; k < n; k++) visit(reachable[k]!, SKELETON_VISIT);
+          if (Math.abs(this.length[entry]! - length) <= SKELETON_LENGTH_SLACK) reachable[reached++] = entry;
+        channel = this.channelIdf(reachable, reached);
+        for (let k = 0; k < reached; k++) visit(reachable[k]!, SKELETON_VISIT);
       }
     }
     return way;

@@ -81,27 +81,31 @@ const cache = new Map<string, WadeGiles | null>();
 
 /** Read one part as a Wade-Giles syllable; undefined when it is not one. */
 export function wadeGiles(syllable: string): WadeGiles | undefined {
-  let v = cache.get(syllable);
-  if (v === undefined) {
-    v = read(syllable) ?? null;
-    if (cache.size < 50_000) cache.set(syllable, v);
+  let readings = cache.get(syllable);
+  if (readings === undefined) {
+    readings = read(syllable) ?? null;
+    if (cache.size < 50_000) cache.set(syllable, readings);
   }
-  return v ?? undefined;
+  return readings ?? undefined;
 }
 
 function read(s: string): WadeGiles | undefined {
   if (s.length === 0 || s.length > 6) return undefined;
-  for (const [wg, py] of INITIALS) {
-    if (!s.startsWith(wg)) continue;
-    const fin = s.slice(wg.length);
+  for (const [wadeInitial, pinyinInitials] of INITIALS) {
+    if (!s.startsWith(wadeInitial)) continue;
+    const fin = s.slice(wadeInitial.length);
     const finals = FINALS.get(fin);
     if (!finals) continue;
     // -u after a sibilant is the apical vowel: tzu = zi, ssu = si.
-    const sibilant = wg === 'ts' || wg === 'tz' || wg === 'ss' || wg === 'sz';
+    const sibilant = wadeInitial === 'ts' || wadeInitial === 'tz' || wadeInitial === 'ss' || wadeInitial === 'sz';
     const pinyin = new Set<string>();
-    for (const i of py) for (const f of finals) if (!(fin === 'u' && f === 'i' && !sibilant)) pinyin.add(i + f);
+    for (const initial of pinyinInitials)
+      for (const final of finals) if (!(fin === 'u' && final === 'i' && !sibilant)) pinyin.add(initial + final);
     const marked =
-      wg === 'hs' || sibilant || MARKED_FINALS.has(fin) || (wg === 'ch' && fin.startsWith('i') && fin.length > 1);
+      wadeInitial === 'hs' ||
+      sibilant ||
+      MARKED_FINALS.has(fin) ||
+      (wadeInitial === 'ch' && fin.startsWith('i') && fin.length > 1);
     return { pinyin: [...pinyin], marked };
   }
   return undefined;
@@ -109,8 +113,8 @@ function read(s: string): WadeGiles | undefined {
 
 /** wadeGilesSpells for one syllable, without building the spellings (part pairs call it very often). */
 export function wadeGilesSpellsSyllable(syllable: string, pinyin: string): boolean {
-  const wg = wadeGiles(syllable);
-  return wg !== undefined && wg.marked && wg.pinyin.includes(pinyin);
+  const readings = wadeGiles(syllable);
+  return readings !== undefined && readings.marked && readings.pinyin.includes(pinyin);
 }
 
 /**
@@ -120,13 +124,13 @@ export function wadeGilesSpellsSyllable(syllable: string, pinyin: string): boole
 export function wadeGilesSpells(parts: string[], pinyin: string): boolean {
   let marked = false;
   let spellings = [''];
-  for (const p of parts) {
-    const wg = wadeGiles(p);
-    if (!wg) return false;
-    if (wg.marked) marked = true;
+  for (const part of parts) {
+    const readings = wadeGiles(part);
+    if (!readings) return false;
+    if (readings.marked) marked = true;
     const next: string[] = [];
     for (const head of spellings)
-      for (const tail of wg.pinyin) if (pinyin.startsWith(head + tail)) next.push(head + tail);
+      for (const tail of readings.pinyin) if (pinyin.startsWith(head + tail)) next.push(head + tail);
     if (next.length === 0) return false;
     spellings = next;
   }

@@ -25,21 +25,21 @@ export async function raiseAlert(
   r: RescreenedMonitor,
   change: { oldSources: string[]; reasons: string[]; versions: string; now: Date },
 ): Promise<string> {
-  const m = r.monitor;
+  const monitor = r.monitor;
   const at = change.now.toISOString();
   const id = newId('alt', change.now);
   // A party that drops off the lists has no new top entity: the alert names the one it had.
-  const entityId = r.entityId ?? m.last_entity_id;
-  const entityName = r.entityName ?? m.entity_name;
+  const entityId = r.entityId ?? monitor.last_entity_id;
+  const entityName = r.entityName ?? monitor.entity_name;
   await new AlertStore(trx).insert({
     id,
-    org_id: m.org_id,
-    monitor_id: m.id,
+    org_id: monitor.org_id,
+    monitor_id: monitor.id,
     entity_id: entityId,
     entity_name: entityName,
-    old_risk_score: m.last_risk_score,
+    old_risk_score: monitor.last_risk_score,
     new_risk_score: r.riskScore,
-    old_risk_level: m.last_risk_level,
+    old_risk_level: monitor.last_risk_level,
     new_risk_level: r.riskLevel,
     old_sources: JSON.stringify(change.oldSources),
     new_sources: JSON.stringify(r.sources),
@@ -54,34 +54,34 @@ export async function raiseAlert(
     profile_id: r.profileId,
     profile_version: r.profileVersion,
   });
-  if (!m.webhook_url) return id;
+  if (!monitor.webhook_url) return id;
   const payload = serializeEvent(
     'alert.created',
     at,
-    { id: m.org_id, slug: m.org_slug, name: m.org_name },
+    { id: monitor.org_id, slug: monitor.org_slug, name: monitor.org_name },
     {
       id,
-      monitorId: m.id,
+      monitorId: monitor.id,
       entityId,
       entityName,
-      oldRiskScore: m.last_risk_score,
+      oldRiskScore: monitor.last_risk_score,
       newRiskScore: r.riskScore,
-      oldRiskLevel: m.last_risk_level,
+      oldRiskLevel: monitor.last_risk_level,
       newRiskLevel: r.riskLevel,
       oldSources: change.oldSources,
       newSources: r.sources,
       oldLists: listLabels(change.oldSources),
       newLists: listLabels(r.sources),
       reasons: change.reasons,
-      riskThreshold: m.risk_threshold,
-      query: m.query,
+      riskThreshold: monitor.risk_threshold,
+      query: monitor.query,
       timestamp: at,
       resolvedAt: null,
       ...(r.lapses.length > 0 ? { lapsedSuppressions: lapseView(r.lapses) } : {}),
     },
   );
   await enqueueDelivery(trx, {
-    orgId: m.org_id,
+    orgId: monitor.org_id,
     alertId: id,
     event: 'alert.created',
     payload,

@@ -51,24 +51,24 @@ export async function changedEntities(
 ): Promise<ChangedEntities> {
   const before = new Map(previous.versions.map((v) => [v.source, v.version]));
   const versionIds: string[] = [];
-  for (const v of next.versions) {
-    const old = before.get(v.source);
-    if (old === v.version) continue;
+  for (const version of next.versions) {
+    const old = before.get(version.source);
+    if (old === version.version) continue;
     // Version ids sort by time: every version of the source put in force after the old one, up to the new one.
     const rows = await db
       .selectFrom('list_versions')
       .select('id')
-      .where('source', '=', v.source)
+      .where('source', '=', version.source)
       .where('status', 'in', ['active', 'superseded'])
-      .where('id', '<=', v.version)
+      .where('id', '<=', version.version)
       .$if(old !== undefined, (q) => q.where('id', '>', old as string))
       .execute();
     versionIds.push(...rows.map((r) => r.id));
   }
   const entityIds = new Set<string>();
   const records: ListRecord[] = [];
-  for (const c of await changesOfVersions(db, versionIds)) {
-    const id = `${c.source}:${c.recordId}`;
+  for (const change of await changesOfVersions(db, versionIds)) {
+    const id = `${change.source}:${change.recordId}`;
     if (entityIds.has(id)) continue;
     entityIds.add(id);
     const was = previous.record(id);
@@ -124,24 +124,26 @@ export async function affectedMonitors(
   // The same search is asked once, whichever organizations monitor it.
   const verdicts = new Map<string, boolean>();
   for (let i = 0; i < reached.length && !stopping(); i += PAGE) {
-    for (const m of await store.searchesOf(reached.slice(i, i + PAGE))) {
-      const key = `${m.search_key}\u0000${m.identifiers ?? ''}`;
+    for (const monitor of await store.searchesOf(reached.slice(i, i + PAGE))) {
+      const key = `${monitor.search_key}\u0000${monitor.identifiers ?? ''}`;
       let hit = verdicts.get(key);
       if (hit === undefined) {
         const found = await probe.screen(
           {
-            name: m.query,
-            ...(m.entity_type ? { entityType: m.entity_type as never } : {}),
-            ...(m.country ? { country: m.country } : {}),
-            ...(m.birth_date ? { birthDate: m.birth_date } : {}),
-            ...(m.identifiers ? { identifiers: matchIdentifiers(parseStoredIdentifiers(m.identifiers)) } : {}),
+            name: monitor.query,
+            ...(monitor.entity_type ? { entityType: monitor.entity_type as never } : {}),
+            ...(monitor.country ? { country: monitor.country } : {}),
+            ...(monitor.birth_date ? { birthDate: monitor.birth_date } : {}),
+            ...(monitor.identifiers
+              ? { identifiers: matchIdentifiers(parseStoredIdentifiers(monitor.identifiers)) }
+              : {}),
           },
           { floor, maxMatches: 1 },
         );
         hit = found.matchCount > 0;
         verdicts.set(key, hit);
       }
-      if (hit) out.add(m.id);
+      if (hit) out.add(monitor.id);
     }
     await yieldToEventLoop();
   }

@@ -31,9 +31,11 @@ function isActive(row: Pick<MonitorRow, 'is_active' | 'removed_at'>, tier: Tier)
 }
 
 export function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; message?: string };
+  const failure = error as { code?: string; message?: string };
   return (
-    e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/i.test(e?.message ?? '')
+    failure?.code === '23505' ||
+    failure?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    /UNIQUE constraint failed/i.test(failure?.message ?? '')
   );
 }
 

@@ -194,7 +194,7 @@ export class MonitorStore {
     const out = new Set<string>();
     for (const chunk of chunksOf(terms)) {
       const rows = await this.db.selectFrom('monitor_terms').select('monitor_id').where('term', 'in', chunk).execute();
-      for (const r of rows) out.add(r.monitor_id);
+      for (const row of rows) out.add(row.monitor_id);
     }
     return out;
   }
@@ -209,7 +209,7 @@ export class MonitorStore {
         .where('last_entity_id', 'in', chunk)
         .where('removed_at', 'is', null)
         .execute();
-      for (const r of rows) out.add(r.id);
+      for (const row of rows) out.add(row.id);
     }
     return out;
   }

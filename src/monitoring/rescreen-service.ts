@@ -359,50 +359,55 @@ export class Rescreener {
     const events: AuditEvent[] = [];
     let changed = 0;
     let alerts = 0;
-    for (const r of results) {
-      const m = r.monitor;
-      if (r.newLapses.length > 0)
-        events.push(...(await recordLapses(db, trx, r.newLapses, { orgId: m.org_id, actor: 'system' })));
-      const oldSources = parseStringArray(m.last_sources);
+    for (const result of results) {
+      const monitor = result.monitor;
+      if (result.newLapses.length > 0)
+        events.push(...(await recordLapses(db, trx, result.newLapses, { orgId: monitor.org_id, actor: 'system' })));
+      const oldSources = parseStringArray(monitor.last_sources);
       const same =
-        r.riskScore === m.last_risk_score &&
-        r.riskLevel === m.last_risk_level &&
-        r.entityId === m.last_entity_id &&
-        sameSet(r.sources, oldSources);
-      if (same && r.entityName === m.entity_name && r.lapses.length === 0) {
-        unchanged.push(m.id);
+        result.riskScore === monitor.last_risk_score &&
+        result.riskLevel === monitor.last_risk_level &&
+        result.entityId === monitor.last_entity_id &&
+        sameSet(result.sources, oldSources);
+      if (same && result.entityName === monitor.entity_name && result.lapses.length === 0) {
+        unchanged.push(monitor.id);
         continue;
       }
       changed++;
       // Removed since it was read (SQLite path): no alert for a monitor the user no longer has; or
       // rescreened by another node since (this one hung past its claim): no alert twice.
-      if (!(await monitors.recordResult(m, r, generation))) continue;
+      if (!(await monitors.recordResult(monitor, result, generation))) continue;
       let reasons: string[] = alertReasons(
-        { riskScore: m.last_risk_score, riskLevel: m.last_risk_level, sources: oldSources },
-        { riskScore: r.riskScore, riskLevel: r.riskLevel, sources: r.sources },
-        m.risk_threshold,
+        { riskScore: monitor.last_risk_score, riskLevel: monitor.last_risk_level, sources: oldSources },
+        { riskScore: result.riskScore, riskLevel: result.riskLevel, sources: result.sources },
+        monitor.risk_threshold,
       );
       // A cleared match dropping out of the risk is the analyst's own doing: no alert (issue 13).
-      if (r.suppressedCount > 0 && r.riskScore <= m.last_risk_score && !reasons.includes('source_added')) reasons = [];
+      if (
+        result.suppressedCount > 0 &&
+        result.riskScore <= monitor.last_risk_score &&
+        !reasons.includes('source_added')
+      )
+        reasons = [];
       // A suppression that lapsed on a match alerts again, saying why.
-      if (r.lapses.length > 0) reasons.push('suppression_lapsed');
+      if (result.lapses.length > 0) reasons.push('suppression_lapsed');
       if (reasons.length === 0) continue;
       alerts++;
-      const alertId = await raiseAlert(trx, r, { oldSources, reasons, versions: generation.versions, now });
+      const alertId = await raiseAlert(trx, result, { oldSources, reasons, versions: generation.versions, now });
       events.push({
-        chain: m.org_id,
+        chain: monitor.org_id,
         event: 'alert.created',
         actor: 'system',
         subject: alertId,
         at: now.toISOString(),
         data: {
-          monitorId: m.id,
-          entityId: r.entityId ?? m.last_entity_id,
-          oldRiskScore: m.last_risk_score,
-          newRiskScore: r.riskScore,
+          monitorId: monitor.id,
+          entityId: result.entityId ?? monitor.last_entity_id,
+          oldRiskScore: monitor.last_risk_score,
+          newRiskScore: result.riskScore,
           reasons,
           listVersions: versionIds(generation.versions),
-          ...(r.lapses.length > 0 ? { lapsedSuppressions: lapseView(r.lapses) } : {}),
+          ...(result.lapses.length > 0 ? { lapsedSuppressions: lapseView(result.lapses) } : {}),
         },
       });
     }

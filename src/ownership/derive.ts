@@ -130,9 +130,9 @@ function stakeRows(graph: OwnershipGraph): StakeRows {
   const fill = start.slice(0, nodeCount);
   for (let i = 0; i < graph.edgeCount; i++) {
     if (edges.kind[i] === STAKE_KIND && edges.amount[i]! > 0) {
-      const stake = fill[edges.owner[i]!]!++;
-      target[stake] = edges.owned[i]!;
-      amount[stake] = edges.amount[i]!;
+      const slot = fill[edges.owner[i]!]!++;
+      target[slot] = edges.owned[i]!;
+      amount[slot] = edges.amount[i]!;
     }
   }
   return { start, target, amount, stakes };
@@ -155,10 +155,10 @@ function blockToFixedPoint(
   for (const node of listedAt.keys()) queue[tail++] = node;
   while (head < tail) {
     const owner = queue[head++]!;
-    for (let stake = start[owner]!; stake < start[owner + 1]!; stake++) {
-      const owned = target[stake]!;
+    for (let k = start[owner]!; k < start[owner + 1]!; k++) {
+      const owned = target[k]!;
       if (state[owned] === LISTED) continue;
-      held[owned]! += amount[stake]!;
+      held[owned]! += amount[k]!;
       if (state[owned] === UNBLOCKED && held[owned]! >= BLOCKING_THRESHOLD) {
         state[owned] = DERIVED;
         queue[tail++] = owned;
@@ -192,14 +192,14 @@ function strongestChains(
     const distance = heap.topKey();
     const owner = heap.pop();
     if (distance > dist[owner]!) continue;
-    for (let stake = start[owner]!; stake < start[owner + 1]!; stake++) {
-      const owned = target[stake]!;
+    for (let k = start[owner]!; k < start[owner + 1]!; k++) {
+      const owned = target[k]!;
       if (state[owned] !== DERIVED) continue;
-      const next = distance - Math.log(Math.min(amount[stake]!, FULL_OWNERSHIP) / FULL_OWNERSHIP);
+      const next = distance - Math.log(Math.min(amount[k]!, FULL_OWNERSHIP) / FULL_OWNERSHIP);
       if (next < dist[owned]!) {
         dist[owned] = next;
         pred[owned] = owner;
-        predAmount[owned] = amount[stake]!;
+        predAmount[owned] = amount[k]!;
         heap.push(next, owned);
       }
     }
@@ -228,21 +228,21 @@ function derivedPrograms(
   };
   const contributorsOf: Contributors = new Map();
   for (const owner of blockedOrder) {
-    for (let stake = start[owner]!; stake < start[owner + 1]!; stake++) {
-      const owned = target[stake]!;
+    for (let k = start[owner]!; k < start[owner + 1]!; k++) {
+      const owned = target[k]!;
       if (state[owned] !== DERIVED) continue;
       let list = contributorsOf.get(owned);
       if (!list) contributorsOf.set(owned, (list = []));
-      list.push({ owner, amount: amount[stake]! });
+      list.push({ owner: owner, amount: amount[k]! });
     }
   }
   for (let changed = true, pass = 0; changed && pass < 64; pass++) {
     changed = false;
-    for (const owned of blockedOrder) {
-      if (state[owned] !== DERIVED) continue;
-      let set = programs.get(owned);
-      if (!set) programs.set(owned, (set = new Set()));
-      for (const contributor of contributorsOf.get(owned) ?? []) {
+    for (const node of blockedOrder) {
+      if (state[node] !== DERIVED) continue;
+      let set = programs.get(node);
+      if (!set) programs.set(node, (set = new Set()));
+      for (const contributor of contributorsOf.get(node) ?? []) {
         for (const program of programsOf(contributor.owner)) {
           if (!set.has(program)) {
             set.add(program);
@@ -310,15 +310,15 @@ function buildRecord(
     ownerName: headRecord.name,
     chain: path.map(({ node }) => ({ lei: leiOf(graph, node, listedAt) ?? '', name: nameOf(graph, node, listedAt) })),
     contributors: sorted.map(({ owner, amount }) => {
-      const c: Derivation['contributors'][number] = {
+      const contributor: Derivation['contributors'][number] = {
         ownerName: nameOf(graph, owner, listedAt),
         percentage: toPercent(amount),
       };
       const listed = listedAt.get(owner)?.[0];
-      if (listed) c.ownerEntityId = `${listed.source}:${listed.id}`;
+      if (listed) contributor.ownerEntityId = `${listed.source}:${listed.id}`;
       const ownerLei = leiOf(graph, owner, listedAt);
-      if (ownerLei) c.ownerLei = ownerLei;
-      return c;
+      if (ownerLei) contributor.ownerLei = ownerLei;
+      return contributor;
     }),
     asOf,
   };
@@ -380,16 +380,16 @@ class MinHeap {
       nodes.set(this.nodes);
       this.nodes = nodes;
     }
-    let i = this.size++;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
+    let slot = this.size++;
+    while (slot > 0) {
+      const parent = (slot - 1) >> 1;
       if (this.keys[parent]! <= key) break;
-      this.keys[i] = this.keys[parent]!;
-      this.nodes[i] = this.nodes[parent]!;
-      i = parent;
+      this.keys[slot] = this.keys[parent]!;
+      this.nodes[slot] = this.nodes[parent]!;
+      slot = parent;
     }
-    this.keys[i] = key;
-    this.nodes[i] = node;
+    this.keys[slot] = key;
+    this.nodes[slot] = node;
   }
   topKey(): number {
     return this.keys[0]!;
@@ -398,18 +398,18 @@ class MinHeap {
     const top = this.nodes[0]!;
     const lastKey = this.keys[--this.size]!;
     const lastNode = this.nodes[this.size]!;
-    let i = 0;
+    let slot = 0;
     for (;;) {
-      let child = 2 * i + 1;
+      let child = 2 * slot + 1;
       if (child >= this.size) break;
       if (child + 1 < this.size && this.keys[child + 1]! < this.keys[child]!) child++;
       if (this.keys[child]! >= lastKey) break;
-      this.keys[i] = this.keys[child]!;
-      this.nodes[i] = this.nodes[child]!;
-      i = child;
+      this.keys[slot] = this.keys[child]!;
+      this.nodes[slot] = this.nodes[child]!;
+      slot = child;
     }
-    this.keys[i] = lastKey;
-    this.nodes[i] = lastNode;
+    this.keys[slot] = lastKey;
+    this.nodes[slot] = lastNode;
     return top;
   }
 }

@@ -25,8 +25,8 @@ function list(v: unknown): unknown[] {
 function text(v: unknown): string | undefined {
   if (typeof v === 'string') return v;
   if (typeof v === 'number') return String(v);
-  const o = obj(v);
-  return o && typeof o['$'] === 'string' ? o['$'] : undefined;
+  const record = obj(v);
+  return record && typeof record['$'] === 'string' ? record['$'] : undefined;
 }
 function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
@@ -39,29 +39,29 @@ export interface JsonReadResult {
 export async function readGleifJson(chunks: AsyncIterable<string>, sink: GleifSink): Promise<JsonReadResult> {
   let format: OwnershipFormat | undefined;
   const splitter = new JsonRecordSplitter(new Set(['records', 'data', 'meta', 'Header', 'LEIHeader']), (key, value) => {
-    const o = obj(value);
-    if (!o) return;
+    const record = obj(value);
+    if (!record) return;
     if (key === 'meta') {
-      const published = str(obj(obj(o['goldenCopy']))?.['publishDate']);
+      const published = str(obj(obj(record['goldenCopy']))?.['publishDate']);
       if (published) sink.contentDate = published;
     } else if (key === 'Header' || key === 'LEIHeader') {
-      const date = text(o['ContentDate']);
+      const date = text(record['ContentDate']);
       if (date) sink.contentDate = date;
     } else if (key === 'records') {
-      if (o['LEI'] !== undefined && o['Entity'] !== undefined) {
-        sink.entity(goldenEntity(o));
+      if (record['LEI'] !== undefined && record['Entity'] !== undefined) {
+        sink.entity(goldenEntity(record));
         format = 'gleif-golden-copy-json';
-      } else if (o['Relationship'] !== undefined) {
-        sink.relationship(goldenRelationship(o));
+      } else if (record['Relationship'] !== undefined) {
+        sink.relationship(goldenRelationship(record));
         format = 'gleif-golden-copy-json';
       }
     } else if (key === 'data') {
-      const attributes = obj(o['attributes']);
+      const attributes = obj(record['attributes']);
       if (!attributes) return;
-      if (o['type'] === 'lei-records') {
+      if (record['type'] === 'lei-records') {
         sink.entity(apiEntity(attributes));
         format = 'gleif-api-json';
-      } else if (o['type'] === 'relationship-records') {
+      } else if (record['type'] === 'relationship-records') {
         sink.relationship(apiRelationship(attributes));
         format = 'gleif-api-json';
       }
@@ -73,120 +73,124 @@ export async function readGleifJson(chunks: AsyncIterable<string>, sink: GleifSi
 }
 
 function goldenEntity(o: Json): RawEntity {
-  const e = emptyRawEntity();
-  e.lei = text(o['LEI']);
+  const raw = emptyRawEntity();
+  raw.lei = text(o['LEI']);
   const entity = obj(o['Entity']) ?? {};
-  e.name = text(entity['LegalName']);
+  raw.name = text(entity['LegalName']);
   for (const [holder, item, transliterated] of [
     ['OtherEntityNames', 'OtherEntityName', false],
     ['TransliteratedOtherEntityNames', 'TransliteratedOtherEntityName', true],
   ] as const) {
-    for (const n of list(obj(entity[holder])?.[item])) {
-      const name = text(n);
+    for (const otherName of list(obj(entity[holder])?.[item])) {
+      const name = text(otherName);
       if (!name) continue;
       const other: RawEntity['otherNames'][number] = { name };
-      const type = str(obj(n)?.['@type']);
+      const type = str(obj(otherName)?.['@type']);
       if (type) other.type = type;
       if (transliterated) other.transliterated = true;
-      e.otherNames.push(other);
+      raw.otherNames.push(other);
     }
   }
-  e.legalCountry = text(obj(entity['LegalAddress'])?.['Country']);
-  e.hqCountry = text(obj(entity['HeadquartersAddress'])?.['Country']);
-  e.jurisdiction = text(entity['LegalJurisdiction']);
-  e.status = text(entity['EntityStatus']);
+  raw.legalCountry = text(obj(entity['LegalAddress'])?.['Country']);
+  raw.hqCountry = text(obj(entity['HeadquartersAddress'])?.['Country']);
+  raw.jurisdiction = text(entity['LegalJurisdiction']);
+  raw.status = text(entity['EntityStatus']);
   const registration = obj(o['Registration']) ?? {};
-  e.registrationStatus = text(registration['RegistrationStatus']);
-  e.lastUpdate = text(registration['LastUpdateDate']);
-  return e;
+  raw.registrationStatus = text(registration['RegistrationStatus']);
+  raw.lastUpdate = text(registration['LastUpdateDate']);
+  return raw;
 }
 
 function goldenRelationship(o: Json): RawRelationship {
-  const r = emptyRawRelationship();
+  const relationship = emptyRawRelationship();
   const rel = obj(o['Relationship']) ?? {};
   const start = obj(rel['StartNode']) ?? {};
   const end = obj(rel['EndNode']) ?? {};
-  r.start = text(start['NodeID']);
-  r.startType = text(start['NodeIDType']);
-  r.end = text(end['NodeID']);
-  r.endType = text(end['NodeIDType']);
-  r.type = text(rel['RelationshipType']);
-  r.status = text(rel['RelationshipStatus']);
-  for (const p of list(obj(rel['RelationshipPeriods'])?.['RelationshipPeriod'])) {
-    const period = obj(p) ?? {};
-    r.periods.push({
+  relationship.start = text(start['NodeID']);
+  relationship.startType = text(start['NodeIDType']);
+  relationship.end = text(end['NodeID']);
+  relationship.endType = text(end['NodeIDType']);
+  relationship.type = text(rel['RelationshipType']);
+  relationship.status = text(rel['RelationshipStatus']);
+  for (const periodJson of list(obj(rel['RelationshipPeriods'])?.['RelationshipPeriod'])) {
+    const period = obj(periodJson) ?? {};
+    relationship.periods.push({
       start: text(period['StartDate']),
       end: text(period['EndDate']),
       type: text(period['PeriodType']),
     });
   }
-  for (const q of list(obj(rel['RelationshipQuantifiers'])?.['RelationshipQuantifier'])) {
-    const quantifier = obj(q) ?? {};
-    r.quantifiers.push({
+  for (const quantifierJson of list(obj(rel['RelationshipQuantifiers'])?.['RelationshipQuantifier'])) {
+    const quantifier = obj(quantifierJson) ?? {};
+    relationship.quantifiers.push({
       method: text(quantifier['MeasurementMethod']),
       amount: text(quantifier['QuantifierAmount']),
       units: text(quantifier['QuantifierUnits']),
     });
   }
   const registration = obj(o['Registration']) ?? {};
-  r.registrationStatus = text(registration['RegistrationStatus']);
-  r.lastUpdate = text(registration['LastUpdateDate']);
-  return r;
+  relationship.registrationStatus = text(registration['RegistrationStatus']);
+  relationship.lastUpdate = text(registration['LastUpdateDate']);
+  return relationship;
 }
 
 function apiEntity(a: Json): RawEntity {
-  const e = emptyRawEntity();
-  e.lei = str(a['lei']);
+  const raw = emptyRawEntity();
+  raw.lei = str(a['lei']);
   const entity = obj(a['entity']) ?? {};
-  e.name = str(obj(entity['legalName'])?.['name']);
+  raw.name = str(obj(entity['legalName'])?.['name']);
   for (const [field, transliterated] of [
     ['otherNames', false],
     ['transliteratedOtherNames', true],
   ] as const) {
-    for (const n of list(entity[field])) {
-      const name = str(obj(n)?.['name']);
+    for (const otherName of list(entity[field])) {
+      const name = str(obj(otherName)?.['name']);
       if (!name) continue;
       const other: RawEntity['otherNames'][number] = { name };
-      const type = str(obj(n)?.['type']);
+      const type = str(obj(otherName)?.['type']);
       if (type) other.type = type;
       if (transliterated) other.transliterated = true;
-      e.otherNames.push(other);
+      raw.otherNames.push(other);
     }
   }
-  e.legalCountry = str(obj(entity['legalAddress'])?.['country']);
-  e.hqCountry = str(obj(entity['headquartersAddress'])?.['country']);
-  e.jurisdiction = str(entity['jurisdiction']);
-  e.status = str(entity['status']);
+  raw.legalCountry = str(obj(entity['legalAddress'])?.['country']);
+  raw.hqCountry = str(obj(entity['headquartersAddress'])?.['country']);
+  raw.jurisdiction = str(entity['jurisdiction']);
+  raw.status = str(entity['status']);
   const registration = obj(a['registration']) ?? {};
-  e.registrationStatus = str(registration['status']);
-  e.lastUpdate = str(registration['lastUpdateDate']);
-  return e;
+  raw.registrationStatus = str(registration['status']);
+  raw.lastUpdate = str(registration['lastUpdateDate']);
+  return raw;
 }
 
 function apiRelationship(a: Json): RawRelationship {
-  const r = emptyRawRelationship();
+  const relationship = emptyRawRelationship();
   const rel = obj(a['relationship']) ?? {};
-  r.start = str(obj(rel['startNode'])?.['id']);
-  r.startType = str(obj(rel['startNode'])?.['type']);
-  r.end = str(obj(rel['endNode'])?.['id']);
-  r.endType = str(obj(rel['endNode'])?.['type']);
-  r.type = str(rel['type']);
-  r.status = str(rel['status']);
-  for (const p of list(rel['periods'])) {
-    const period = obj(p) ?? {};
-    r.periods.push({ start: str(period['startDate']), end: str(period['endDate']), type: str(period['type']) });
+  relationship.start = str(obj(rel['startNode'])?.['id']);
+  relationship.startType = str(obj(rel['startNode'])?.['type']);
+  relationship.end = str(obj(rel['endNode'])?.['id']);
+  relationship.endType = str(obj(rel['endNode'])?.['type']);
+  relationship.type = str(rel['type']);
+  relationship.status = str(rel['status']);
+  for (const periodJson of list(rel['periods'])) {
+    const period = obj(periodJson) ?? {};
+    relationship.periods.push({
+      start: str(period['startDate']),
+      end: str(period['endDate']),
+      type: str(period['type']),
+    });
   }
   // The API names the quantifier fields in camelCase; both spellings seen in GLEIF material are read.
-  for (const q of list(rel['quantifiers'])) {
-    const quantifier = obj(q) ?? {};
-    r.quantifiers.push({
+  for (const quantifierJson of list(rel['quantifiers'])) {
+    const quantifier = obj(quantifierJson) ?? {};
+    relationship.quantifiers.push({
       method: str(quantifier['measurementMethod']),
       amount: str(quantifier['quantifierAmount'] ?? quantifier['amount']),
       units: str(quantifier['quantifierUnits'] ?? quantifier['units']),
     });
   }
   const registration = obj(a['registration']) ?? {};
-  r.registrationStatus = str(registration['status']);
-  r.lastUpdate = str(registration['lastUpdateDate']);
-  return r;
+  relationship.registrationStatus = str(registration['status']);
+  relationship.lastUpdate = str(registration['lastUpdateDate']);
+  return relationship;
 }

@@ -54,9 +54,9 @@ export class GleifSink {
   latestRecordDate: string | undefined;
 
   private seen(date: string | undefined): void {
-    const d = date?.slice(0, 10);
-    if (d && /^\d{4}-\d{2}-\d{2}$/.test(d) && (!this.latestRecordDate || d > this.latestRecordDate))
-      this.latestRecordDate = d;
+    const day = date?.slice(0, 10);
+    if (day && /^\d{4}-\d{2}-\d{2}$/.test(day) && (!this.latestRecordDate || day > this.latestRecordDate))
+      this.latestRecordDate = day;
   }
 
   private problem(what: string): void {
@@ -65,7 +65,7 @@ export class GleifSink {
 
   /** Summarized problems of this file, one line per kind, so a bad file cannot flood the log. */
   flushProblems(file: string): void {
-    for (const [what, n] of this.problems) this.warn(`${file}: ${n} record(s) ${what}`);
+    for (const [what, count] of this.problems) this.warn(`${file}: ${count} record(s) ${what}`);
     this.problems.clear();
   }
 
@@ -96,11 +96,11 @@ export class GleifSink {
     }
     const type = (raw.type ?? 'UNKNOWN').trim().toUpperCase();
     let amount = -1;
-    for (const q of raw.quantifiers) {
-      if ((q.units ?? '').trim().toUpperCase() !== 'PERCENTAGE' || q.amount === undefined) continue;
-      const scaled = scalePercent(Number(q.amount.trim()));
+    for (const quantifier of raw.quantifiers) {
+      if ((quantifier.units ?? '').trim().toUpperCase() !== 'PERCENTAGE' || quantifier.amount === undefined) continue;
+      const scaled = scalePercent(Number(quantifier.amount.trim()));
       if (scaled === undefined || scaled > FULL_OWNERSHIP) {
-        this.problem(`with a percentage quantifier out of range (e.g. "${q.amount}") read as no percentage`);
+        this.problem(`with a percentage quantifier out of range (e.g. "${quantifier.amount}") read as no percentage`);
         continue;
       }
       amount = scaled;
@@ -128,11 +128,11 @@ function kindOf(raw: RawRelationship, type: string, amount: number, contentDate:
   if ((raw.status ?? '').toUpperCase() === 'INACTIVE') return 'inactive';
   if (ENDED_REGISTRATION.has((raw.registrationStatus ?? '').toUpperCase())) return 'inactive';
   const asOf = contentDate?.slice(0, 10);
-  for (const p of raw.periods) {
+  for (const period of raw.periods) {
     // A relationship period with an end date that has passed means the relationship ended;
     // accounting periods end every year and say nothing about that.
-    if ((p.type ?? '').toUpperCase() !== 'RELATIONSHIP_PERIOD' || !p.end) continue;
-    if (!asOf || p.end.slice(0, 10) <= asOf) return 'inactive';
+    if ((period.type ?? '').toUpperCase() !== 'RELATIONSHIP_PERIOD' || !period.end) continue;
+    if (!asOf || period.end.slice(0, 10) <= asOf) return 'inactive';
   }
   // An ultimate parent's share is not a direct stake; counting it beside the direct chain would
   // count the same holding twice.
@@ -143,8 +143,8 @@ function kindOf(raw: RawRelationship, type: string, amount: number, contentDate:
 }
 
 function countryOf(raw: RawEntity): string | undefined {
-  for (const c of [raw.legalCountry, raw.hqCountry, raw.jurisdiction]) {
-    const code = c?.trim().slice(0, 2).toUpperCase();
+  for (const country of [raw.legalCountry, raw.hqCountry, raw.jurisdiction]) {
+    const code = country?.trim().slice(0, 2).toUpperCase();
     if (code && /^[A-Z]{2}$/.test(code) && code !== 'XX') return code;
   }
   return undefined;

@@ -14,8 +14,8 @@ import {
 import type { OwnershipFormat } from './model.js';
 
 function local(name: string): string {
-  const i = name.indexOf(':');
-  return i < 0 ? name : name.slice(i + 1);
+  const colon = name.indexOf(':');
+  return colon < 0 ? name : name.slice(colon + 1);
 }
 
 export async function readGleifXml(chunks: AsyncIterable<string>, sink: GleifSink): Promise<OwnershipFormat> {
@@ -45,8 +45,8 @@ export async function readGleifXml(chunks: AsyncIterable<string>, sink: GleifSin
     else if (name === 'RelationshipPeriod') rel?.periods.push({});
     else if (name === 'RelationshipQuantifier') rel?.quantifiers.push({});
     else if (name === 'OtherEntityName' || name === 'TransliteratedOtherEntityName') {
-      const t = tag.attributes['type'];
-      otherNameType = typeof t === 'string' ? t : undefined;
+      const type = tag.attributes['type'];
+      otherNameType = typeof type === 'string' ? type : undefined;
     }
   });
   parser.on('text', (t) => {

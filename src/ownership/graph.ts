@@ -37,8 +37,8 @@ export function normalizeLei(value: string): string | undefined {
 /** YYYY-MM-DD to a day number (0 when absent), so record dates fit an Int32Array. */
 export function dayOf(date: string | undefined): number {
   if (!date) return 0;
-  const t = Date.parse(date.slice(0, 10));
-  return Number.isNaN(t) ? 0 : Math.floor(t / 86_400_000);
+  const time = Date.parse(date.slice(0, 10));
+  return Number.isNaN(time) ? 0 : Math.floor(time / 86_400_000);
 }
 export function dateOfDay(day: number): string | undefined {
   return day > 0 ? new Date(day * 86_400_000).toISOString().slice(0, 10) : undefined;
@@ -101,40 +101,40 @@ export class OwnershipGraphBuilder {
   private readonly interned = new Map<string, string>();
 
   node(key: string): number {
-    let n = this.index.get(key);
-    if (n === undefined) {
-      n = this.keys.length;
-      this.index.set(key, n);
+    let node = this.index.get(key);
+    if (node === undefined) {
+      node = this.keys.length;
+      this.index.set(key, node);
       this.keys.push(key);
       this.names.push(undefined);
       this.countries.push(undefined);
       this.statuses.push(undefined);
       this.entityDay.push(-1);
     }
-    return n;
+    return node;
   }
 
   /** Short repeated strings (countries, statuses) are shared rather than copied per entity. */
   private intern(s: string | undefined): string | undefined {
     if (s === undefined) return undefined;
-    let v = this.interned.get(s);
-    if (v === undefined) {
-      v = s;
+    let interned = this.interned.get(s);
+    if (interned === undefined) {
+      interned = s;
       this.interned.set(s, s);
     }
-    return v;
+    return interned;
   }
 
   /** Records LEI reference data; among several records of one LEI the latest (by day) wins. */
   setEntity(lei: string, entity: EntityInput, day: number): void {
-    const n = this.node(lei);
-    if ((this.entityDay.data[n] ?? -1) > day) return;
-    this.entityDay.data[n] = day;
-    this.names[n] = entity.name;
-    this.countries[n] = this.intern(entity.country);
-    this.statuses[n] = this.intern(entity.status);
-    if (entity.otherNames && entity.otherNames.length > 0) this.otherNames.set(n, entity.otherNames);
-    else this.otherNames.delete(n);
+    const node = this.node(lei);
+    if ((this.entityDay.data[node] ?? -1) > day) return;
+    this.entityDay.data[node] = day;
+    this.names[node] = entity.name;
+    this.countries[node] = this.intern(entity.country);
+    this.statuses[node] = this.intern(entity.status);
+    if (entity.otherNames && entity.otherNames.length > 0) this.otherNames.set(node, entity.otherNames);
+    else this.otherNames.delete(node);
   }
 
   private readonly entityLinks = new Map<string, string>();
@@ -146,23 +146,23 @@ export class OwnershipGraphBuilder {
 
   /** Names an owner that has no LEI record (a CSV row with owner_name), unless one is known. */
   nameIfUnknown(key: string, name: string): void {
-    const n = this.node(key);
-    if (this.names[n] === undefined) this.names[n] = name;
+    const node = this.node(key);
+    if (this.names[node] === undefined) this.names[node] = name;
   }
 
   addRelationship(rel: RelationshipInput): void {
-    let t = this.typeIndex.get(rel.type);
-    if (t === undefined) {
-      t = this.types.length;
+    let typeList = this.typeIndex.get(rel.type);
+    if (typeList === undefined) {
+      typeList = this.types.length;
       this.types.push(rel.type);
-      this.typeIndex.set(rel.type, t);
+      this.typeIndex.set(rel.type, typeList);
     }
     this.owner.push(this.node(rel.owner));
     this.owned.push(this.node(rel.owned));
     this.amount.push(rel.amount);
     this.day.push(rel.day);
-    this.meta.push(KIND_CODE[rel.kind] | (familyOf(rel.type, t) << 8));
-    this.typeOf.push(t);
+    this.meta.push(KIND_CODE[rel.kind] | (familyOf(rel.type, typeList) << 8));
+    this.typeOf.push(typeList);
   }
 
   get relationshipCount(): number {
@@ -171,13 +171,13 @@ export class OwnershipGraphBuilder {
 
   /** De-duplicates relationships (latest record per owner, owned entity and family) and freezes. */
   finish(): OwnershipGraph {
-    const m = this.owner.length;
+    const edgeCount = this.owner.length;
     const owner = this.owner.data;
     const owned = this.owned.data;
     const meta = this.meta.data;
     const day = this.day.data;
-    const order = new Int32Array(m);
-    for (let i = 0; i < m; i++) order[i] = i;
+    const order = new Int32Array(edgeCount);
+    for (let i = 0; i < edgeCount; i++) order[i] = i;
     // Stable order within a group: date, then load order, so the last of a run is the winner.
     order.sort(
       (a, b) =>
@@ -187,31 +187,34 @@ export class OwnershipGraphBuilder {
         day[a]! - day[b]! ||
         a - b,
     );
-    const keep = new GrowableInt32(Math.max(16, m));
-    for (let i = 0; i < m; i++) {
-      const e = order[i]!;
-      const next = i + 1 < m ? order[i + 1]! : -1;
+    const keep = new GrowableInt32(Math.max(16, edgeCount));
+    for (let i = 0; i < edgeCount; i++) {
+      const edge = order[i]!;
+      const next = i + 1 < edgeCount ? order[i + 1]! : -1;
       const sameGroup =
-        next >= 0 && owned[next] === owned[e] && owner[next] === owner[e] && meta[next]! >> 8 === meta[e]! >> 8;
-      if (!sameGroup) keep.push(e);
+        next >= 0 &&
+        owned[next] === owned[edge] &&
+        owner[next] === owner[edge] &&
+        meta[next]! >> 8 === meta[edge]! >> 8;
+      if (!sameGroup) keep.push(edge);
     }
-    const k = keep.length;
+    const kept = keep.length;
     const edges: GraphEdges = {
-      owner: new Int32Array(k),
-      owned: new Int32Array(k),
-      amount: new Int32Array(k),
-      day: new Int32Array(k),
-      kind: new Uint8Array(k),
-      type: new Uint16Array(k),
+      owner: new Int32Array(kept),
+      owned: new Int32Array(kept),
+      amount: new Int32Array(kept),
+      day: new Int32Array(kept),
+      kind: new Uint8Array(kept),
+      type: new Uint16Array(kept),
     };
-    for (let i = 0; i < k; i++) {
-      const e = keep.data[i]!;
-      edges.owner[i] = owner[e]!;
-      edges.owned[i] = owned[e]!;
-      edges.amount[i] = this.amount.data[e]!;
-      edges.day[i] = day[e]!;
-      edges.kind[i] = meta[e]! & 0xff;
-      edges.type[i] = this.typeOf.data[e]!;
+    for (let i = 0; i < kept; i++) {
+      const edge = keep.data[i]!;
+      edges.owner[i] = owner[edge]!;
+      edges.owned[i] = owned[edge]!;
+      edges.amount[i] = this.amount.data[edge]!;
+      edges.day[i] = day[edge]!;
+      edges.kind[i] = meta[edge]! & 0xff;
+      edges.type[i] = this.typeOf.data[edge]!;
     }
     return new OwnershipGraph(
       this.index,
@@ -222,7 +225,7 @@ export class OwnershipGraphBuilder {
       this.otherNames,
       edges,
       this.types,
-      m - k,
+      edgeCount - kept,
       this.entityLinks,
     );
   }
@@ -264,21 +267,21 @@ export class OwnershipGraph {
 
   /** Entity by LEI, from LEI reference data; undefined when no LEI record names it. */
   entity(lei: string): OwnershipEntity | undefined {
-    const n = this.index.get(lei);
-    if (n === undefined || this.names[n] === undefined || !normalizeLei(lei)) return undefined;
-    return this.entityAt(n);
+    const node = this.index.get(lei);
+    if (node === undefined || this.names[node] === undefined || !normalizeLei(lei)) return undefined;
+    return this.entityAt(node);
   }
 
   entityAt(n: number): OwnershipEntity {
     const lei = this.keys[n]!;
-    const e: OwnershipEntity = { lei, otherNames: this.otherNames.get(n) ?? [] };
+    const entity: OwnershipEntity = { lei, otherNames: this.otherNames.get(n) ?? [] };
     const name = this.names[n];
-    if (name !== undefined) e.name = name;
+    if (name !== undefined) entity.name = name;
     const country = this.countries[n];
-    if (country !== undefined) e.country = country;
+    if (country !== undefined) entity.country = country;
     const status = this.statuses[n];
-    if (status !== undefined) e.status = status;
-    return e;
+    if (status !== undefined) entity.status = status;
+    return entity;
   }
 
   /** Every LEI that has reference data. */
@@ -289,19 +292,19 @@ export class OwnershipGraph {
   }
 
   stakeAt(i: number): Stake {
-    const e = this.edges;
-    const ownerKey = this.keys[e.owner[i]!]!;
+    const edges = this.edges;
+    const ownerKey = this.keys[edges.owner[i]!]!;
     const stake: Stake = {
       owner: ownerKey,
-      ownedLei: this.keys[e.owned[i]!]!,
-      kind: RELATIONSHIP_KINDS[e.kind[i]!]!,
-      type: this.types[e.type[i]!]!,
+      ownedLei: this.keys[edges.owned[i]!]!,
+      kind: RELATIONSHIP_KINDS[edges.kind[i]!]!,
+      type: this.types[edges.type[i]!]!,
     };
     if (normalizeLei(ownerKey)) stake.ownerLei = ownerKey;
     else stake.ownerEntityId = ownerKey;
-    const amount = e.amount[i]!;
+    const amount = edges.amount[i]!;
     if (amount >= 0) stake.percentage = toPercent(amount);
-    const asOf = dateOfDay(e.day[i]!);
+    const asOf = dateOfDay(edges.day[i]!);
     if (asOf) stake.asOf = asOf;
     return stake;
   }
@@ -320,8 +323,9 @@ export class OwnershipGraph {
   /** Entities whose counted stakes add up to more than 100 % (a sign of inconsistent data). */
   overOwned(): string[] {
     const sum = new Float64Array(this.nodeCount);
-    const e = this.edges;
-    for (let i = 0; i < this.edgeCount; i++) if (e.kind[i] === STAKE_KIND) sum[e.owned[i]!]! += e.amount[i]!;
+    const edges = this.edges;
+    for (let i = 0; i < this.edgeCount; i++)
+      if (edges.kind[i] === STAKE_KIND) sum[edges.owned[i]!]! += edges.amount[i]!;
     const out: string[] = [];
     for (let n = 0; n < sum.length; n++) if (sum[n]! > FULL_OWNERSHIP) out.push(this.keys[n]!);
     return out;

@@ -34,11 +34,11 @@ export class JsonRecordSplitter {
   write(chunk: string): void {
     const stack = this.stack;
     for (let i = 0; i < chunk.length; i++) {
-      const c = chunk.charCodeAt(i);
+      const code = chunk.charCodeAt(i);
       if (this.inString) {
         if (this.escaped) this.escaped = false;
-        else if (c === BACKSLASH) this.escaped = true;
-        else if (c === QUOTE) {
+        else if (code === BACKSLASH) this.escaped = true;
+        else if (code === QUOTE) {
           this.inString = false;
           if (this.keyChars) {
             this.lastString = this.keyChars.join('');
@@ -49,15 +49,15 @@ export class JsonRecordSplitter {
         if (this.keyChars && this.keyChars.length < 256) this.keyChars.push(chunk[i]!);
         continue;
       }
-      if (c === QUOTE) {
+      if (code === QUOTE) {
         this.inString = true;
         if (stack.length === 1 && stack[0] === OPEN_OBJECT && !this.capture) this.keyChars = [];
-      } else if (c === COLON) {
+      } else if (code === COLON) {
         if (stack.length === 1) this.key = this.lastString;
-      } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-        if (!this.capture) this.maybeStart(c, i);
-        stack.push(c);
-      } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+      } else if (code === OPEN_OBJECT || code === OPEN_ARRAY) {
+        if (!this.capture) this.maybeStart(code, i);
+        stack.push(code);
+      } else if (code === CLOSE_OBJECT || code === CLOSE_ARRAY) {
         const popped = stack.pop();
         if (popped === OPEN_ARRAY && stack.length === this.arrayDepth) {
           this.arrayKey = undefined;

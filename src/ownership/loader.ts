@@ -150,7 +150,7 @@ function ownershipData(
   const total = createHash('sha256');
   for (const digest of digests) total.update(digest);
   let asOf: string | undefined;
-  for (const f of files) if (f.contentDate && (!asOf || f.contentDate > asOf)) asOf = f.contentDate;
+  for (const file of files) if (file.contentDate && (!asOf || file.contentDate > asOf)) asOf = file.contentDate;
   if (digests.length === 0)
     warnings.push('no ownership file recognized (GLEIF LEI-CDF/RR-CDF XML or JSON, stakes CSV)');
   const over = graph.overOwned();

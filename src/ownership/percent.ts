@@ -14,10 +14,10 @@ const NUMBER = /^\d+(?:\.\d+)?$|^\.\d+$/;
 
 /** Parses "60", "49.99", "50.00 %", "33,5" (comma decimal) into scaled units; undefined when not a percentage. */
 export function parsePercent(text: string): number | undefined {
-  let s = text.trim().replace(/\s*%$/, '').trim();
-  if (/^\d+,\d+$/.test(s)) s = s.replace(',', '.');
-  if (!NUMBER.test(s)) return undefined;
-  return scalePercent(Number(s));
+  let figure = text.trim().replace(/\s*%$/, '').trim();
+  if (/^\d+,\d+$/.test(figure)) figure = figure.replace(',', '.');
+  if (!NUMBER.test(figure)) return undefined;
+  return scalePercent(Number(figure));
 }
 
 export function scalePercent(value: number): number | undefined {

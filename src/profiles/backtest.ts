@@ -131,11 +131,11 @@ interface MatchJson {
 function outcomeOf(profile: AppliedProfile, s: ScreenSummary): Outcome {
   const matches = JSON.parse(s.matchesJson) as MatchJson[];
   const scores: Outcome['scores'] = new Map();
-  for (const m of matches) {
-    if (m.suppressed) continue;
-    for (const id of entityIdsOf(m))
+  for (const match of matches) {
+    if (match.suppressed) continue;
+    for (const id of entityIdsOf(match))
       if (!scores.has(id))
-        scores.set(id, { score: m.matchScore, name: id === m.entity.id ? (m.entity.name ?? null) : null });
+        scores.set(id, { score: match.matchScore, name: id === match.entity.id ? (match.entity.name ?? null) : null });
   }
   const top = s.entityId === null ? undefined : matches.find((m) => m.entity.id === s.entityId);
   let riskLevel = s.riskLevel;
@@ -173,13 +173,13 @@ type Latest = Map<string, { id: string; decision: string }>;
 async function decisionsOf(ctx: Context, orgId: string) {
   const byCustomer = new Map<string, DecisionRow[]>();
   const latest = new Map<string, Latest>();
-  for (const d of await new DecisionsStore(ctx.db).ofKinds(orgId, DECISIONS)) {
-    let rows = byCustomer.get(d.customer_key);
-    if (!rows) byCustomer.set(d.customer_key, (rows = []));
-    rows.push(d);
-    let m = latest.get(d.customer_key);
-    if (!m) latest.set(d.customer_key, (m = new Map()));
-    m.set(d.entity_id, { id: d.id, decision: d.decision });
+  for (const decision of await new DecisionsStore(ctx.db).ofKinds(orgId, DECISIONS)) {
+    let rows = byCustomer.get(decision.customer_key);
+    if (!rows) byCustomer.set(decision.customer_key, (rows = []));
+    rows.push(decision);
+    let perEntity = latest.get(decision.customer_key);
+    if (!perEntity) latest.set(decision.customer_key, (perEntity = new Map()));
+    perEntity.set(decision.entity_id, { id: decision.id, decision: decision.decision });
   }
   return { byCustomer, latest };
 }
@@ -314,12 +314,12 @@ function compare(
       });
   }
   if (!decisions) return;
-  for (const [entityId, d] of decisions) {
+  for (const [entityId, decision] of decisions) {
     if (!cur.scores.has(entityId) || next.scores.has(entityId)) continue;
     const list =
-      d.decision === 'confirmed'
+      decision.decision === 'confirmed'
         ? report.confirmedLost
-        : d.decision === 'false_positive'
+        : decision.decision === 'false_positive'
           ? report.falsePositivesCleared
           : undefined;
     if (!list) continue;
@@ -330,7 +330,7 @@ function compare(
         query: row.query,
         entityId,
         entityName: cur.scores.get(entityId)?.name ?? null,
-        decisionId: d.id,
+        decisionId: decision.id,
         currentScore: cur.scores.get(entityId)?.score ?? null,
       });
   }

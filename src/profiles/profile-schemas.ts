@@ -8,8 +8,8 @@ import { KNOBS, PROFILE_SOURCES } from './profile-settings.js';
  */
 
 const knob = (name: string) => {
-  const k = KNOBS.find((x) => x.name === name)!;
-  return `${k.meaning} Default ${k.default}; ${k.range}.`;
+  const spec = KNOBS.find((x) => x.name === name)!;
+  return `${spec.meaning} Default ${spec.default}; ${spec.range}.`;
 };
 
 const CutoffPair = Type.Object(

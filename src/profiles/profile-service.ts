@@ -142,7 +142,8 @@ export function profileService(deps: ProfileDeps) {
     async list({ ctx }: Call<void, CallerContext>): Promise<ProfileView[]> {
       const store = new ProfileStore(ctx.db);
       const out: ProfileView[] = [];
-      for (const p of await store.ofOrg(ctx.caller.orgId)) out.push(profileView(p, await store.versions(p.id)));
+      for (const profile of await store.ofOrg(ctx.caller.orgId))
+        out.push(profileView(profile, await store.versions(profile.id)));
       return out;
     },
 

@@ -165,14 +165,15 @@ function overrides<K extends string>(
 ): Partial<Record<K, Partial<Cutoffs>>> {
   if (!isObject(value)) throw validationError(field, 'must be an object');
   const out: Partial<Record<K, Partial<Cutoffs>>> = {};
-  for (const [key, v] of Object.entries(value)) {
+  for (const [key, entry] of Object.entries(value)) {
     if (!(keys as readonly string[]).includes(key))
       throw validationError(`${field}.${key}`, `must be one of ${keys.join(', ')}`);
-    if (!isObject(v)) throw validationError(`${field}.${key}`, 'must be an object with medium and/or high');
-    const c: Partial<Cutoffs> = {};
-    if (v.medium !== undefined) c.medium = cutoff(`${field}.${key}.medium`, v.medium, MIN_MEDIUM, MAX_CUTOFF - 1);
-    if (v.high !== undefined) c.high = cutoff(`${field}.${key}.high`, v.high, MIN_MEDIUM + 1, MAX_CUTOFF);
-    if (c.medium !== undefined || c.high !== undefined) out[key as K] = c;
+    if (!isObject(entry)) throw validationError(`${field}.${key}`, 'must be an object with medium and/or high');
+    const cutoffs: Partial<Cutoffs> = {};
+    if (entry.medium !== undefined)
+      cutoffs.medium = cutoff(`${field}.${key}.medium`, entry.medium, MIN_MEDIUM, MAX_CUTOFF - 1);
+    if (entry.high !== undefined) cutoffs.high = cutoff(`${field}.${key}.high`, entry.high, MIN_MEDIUM + 1, MAX_CUTOFF);
+    if (cutoffs.medium !== undefined || cutoffs.high !== undefined) out[key as K] = cutoffs;
   }
   return out;
 }
@@ -185,48 +186,54 @@ function overrides<K extends string>(
 export function parseSettings(input: unknown, base: ProfileSettings = DEFAULT_SETTINGS): ProfileSettings {
   if (!isObject(input)) throw validationError('settings', 'must be an object');
   const out: ProfileSettings = { ...base };
-  const f = (name: string) => `settings.${name}`;
+  const fieldOf = (name: string) => `settings.${name}`;
   if (input.sources !== undefined) {
     if (input.sources === null) out.sources = null;
     else {
       if (!Array.isArray(input.sources) || input.sources.length === 0)
-        throw validationError(f('sources'), 'must be null (every source) or a non-empty array of source ids');
+        throw validationError(fieldOf('sources'), 'must be null (every source) or a non-empty array of source ids');
       const seen = new Set<SourceId>();
       input.sources.forEach((s, i) => {
         if (typeof s !== 'string' || !(PROFILE_SOURCES as readonly string[]).includes(s))
-          throw validationError(`${f('sources')}[${i}]`, `must be one of ${PROFILE_SOURCES.join(', ')}`);
+          throw validationError(`${fieldOf('sources')}[${i}]`, `must be one of ${PROFILE_SOURCES.join(', ')}`);
         seen.add(s as SourceId);
       });
       out.sources = PROFILE_SOURCES.filter((s) => seen.has(s));
     }
   }
   if (input.mediumCutoff !== undefined)
-    out.mediumCutoff = cutoff(f('mediumCutoff'), input.mediumCutoff, MIN_MEDIUM, MAX_CUTOFF - 1);
+    out.mediumCutoff = cutoff(fieldOf('mediumCutoff'), input.mediumCutoff, MIN_MEDIUM, MAX_CUTOFF - 1);
   if (input.highCutoff !== undefined)
-    out.highCutoff = cutoff(f('highCutoff'), input.highCutoff, MIN_MEDIUM + 1, MAX_CUTOFF);
+    out.highCutoff = cutoff(fieldOf('highCutoff'), input.highCutoff, MIN_MEDIUM + 1, MAX_CUTOFF);
   if (input.sourceCutoffs !== undefined)
-    out.sourceCutoffs = overrides(f('sourceCutoffs'), input.sourceCutoffs, PROFILE_SOURCES);
+    out.sourceCutoffs = overrides(fieldOf('sourceCutoffs'), input.sourceCutoffs, PROFILE_SOURCES);
   if (input.entityTypeCutoffs !== undefined)
-    out.entityTypeCutoffs = overrides(f('entityTypeCutoffs'), input.entityTypeCutoffs, PROFILE_ENTITY_TYPES);
-  if (input.weakAliases !== undefined) out.weakAliases = bool(f('weakAliases'), input.weakAliases);
+    out.entityTypeCutoffs = overrides(fieldOf('entityTypeCutoffs'), input.entityTypeCutoffs, PROFILE_ENTITY_TYPES);
+  if (input.weakAliases !== undefined) out.weakAliases = bool(fieldOf('weakAliases'), input.weakAliases);
   if (input.birthDateToleranceYears !== undefined) {
-    const v = input.birthDateToleranceYears;
-    if (!Number.isInteger(v) || (v as number) < 0 || (v as number) > MAX_BIRTH_TOLERANCE)
-      throw validationError(f('birthDateToleranceYears'), `must be a whole number from 0 to ${MAX_BIRTH_TOLERANCE}`);
-    out.birthDateToleranceYears = v as number;
+    const tolerance = input.birthDateToleranceYears;
+    if (!Number.isInteger(tolerance) || (tolerance as number) < 0 || (tolerance as number) > MAX_BIRTH_TOLERANCE)
+      throw validationError(
+        fieldOf('birthDateToleranceYears'),
+        `must be a whole number from 0 to ${MAX_BIRTH_TOLERANCE}`,
+      );
+    out.birthDateToleranceYears = tolerance as number;
   }
   for (const name of ['missingBirthDatePoints', 'missingCountryPoints'] as const)
     if (input[name] !== undefined)
-      out[name] = cutoff(f(name), input[name], MISSING_POINTS_RANGE.min, MISSING_POINTS_RANGE.max);
-  if (input.groupByCluster !== undefined) out.groupByCluster = bool(f('groupByCluster'), input.groupByCluster);
-  if (out.highCutoff <= out.mediumCutoff) throw validationError(f('highCutoff'), 'must be above mediumCutoff');
+      out[name] = cutoff(fieldOf(name), input[name], MISSING_POINTS_RANGE.min, MISSING_POINTS_RANGE.max);
+  if (input.groupByCluster !== undefined) out.groupByCluster = bool(fieldOf('groupByCluster'), input.groupByCluster);
+  if (out.highCutoff <= out.mediumCutoff) throw validationError(fieldOf('highCutoff'), 'must be above mediumCutoff');
   // Every combination of a source's and an entity type's cut-offs must keep high above medium.
-  for (const s of PROFILE_SOURCES) {
-    for (const t of PROFILE_ENTITY_TYPES) {
-      const c = cutoffsFor(out, s, t);
-      if (c.high <= c.medium) {
-        const where = out.sourceCutoffs[s] ? `sourceCutoffs.${s}` : `entityTypeCutoffs.${t}`;
-        throw validationError(f(`${where}.high`), `must be above the medium cut-off it meets (${c.medium})`);
+  for (const source of PROFILE_SOURCES) {
+    for (const entityType of PROFILE_ENTITY_TYPES) {
+      const cutoffs = cutoffsFor(out, source, entityType);
+      if (cutoffs.high <= cutoffs.medium) {
+        const where = out.sourceCutoffs[source] ? `sourceCutoffs.${source}` : `entityTypeCutoffs.${entityType}`;
+        throw validationError(
+          fieldOf(`${where}.high`),
+          `must be above the medium cut-off it meets (${cutoffs.medium})`,
+        );
       }
     }
   }
@@ -290,10 +297,10 @@ export function engineOptions(
   if (Object.keys(knobs).length > 0) out.knobs = knobs;
   const bySource: Partial<Record<SourceId, number>> = {};
   const byEntityType: Partial<Record<EntityType, number>> = {};
-  for (const [s, c] of Object.entries(settings.sourceCutoffs))
-    if (c.medium !== undefined) bySource[s as SourceId] = c.medium;
-  for (const [t, c] of Object.entries(settings.entityTypeCutoffs))
-    if (c.medium !== undefined) byEntityType[t as EntityType] = c.medium;
+  for (const [source, cutoffValue] of Object.entries(settings.sourceCutoffs))
+    if (cutoffValue.medium !== undefined) bySource[source as SourceId] = cutoffValue.medium;
+  for (const [entityType, cutoffValue] of Object.entries(settings.entityTypeCutoffs))
+    if (cutoffValue.medium !== undefined) byEntityType[entityType as EntityType] = cutoffValue.medium;
   const mediums = [settings.mediumCutoff, ...Object.values(bySource), ...Object.values(byEntityType)];
   const lowest = Math.min(...mediums);
   const hasOverrides = Object.keys(bySource).length > 0 || Object.keys(byEntityType).length > 0;

@@ -89,18 +89,18 @@ export function backtestSummary(r: BacktestReport) {
  */
 export async function memberContext(ctx: Context, org: string, user: string): Promise<CallerContext> {
   const tenants = new TenantsStore(ctx.db);
-  const o = await requireOrg(tenants, org);
+  const orgRow = await requireOrg(tenants, org);
   const email = normalizeEmail(user);
-  const member = await tenants.memberByEmail(o.id, email);
-  if (!member) throw new AppError('FORBIDDEN', `${email} is not a member of "${o.slug}"`);
+  const member = await tenants.memberByEmail(orgRow.id, email);
+  if (!member) throw new AppError('FORBIDDEN', `${email} is not a member of "${orgRow.slug}"`);
   return {
     ...ctx,
     caller: {
-      orgId: o.id,
-      orgSlug: o.slug,
-      orgName: o.name,
-      tier: o.tier as CallerContext['caller']['tier'],
-      quota: o.monthly_quota,
+      orgId: orgRow.id,
+      orgSlug: orgRow.slug,
+      orgName: orgRow.name,
+      tier: orgRow.tier as CallerContext['caller']['tier'],
+      quota: orgRow.monthly_quota,
       keyId: `cli:${member.id}`,
       userId: member.id,
     },

@@ -411,11 +411,11 @@ export function screeningService(deps: ScreeningDeps) {
       // Each match's latest decision about this customer.
       const latest = await latestDecisions(ctx.db, ctx.caller.orgId, customerKeyOf(row.external_id, row.search_key));
       if (latest.size > 0) {
-        for (const m of record.matchDetails) {
-          const decision = entityIdsOf(m)
+        for (const match of record.matchDetails) {
+          const decision = entityIdsOf(match)
             .map((id) => latest.get(id))
             .find((d) => d !== undefined);
-          if (decision) m.decision = decision;
+          if (decision) match.decision = decision;
         }
       }
       return record;

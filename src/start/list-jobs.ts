@@ -17,8 +17,8 @@ const SYNC_LEASE_MS = 60 * 60 * 1000;
 
 /** Milliseconds from `now` to the next HH:MM in UTC. */
 export function msUntilDaily(now: Date, hhmm: string): number {
-  const [h, m] = hhmm.split(':').map(Number) as [number, number];
-  const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), h, m));
+  const [hour, minute] = hhmm.split(':').map(Number) as [number, number];
+  const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), hour, minute));
   if (next.getTime() <= now.getTime()) next.setUTCDate(next.getUTCDate() + 1);
   return next.getTime() - now.getTime();
 }
@@ -125,15 +125,19 @@ export class ListJobs {
             },
           },
         });
-        for (const o of outcomes) {
-          if (poll && (o.status === 'not_modified' || o.status === 'unchanged' || o.status === 'skipped')) continue;
-          log?.(o.status === 'rejected' ? 'warn' : 'info', 'list sync', {
-            source: o.source,
-            status: o.status,
-            records: o.records,
-            version: o.version,
-            tookMs: o.tookMs,
-            message: o.message,
+        for (const outcome of outcomes) {
+          if (
+            poll &&
+            (outcome.status === 'not_modified' || outcome.status === 'unchanged' || outcome.status === 'skipped')
+          )
+            continue;
+          log?.(outcome.status === 'rejected' ? 'warn' : 'info', 'list sync', {
+            source: outcome.source,
+            status: outcome.status,
+            records: outcome.records,
+            version: outcome.version,
+            tookMs: outcome.tookMs,
+            message: outcome.message,
           });
         }
       }

@@ -237,8 +237,9 @@ export class MatchingPool {
     if (!entry) return Promise.reject(new Error(`list generation ${generation} has been retired`));
     // The least busy thread that has the generation; a replacement thread still building it is waited for.
     let thread: Thread | undefined;
-    for (const t of this.threads) {
-      if (t.ready.has(generation) && (!thread || t.pending.size < thread.pending.size)) thread = t;
+    for (const candidateThread of this.threads) {
+      if (candidateThread.ready.has(generation) && (!thread || candidateThread.pending.size < thread.pending.size))
+        thread = candidateThread;
     }
     entry.inFlight++;
     const settle = () => {

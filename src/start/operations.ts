@@ -231,8 +231,8 @@ function sameHolder(a: LockHolder | undefined, b: LockHolder): boolean {
  */
 function removeStale(path: string, stale: string): void {
   const guard = `${path}.takeover`;
-  const me: LockHolder = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() };
-  if (!createExclusive(guard, JSON.stringify(me))) {
+  const holder: LockHolder = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() };
+  if (!createExclusive(guard, JSON.stringify(holder))) {
     // Another process is taking over; its guard stays behind only if it died within these few lines.
     const other = readHolder(guard);
     if (other && !holds(other) && other.pid !== process.pid) rmSync(guard, { force: true });

@@ -42,7 +42,7 @@ export class KeyUsageRecorder {
     try {
       await new TenantsStore(this.db).touchKeys(uses);
     } catch (error) {
-      for (const u of uses) this.written.delete(u.keyId);
+      for (const use of uses) this.written.delete(use.keyId);
       this.log?.('warn', 'recording API key use failed', { err: String(error) });
     }
   }

@@ -11,15 +11,15 @@ const PLACEHOLDER = /^(-0-|n\/?a|none|-+|null|unknown|不明|なし|－|ー)$/i;
 /** Collapses whitespace; undefined for blank text. For fields of codes, where NA is Namibia. */
 export function squash(value: string | undefined | null): string | undefined {
   if (value === undefined || value === null) return undefined;
-  const t = String(value).trim();
+  const trimmed = String(value).trim();
   // Most values hold single spaces only; they are returned without a copy.
-  return (/\s\s|[^\S ]/.test(t) ? t.replace(/\s+/g, ' ') : t) || undefined;
+  return (/\s\s|[^\S ]/.test(trimmed) ? trimmed.replace(/\s+/g, ' ') : trimmed) || undefined;
 }
 
 /** Collapses whitespace; undefined for blank text and for the publishers' placeholders. */
 export function clean(value: string | undefined | null): string | undefined {
-  const t = squash(value);
-  return t === undefined || PLACEHOLDER.test(t) ? undefined : t;
+  const squashed = squash(value);
+  return squashed === undefined || PLACEHOLDER.test(squashed) ? undefined : squashed;
 }
 
 /** The parts that are not blank, cleaned and joined; '' when none is left. */
@@ -32,8 +32,8 @@ export function joinParts(parts: (string | undefined | null)[], separator = ' ')
 
 /** Adds the cleaned value unless it is blank or already present. */
 export function addUnique(list: string[], value: string | undefined | null): void {
-  const v = clean(value);
-  if (v !== undefined && !list.includes(v)) list.push(v);
+  const cleaned = clean(value);
+  if (cleaned !== undefined && !list.includes(cleaned)) list.push(cleaned);
 }
 
 /**
@@ -43,32 +43,32 @@ export function addUnique(list: string[], value: string | undefined | null): voi
  * back as one item.
  */
 export function splitEnumerated(text: string): string[] {
-  const t = text.trim();
+  const trimmed = text.trim();
   const marker = /(^|[\s,;、「」]|(?=\())\(?([a-z]|\d{1,2})\)\s*/g;
   const found: { start: number; end: number; label: string }[] = [];
-  let m: RegExpExecArray | null;
-  while ((m = marker.exec(t))) {
-    found.push({ start: m.index + m[1]!.length, end: m.index + m[0].length, label: m[2]! });
+  let match: RegExpExecArray | null;
+  while ((match = marker.exec(trimmed))) {
+    found.push({ start: match.index + match[1]!.length, end: match.index + match[0].length, label: match[2]! });
   }
   // Accept only a sequence that starts at a/1 and counts up, so "Road 3) " stays text.
   const seq: typeof found = [];
-  for (const p of found) {
+  for (const marked of found) {
     const prev = seq[seq.length - 1];
     const ok = prev
       ? /^\d+$/.test(prev.label)
-        ? p.label === String(Number(prev.label) + 1)
-        : p.label.length === 1 && p.label.charCodeAt(0) === prev.label.charCodeAt(0) + 1
-      : p.label === 'a' || p.label === '1';
-    if (ok) seq.push(p);
+        ? marked.label === String(Number(prev.label) + 1)
+        : marked.label.length === 1 && marked.label.charCodeAt(0) === prev.label.charCodeAt(0) + 1
+      : marked.label === 'a' || marked.label === '1';
+    if (ok) seq.push(marked);
   }
-  if (seq.length === 0) return t ? [t] : [];
+  if (seq.length === 0) return trimmed ? [trimmed] : [];
   const out: string[] = [];
-  const before = t.slice(0, seq[0]!.start).replace(/[\s,;、:」]+$/, '');
+  const before = trimmed.slice(0, seq[0]!.start).replace(/[\s,;、:」]+$/, '');
   if (before) out.push(before);
   for (let i = 0; i < seq.length; i++) {
-    const piece = t.slice(seq[i]!.end, seq[i + 1]?.start);
-    const c = piece.replace(/^[\s,;、「]+|[\s,;、」]+$/g, '');
-    if (c) out.push(c);
+    const piece = trimmed.slice(seq[i]!.end, seq[i + 1]?.start);
+    const cleaned = piece.replace(/^[\s,;、「]+|[\s,;、」]+$/g, '');
+    if (cleaned) out.push(cleaned);
   }
   return out;
 }

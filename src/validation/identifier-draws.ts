@@ -29,8 +29,8 @@ export function identifierMakers(rand: () => number, options: { companyImo?: boo
     // ISO 17442: 18 characters and two check digits by ISO 7064 MOD 97-10.
     const base = alnum(4, '0123456789') + '00' + alnum(12, '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ');
     let rest = 0;
-    for (const ch of base + '00') {
-      const code = ch.charCodeAt(0);
+    for (const digit of base + '00') {
+      const code = digit.charCodeAt(0);
       const value = code >= 65 ? code - 55 : code - 48;
       rest = (value >= 10 ? rest * 100 + value : rest * 10 + value) % 97;
     }

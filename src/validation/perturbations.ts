@@ -142,9 +142,9 @@ export function words(name: string): string[] {
 }
 
 export function translit(text: string, table: [string, string][]): string {
-  let n = text;
-  for (const [l, c] of table) n = n.split(l).join(c);
-  return n;
+  let swapped = text;
+  for (const [latin, confusable] of table) swapped = swapped.split(latin).join(confusable);
+  return swapped;
 }
 
 export function perturbTools(seed: number): PerturbTools {
@@ -152,37 +152,37 @@ export function perturbTools(seed: number): PerturbTools {
   const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
   const letters = 'abcdefghijklmnopqrstuvwxyz';
   const typo = (w: string): string => {
-    const p = 1 + Math.floor(rand() * (w.length - 2));
-    const op = Math.floor(rand() * 4);
-    return op === 0
-      ? w.slice(0, p) + w.slice(p + 1)
-      : op === 1
-        ? w.slice(0, p) + pick([...letters]) + w.slice(p)
-        : op === 2
-          ? w.slice(0, p) + pick([...letters]) + w.slice(p + 1)
-          : w.slice(0, p) + (w[p + 1] ?? '') + w[p] + w.slice(p + 2);
+    const cut = 1 + Math.floor(rand() * (w.length - 2));
+    const operation = Math.floor(rand() * 4);
+    return operation === 0
+      ? w.slice(0, cut) + w.slice(cut + 1)
+      : operation === 1
+        ? w.slice(0, cut) + pick([...letters]) + w.slice(cut)
+        : operation === 2
+          ? w.slice(0, cut) + pick([...letters]) + w.slice(cut + 1)
+          : w.slice(0, cut) + (w[cut + 1] ?? '') + w[cut] + w.slice(cut + 2);
   };
   const typoWhere = (r: ListRecord, ok: (w: string) => boolean): string | undefined => {
-    const ws = words(r.name);
-    const cand = ws.map((w, i) => [w, i] as const).filter(([w]) => ok(w));
+    const nameWords = words(r.name);
+    const cand = nameWords.map((w, i) => [w, i] as const).filter(([w]) => ok(w));
     if (cand.length === 0) return undefined;
-    const [w, i] = pick(cand);
-    ws[i] = typo(w);
-    return ws.join(' ');
+    const [word, index] = pick(cand);
+    nameWords[index] = typo(word);
+    return nameWords.join(' ');
   };
   return { rand, pick, typo, typoWhere };
 }
 
 const swappedParts: PerturbKind[1] = (r) => {
-  const ws = words(r.name);
-  return [...ws.slice(1), ws[0]!].join(' ');
+  const nameWords = words(r.name);
+  return [...nameWords.slice(1), nameWords[0]!].join(' ');
 };
 
 const legalFormVariant =
   (t: PerturbTools): PerturbKind[1] =>
   (r) => {
     if (r.entityType !== 'organization') return undefined;
-    for (const [re, reps] of LEGAL_SWAPS) if (re.test(r.name)) return r.name.replace(re, t.pick(reps));
+    for (const [pattern, reps] of LEGAL_SWAPS) if (pattern.test(r.name)) return r.name.replace(pattern, t.pick(reps));
     return undefined;
   };
 
@@ -190,18 +190,22 @@ const droppedMiddlePart =
   (t: PerturbTools): PerturbKind[1] =>
   (r) => {
     if (r.entityType !== 'person') return undefined;
-    const ws = words(r.name);
-    if (ws.length < 4) return undefined;
-    const i = 1 + Math.floor(t.rand() * (ws.length - 2));
-    return [...ws.slice(0, i), ...ws.slice(i + 1)].join(' ');
+    const nameWords = words(r.name);
+    if (nameWords.length < 4) return undefined;
+    const index = 1 + Math.floor(t.rand() * (nameWords.length - 2));
+    return [...nameWords.slice(0, index), ...nameWords.slice(index + 1)].join(' ');
   };
 
 const joinedParts =
   (t: PerturbTools): PerturbKind[1] =>
   (r) => {
-    const ws = words(r.name);
-    const i = Math.floor(t.rand() * (ws.length - 1));
-    return [...ws.slice(0, i), ws[i]! + ws[i + 1]!.toLowerCase(), ...ws.slice(i + 2)].join(' ');
+    const nameWords = words(r.name);
+    const index = Math.floor(t.rand() * (nameWords.length - 1));
+    return [
+      ...nameWords.slice(0, index),
+      nameWords[index]! + nameWords[index + 1]!.toLowerCase(),
+      ...nameWords.slice(index + 2),
+    ].join(' ');
   };
 
 const toCyrillic = (name: string): string => translit(name.toLowerCase().replace(/[^a-z ]/g, ' '), TO_CYRILLIC);
@@ -216,15 +220,15 @@ export function benchKinds(t: PerturbTools): PerturbKind[] {
       'transliteration (Latin spelling)',
       (r) => {
         if (r.entityType !== 'person') return undefined;
-        const n = r.name.toLowerCase().replace(/,/g, '');
+        const lowered = r.name.toLowerCase().replace(/,/g, '');
         const applicable = LATIN_VARIANTS.filter(([re]) => {
           re.lastIndex = 0;
-          return re.test(n);
+          return re.test(lowered);
         });
         if (applicable.length === 0) return undefined;
-        const [re, rep] = t.pick(applicable);
-        re.lastIndex = 0;
-        return n.replace(re, rep);
+        const [pattern, rep] = t.pick(applicable);
+        pattern.lastIndex = 0;
+        return lowered.replace(pattern, rep);
       },
     ],
     ['transliteration (to Cyrillic)', (r) => (r.entityType === 'person' ? toCyrillic(r.name) : undefined)],
@@ -249,13 +253,13 @@ export function validationKinds(t: PerturbTools): PerturbKind[] {
   const made: Record<(typeof VALIDATION_KINDS)[number], PerturbKind[1]> = {
     typo: (r) => t.typoWhere(r, (w) => w.length >= 5),
     'dropped letter': (r) => {
-      const ws = words(r.name);
-      const cand = ws.map((w, i) => [w, i] as const).filter(([w]) => w.length >= 5);
+      const nameWords = words(r.name);
+      const cand = nameWords.map((w, i) => [w, i] as const).filter(([w]) => w.length >= 5);
       if (cand.length === 0) return undefined;
-      const [w, i] = t.pick(cand);
-      const p = 1 + Math.floor(t.rand() * (w.length - 1));
-      ws[i] = w.slice(0, p) + w.slice(p + 1);
-      return ws.join(' ');
+      const [word, index] = t.pick(cand);
+      const cut = 1 + Math.floor(t.rand() * (word.length - 1));
+      nameWords[index] = word.slice(0, cut) + word.slice(cut + 1);
+      return nameWords.join(' ');
     },
     'swapped parts': swappedParts,
     'dropped middle part': droppedMiddlePart(t),
@@ -293,13 +297,13 @@ export function perturbWith(
   const latin = records.filter((r) => /^[\x20-\x7e]+$/.test(r.name) && words(r.name).length >= 2);
   const out: Perturbed[] = [];
   if (latin.length === 0) return out;
-  for (const [kind, f] of kinds) {
+  for (const [kind, perturb] of kinds) {
     let made = 0;
     for (let tries = 0; made < perKind && tries < perKind * 50; tries++) {
-      const r = t.pick(latin);
-      const q = f(r);
-      if (!q || q.trim() === '' || q === r.name) continue;
-      out.push({ kind, query: q, record: r });
+      const record = t.pick(latin);
+      const perturbed = perturb(record);
+      if (!perturbed || perturbed.trim() === '' || perturbed === record.name) continue;
+      out.push({ kind, query: perturbed, record: record });
       made++;
     }
   }

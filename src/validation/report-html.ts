@@ -12,7 +12,7 @@ import type { SummaryRow, ValidationReport } from './report.js';
 /** Names of missed listings shown in the HTML; report.json lists every one. */
 const NOT_TOP_SHOWN = 300;
 
-const e = (value: unknown): string => escape(String(value));
+const esc = (value: unknown): string => escape(String(value));
 
 const pct = (n: number, d: number): string => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(2)}%`);
 
@@ -26,7 +26,7 @@ function value(row: Pick<SummaryRow, 'value' | 'unit'>, v = row.value): string {
 
 function table(head: string[], rows: string[][], cls = ''): string {
   if (rows.length === 0) return '<p class="none">None.</p>';
-  return `<table${cls ? ` class="${cls}"` : ''}><thead><tr>${head.map((h) => `<th>${e(h)}</th>`).join('')}</tr></thead><tbody>${rows
+  return `<table${cls ? ` class="${cls}"` : ''}><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows
     .map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`)
     .join('')}</tbody></table>`;
 }
@@ -37,12 +37,12 @@ function sourceName(id: string): string {
 
 function missRows(misses: SelfScreenMiss[]): string[][] {
   return misses.map((m) => [
-    `<code class="id">${e(m.entityId)}</code>`,
-    e(m.entityType),
-    e(m.name),
-    e(m.quality === 'weak' ? `${m.nameKind} (weak)` : m.nameKind),
-    m.ownScore === null ? 'not found' : e(m.ownScore),
-    m.topId === null ? '-' : `<code class="id">${e(m.topId)}</code> (${e(m.topScore)})`,
+    `<code class="id">${esc(m.entityId)}</code>`,
+    esc(m.entityType),
+    esc(m.name),
+    esc(m.quality === 'weak' ? `${m.nameKind} (weak)` : m.nameKind),
+    m.ownScore === null ? 'not found' : esc(m.ownScore),
+    m.topId === null ? '-' : `<code class="id">${esc(m.topId)}</code> (${esc(m.topScore)})`,
   ]);
 }
 
@@ -87,7 +87,7 @@ function recallTable(rows: ValidationReport['selfScreen']['bySource'], label: (k
   return table(
     ['', 'Names', 'Found at medium+', 'Top party'],
     rows.map((r) => [
-      e(label(r.key)),
+      esc(label(r.key)),
       num(r.names),
       `${pct(r.found, r.names)} (${num(r.found)})`,
       `${pct(r.top, r.names)} (${num(r.top)})`,
@@ -96,28 +96,28 @@ function recallTable(rows: ValidationReport['selfScreen']['bySource'], label: (k
 }
 
 function contextSection(report: ValidationReport): string {
-  const c = report.context;
+  const context = report.context;
   const lists = table(
     ['Source', 'Version', 'Published', 'Records'],
-    c.lists.map((l) => [
-      e(sourceName(l.source)),
-      `<code>${e(l.version)}</code>`,
-      e(l.publishedAt ?? '-'),
+    context.lists.map((l) => [
+      esc(sourceName(l.source)),
+      `<code>${esc(l.version)}</code>`,
+      esc(l.publishedAt ?? '-'),
       num(l.records),
     ]),
   );
   return `<h2>Context</h2>
 <dl class="context">
-<dt>Organization</dt><dd>${report.organization ? `${e(report.organization.name)} (<code>${e(report.organization.slug)}</code>)` : 'the deployment (command line)'}</dd>
-<dt>Engine version</dt><dd><code>${e(c.engineVersion)}</code></dd>
-<dt>Screening profile</dt><dd>${e(c.profile.id)}${c.profile.version ? ` (version ${c.profile.version})` : ' (built in)'}</dd>
-<dt>Seed</dt><dd>${e(c.seed)} (the same seed draws the same samples)</dd>
-<dt>Sizes</dt><dd>${Object.entries(c.sizes)
-    .map(([k, v]) => `${e(k)} ${e(typeof v === 'number' ? num(v) : v)}`)
+<dt>Organization</dt><dd>${report.organization ? `${esc(report.organization.name)} (<code>${esc(report.organization.slug)}</code>)` : 'the deployment (command line)'}</dd>
+<dt>Engine version</dt><dd><code>${esc(context.engineVersion)}</code></dd>
+<dt>Screening profile</dt><dd>${esc(context.profile.id)}${context.profile.version ? ` (version ${context.profile.version})` : ' (built in)'}</dd>
+<dt>Seed</dt><dd>${esc(context.seed)} (the same seed draws the same samples)</dd>
+<dt>Sizes</dt><dd>${Object.entries(context.sizes)
+    .map(([k, v]) => `${esc(k)} ${esc(typeof v === 'number' ? num(v) : v)}`)
     .join(', ')}</dd>
-<dt>Started</dt><dd>${e(c.startedAt)}</dd>
-<dt>Finished</dt><dd>${e(c.finishedAt)} (${e((c.durationMs / 1000).toFixed(1))} s)</dd>
-<dt>Machine</dt><dd>${e(c.machine.hostname)}: ${e(c.machine.cpus)} CPUs (${e(c.machine.cpuModel)}), ${e(c.machine.memoryGiB)} GiB, ${e(c.machine.platform)}, Node ${e(c.machine.node)}</dd>
+<dt>Started</dt><dd>${esc(context.startedAt)}</dd>
+<dt>Finished</dt><dd>${esc(context.finishedAt)} (${esc((context.durationMs / 1000).toFixed(1))} s)</dd>
+<dt>Machine</dt><dd>${esc(context.machine.hostname)}: ${esc(context.machine.cpus)} CPUs (${esc(context.machine.cpuModel)}), ${esc(context.machine.memoryGiB)} GiB, ${esc(context.machine.platform)}, Node ${esc(context.machine.node)}</dd>
 </dl>
 <h3>Lists in force</h3>
 ${lists}`;
@@ -144,19 +144,19 @@ function perturbationSection(report: ValidationReport): string {
 <p>A seeded sample of listed names written in Latin letters, each changed one way, screened by name alone; recall is the share whose own listing scores at medium or above, and at high.</p>
 ${table(
   ['Kind', 'Names', 'Recall at medium', 'Recall at high'],
-  report.perturbations.map((k) => [e(k.kind), num(k.n), pct(k.medium, k.n), pct(k.high, k.n)]),
+  report.perturbations.map((k) => [esc(k.kind), num(k.n), pct(k.medium, k.n), pct(k.high, k.n)]),
 )}
 ${report.perturbations
   .filter((k) => k.misses.length > 0)
   .map(
     (k) =>
-      `<h3>Missed at medium: ${e(k.kind)} (${num(k.n - k.medium)}${k.n - k.medium > k.misses.length ? `, the first ${k.misses.length}` : ''})</h3>${table(
+      `<h3>Missed at medium: ${esc(k.kind)} (${num(k.n - k.medium)}${k.n - k.medium > k.misses.length ? `, the first ${k.misses.length}` : ''})</h3>${table(
         ['Query', 'Listed name', 'Listing', 'Own score'],
         k.misses.map((m) => [
-          e(m.query),
-          e(m.listed),
-          `<code>${e(m.entityId)}</code>`,
-          m.ownScore === null ? 'not found' : e(m.ownScore),
+          esc(m.query),
+          esc(m.listed),
+          `<code>${esc(m.entityId)}</code>`,
+          m.ownScore === null ? 'not found' : esc(m.ownScore),
         ]),
       )}`,
   )
@@ -164,10 +164,10 @@ ${report.perturbations
 }
 
 function negativesSection(report: ValidationReport): string {
-  const c = report.context;
-  const n = report.negatives;
+  const context = report.context;
+  const negatives = report.negatives;
   return `<h2>3. Below the line: false alerts on people who are not listed</h2>
-<p>${num(n.size)} person names of ${num(n.locales)} languages, written in their own scripts, generated from seed ${e(c.seed)}; each screened by name alone, and with a birth date and entity type person. A true namesake (the query is, folded, the listed name that matched) is an alert a bank would also raise; they are counted in the rates and shown apart.</p>
+<p>${num(negatives.size)} person names of ${num(negatives.locales)} languages, written in their own scripts, generated from seed ${esc(context.seed)}; each screened by name alone, and with a birth date and entity type person. A true namesake (the query is, folded, the listed name that matched) is an alert a bank would also raise; they are counted in the rates and shown apart.</p>
 ${table(
   [
     'Script',
@@ -178,8 +178,8 @@ ${table(
     'High (with birth date)',
     'Namesakes',
   ],
-  [...n.byScript, { ...n.total, script: 'all' as const }].map((t) => [
-    e(t.script),
+  [...negatives.byScript, { ...negatives.total, script: 'all' as const }].map((t) => [
+    esc(t.script),
     num(t.n),
     pct(t.medium, t.n),
     pct(t.high, t.n),
@@ -191,11 +191,11 @@ ${table(
 <h3>Highest-scoring alerts (name only)</h3>
 ${table(
   ['Name', 'Language', 'Score', 'Matched listing', 'Namesake'],
-  n.alerts.map((a) => [
-    e(a.name),
-    e(a.locale),
-    e(a.score),
-    `<code>${e(a.matchedId)}</code> ${e(a.matchedName)}`,
+  negatives.alerts.map((a) => [
+    esc(a.name),
+    esc(a.locale),
+    esc(a.score),
+    `<code>${esc(a.matchedId)}</code> ${esc(a.matchedName)}`,
     a.namesake ? 'yes' : 'no',
   ]),
 )}`;
@@ -208,10 +208,10 @@ function identifiersSection(report: ValidationReport): string {
 ${table(
   ['Listing', 'Type', 'Value', 'Top match'],
   ids.listed.misses.map((m) => [
-    `<code>${e(m.entityId)}</code>`,
-    e(m.type),
-    `<code>${e(m.value)}</code>`,
-    m.topId ? `<code>${e(m.topId)}</code>` : 'nothing',
+    `<code>${esc(m.entityId)}</code>`,
+    esc(m.type),
+    `<code>${esc(m.value)}</code>`,
+    m.topId ? `<code>${esc(m.topId)}</code>` : 'nothing',
   ]),
 )}
 <p>${num(ids.random.tried)} random identifiers with valid check digits that no list holds (IMO, LEI, BIC, MMSI): ${num(ids.random.hits)} matched a listing.</p>
@@ -219,21 +219,25 @@ ${
   ids.random.examples.length > 0
     ? table(
         ['Type', 'Value', 'Matched'],
-        ids.random.examples.map((x) => [e(x.type), `<code>${e(x.value)}</code>`, `<code>${e(x.matchedId)}</code>`]),
+        ids.random.examples.map((x) => [
+          esc(x.type),
+          `<code>${esc(x.value)}</code>`,
+          `<code>${esc(x.matchedId)}</code>`,
+        ]),
       )
     : ''
 }`;
 }
 
 export function renderReportHtml(report: ValidationReport, keyId?: string): string {
-  const c = report.context;
+  const context = report.context;
   const title = `Screening validation report${report.organization ? ` — ${report.organization.name}` : ''}`;
   const summary = table(
     ['Measure', 'Result', 'Threshold', ''],
     report.summary.map((r) => [
-      e(r.label),
-      e(value(r)),
-      `${r.bound === 'min' ? '≥' : '≤'} ${e(value(r, r.threshold))}`,
+      esc(r.label),
+      esc(value(r)),
+      `${r.bound === 'min' ? '≥' : '≤'} ${esc(value(r, r.threshold))}`,
       r.met ? '<span class="met">met</span>' : '<span class="notmet">NOT met</span>',
     ]),
     'summary',
@@ -243,18 +247,18 @@ export function renderReportHtml(report: ValidationReport, keyId?: string): stri
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${e(title)}</title>
+<title>${esc(title)}</title>
 <style>${CSS}</style>
 </head>
 <body>
 <main>
-<h1>${e(title)}</h1>
-<p class="sub">Run <code>${e(report.runId)}</code>, ${e(c.quick ? 'quick run (samples)' : 'full run')}, finished ${e(c.finishedAt)}</p>
+<h1>${esc(title)}</h1>
+<p class="sub">Run <code>${esc(report.runId)}</code>, ${esc(context.quick ? 'quick run (samples)' : 'full run')}, finished ${esc(context.finishedAt)}</p>
 <div class="verdict ${report.passed ? 'pass' : 'fail'}">${report.passed ? 'Every threshold met' : `${report.summary.filter((r) => !r.met).length} of ${report.summary.length} thresholds NOT met`}</div>
 
 <h2>Summary</h2>
 ${summary}
-<p class="note">A listed name is found when its own listing scores at or above ${e(c.cutoffs.medium)} (medium), and its listing is the top party when a match at the top score is this listing or the same party on another list (ties count). High is ${e(c.cutoffs.high)} or above.</p>
+<p class="note">A listed name is found when its own listing scores at or above ${esc(context.cutoffs.medium)} (medium), and its listing is the top party when a match at the top score is this listing or the same party on another list (ties count). High is ${esc(context.cutoffs.high)} or above.</p>
 
 ${contextSection(report)}
 
@@ -267,10 +271,10 @@ ${negativesSection(report)}
 ${identifiersSection(report)}
 
 <h2>5. Latency</h2>
-<p>${num(report.latency.samples)} screenings one at a time on this machine: median ${e(report.latency.p50Ms.toFixed(2))} ms, 99th percentile ${e(report.latency.p99Ms.toFixed(2))} ms, mean ${e(report.latency.meanMs.toFixed(2))} ms.</p>
+<p>${num(report.latency.samples)} screenings one at a time on this machine: median ${esc(report.latency.p50Ms.toFixed(2))} ms, 99th percentile ${esc(report.latency.p99Ms.toFixed(2))} ms, mean ${esc(report.latency.meanMs.toFixed(2))} ms.</p>
 
 <footer>
-<p>Format ${e(report.format)}. The figures of this page are in report.json, signed with Ed25519${keyId ? ` by key <code>${e(keyId)}</code>` : ''}; report.json also holds the SHA-256 of this page. Check both with <code>sanctions validate verify report.json</code>.</p>
+<p>Format ${esc(report.format)}. The figures of this page are in report.json, signed with Ed25519${keyId ? ` by key <code>${esc(keyId)}</code>` : ''}; report.json also holds the SHA-256 of this page. Check both with <code>sanctions validate verify report.json</code>.</p>
 </footer>
 </main>
 </body>

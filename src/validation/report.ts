@@ -83,12 +83,12 @@ function judged(key: ThresholdKey, value: number, thresholds: Thresholds, label?
 }
 
 export function summarize(figures: ValidationFigures, thresholds: Thresholds): SummaryRow[] {
-  const s = figures.selfScreen;
-  const n = figures.negatives.total;
+  const selfScreen = figures.selfScreen;
+  const negatives = figures.negatives.total;
   const ids = figures.identifiers;
   const rows = [
-    judged('selfScreenMedium', pct(s.found, s.names), thresholds),
-    judged('selfScreenTop', pct(s.top, s.names), thresholds),
+    judged('selfScreenMedium', pct(selfScreen.found, selfScreen.names), thresholds),
+    judged('selfScreenTop', pct(selfScreen.top, selfScreen.names), thresholds),
     ...figures.perturbations
       .filter((k) => k.n > 0)
       .map((k) => ({
@@ -96,16 +96,22 @@ export function summarize(figures: ValidationFigures, thresholds: Thresholds): S
         key: `perturbationMedium:${k.kind}`,
       })),
   ];
-  if (n.n > 0)
+  if (negatives.n > 0)
     rows.push(
-      judged('falseAlertMedium', pct(n.medium, n.n), thresholds),
-      judged('falseAlertHigh', pct(n.high, n.n), thresholds),
+      judged('falseAlertMedium', pct(negatives.medium, negatives.n), thresholds),
+      judged('falseAlertHigh', pct(negatives.high, negatives.n), thresholds),
     );
   if (ids.listed.tried > 0) rows.push(judged('identifiersFound', pct(ids.listed.found, ids.listed.tried), thresholds));
   if (ids.random.tried > 0) rows.push(judged('randomIdentifierHits', ids.random.hits, thresholds));
   rows.push(judged('latencyP99', figures.latency.p99Ms, thresholds));
-  if (s.focusEntities > 0)
-    rows.push(judged('newEntriesFound', pct(s.focusEntities - s.focusMissed.length, s.focusEntities), thresholds));
+  if (selfScreen.focusEntities > 0)
+    rows.push(
+      judged(
+        'newEntriesFound',
+        pct(selfScreen.focusEntities - selfScreen.focusMissed.length, selfScreen.focusEntities),
+        thresholds,
+      ),
+    );
   return rows;
 }
 

@@ -84,9 +84,9 @@ async function latency(queries: MatchQuery[], run: PhaseRun): Promise<LatencyFig
   const times = await screenEach(
     queries,
     async (query) => {
-      const t0 = now();
+      const startedAt = now();
       await engine(query, run.options);
-      return now() - t0;
+      return now() - startedAt;
     },
     { ...run.deps, concurrency: 1 },
     'latency',

@@ -37,7 +37,7 @@ const SCRIPT_TESTS: [Script, RegExp][] = [
 ];
 
 export function scriptOf(name: string): Script {
-  for (const [script, re] of SCRIPT_TESTS) if (re.test(name)) return script;
+  for (const [script, pattern] of SCRIPT_TESTS) if (pattern.test(name)) return script;
   return /^[\p{Script=Latin}\p{M}\p{P}\p{Zs}\d]+$/u.test(name) ? 'Latin' : 'other';
 }
 
@@ -52,6 +52,6 @@ export function foldedWords(s: string): string {
 
 /** The query is the listed name that matched, up to folding and word order. */
 export function isNamesake(query: string, outcome: ScreenOutcome): boolean {
-  const m = outcome.matches[0];
-  return m !== undefined && foldedWords(query) === foldedWords(m.explanation.matchedName);
+  const top = outcome.matches[0];
+  return top !== undefined && foldedWords(query) === foldedWords(top.explanation.matchedName);
 }

@@ -94,21 +94,21 @@ export interface SignatureCheck {
 /** Checks the signature of a signed document (its `signature` field) over the rest of it. */
 export function verifyDocument(signed: Record<string, unknown>): SignatureCheck {
   const { signature, ...document } = signed;
-  const s = signature as Partial<Signature> | undefined;
-  if (!s || typeof s !== 'object' || typeof s.value !== 'string' || typeof s.publicKey !== 'string')
+  const given = signature as Partial<Signature> | undefined;
+  if (!given || typeof given !== 'object' || typeof given.value !== 'string' || typeof given.publicKey !== 'string')
     return { valid: false, keyId: null, reason: 'the report carries no signature' };
-  if (s.algorithm !== 'Ed25519')
-    return { valid: false, keyId: null, reason: `unknown signature algorithm ${String(s.algorithm)}` };
+  if (given.algorithm !== 'Ed25519')
+    return { valid: false, keyId: null, reason: `unknown signature algorithm ${String(given.algorithm)}` };
   let publicKey: KeyObject;
   try {
-    publicKey = createPublicKey({ key: Buffer.from(s.publicKey, 'base64'), format: 'der', type: 'spki' });
+    publicKey = createPublicKey({ key: Buffer.from(given.publicKey, 'base64'), format: 'der', type: 'spki' });
   } catch {
     return { valid: false, keyId: null, reason: 'the public key in the report is malformed' };
   }
-  const keyId = keyIdOf(Buffer.from(s.publicKey, 'base64'));
-  if (s.keyId !== keyId)
+  const keyId = keyIdOf(Buffer.from(given.publicKey, 'base64'));
+  if (given.keyId !== keyId)
     return { valid: false, keyId, reason: 'the key id does not belong to the public key in the report' };
-  const ok = verify(null, Buffer.from(canonicalJson(document), 'utf8'), publicKey, Buffer.from(s.value, 'base64'));
+  const ok = verify(null, Buffer.from(canonicalJson(document), 'utf8'), publicKey, Buffer.from(given.value, 'base64'));
   return ok
     ? { valid: true, keyId }
     : {

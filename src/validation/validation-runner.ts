@@ -114,7 +114,9 @@ export class ValidationRunner {
     const old = new Map<string, string>();
     for (const source of changedSources) {
       const version = before.get(source);
-      if (version) for (const r of await store.records(version)) old.set(`${r.source}:${r.id}`, JSON.stringify(r));
+      if (version)
+        for (const record of await store.records(version))
+          old.set(`${record.source}:${record.id}`, JSON.stringify(record));
     }
     return records
       .filter((r) => changedSources.has(r.source) && old.get(`${r.source}:${r.id}`) !== JSON.stringify(r))
@@ -170,7 +172,8 @@ export class ValidationRunner {
     });
     const listStore = new ListStore(db);
     const records: ListRecord[] = [];
-    for (const v of snapshot.versions) for (const r of await listStore.records(v.version)) records.push(r);
+    for (const version of snapshot.versions)
+      for (const record of await listStore.records(version.version)) records.push(record);
     const options = stored.activation
       ? { ...stored, focus: await this.changedEntries(stored.activation, records) }
       : stored;
@@ -216,16 +219,16 @@ export class ValidationRunner {
         report_html: files.html,
       });
       if (!ok || run.kind !== 'activation' || missed.length === 0) return;
-      for (const o of await new TenantsStore(trx).listOrgs()) {
-        if (!o.webhook_url) continue;
-        const payload = serializeValidationEvent(at, o, {
+      for (const org of await new TenantsStore(trx).listOrgs()) {
+        if (!org.webhook_url) continue;
+        const payload = serializeValidationEvent(at, org, {
           runId: run.id,
           versions: activation?.current ?? [],
           newOrChanged: files.report.selfScreen.focusNames,
           missed,
         });
         await enqueueDelivery(trx, {
-          orgId: o.id,
+          orgId: org.id,
           alertId: null,
           event: 'validation.missed',
           payload,

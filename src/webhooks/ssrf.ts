@@ -52,9 +52,9 @@ function embeddedIpv4(address: string): string | undefined {
   if (dotted) return dotted[1];
   const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
   if (hex) {
-    const hi = parseInt(hex[1] as string, 16);
-    const lo = parseInt(hex[2] as string, 16);
-    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+    const high = parseInt(hex[1] as string, 16);
+    const low = parseInt(hex[2] as string, 16);
+    return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
   }
   return undefined;
 }
@@ -65,8 +65,8 @@ export function isForbiddenAddress(address: string): boolean {
   const family = isIP(bare);
   if (family === 4) return blocked.check(bare, 'ipv4');
   if (family === 6) {
-    const v4 = embeddedIpv4(bare);
-    if (v4 !== undefined) return blocked.check(v4, 'ipv4');
+    const ipv4 = embeddedIpv4(bare);
+    if (ipv4 !== undefined) return blocked.check(ipv4, 'ipv4');
     return blocked.check(bare, 'ipv6');
   }
   // Not an address at all: refuse rather than guess.

@@ -28,16 +28,16 @@ export function listRoutes(deps: ListRouteDeps): FastifyPluginAsync {
         },
       },
       async (request) => {
-        const q = request.query;
-        const pageSize = q.pageSize ?? 20;
+        const query = request.query;
+        const pageSize = query.pageSize ?? 20;
         const page = await deps.changes({
           ctx: contextOf(request),
           input: {
             pageSize,
-            ...(q.since !== undefined ? { since: q.since } : {}),
-            ...(q.source !== undefined ? { source: q.source } : {}),
-            ...(q.kind !== undefined ? { kind: q.kind } : {}),
-            ...(q.cursor !== undefined ? { cursor: q.cursor } : {}),
+            ...(query.since !== undefined ? { since: query.since } : {}),
+            ...(query.source !== undefined ? { source: query.source } : {}),
+            ...(query.kind !== undefined ? { kind: query.kind } : {}),
+            ...(query.cursor !== undefined ? { cursor: query.cursor } : {}),
           },
         });
         return { success: true, data: page.items, meta: { next: page.next, hasMore: page.hasMore, pageSize } };

@@ -54,19 +54,19 @@ const COLUMNS = {
 
 /** Name Type is typed by hand: "aka", "Aka ", "Original script", "Formerly known as", ... */
 function nameKind(value: string): { primary: boolean; kind: NameKind; original: boolean } {
-  const v = value.toLowerCase().replace(/\s+/g, ' ').trim();
-  if (v.startsWith('primary')) return { primary: true, kind: 'variation', original: false };
-  if (v.startsWith('original')) return { primary: false, kind: 'aka', original: true };
-  if (v.startsWith('formerly') || v.startsWith('previously') || v === 'fka')
+  const lowered = value.toLowerCase().replace(/\s+/g, ' ').trim();
+  if (lowered.startsWith('primary')) return { primary: true, kind: 'variation', original: false };
+  if (lowered.startsWith('original')) return { primary: false, kind: 'aka', original: true };
+  if (lowered.startsWith('formerly') || lowered.startsWith('previously') || lowered === 'fka')
     return { primary: false, kind: 'fka', original: false };
   return { primary: false, kind: 'aka', original: false };
 }
 
 /** "Title: a) Mullah b) Haji. Designation: a) ... b) ..." inside Additional Information. */
 function labelled(info: string, label: string): string[] {
-  const m = new RegExp(`\\b${label}:\\s*([^]*?)(?=\\.\\s+[A-Z][A-Za-z' ]{2,40}:|\\.\\s*$|$)`).exec(info);
-  if (!m) return [];
-  const items = splitEnumerated(m[1]!);
+  const match = new RegExp(`\\b${label}:\\s*([^]*?)(?=\\.\\s+[A-Z][A-Za-z' ]{2,40}:|\\.\\s*$|$)`).exec(info);
+  if (!match) return [];
+  const items = splitEnumerated(match[1]!);
   // The last item runs on into the next sentence of free text ("... Omar. A close associate ...").
   const last = items.length - 1;
   if (last >= 0) items[last] = items[last]!.split(/\.\s+(?=[A-Z][a-z])/)[0]!;
@@ -92,8 +92,8 @@ function addInfoIdentifiers(r: ListRecord, info: string): void {
   addLabelledIdentifiers(r, info, INFO_LABELS);
   addLabelledIdentifiers(r, info, IMO_LABEL);
   for (const email of emailsIn(info)) addIdentifier(r, { type: 'other', kind: 'email', value: email, label: 'Email' });
-  for (const m of info.matchAll(/\bweb\s?sites?\s*:\s*([^\n]*)/gi))
-    for (const site of websitesIn(m[1]))
+  for (const match of info.matchAll(/\bweb\s?sites?\s*:\s*([^\n]*)/gi))
+    for (const site of websitesIn(match[1]))
       addIdentifier(r, { type: 'other', kind: 'website', value: site, label: 'Website' });
 }
 
@@ -142,42 +142,42 @@ export const auDfatAdapter: SourceAdapter = {
         if (reference || name) warnings.push(`row ${row.rowNumber}: no numeric reference or no name; skipped`);
         continue;
       }
-      const nk = nameKind(text('nameType'));
-      let g = groups.get(groupId);
-      if (!g) {
+      const kind = nameKind(text('nameType'));
+      let group = groups.get(groupId);
+      if (!group) {
         const record = emptyRecord('au_dfat', groupId, entityTypeOf(text('type')), name);
-        g = { record, hasPrimary: nk.primary, firstKind: nk.kind };
-        groups.set(groupId, g);
-      } else if (nk.primary && !g.hasPrimary) {
-        promoteToPrimary(g.record, name, { quality: 'strong', kind: g.firstKind });
-        g.hasPrimary = true;
+        group = { record, hasPrimary: kind.primary, firstKind: kind.kind };
+        groups.set(groupId, group);
+      } else if (kind.primary && !group.hasPrimary) {
+        promoteToPrimary(group.record, name, { quality: 'strong', kind: group.firstKind });
+        group.hasPrimary = true;
       }
-      const r = g.record;
-      if (r.name !== name) addAlias(r, name, 'strong', nk.kind);
+      const into = group.record;
+      if (into.name !== name) addAlias(into, name, 'strong', kind.kind);
 
       // The listing's details repeat on every alias row; reading each row keeps what differs.
-      addDates(r.birthDates, parseDateCell(col.dob >= 0 ? row.cells[col.dob] : null));
-      for (const p of splitEnumerated(text('pob'))) addUnique(r.birthPlaces, clean(p));
-      for (const c of countryList(text('citizenship'))) addUnique(r.citizenships, c);
-      for (const a of splitEnumerated(text('address'))) {
-        const t = clean(a);
-        if (!t || r.addresses.some((x) => x.text === t)) continue;
-        const last = t.split(',').pop();
+      addDates(into.birthDates, parseDateCell(col.dob >= 0 ? row.cells[col.dob] : null));
+      for (const place of splitEnumerated(text('pob'))) addUnique(into.birthPlaces, clean(place));
+      for (const country of countryList(text('citizenship'))) addUnique(into.citizenships, country);
+      for (const address of splitEnumerated(text('address'))) {
+        const cleaned = clean(address);
+        if (!cleaned || into.addresses.some((x) => x.text === cleaned)) continue;
+        const last = cleaned.split(',').pop();
         const iso = countryCode(last);
-        r.addresses.push(iso ? { text: t, country: iso, countryName: clean(last)! } : { text: t });
+        into.addresses.push(iso ? { text: cleaned, country: iso, countryName: clean(last)! } : { text: cleaned });
       }
       const info = clean(text('info'));
-      if (info && !(r.remarks ?? '').includes(info)) r.remarks = r.remarks ? `${r.remarks}\n${info}` : info;
+      if (info && !(into.remarks ?? '').includes(info)) into.remarks = into.remarks ? `${into.remarks}\n${info}` : info;
       if (info) {
         const titles = labelled(info, 'Title');
-        if (titles.length) r.titles = [...new Set([...(r.titles ?? []), ...titles])];
+        if (titles.length) into.titles = [...new Set([...(into.titles ?? []), ...titles])];
         const positions = labelled(info, 'Designation');
-        if (positions.length) r.positions = [...new Set([...(r.positions ?? []), ...positions])];
-        addInfoIdentifiers(r, info);
+        if (positions.length) into.positions = [...new Set([...(into.positions ?? []), ...positions])];
+        addInfoIdentifiers(into, info);
       }
       const listed = firstFullDate(text('listing'));
-      if (listed && (!r.listingDate || listed < r.listingDate)) r.listingDate = listed;
-      for (const c of text('committees').split(/\n/)) addUnique(r.programs, clean(c));
+      if (listed && (!into.listingDate || listed < into.listingDate)) into.listingDate = listed;
+      for (const committee of text('committees').split(/\n/)) addUnique(into.programs, clean(committee));
       const control = controlDate(col.control >= 0 ? row.cells[col.control] : null);
       if (control && (!published || control > published)) published = control;
     }

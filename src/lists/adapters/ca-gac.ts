@@ -54,7 +54,7 @@ function buildRecord(node: XmlNode, warnings: string[]): ListRecord | undefined 
   const entityType: EntityType = personName ? 'person' : imo ? 'vessel' : 'organization';
   const record = emptyRecord('ca_gac', id, entityType, name);
   if (personName && entityName) addAlias(record, entityName, 'strong', 'aka');
-  for (const a of splitAliases(childText(node, 'Aliases') ?? '')) addAlias(record, a, 'strong', 'aka');
+  for (const alias of splitAliases(childText(node, 'Aliases') ?? '')) addAlias(record, alias, 'strong', 'aka');
   const titleOrShip = childText(node, 'TitleOrShip') ?? childText(node, 'Title');
   const born = childText(node, 'DateOfBirthOrShipBuildDate') ?? childText(node, 'DateOfBirth');
   if (entityType === 'person') {
@@ -96,15 +96,16 @@ export const caGacAdapter: SourceAdapter = {
       },
       child(node) {
         if (node.name !== 'record') return;
-        const r = buildRecord(node, warnings);
-        if (!r) return;
-        if (seen.has(r.id)) {
-          warnings.push(`duplicate entry ${r.id}; kept both with a suffix`);
-          r.id = `${r.id}#${records.length}`;
+        const record = buildRecord(node, warnings);
+        if (!record) return;
+        if (seen.has(record.id)) {
+          warnings.push(`duplicate entry ${record.id}; kept both with a suffix`);
+          record.id = `${record.id}#${records.length}`;
         }
-        seen.add(r.id);
-        if (r.listingDate && (!latestListing || r.listingDate > latestListing)) latestListing = r.listingDate;
-        records.push(r);
+        seen.add(record.id);
+        if (record.listingDate && (!latestListing || record.listingDate > latestListing))
+          latestListing = record.listingDate;
+        records.push(record);
       },
     });
     if (records.length === 0) throw new Error(`ca_gac: ${path.basename(file)} holds no records`);

@@ -52,10 +52,10 @@ interface PlaceRef {
 }
 
 function countryOf(node: XmlNode | undefined): { iso?: string; name?: string } {
-  const c = child(node, 'country');
-  if (!c) return {};
-  const name = clean(c.text);
-  const iso = clean(c.attrs['iso-code']) ?? countryCode(name);
+  const country = child(node, 'country');
+  if (!country) return {};
+  const name = clean(country.text);
+  const iso = clean(country.attrs['iso-code']) ?? countryCode(name);
   return { iso: iso ? countryOrWording(iso) : undefined, name };
 }
 
@@ -63,19 +63,19 @@ function countryOf(node: XmlNode | undefined): { iso?: string; name?: string } {
 function nameParts(name: XmlNode): { parts: { type: string; value: string; variants: XmlNode[] }[]; titles: string[] } {
   const parts: { order: number; type: string; value: string; variants: XmlNode[] }[] = [];
   const titles: string[] = [];
-  for (const p of children(name, 'name-part')) {
-    const value = childText(p, 'value') ?? clean(p.children.length ? '' : p.text);
+  for (const part of children(name, 'name-part')) {
+    const value = childText(part, 'value') ?? clean(part.children.length ? '' : part.text);
     if (!value) continue;
-    const type = p.attrs['name-part-type'] ?? 'other';
+    const type = part.attrs['name-part-type'] ?? 'other';
     if (type === 'title') {
       titles.push(value);
       continue;
     }
     parts.push({
-      order: Number(p.attrs.order ?? parts.length + 1),
+      order: Number(part.attrs.order ?? parts.length + 1),
       type,
       value,
-      variants: children(p, 'spelling-variant'),
+      variants: children(part, 'spelling-variant'),
     });
   }
   parts.sort((a, b) => a.order - b.order);
@@ -84,9 +84,13 @@ function nameParts(name: XmlNode): { parts: { type: string; value: string; varia
 
 function latestModification(target: XmlNode): string | undefined {
   let best: { date: string; type: string } | undefined;
-  for (const m of children(target, 'modification')) {
-    const date = m.attrs['effective-date'] ?? m.attrs['publication-date'] ?? m.attrs['enactment-date'] ?? '';
-    const type = m.attrs['modification-type'] ?? '';
+  for (const modification of children(target, 'modification')) {
+    const date =
+      modification.attrs['effective-date'] ??
+      modification.attrs['publication-date'] ??
+      modification.attrs['enactment-date'] ??
+      '';
+    const type = modification.attrs['modification-type'] ?? '';
     if (!best || date > best.date) best = { date, type };
   }
   return best?.type;

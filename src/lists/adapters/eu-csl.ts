@@ -78,8 +78,8 @@ function country(attrs: Attrs, codeKey = 'countryIso2Code'): string | undefined 
 }
 
 function countryDescription(attrs: Attrs): string | undefined {
-  const d = clean(attrs.countryDescription);
-  return d && d.toUpperCase() !== 'UNKNOWN' ? d : undefined;
+  const description = clean(attrs.countryDescription);
+  return description && description.toUpperCase() !== 'UNKNOWN' ? description : undefined;
 }
 
 function isTrue(v: string | undefined): boolean {
@@ -155,39 +155,52 @@ function buildRecord(e: EuEntity): ListRecord | undefined {
   const titles: string[] = [];
   const positions: string[] = [];
 
-  for (const n of e.names) {
-    const gender = genderOf(n.gender);
+  for (const name of e.names) {
+    const gender = genderOf(name.gender);
     if (gender) record.gender = gender;
-    addUnique(titles, clean(n.title));
-    addUnique(positions, clean(n.function));
-    if (n === primary) continue;
-    addAlias(record, wholeName(n), n.strong === undefined || isTrue(n.strong) ? 'strong' : 'weak', 'aka');
+    addUnique(titles, clean(name.title));
+    addUnique(positions, clean(name.function));
+    if (name === primary) continue;
+    addAlias(record, wholeName(name), name.strong === undefined || isTrue(name.strong) ? 'strong' : 'weak', 'aka');
   }
 
   addBirthdates(record, e.birthdates);
 
-  for (const c of e.citizenships) addUnique(record.citizenships, country(c) ?? countryDescription(c));
+  for (const citizenship of e.citizenships)
+    addUnique(record.citizenships, country(citizenship) ?? countryDescription(citizenship));
 
-  for (const a of e.addresses) {
+  for (const entryAddress of e.addresses) {
     const text = joinParts(
-      [a.street, clean(a.poBox) ? `PO Box ${clean(a.poBox)}` : undefined, a.zipCode, a.city, a.place, a.region],
+      [
+        entryAddress.street,
+        clean(entryAddress.poBox) ? `PO Box ${clean(entryAddress.poBox)}` : undefined,
+        entryAddress.zipCode,
+        entryAddress.city,
+        entryAddress.place,
+        entryAddress.region,
+      ],
       ', ',
     );
-    const address = makeAddress({ text, city: a.city, country: country(a), countryName: countryDescription(a) });
+    const address = makeAddress({
+      text,
+      city: entryAddress.city,
+      country: country(entryAddress),
+      countryName: countryDescription(entryAddress),
+    });
     if (address) record.addresses.push(address);
   }
 
   addIdentifications(record, e.identifications);
 
   addIdentifier(record, { type: 'eu_ref', value: e.attrs.euReferenceNumber ?? '' });
-  for (const un of (e.attrs.unitedNationId ?? '').split(/[;,]\s*/))
-    addIdentifier(record, { type: 'un_ref', value: un });
+  for (const unReference of (e.attrs.unitedNationId ?? '').split(/[;,]\s*/))
+    addIdentifier(record, { type: 'un_ref', value: unReference });
 
   const published: string[] = [];
-  for (const r of e.regulations) {
-    addUnique(record.programs, clean(r.programme));
-    if (clean(r.publicationDate)) published.push(r.publicationDate!.slice(0, 10));
-    if (!record.sourceUrl && clean(r.publicationUrl)) record.sourceUrl = clean(r.publicationUrl)!;
+  for (const regulation of e.regulations) {
+    addUnique(record.programs, clean(regulation.programme));
+    if (clean(regulation.publicationDate)) published.push(regulation.publicationDate!.slice(0, 10));
+    if (!record.sourceUrl && clean(regulation.publicationUrl)) record.sourceUrl = clean(regulation.publicationUrl)!;
   }
   // Not every entity carries designationDate; its oldest regulation is when it was first listed.
   const listed = clean(e.attrs.designationDate) ?? published.sort()[0];
@@ -355,8 +368,8 @@ async function parseCsvFile(
       continue;
     }
     const get = (col: string): string | undefined => {
-      const i = header!.indexOf(col);
-      return i < 0 ? undefined : clean(row[i]);
+      const column = header!.indexOf(col);
+      return column < 0 ? undefined : clean(row[column]);
     };
     const id = get('Entity_LogicalId');
     if (!id) continue;

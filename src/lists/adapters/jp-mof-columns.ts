@@ -24,26 +24,26 @@ export type Field =
 
 /** Header text (whitespace removed) to field; the first matching rule wins. */
 export function fieldOf(header: string): Field | undefined {
-  const h = header.replace(/\s+/g, '');
-  if (!h) return undefined;
-  if (h.startsWith('告示日付')) return 'date';
-  if (h.startsWith('告示番号')) return 'number';
-  if (h.startsWith('日本語表記')) return 'ja';
-  if (h.startsWith('英語表記')) return 'en';
-  if (h.includes('確定に十分でない')) return 'weak';
-  if (h.includes('過去の別名') || h.startsWith('旧称')) return 'former';
-  if (h.includes('別名') || h.includes('別称')) return 'alias';
-  if (h.startsWith('称号')) return 'title';
-  if (h.startsWith('役職')) return 'position';
-  if (h.startsWith('生年月日')) return 'dob';
-  if (h.startsWith('出生地')) return 'pob';
-  if (h.startsWith('国籍')) return 'nationality';
-  if (h.startsWith('旅券')) return 'passport';
-  if (h.includes('身分証') || h.includes('身分登録') || /^ID番号/i.test(h)) return 'idnumber';
-  if (h.startsWith('電話')) return 'phone';
-  if (h.includes('住所') || h.includes('所在地') || h.includes('活動地域')) return 'address';
-  if (h.startsWith('国連参照番号')) return 'unref';
-  if (h.startsWith('その他') || h.startsWith('詳細') || h.includes('根拠')) return 'remarks';
+  const compact = header.replace(/\s+/g, '');
+  if (!compact) return undefined;
+  if (compact.startsWith('告示日付')) return 'date';
+  if (compact.startsWith('告示番号')) return 'number';
+  if (compact.startsWith('日本語表記')) return 'ja';
+  if (compact.startsWith('英語表記')) return 'en';
+  if (compact.includes('確定に十分でない')) return 'weak';
+  if (compact.includes('過去の別名') || compact.startsWith('旧称')) return 'former';
+  if (compact.includes('別名') || compact.includes('別称')) return 'alias';
+  if (compact.startsWith('称号')) return 'title';
+  if (compact.startsWith('役職')) return 'position';
+  if (compact.startsWith('生年月日')) return 'dob';
+  if (compact.startsWith('出生地')) return 'pob';
+  if (compact.startsWith('国籍')) return 'nationality';
+  if (compact.startsWith('旅券')) return 'passport';
+  if (compact.includes('身分証') || compact.includes('身分登録') || /^ID番号/i.test(compact)) return 'idnumber';
+  if (compact.startsWith('電話')) return 'phone';
+  if (compact.includes('住所') || compact.includes('所在地') || compact.includes('活動地域')) return 'address';
+  if (compact.startsWith('国連参照番号')) return 'unref';
+  if (compact.startsWith('その他') || compact.startsWith('詳細') || compact.includes('根拠')) return 'remarks';
   return undefined;
 }
 

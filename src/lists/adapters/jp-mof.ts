@@ -56,9 +56,9 @@ const JAPANESE = /[\p{Script=Katakana}\p{Script=Hiragana}\p{Script=Han}]/u;
 /** Brackets in the text pair up: "(a)x(y" is not a line in brackets, "(x (y))" is. */
 function balanced(text: string): boolean {
   let depth = 0;
-  for (const ch of text) {
-    if (ch === '(' || ch === '（') depth++;
-    else if ((ch === ')' || ch === '）') && --depth < 0) return false;
+  for (const char of text) {
+    if (char === '(' || char === '（') depth++;
+    else if ((char === ')' || char === '）') && --depth < 0) return false;
   }
   return depth === 0;
 }
@@ -89,9 +89,9 @@ function splitNames(text: string): string[] {
       // nicknames stand in quotation marks: neither belongs to the name.
       const item = enumerated.replace(/^\(?(?:[a-z]|\d{1,2})\)\s*/, '').replace(/[「」“”]/g, ' ');
       const seps = JAPANESE.test(item) ? /\s*[、；;]\s*/ : /\s*[;；,、]\s*/;
-      for (const n of item.split(seps)) {
-        const c = clean(n.replace(/^[（(]|[）)]$/g, '').replace(/^(?:a\.?k\.?a\.?|f\.?k\.?a\.?)\s*/i, ''));
-        if (c && c.length > 1) out.push(c);
+      for (const piece of item.split(seps)) {
+        const cleaned = clean(piece.replace(/^[（(]|[）)]$/g, '').replace(/^(?:a\.?k\.?a\.?|f\.?k\.?a\.?)\s*/i, ''));
+        if (cleaned && cleaned.length > 1) out.push(cleaned);
       }
     }
   }
@@ -116,13 +116,13 @@ function rowFields(
 ): { text: Partial<Record<Field, string>>; dobCell?: CellValue } {
   const text: Partial<Record<Field, string>> = {};
   let dobCell: CellValue | undefined;
-  for (const [i, field] of state.columns) {
-    const v = cells[i];
+  for (const [column, field] of state.columns) {
+    const cell = cells[column];
     // NFKC turns full-width brackets, letters and digits into ASCII, so "（ａ）" splits like "(a)".
-    const t = cellText(v).normalize('NFKC');
-    if (!t) continue;
-    if (field === 'dob' && dobCell === undefined) dobCell = v ?? null;
-    text[field] = text[field] ? `${text[field]}\n${t}` : t;
+    const cellString = cellText(cell).normalize('NFKC');
+    if (!cellString) continue;
+    if (field === 'dob' && dobCell === undefined) dobCell = cell ?? null;
+    text[field] = text[field] ? `${text[field]}\n${cellString}` : cellString;
   }
   return { text, dobCell };
 }
@@ -163,10 +163,10 @@ function addNationalities(record: ListRecord, nationality: string): void {
   for (const line of lines(nationality)) {
     for (const code of countryList(line)) if (/^[A-Z]{2}$/.test(code)) addUnique(resolved, code);
     let rest = line;
-    for (const [ja, iso] of JA_COUNTRIES) {
-      if (!rest.includes(ja)) continue;
+    for (const [japanese, iso] of JA_COUNTRIES) {
+      if (!rest.includes(japanese)) continue;
       addUnique(resolved, iso);
-      rest = rest.split(ja).join(' ');
+      rest = rest.split(japanese).join(' ');
     }
   }
   if (resolved.length) resolved.forEach((code) => addUnique(record.nationalities, code));
@@ -197,10 +197,10 @@ function addNumbersAndRemarks(record: ListRecord, fields: RowText): void {
     [fields.idnumber, { type: 'national_id' }],
     [fields.phone, { type: 'other', kind: 'phone' }],
   ];
-  for (const [text, as] of columns) {
+  for (const [text, column] of columns) {
     for (const found of numbersIn(text))
       addIdentifier(record, {
-        ...as,
+        ...column,
         value: found.value,
         note: found.context === found.value ? undefined : found.context,
       });
@@ -241,8 +241,8 @@ function applyRow(
 
 /** shisantouketsu20260305.xlsx → 2026-03-05. */
 function fileDate(file: string): string | undefined {
-  const m = /(\d{4})(\d{2})(\d{2})/.exec(path.basename(file));
-  return m ? `${m[1]}-${m[2]}-${m[3]}` : undefined;
+  const match = /(\d{4})(\d{2})(\d{2})/.exec(path.basename(file));
+  return match ? `${match[1]}-${match[2]}-${match[3]}` : undefined;
 }
 
 /** The newest dated workbook, else the likeliest one; the others are ignored with a warning. */
@@ -273,8 +273,8 @@ function headerState(sheetName: string, cells: CellValue[]): SheetState {
 /** The record a listing's first row opens, named in English if it can be; undefined without a name. */
 function newRecord(entry: { id: string; sheetName: string; program: string; text: RowText }): ListRecord | undefined {
   const { text } = entry;
-  const en = text.en ? lines(text.en)[0] : undefined;
-  const primary = clean(en) ?? clean(text.ja ? lines(text.ja)[0] : undefined);
+  const english = text.en ? lines(text.en)[0] : undefined;
+  const primary = clean(english) ?? clean(text.ja ? lines(text.ja)[0] : undefined);
   if (!primary) return undefined;
   const record = emptyRecord('jp_mof', entry.id, entityTypeFor(entry.sheetName, text), primary);
   record.programs.push(entry.program);

@@ -28,8 +28,8 @@ import { BUSINESS_LABELS, qualityOf } from './uk-csl-labels.js';
 /** The designation's references (UK, UN, OFSI group) and contact numbers and addresses. */
 function addFcdoReferences(record: ListRecord, designation: XmlNode): void {
   addIdentifier(record, { type: 'uk_ref', value: record.id });
-  for (const un of (childText(designation, 'UNReferenceNumber') ?? '').split(/[\s,;|]+/))
-    addIdentifier(record, { type: 'un_ref', value: un });
+  for (const unReference of (childText(designation, 'UNReferenceNumber') ?? '').split(/[\s,;|]+/))
+    addIdentifier(record, { type: 'un_ref', value: unReference });
   addIdentifier(record, {
     type: 'other',
     kind: 'list_reference',
@@ -98,13 +98,13 @@ function fcdoRecord(designation: XmlNode, warnings: string[]): ListRecord | unde
     return undefined;
   }
   const record = emptyRecord('uk_csl', id, entityTypeOf(childText(designation, 'IndividualEntityShip')), primary.name);
-  for (const n of names) {
-    if (n === primary) continue;
-    const kind: NameKind = n.type.includes('variation') ? 'variation' : 'aka';
-    addAlias(record, n.name, qualityOf(n.strength), kind);
+  for (const name of names) {
+    if (name === primary) continue;
+    const kind: NameKind = name.type.includes('variation') ? 'variation' : 'aka';
+    addAlias(record, name.name, qualityOf(name.strength), kind);
   }
-  for (const nl of descendantTexts(child(designation, 'NonLatinNames'), 'NameNonLatinScript'))
-    addAlias(record, nl, 'strong', 'aka');
+  for (const nonLatin of descendantTexts(child(designation, 'NonLatinNames'), 'NameNonLatinScript'))
+    addAlias(record, nonLatin, 'strong', 'aka');
   const titles = descendantTexts(child(designation, 'Titles'), 'Title');
   if (titles.length) record.titles = titles;
   addUnique(record.programs, childText(designation, 'RegimeName'));

@@ -65,12 +65,12 @@ function addOtherInfoIdentifiers(r: ListRecord, info: string): void {
     type: 'registration',
     label: 'Business Reg No',
   });
-  for (const n of numbersIn(fields.get('phone number')))
-    addIdentifier(r, { type: 'other', kind: 'phone', value: n.value, label: 'Phone number' });
-  for (const e of emailsIn(fields.get('email address')))
-    addIdentifier(r, { type: 'other', kind: 'email', value: e, label: 'Email address' });
-  for (const w of websitesIn(fields.get('website')))
-    addIdentifier(r, { type: 'other', kind: 'website', value: w, label: 'Website' });
+  for (const number of numbersIn(fields.get('phone number')))
+    addIdentifier(r, { type: 'other', kind: 'phone', value: number.value, label: 'Phone number' });
+  for (const email of emailsIn(fields.get('email address')))
+    addIdentifier(r, { type: 'other', kind: 'email', value: email, label: 'Email address' });
+  for (const website of websitesIn(fields.get('website')))
+    addIdentifier(r, { type: 'other', kind: 'website', value: website, label: 'Website' });
 }
 
 /** The numbers of a ConList document column, each with the matching enumerated detail as its note. */
@@ -94,10 +94,10 @@ function addDocumentColumn(r: ListRecord, type: 'passport' | 'national_id', numb
 function unRefs(text: string | undefined): string[] {
   if (!text) return [];
   const out: string[] = [];
-  const re =
+  const unRefPattern =
     /UN\s*Ref(?:erence)?(?:\s*(?:No\.?|Number))?\s*[:.]?\s*([A-Z]{2,3}[a-z]?\.\d{2,4}|[A-Z]{2}\.[A-Z]\.\d+\.\d+)/gi;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(text))) addUnique(out, m[1]);
+  let match: RegExpExecArray | null;
+  while ((match = unRefPattern.exec(text))) addUnique(out, match[1]);
   return out;
 }
 
@@ -236,20 +236,20 @@ function addConListRow(groups: Map<string, Group>, get: Row, warnings: string[],
 
 function finishConList(groups: Map<string, Group>): ListRecord[] {
   const out: ListRecord[] = [];
-  for (const g of groups.values()) {
-    const r = g.record;
-    const info = g.otherInfo.join('\n');
+  for (const group of groups.values()) {
+    const record = group.record;
+    const info = group.otherInfo.join('\n');
     const ukRef = /\(UK Sanctions List Ref\)\s*:\s*([A-Z]{2,4}\d{3,5})/i.exec(info)?.[1];
-    if (ukRef) addIdentifier(r, { type: 'uk_ref', value: ukRef });
-    for (const un of unRefs(info)) addIdentifier(r, { type: 'un_ref', value: un });
+    if (ukRef) addIdentifier(record, { type: 'uk_ref', value: ukRef });
+    for (const unReference of unRefs(info)) addIdentifier(record, { type: 'un_ref', value: unReference });
     const gender = genderOf(/\(Gender\)\s*:\s*(Male|Female)/i.exec(info)?.[1]);
-    if (gender) r.gender = gender;
-    addOtherInfoIdentifiers(r, info);
-    addIdentifier(r, { type: 'other', kind: 'list_reference', value: r.id, label: 'OFSI Group ID' });
-    if (info) r.remarks = info;
-    const listed = g.listed.sort()[0];
-    if (listed) r.listingDate = listed;
-    out.push(finishRecord(r));
+    if (gender) record.gender = gender;
+    addOtherInfoIdentifiers(record, info);
+    addIdentifier(record, { type: 'other', kind: 'list_reference', value: record.id, label: 'OFSI Group ID' });
+    if (info) record.remarks = info;
+    const listed = group.listed.sort()[0];
+    if (listed) record.listingDate = listed;
+    out.push(finishRecord(record));
   }
   return out;
 }
@@ -269,8 +269,8 @@ class HeaderMap {
   }
   getter(cells: string[]): Row {
     return (name: string) => {
-      const i = this.index.get(name.toLowerCase());
-      return i === undefined ? undefined : clean(cells[i]);
+      const indexed = this.index.get(name.toLowerCase());
+      return indexed === undefined ? undefined : clean(cells[indexed]);
     };
   }
 }
@@ -355,9 +355,9 @@ export const ukCslAdapter: SourceAdapter = {
       result = await parseFcdo(chosen, warnings);
       format = 'FCDO UK Sanctions List XML';
     } else if (chosen === csv) {
-      const r = await parseConListCsv(chosen, warnings);
-      result = r;
-      format = `OFSI ConList CSV (${r.layout})`;
+      const parsed = await parseConListCsv(chosen, warnings);
+      result = parsed;
+      format = `OFSI ConList CSV (${parsed.layout})`;
     } else {
       result = await parseConListXlsx(chosen, warnings);
       format = 'OFSI ConList XLSX';

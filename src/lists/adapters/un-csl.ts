@@ -34,7 +34,7 @@ const UN_URL = 'https://scsanctions.un.org/resources/xml/en/consolidated.xml';
 function values(node: XmlNode, name: string): string[] {
   const out: string[] = [];
   for (const holder of children(node, name)) {
-    for (const v of children(holder, 'VALUE')) addUnique(out, v.text);
+    for (const value of children(holder, 'VALUE')) addUnique(out, value.text);
   }
   return out;
 }

@@ -111,8 +111,8 @@ function fromCsvRow(row: Record<string, string>): CslEntry {
       .filter((i): i is CslEntry['ids'][number] => !!i),
   };
   const set = <K extends keyof CslEntry>(key: K, value: string | undefined): void => {
-    const v = clean(value);
-    if (v) (entry as unknown as Record<string, unknown>)[key] = v;
+    const cleaned = clean(value);
+    if (cleaned) (entry as unknown as Record<string, unknown>)[key] = cleaned;
   };
   set('id', row._id);
   set('source', row.source);
@@ -135,29 +135,29 @@ const strList = (v: unknown): string[] =>
 
 function fromJson(item: Record<string, unknown>): CslEntry {
   const addresses: Address[] = [];
-  for (const a of Array.isArray(item.addresses) ? (item.addresses as unknown[]) : strList(item.addresses)) {
+  for (const address of Array.isArray(item.addresses) ? (item.addresses as unknown[]) : strList(item.addresses)) {
     // Addresses come as objects from the API, as "street, city, CC" strings when flattened.
-    if (typeof a === 'string') {
-      const parsed = csvAddress(a);
+    if (typeof address === 'string') {
+      const parsed = csvAddress(address);
       if (parsed) addresses.push(parsed);
       continue;
     }
-    if (!a || typeof a !== 'object') continue;
-    const obj = a as Record<string, unknown>;
+    if (!address || typeof address !== 'object') continue;
+    const obj = address as Record<string, unknown>;
     const city = str(obj.city);
     const text = joinParts([str(obj.address), city, str(obj.state), str(obj.postal_code)], ', ');
     const out = makeAddress({ text, city, countryName: str(obj.country) });
     if (out) addresses.push(out);
   }
   const ids: CslEntry['ids'] = [];
-  for (const i of Array.isArray(item.ids) ? (item.ids as unknown[]) : strList(item.ids)) {
-    if (typeof i === 'string') {
-      const parsed = csvId(i);
+  for (const identifier of Array.isArray(item.ids) ? (item.ids as unknown[]) : strList(item.ids)) {
+    if (typeof identifier === 'string') {
+      const parsed = csvId(identifier);
       if (parsed) ids.push(parsed);
       continue;
     }
-    if (!i || typeof i !== 'object') continue;
-    const obj = i as Record<string, unknown>;
+    if (!identifier || typeof identifier !== 'object') continue;
+    const obj = identifier as Record<string, unknown>;
     const id: CslEntry['ids'][number] = { notes: [] };
     const type = str(obj.type);
     const number = str(obj.number);
@@ -180,8 +180,8 @@ function fromJson(item: Record<string, unknown>): CslEntry {
     ids,
   };
   const set = (key: keyof CslEntry, value: unknown): void => {
-    const v = str(value);
-    if (v) (entry as unknown as Record<string, unknown>)[key] = v;
+    const text = str(value);
+    if (text) (entry as unknown as Record<string, unknown>)[key] = text;
   };
   set('id', item.id ?? item._id);
   set('source', item.source);
@@ -209,7 +209,7 @@ function toRecord(entry: CslEntry, index: number, warnings: string[]): ListRecor
     addAlias(record, alt, 'strong', 'aka');
     addNaturalOrder(record, alt, 'strong');
   }
-  for (const p of entry.programs) addUnique(record.programs, p);
+  for (const program of entry.programs) addUnique(record.programs, program);
   // The list within the CSL (Entity List, SDN, DPL...) is what users filter on.
   addUnique(record.programs, entry.source);
   if (entry.title) record.titles = [entry.title];
@@ -218,10 +218,10 @@ function toRecord(entry: CslEntry, index: number, warnings: string[]): ListRecor
   if (listed) record.listingDate = listed;
   if (entry.callSign) addIdentifier(record, { type: 'call_sign', value: entry.callSign, label: 'Call Sign' });
   if (entry.vesselFlag) addUnique(record.nationalities, countryOrWording(entry.vesselFlag));
-  for (const n of entry.nationalities) addUnique(record.nationalities, countryOrWording(n));
-  for (const c of entry.citizenships) addUnique(record.citizenships, countryOrWording(c));
-  for (const d of entry.datesOfBirth) addDates(record.birthDates, parseDate(d));
-  for (const p of entry.placesOfBirth) addUnique(record.birthPlaces, p);
+  for (const nationality of entry.nationalities) addUnique(record.nationalities, countryOrWording(nationality));
+  for (const citizenship of entry.citizenships) addUnique(record.citizenships, countryOrWording(citizenship));
+  for (const date of entry.datesOfBirth) addDates(record.birthDates, parseDate(date));
+  for (const place of entry.placesOfBirth) addUnique(record.birthPlaces, place);
   for (const doc of entry.ids) applyLabeledId(record, doc.type, doc.number, doc.country, doc.notes);
   if (entry.entityNumber && /treasury/i.test(entry.source ?? '')) {
     addIdentifier(record, { type: 'ofac_uid', value: entry.entityNumber, label: 'OFAC UID' });
@@ -290,12 +290,12 @@ export const usCslAdapter: SourceAdapter = {
     if (!file) throw new Error(`us_csl: no consolidated.csv or consolidated.json in ${dir}`);
     const records = csv ? await parseCsv(file, warnings) : await parseJson(file, warnings);
     const seen = new Map<string, ListRecord>();
-    for (const r of records) {
-      const first = seen.get(r.id);
+    for (const record of records) {
+      const first = seen.get(record.id);
       // The CSL repeats an OFAC entry once per Treasury list it is on (SDN, SSI, CAPTA...), with
       // the same _id: one record, carrying every list.
-      if (first) mergeRecords(first, r);
-      else seen.set(r.id, r);
+      if (first) mergeRecords(first, record);
+      else seen.set(record.id, record);
     }
     return {
       source: 'us_csl',

@@ -45,16 +45,16 @@ interface IdDoc {
 }
 
 function datePoint(node: XmlNode | undefined): { y: number; m: number; d: number } | undefined {
-  const y = Number(childText(node, 'Year'));
-  if (!(y > 0)) return undefined;
-  return { y, m: Number(childText(node, 'Month')) || 1, d: Number(childText(node, 'Day')) || 1 };
+  const year = Number(childText(node, 'Year'));
+  if (!(year > 0)) return undefined;
+  return { y: year, m: Number(childText(node, 'Month')) || 1, d: Number(childText(node, 'Day')) || 1 };
 }
 
 function lastDay(y: number, m: number): number {
   return new Date(Date.UTC(y, m, 0)).getUTCDate();
 }
 
-const p2 = (n: number): string => String(n).padStart(2, '0');
+const pad2 = (n: number): string => String(n).padStart(2, '0');
 
 /**
  * A DatePeriod as partial dates: a whole year (Jan 1 .. Dec 31) is `YYYY`, a whole month is
@@ -63,15 +63,18 @@ const p2 = (n: number): string => String(n).padStart(2, '0');
 export function datePeriodToDates(period: XmlNode): PartialDate[] {
   const start = child(period, 'Start');
   const end = child(period, 'End');
-  const s = datePoint(child(start, 'From')) ?? datePoint(child(start, 'To'));
-  const e = datePoint(child(end, 'To')) ?? datePoint(child(end, 'From')) ?? s;
-  if (!s || !e) return [];
+  const from = datePoint(child(start, 'From')) ?? datePoint(child(start, 'To'));
+  const until = datePoint(child(end, 'To')) ?? datePoint(child(end, 'From')) ?? from;
+  if (!from || !until) return [];
   const approximate = start?.attrs.Approximate === 'true' || end?.attrs.Approximate === 'true';
   const mark = (date: string): PartialDate[] => [approximate ? { date, approximate } : { date }];
-  if (s.y === e.y && s.m === e.m && s.d === e.d) return mark(`${s.y}-${p2(s.m)}-${p2(s.d)}`);
-  if (s.y === e.y && s.m === e.m && s.d === 1 && e.d === lastDay(e.y, e.m)) return mark(`${s.y}-${p2(s.m)}`);
-  if (s.y === e.y && s.m === 1 && s.d === 1 && e.m === 12 && e.d === 31) return mark(String(s.y));
-  return yearsBetween(s.y, e.y);
+  if (from.y === until.y && from.m === until.m && from.d === until.d)
+    return mark(`${from.y}-${pad2(from.m)}-${pad2(from.d)}`);
+  if (from.y === until.y && from.m === until.m && from.d === 1 && until.d === lastDay(until.y, until.m))
+    return mark(`${from.y}-${pad2(from.m)}`);
+  if (from.y === until.y && from.m === 1 && from.d === 1 && until.m === 12 && until.d === 31)
+    return mark(String(from.y));
+  return yearsBetween(from.y, until.y);
 }
 
 interface PartyName {
@@ -110,7 +113,7 @@ function locationCountry(loc: LocationInfo | undefined, detail: string | undefin
 }
 
 function isoDay(point: { y: number; m: number; d: number }): string {
-  return `${point.y}-${p2(point.m)}-${p2(point.d)}`;
+  return `${point.y}-${pad2(point.m)}-${pad2(point.d)}`;
 }
 
 /**

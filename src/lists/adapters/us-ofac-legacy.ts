@@ -137,10 +137,10 @@ export async function parseOfacLegacyCsv(files: LegacyFiles, warnings: string[])
 // Classic XML (sdnList)
 
 function joinName(first: string | undefined, last: string | undefined, person: boolean): string | undefined {
-  const f = clean(first);
-  const l = clean(last);
-  if (person && f && l) return `${l}, ${f}`;
-  return clean([f, l].filter(Boolean).join(' '));
+  const firstName = clean(first);
+  const lastName = clean(last);
+  if (person && firstName && lastName) return `${lastName}, ${firstName}`;
+  return clean([firstName, lastName].filter(Boolean).join(' '));
 }
 
 function classicEntry(node: XmlNode, warnings: string[]): ListRecord | undefined {
@@ -185,21 +185,21 @@ function classicEntry(node: XmlNode, warnings: string[]): ListRecord | undefined
     const out = makeAddress({ text, city, countryName: childText(address, 'country') });
     if (out) record.addresses.push(out);
   }
-  for (const n of children(child(node, 'nationalityList'), 'nationality')) {
-    const c = childText(n, 'country');
-    if (c) addUnique(record.nationalities, countryOrWording(c));
+  for (const nationality of children(child(node, 'nationalityList'), 'nationality')) {
+    const country = childText(nationality, 'country');
+    if (country) addUnique(record.nationalities, countryOrWording(country));
   }
-  for (const n of children(child(node, 'citizenshipList'), 'citizenship')) {
-    const c = childText(n, 'country');
-    if (c) addUnique(record.citizenships, countryOrWording(c));
+  for (const citizenship of children(child(node, 'citizenshipList'), 'citizenship')) {
+    const country = childText(citizenship, 'country');
+    if (country) addUnique(record.citizenships, countryOrWording(country));
   }
-  for (const d of children(child(node, 'dateOfBirthList'), 'dateOfBirthItem')) {
-    const dates = parseDate(childText(d, 'dateOfBirth'));
+  for (const dateItem of children(child(node, 'dateOfBirthList'), 'dateOfBirthItem')) {
+    const dates = parseDate(childText(dateItem, 'dateOfBirth'));
     if (dates.length) addDates(record.birthDates, dates);
-    else warnings.push(`uid ${uid}: unreadable date of birth "${childText(d, 'dateOfBirth')}"`);
+    else warnings.push(`uid ${uid}: unreadable date of birth "${childText(dateItem, 'dateOfBirth')}"`);
   }
-  for (const p of children(child(node, 'placeOfBirthList'), 'placeOfBirthItem')) {
-    addUnique(record.birthPlaces, childText(p, 'placeOfBirth'));
+  for (const placeItem of children(child(node, 'placeOfBirthList'), 'placeOfBirthItem')) {
+    addUnique(record.birthPlaces, childText(placeItem, 'placeOfBirth'));
   }
   const vessel = child(node, 'vesselInfo');
   if (vessel) {

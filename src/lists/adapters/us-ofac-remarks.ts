@@ -178,8 +178,8 @@ export function splitIdValue(text: string): ValueParts {
       parts.country = code;
       parts.countryName = paren[2]!.trim();
     }
-    const n = code ? notes(...about, paren[3]) : notes(...about, paren[2], paren[3]);
-    if (n) parts.note = n;
+    const noted = code ? notes(...about, paren[3]) : notes(...about, paren[2], paren[3]);
+    if (noted) parts.note = noted;
     // "International Maritime Organization No. (5777731)": the value itself is bracketed.
     if (!parts.value && !code) return { value: paren[2]!.trim(), ...(note ? { note } : {}) };
     return parts;
@@ -192,8 +192,8 @@ export function splitIdValue(text: string): ValueParts {
     parts.country = code;
     parts.countryName = country!.trim();
   }
-  const n = code ? notes(...rest) : notes(country, ...rest);
-  if (n) parts.note = n;
+  const trailingNotes = code ? notes(...rest) : notes(country, ...rest);
+  if (trailingNotes) parts.note = trailingNotes;
   return parts;
 }
 
@@ -349,14 +349,14 @@ export function applyLabeledId(
   countryName: string | undefined,
   notes: string[] = [],
 ): void {
-  const l = clean(label)?.replace(/:$/, '');
-  const v = clean(value);
-  if (!l || !v || NOT_AN_ID.test(l)) return;
-  const clause = `${l} ${v}${countryName ? ` (${countryName})` : ''}${notes.length ? ` ${notes.join(' ')}` : ''}`;
+  const cleanLabel = clean(label)?.replace(/:$/, '');
+  const cleanValue = clean(value);
+  if (!cleanLabel || !cleanValue || NOT_AN_ID.test(cleanLabel)) return;
+  const clause = `${cleanLabel} ${cleanValue}${countryName ? ` (${countryName})` : ''}${notes.length ? ` ${notes.join(' ')}` : ''}`;
   const result: RemarksResult = { linkedTo: [], unparsed: [] };
   applyClause(record, clause, result);
   if (result.unparsed.length === 0) return;
-  const id: IdentifierInput = { ...classifyIdLabel(l), value: v, label: l };
+  const id: IdentifierInput = { ...classifyIdLabel(cleanLabel), value: cleanValue, label: cleanLabel };
   const code = countryCode(countryName);
   if (code) id.country = code;
   if (notes.length) id.note = notes.join('; ');

@@ -39,13 +39,13 @@ async function parseList(
 ): Promise<ListPart | undefined> {
   const advanced = files.named(names.advanced);
   if (advanced) {
-    const r = await parseOfacAdvancedXml(advanced, warnings);
-    return { ...r, files: [path.basename(advanced)], format: 'OFAC advanced XML' };
+    const parsed = await parseOfacAdvancedXml(advanced, warnings);
+    return { ...parsed, files: [path.basename(advanced)], format: 'OFAC advanced XML' };
   }
   const classic = files.named(...names.classic);
   if (classic) {
-    const r = await parseOfacClassicXml(classic, warnings);
-    return { ...r, files: [path.basename(classic)], format: 'OFAC XML' };
+    const parsed = await parseOfacClassicXml(classic, warnings);
+    return { ...parsed, files: [path.basename(classic)], format: 'OFAC XML' };
   }
   const [primary, add, alt, comments] = names.csv.map((n) => files.named(n));
   if (!primary) return undefined;

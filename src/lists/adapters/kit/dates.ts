@@ -31,8 +31,8 @@ function validYmd(y: number, m?: number, d?: number): boolean {
   if (m === undefined) return true;
   if (m < 1 || m > 12) return false;
   if (d === undefined) return true;
-  const dt = new Date(Date.UTC(y, m - 1, d));
-  return dt.getUTCMonth() === m - 1 && dt.getUTCDate() === d;
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 
 function ymd(y: number, m?: number, d?: number): string | undefined {
@@ -47,8 +47,8 @@ function ymd(y: number, m?: number, d?: number): string | undefined {
  * unknown. Undefined for an impossible date (a 31 April, a year before 1800).
  */
 export function partialDate(year: number, month?: number, day?: number): string | undefined {
-  const m = month && month > 0 ? month : undefined;
-  return ymd(year, m, m !== undefined && day && day > 0 ? day : undefined);
+  const knownMonth = month && month > 0 ? month : undefined;
+  return ymd(year, knownMonth, knownMonth !== undefined && day && day > 0 ? day : undefined);
 }
 
 /**
@@ -72,13 +72,13 @@ export function yearsBetween(from: number, to: number): PartialDate[] {
  * exact statement says more.
  */
 export function addDates(target: PartialDate[], dates: PartialDate[]): void {
-  for (const d of dates) {
-    const existing = target.find((x) => x.date === d.date);
+  for (const date of dates) {
+    const existing = target.find((x) => x.date === date.date);
     if (existing) {
-      if (!d.approximate) delete existing.approximate;
+      if (!date.approximate) delete existing.approximate;
       continue;
     }
-    target.push(d.approximate ? { date: d.date, approximate: true } : { date: d.date });
+    target.push(date.approximate ? { date: date.date, approximate: true } : { date: date.date });
   }
 }
 
@@ -100,49 +100,50 @@ export function parseDate(raw: string | undefined): PartialDate[] {
   if (range) return yearsBetween(Number(range[1]), Number(range[2]));
   const mark = (date: string): PartialDate[] => [approximate ? { date, approximate } : { date }];
   const month = (name: string): number | undefined => MONTHS[name.toLowerCase()];
-  let m = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
-  if (m) {
-    if (m[2] === '00') return mark(m[1]!);
-    if (m[3] === '00') return mark(`${m[1]}-${m[2]}`);
-    return mark(`${m[1]}-${m[2]}-${m[3]}`);
+  let match = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
+  if (match) {
+    if (match[2] === '00') return mark(match[1]!);
+    if (match[3] === '00') return mark(`${match[1]}-${match[2]}`);
+    return mark(`${match[1]}-${match[2]}-${match[3]}`);
   }
-  m = /^(\d{4})-(\d{2})$/.exec(text);
-  if (m) return mark(`${m[1]}-${m[2]}`);
-  m = /^(\d{1,2})\s+([A-Za-z]{3})[a-z]*\.?\s+(\d{4})$/.exec(text);
-  if (m && month(m[2]!)) return mark(`${m[3]}-${pad(month(m[2]!)!)}-${pad(m[1]!)}`);
-  m = /^([A-Za-z]{3})[a-z]*\.?\s+(\d{4})$/.exec(text);
-  if (m && month(m[1]!)) return mark(`${m[2]}-${pad(month(m[1]!)!)}`);
-  m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text);
-  if (m) {
-    if (m[2] === '00' || m[2] === '0') return mark(m[3]!);
-    if (m[1] === '00' || m[1] === '0') return mark(`${m[3]}-${pad(m[2]!)}`);
-    return mark(`${m[3]}-${pad(m[2]!)}-${pad(m[1]!)}`);
+  match = /^(\d{4})-(\d{2})$/.exec(text);
+  if (match) return mark(`${match[1]}-${match[2]}`);
+  match = /^(\d{1,2})\s+([A-Za-z]{3})[a-z]*\.?\s+(\d{4})$/.exec(text);
+  if (match && month(match[2]!)) return mark(`${match[3]}-${pad(month(match[2]!)!)}-${pad(match[1]!)}`);
+  match = /^([A-Za-z]{3})[a-z]*\.?\s+(\d{4})$/.exec(text);
+  if (match && month(match[1]!)) return mark(`${match[2]}-${pad(month(match[1]!)!)}`);
+  match = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text);
+  if (match) {
+    if (match[2] === '00' || match[2] === '0') return mark(match[3]!);
+    if (match[1] === '00' || match[1] === '0') return mark(`${match[3]}-${pad(match[2]!)}`);
+    return mark(`${match[3]}-${pad(match[2]!)}-${pad(match[1]!)}`);
   }
-  m = /^(\d{4})$/.exec(text);
-  if (m) return mark(m[1]!);
+  match = /^(\d{4})$/.exec(text);
+  if (match) return mark(match[1]!);
   return [];
 }
 
 /** "dd/mm/yyyy" as OFSI and FCDO write it; "00", "dd", "mm" stand for unknown parts. */
 export function parseDmy(text: string | undefined): string | undefined {
-  const t = clean(text);
-  if (!t) return undefined;
-  const m = /^(\d{1,2}|dd|00)[/.-](\d{1,2}|mm|00)[/.-](\d{4})$/i.exec(t);
-  if (!m) {
-    if (/^\d{4}$/.test(t)) return ymd(Number(t));
-    if (/^\d{4}-\d{2}-\d{2}/.test(t)) return ymd(Number(t.slice(0, 4)), Number(t.slice(5, 7)), Number(t.slice(8, 10)));
+  const cleaned = clean(text);
+  if (!cleaned) return undefined;
+  const match = /^(\d{1,2}|dd|00)[/.-](\d{1,2}|mm|00)[/.-](\d{4})$/i.exec(cleaned);
+  if (!match) {
+    if (/^\d{4}$/.test(cleaned)) return ymd(Number(cleaned));
+    if (/^\d{4}-\d{2}-\d{2}/.test(cleaned))
+      return ymd(Number(cleaned.slice(0, 4)), Number(cleaned.slice(5, 7)), Number(cleaned.slice(8, 10)));
     return undefined;
   }
-  const y = Number(m[3]);
-  const mo = /^\d+$/.test(m[2]!) && Number(m[2]) > 0 ? Number(m[2]) : undefined;
-  const d = mo !== undefined && /^\d+$/.test(m[1]!) && Number(m[1]) > 0 ? Number(m[1]) : undefined;
-  return ymd(y, mo, d);
+  const year = Number(match[3]);
+  const month = /^\d+$/.test(match[2]!) && Number(match[2]) > 0 ? Number(match[2]) : undefined;
+  const day = month !== undefined && /^\d+$/.test(match[1]!) && Number(match[1]) > 0 ? Number(match[1]) : undefined;
+  return ymd(year, month, day);
 }
 
 /** `MM/DD/YYYY`, OFAC's Publish_Date, to `YYYY-MM-DD`. */
 export function parseMdy(raw: string | undefined): string | undefined {
-  const m = raw ? /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(raw.trim()) : null;
-  return m ? `${m[3]}-${pad(m[1]!)}-${pad(m[2]!)}` : undefined;
+  const match = raw ? /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(raw.trim()) : null;
+  return match ? `${match[3]}-${pad(match[1]!)}-${pad(match[2]!)}` : undefined;
 }
 
 /** The first `YYYY-MM-DD` in the text (ISO timestamps included). */
@@ -178,19 +179,20 @@ function scanDates(item: string): PartialDate[] {
   };
   const month = (name: string): number | undefined => MONTHS[name.toLowerCase().slice(0, 3)];
   DATE_TOKEN.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = DATE_TOKEN.exec(item))) {
-    const g = m.groups!;
-    const num = (i: number): number => Number(m![i]);
-    if (g.iso) add(ymd(num(2), num(3), num(4)));
-    else if (g.dmy) add(parseDmy(`${m[6]}/${m[7]}/${m[8]}`));
-    else if (g.dmon) add(ymd(num(12), month(m[11]!), num(10)));
-    else if (g.mond) add(ymd(num(16), month(m[14]!), num(15)));
-    else if (g.mony) add(ymd(num(19), month(m[18]!)));
-    else if (g.range) out.push(...yearsBetween(num(21), num(22)));
-    else if (g.jp) add(ymd(num(24), m[25] ? num(25) : undefined, m[25] && m[26] ? num(26) : undefined));
-    else if (g.ym) add(ymd(num(28), num(29)));
-    else if (g.year) add(ymd(num(31)));
+  let match: RegExpExecArray | null;
+  while ((match = DATE_TOKEN.exec(item))) {
+    const groups = match.groups!;
+    const num = (i: number): number => Number(match![i]);
+    if (groups.iso) add(ymd(num(2), num(3), num(4)));
+    else if (groups.dmy) add(parseDmy(`${match[6]}/${match[7]}/${match[8]}`));
+    else if (groups.dmon) add(ymd(num(12), month(match[11]!), num(10)));
+    else if (groups.mond) add(ymd(num(16), month(match[14]!), num(15)));
+    else if (groups.mony) add(ymd(num(19), month(match[18]!)));
+    else if (groups.range) out.push(...yearsBetween(num(21), num(22)));
+    else if (groups.jp)
+      add(ymd(num(24), match[25] ? num(25) : undefined, match[25] && match[26] ? num(26) : undefined));
+    else if (groups.ym) add(ymd(num(28), num(29)));
+    else if (groups.year) add(ymd(num(31)));
   }
   return out;
 }
@@ -201,10 +203,10 @@ function scanDates(item: string): PartialDate[] {
  * "1965-07-15 OR 1969-09-28". Ranges become their years, marked approximate.
  */
 export function findDates(text: string | undefined | null): PartialDate[] {
-  const t = clean(text ?? undefined);
-  if (!t) return [];
+  const cleaned = clean(text ?? undefined);
+  if (!cleaned) return [];
   const out: PartialDate[] = [];
-  for (const item of splitEnumerated(t).flatMap((s) => s.split(/\s*(?:;|>>|\n|\bor\b|又は|若しくは|、)\s*/i))) {
+  for (const item of splitEnumerated(cleaned).flatMap((s) => s.split(/\s*(?:;|>>|\n|\bor\b|又は|若しくは|、)\s*/i))) {
     addDates(out, scanDates(item));
   }
   return out;

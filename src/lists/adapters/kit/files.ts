@@ -31,14 +31,14 @@ export async function readListDir(dir: string): Promise<ListDir> {
     .map((e) => e.name)
     .sort();
   const matching = (pattern: RegExp): string[] => {
-    const re = new RegExp(pattern.source, pattern.flags.includes('i') ? pattern.flags : `${pattern.flags}i`);
-    return names.filter((n) => re.test(n)).map((n) => path.join(dir, n));
+    const caseless = new RegExp(pattern.source, pattern.flags.includes('i') ? pattern.flags : `${pattern.flags}i`);
+    return names.filter((n) => caseless.test(n)).map((n) => path.join(dir, n));
   };
   return {
     dir,
     named(...wanted) {
-      for (const w of wanted) {
-        const hit = names.find((n) => n.toLowerCase() === w.toLowerCase());
+      for (const want of wanted) {
+        const hit = names.find((n) => n.toLowerCase() === want.toLowerCase());
         if (hit) return path.join(dir, hit);
       }
       return undefined;

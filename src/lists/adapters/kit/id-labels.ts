@@ -35,30 +35,30 @@ export function classifyIdLabel(label: string): IdentifierClass {
 const classes = new Map<string, IdentifierClass>();
 
 function classify(label: string): IdentifierClass {
-  const l = label.toLowerCase();
-  if (/legal entity (number|identifier)|\blei\b/.test(l)) return { type: 'lei' };
-  if (/\bbik\b/.test(l)) return { type: 'other', kind: 'bank_code' };
-  if (/swift|\bbic\b/.test(l)) return { type: 'swift' };
-  if (/\bimo\b|international maritime organi[sz]ation/.test(l)) return { type: 'imo' };
-  if (/\bmmsi\b/.test(l)) return { type: 'mmsi' };
-  if (/call sign/.test(l)) return { type: 'call_sign' };
-  if (/tail number|aircraft registration/.test(l)) return { type: 'aircraft_tail' };
-  if (/transponder|mode s\b/.test(l)) return { type: 'other', kind: 'aircraft_transponder' };
-  if (/aircraft (construction|manufacturer's serial|serial)|\bmsn\b/.test(l)) return { type: 'aircraft_serial' };
-  if (/digital currency address|crypto|wallet/.test(l)) return { type: 'crypto_address' };
-  if (/\bisin\b|equity ticker|micex code/.test(l)) return { type: 'other', kind: 'securities_id' };
-  if (/e-?mail|メール/.test(l)) return { type: 'other', kind: 'email' };
-  if (/website|web site|\burl\b|ウェブサイト|ホームページ/.test(l)) return { type: 'other', kind: 'website' };
-  if (/phone|\btel\b|\bfax\b|facsimile|電話/.test(l)) return { type: 'other', kind: 'phone' };
-  if (/passport|pasaporte|passeport|旅券|パスポート/.test(l)) return { type: 'passport' };
+  const lowered = label.toLowerCase();
+  if (/legal entity (number|identifier)|\blei\b/.test(lowered)) return { type: 'lei' };
+  if (/\bbik\b/.test(lowered)) return { type: 'other', kind: 'bank_code' };
+  if (/swift|\bbic\b/.test(lowered)) return { type: 'swift' };
+  if (/\bimo\b|international maritime organi[sz]ation/.test(lowered)) return { type: 'imo' };
+  if (/\bmmsi\b/.test(lowered)) return { type: 'mmsi' };
+  if (/call sign/.test(lowered)) return { type: 'call_sign' };
+  if (/tail number|aircraft registration/.test(lowered)) return { type: 'aircraft_tail' };
+  if (/transponder|mode s\b/.test(lowered)) return { type: 'other', kind: 'aircraft_transponder' };
+  if (/aircraft (construction|manufacturer's serial|serial)|\bmsn\b/.test(lowered)) return { type: 'aircraft_serial' };
+  if (/digital currency address|crypto|wallet/.test(lowered)) return { type: 'crypto_address' };
+  if (/\bisin\b|equity ticker|micex code/.test(lowered)) return { type: 'other', kind: 'securities_id' };
+  if (/e-?mail|メール/.test(lowered)) return { type: 'other', kind: 'email' };
+  if (/website|web site|\burl\b|ウェブサイト|ホームページ/.test(lowered)) return { type: 'other', kind: 'website' };
+  if (/phone|\btel\b|\bfax\b|facsimile|電話/.test(lowered)) return { type: 'other', kind: 'phone' };
+  if (/passport|pasaporte|passeport|旅券|パスポート/.test(lowered)) return { type: 'passport' };
   // Telegraph codes for Chinese names, and food ration cards: numbers, but of no document.
-  if (/chinese commercial code|ration card/.test(l)) return { type: 'other' };
-  if (/driver|electoral|credencial/.test(l)) return { type: 'national_id' };
-  if (TAX.test(l) || /employer identification|納税|税番号|雇用id/.test(l)) return { type: 'tax_id' };
-  if (/登録番号|法人番号|会社番号|ライセンス/.test(l)) return { type: 'registration' };
-  if (/身分証|身分登録|id番号|idカード|識別番号|社会保障/.test(l)) return { type: 'national_id' };
-  if (REGISTRATION.test(l)) return { type: 'registration' };
-  if (NATIONAL.test(l)) return { type: 'national_id' };
+  if (/chinese commercial code|ration card/.test(lowered)) return { type: 'other' };
+  if (/driver|electoral|credencial/.test(lowered)) return { type: 'national_id' };
+  if (TAX.test(lowered) || /employer identification|納税|税番号|雇用id/.test(lowered)) return { type: 'tax_id' };
+  if (/登録番号|法人番号|会社番号|ライセンス/.test(lowered)) return { type: 'registration' };
+  if (/身分証|身分登録|id番号|idカード|識別番号|社会保障/.test(lowered)) return { type: 'national_id' };
+  if (REGISTRATION.test(lowered)) return { type: 'registration' };
+  if (NATIONAL.test(lowered)) return { type: 'national_id' };
   return { type: 'other' };
 }
 
@@ -91,7 +91,7 @@ const INNER_DASH = /(?<=[\p{Lu}\p{N}])[ー―−‐‑](?=[\p{Lu}\p{N}])/gu;
  */
 export function firstNumber(text: string): string | undefined {
   // "No34409/129": the sign glued to the number is not part of it.
-  const t = text
+  const normalized = text
     .normalize('NFKC')
     .replace(INNER_DASH, '-')
     .replace(/(^|[^\p{L}])(?:No|Nr)\.?(?=\d)/gu, '$1');
@@ -107,14 +107,14 @@ export function firstNumber(text: string): string | undefined {
     return value;
   };
   let at = 0;
-  while (at < t.length) {
+  while (at < normalized.length) {
     CODE_WORD.lastIndex = at;
-    const word = CODE_WORD.exec(t);
+    const word = CODE_WORD.exec(normalized);
     // A word joins the run when it follows the run's last word after one space or none.
-    if (word && !/\p{Ll}/u.test(t[at + word[0].length] ?? '')) {
+    if (word && !/\p{Ll}/u.test(normalized[at + word[0].length] ?? '')) {
       run.push(word[0]);
       at += word[0].length;
-      if (t[at] === ' ' && /[\p{Lu}\p{N}]/u.test(t[at + 1] ?? '')) at++;
+      if (normalized[at] === ' ' && /[\p{Lu}\p{N}]/u.test(normalized[at + 1] ?? '')) at++;
       else {
         const found = flush();
         if (found) return found;
@@ -126,7 +126,8 @@ export function firstNumber(text: string): string | undefined {
     // Skip the whole of a word that is not a number ("Sudan", "passport", "旅券"), or one character.
     at += word ? word[0].length : 1;
     // Letters in lower case or without case go with it; digits and capitals may start a number ("旅券203037").
-    if (/[\p{L}\p{N}]/u.test(t[at - 1]!)) while (at < t.length && /[\p{Ll}\p{Lo}\p{Lm}]/u.test(t[at]!)) at++;
+    if (/[\p{L}\p{N}]/u.test(normalized[at - 1]!))
+      while (at < normalized.length && /[\p{Ll}\p{Lo}\p{Lm}]/u.test(normalized[at]!)) at++;
   }
   return flush();
 }
@@ -139,23 +140,23 @@ export function firstNumber(text: string): string | undefined {
  */
 export function numbersIn(text: string | undefined): LabelledNumber[] {
   const out: LabelledNumber[] = [];
-  const t = (text ?? '')
+  const normalized = (text ?? '')
     .normalize('NFKC')
     // "(2) 347834(3) 434021161": a numbered marker glued to the number before it.
     .replace(/(?<=\S)(?=\(\d{1,2}\)\s)/g, ' ')
     // "8208 No. 555627": a Russian passport's series and number.
     .replace(/\s+No\.\s+(?=\d)/g, ' ');
-  for (const line of t.split(/\n+/)) {
+  for (const line of normalized.split(/\n+/)) {
     for (const piece of splitEnumerated(line)) {
       // A bracketed count after the number ("0703769818 (31)") is not part of it.
-      const p = piece
+      const cleanedPiece = piece
         .replace(/[\s.;,]+$/, '')
         .replace(/\s+\(\d{1,3}\)$/, '')
         .trim();
       // Only capitals, digits and the signs inside numbers ("G9336_77", "[00]37125", "12/YAKANA(N)006981").
-      const whole = /^[\p{Lu}\p{N}°№#[(][\p{Lu}\p{N}\s°№#./\-–_[\]()]*$/u.test(p) && /\d/.test(p);
-      const value = whole ? p : firstNumber(p);
-      if (value) out.push({ value, context: p });
+      const whole = /^[\p{Lu}\p{N}°№#[(][\p{Lu}\p{N}\s°№#./\-–_[\]()]*$/u.test(cleanedPiece) && /\d/.test(cleanedPiece);
+      const value = whole ? cleanedPiece : firstNumber(cleanedPiece);
+      if (value) out.push({ value, context: cleanedPiece });
     }
   }
   return out;
@@ -181,10 +182,11 @@ const SHAPES: Partial<Record<IdentifierType, RegExp>> = {
  */
 export function labelledNumbers(text: string, labels: RegExp, unlabelled?: IdentifierType): LabelledNumber[] {
   const flags = labels.flags.includes('g') ? labels.flags : `${labels.flags}g`;
-  const re = new RegExp(labels.source, flags);
-  const t = text.normalize('NFKC').replace(/\r\n?/g, '\n');
+  const labelPattern = new RegExp(labels.source, flags);
+  const normalized = text.normalize('NFKC').replace(/\r\n?/g, '\n');
   const starts: { at: number; end: number; label: string }[] = [];
-  for (const m of t.matchAll(re)) starts.push({ at: m.index, end: m.index + m[0].length, label: m[0] });
+  for (const match of normalized.matchAll(labelPattern))
+    starts.push({ at: match.index, end: match.index + match[0].length, label: match[0] });
   const out: LabelledNumber[] = [];
   const take = (label: string | undefined, body: string): void => {
     // A sentence ends a label's reach; "No. 123" is not the end of a sentence.
@@ -199,8 +201,8 @@ export function labelledNumbers(text: string, labels: RegExp, unlabelled?: Ident
       out.push(found);
     }
   };
-  if (unlabelled) take(undefined, t.slice(0, starts[0]?.at ?? t.length));
-  starts.forEach((s, i) => take(s.label, t.slice(s.end, starts[i + 1]?.at ?? t.length)));
+  if (unlabelled) take(undefined, normalized.slice(0, starts[0]?.at ?? normalized.length));
+  starts.forEach((s, i) => take(s.label, normalized.slice(s.end, starts[i + 1]?.at ?? normalized.length)));
   return out;
 }
 
@@ -211,6 +213,6 @@ export function emailsIn(text: string | undefined): string[] {
 
 /** Web addresses in a text ("http://www.belnaft.co.uk/", "www.vtb.ru"), not the domains of e-mail addresses. */
 export function websitesIn(text: string | undefined): string[] {
-  const re = /(?<![@\w.-])(?:https?:\/\/)?(?:[a-z0-9-]+\.)+[a-z]{2,}(?:\/[^\s,;()]*)?/gi;
-  return [...(text ?? '').matchAll(re)].map((m) => m[0]);
+  const websitePattern = /(?<![@\w.-])(?:https?:\/\/)?(?:[a-z0-9-]+\.)+[a-z]{2,}(?:\/[^\s,;()]*)?/gi;
+  return [...(text ?? '').matchAll(websitePattern)].map((m) => m[0]);
 }

@@ -24,7 +24,7 @@ export function scriptOf(name: string): string | undefined {
   const han = /\p{Script=Han}/u.test(name);
   if (kana) return han ? 'Japanese' : 'Katakana';
   if (han) return 'Han';
-  for (const [re, label] of SCRIPTS) if (re.test(name)) return label;
+  for (const [pattern, label] of SCRIPTS) if (pattern.test(name)) return label;
   return undefined;
 }
 
@@ -100,8 +100,8 @@ export function addNaturalOrder(record: ListRecord, name: string | undefined, qu
 }
 
 export function genderOf(value: string | undefined): 'male' | 'female' | undefined {
-  const v = value?.trim().toLowerCase();
-  if (v === 'male' || v === 'm') return 'male';
-  if (v === 'female' || v === 'f') return 'female';
+  const lowered = value?.trim().toLowerCase();
+  if (lowered === 'male' || lowered === 'm') return 'male';
+  if (lowered === 'female' || lowered === 'f') return 'female';
   return undefined;
 }

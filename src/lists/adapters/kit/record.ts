@@ -69,10 +69,10 @@ export function addIdentifier(record: ListRecord, id: IdentifierInput | Identifi
  * the CSL, OFSI's Group Type, DFAT's Type); anything else is an organization.
  */
 export function entityTypeOf(word: string | undefined): EntityType {
-  const w = (clean(word) ?? '').toLowerCase();
-  if (w.startsWith('individual')) return 'person';
-  if (w.startsWith('vessel') || w.startsWith('ship')) return 'vessel';
-  if (w.startsWith('aircraft')) return 'aircraft';
+  const lowered = (clean(word) ?? '').toLowerCase();
+  if (lowered.startsWith('individual')) return 'person';
+  if (lowered.startsWith('vessel') || lowered.startsWith('ship')) return 'vessel';
+  if (lowered.startsWith('aircraft')) return 'aircraft';
   return 'organization';
 }
 
@@ -111,9 +111,9 @@ export function addLabelledIdentifiers(
 ): void {
   if (!text) return;
   for (const found of labelledNumbers(text, labels, unlabelled?.type)) {
-    const as = found.label ? { ...classifyIdLabel(found.label), label: found.label } : unlabelled!;
+    const classified = found.label ? { ...classifyIdLabel(found.label), label: found.label } : unlabelled!;
     const note = found.context === found.value ? undefined : found.context;
-    addIdentifier(record, { ...as, value: found.value, note });
+    addIdentifier(record, { ...classified, value: found.value, note });
   }
 }
 
@@ -131,17 +131,17 @@ export function finishRecord(record: ListRecord): ListRecord {
  */
 export function mergeRecords(into: ListRecord, other: ListRecord): ListRecord {
   addAlias(into, other.name, 'strong', 'aka');
-  for (const a of other.aliases) addAlias(into, a.name, a.quality, a.kind, a.script);
+  for (const alias of other.aliases) addAlias(into, alias.name, alias.quality, alias.kind, alias.script);
   addDates(into.birthDates, other.birthDates);
-  for (const p of other.birthPlaces) addUnique(into.birthPlaces, p);
-  for (const c of other.nationalities) addUnique(into.nationalities, c);
-  for (const c of other.citizenships) addUnique(into.citizenships, c);
-  for (const a of other.addresses) {
-    const key = JSON.stringify(a);
-    if (!into.addresses.some((x) => JSON.stringify(x) === key)) into.addresses.push(a);
+  for (const place of other.birthPlaces) addUnique(into.birthPlaces, place);
+  for (const country of other.nationalities) addUnique(into.nationalities, country);
+  for (const country of other.citizenships) addUnique(into.citizenships, country);
+  for (const address of other.addresses) {
+    const key = JSON.stringify(address);
+    if (!into.addresses.some((x) => JSON.stringify(x) === key)) into.addresses.push(address);
   }
-  for (const i of other.identifiers) addIdentifier(into, i);
-  for (const p of other.programs) addUnique(into.programs, p);
+  for (const identifier of other.identifiers) addIdentifier(into, identifier);
+  for (const program of other.programs) addUnique(into.programs, program);
   if (other.listingDate && (!into.listingDate || other.listingDate < into.listingDate))
     into.listingDate = other.listingDate;
   into.gender ??= other.gender;
