@@ -20,6 +20,8 @@ export interface ListSnapshot<I> {
   fingerprint: string;
   /** The record with this entity id (`<source>:<record id>`) in these versions, if it is listed in them. */
   record(entityId: string): ListRecord | undefined;
+  /** Every record of these versions, version after version: held by the node, nothing is read. */
+  records(): readonly ListRecord[];
 }
 
 /** A lookup of records by entity id, built on first use (suppression checks need a few records, rarely). */
@@ -98,6 +100,7 @@ export class ListRuntime<I> {
       loadedAt: this.options.clock.now(),
       fingerprint,
       record: recordLookup([...next.values()]),
+      records: () => records,
     };
     this.cache.clear();
     for (const [id, rows] of next) this.cache.set(id, rows);

@@ -37,7 +37,7 @@ export const DEFAULT_SEED = 20260522;
 const KIND_MISSES_SHOWN = 20;
 
 export interface ValidationInput {
-  records: ListRecord[];
+  records: readonly ListRecord[];
   quick: boolean;
   seed: number;
   cutoffs: Cutoffs;

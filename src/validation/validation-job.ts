@@ -40,7 +40,7 @@ export function runOptions(partial: Partial<RunOptions> = {}): RunOptions {
 export interface ProduceInput {
   runId: string;
   organization: { slug: string; name: string } | null;
-  records: ListRecord[];
+  records: readonly ListRecord[];
   versions: LoadedVersion[];
   options: RunOptions;
   /** The profile the run measures (resolveRunProfile). */
