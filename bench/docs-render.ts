@@ -82,12 +82,19 @@ export function figuresTable(results: BenchResult[]): string {
   return lines.join('\n');
 }
 
+/** When a result was measured, to the minute, or what its file says instead. */
+function when(result: BenchResult): string {
+  return /^\d{4}-\d{2}-\d{2}T/.test(result.measuredAt)
+    ? `${result.measuredAt.replace('T', ' ').slice(0, 16)} UTC`
+    : result.measuredAt;
+}
+
 /** docs/benchmarks.md: every results file with all its rows. */
 export function resultsSection(results: BenchResult[]): string {
   const out: string[] = [];
   for (const r of results) {
     out.push(`<a id="${r.benchmark}"></a>`, `### ${cell(r.title)}`, '');
-    out.push(`\`${r.command}\`, ${r.measuredAt.replace('T', ' ').slice(0, 16)} UTC, ${r.machine}.`);
+    out.push(`\`${r.command}\`, ${when(r)}, ${r.machine}.`);
     if (r.note) out.push(`Conditions: ${r.note}.`.replace(/\.\.$/, '.'));
     out.push('', '| Figure | Value | Target |', '|---|---|---|');
     for (const row of r.rows) out.push(`| ${cell(row.name)} | ${cell(formatValue(row))} | ${cell(row.target ?? '')} |`);
@@ -107,10 +114,7 @@ export function multiNodeSection(results: BenchResult[]): string {
   if (!openLoop || !rows.some((row) => row.name.startsWith('pg'))) {
     return '_Not measured yet: `npm run bench -- --only=open-loop` with PostgreSQL reachable, then `npm run docs`._';
   }
-  const at = /^\d{4}-\d{2}-\d{2}T/.test(openLoop.measuredAt)
-    ? `${openLoop.measuredAt.replace('T', ' ').slice(0, 16)} UTC`
-    : openLoop.measuredAt;
-  const out = [`\`${openLoop.command}\`, ${at}, ${openLoop.machine}.`];
+  const out = [`\`${openLoop.command}\`, ${when(openLoop)}, ${openLoop.machine}.`];
   out.push('', '| Figure | Value | Target |', '|---|---|---|');
   // A figure written once per rate (rows per screening) is shown once, as last measured.
   const seen = new Map<string, ResultRow>();

@@ -21,6 +21,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { type ClientJob, type Sample } from './open-loop-client.js';
+import { machineDescription } from './results.js';
 import { loadAllLists } from './quality.js';
 import { queryMix } from './query-mix.js';
 import {
@@ -358,7 +359,14 @@ async function main(): Promise<void> {
     rows.push({ name: 'pg / sqlite capacity', value: Number(pgShare.toFixed(3)), unit: 'ratio', target: '>= 0.7' });
   }
   mkdirSync(dirname(OUT), { recursive: true });
-  writeFileSync(OUT, `${JSON.stringify({ build: CLI, durationSeconds: DURATION, rows }, null, 2)}\n`);
+  const result = {
+    build: CLI,
+    durationSeconds: DURATION,
+    measuredAt: new Date().toISOString(),
+    machine: machineDescription(),
+    rows,
+  };
+  writeFileSync(OUT, `${JSON.stringify(result, null, 2)}\n`);
   console.log(`\nwritten: ${OUT}`);
 }
 
