@@ -293,3 +293,13 @@ export function sampleRecords(): Record<'us_ofac' | 'un_csl', ListRecord[]> {
     ],
   };
 }
+
+/** How many alerts each monitor of the app's database has, one count a monitor (no order). */
+export async function alertsPerMonitor(app: TestApp): Promise<number[]> {
+  const rows = await app.ctx.database.db
+    .selectFrom('alerts')
+    .select(['monitor_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('monitor_id')
+    .execute();
+  return rows.map((row) => Number(row.n));
+}

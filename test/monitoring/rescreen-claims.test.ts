@@ -16,6 +16,7 @@ import {
   type SeededOrg,
   type TestApp,
   activateRecords,
+  alertsPerMonitor,
   organization,
   seedOrg,
   startTestApp,
@@ -88,18 +89,9 @@ for (const { engine, skip } of ENGINES) {
       await a?.close();
     });
 
-    const alertsPerMonitor = async () => {
-      const rows = await a.ctx.database.db
-        .selectFrom('alerts')
-        .select(['monitor_id', (eb) => eb.fn.countAll<number>().as('n')])
-        .groupBy('monitor_id')
-        .execute();
-      return rows.map((r) => Number(r.n));
-    };
-
     it('the hung node’s work is taken over after the timeout, the pass completes, each alert is raised once', async () => {
       assert.equal(a.ctx.config.monitoring.claimTimeoutMs, engine === 'postgres' ? 2000 : 120_000);
-      assert.deepEqual(await alertsPerMonitor(), [], 'no alert before the change');
+      assert.deepEqual(await alertsPerMonitor(a), [], 'no alert before the change');
       clock.advance(60_000);
       // Every monitored name is now listed: every monitor's risk rises, one alert each.
       await activateRecords(
@@ -147,7 +139,7 @@ for (const { engine, skip } of ENGINES) {
         takenOver.reduce((n, r) => n + r.alerts, 0),
         MONITORS,
       );
-      assert.deepEqual(await alertsPerMonitor(), Array(MONITORS).fill(1), 'every monitor alerted once');
+      assert.deepEqual(await alertsPerMonitor(a), Array(MONITORS).fill(1), 'every monitor alerted once');
 
       // The hung node wakes and finishes screening its batch: it writes nothing.
       hung.wake();
@@ -156,7 +148,7 @@ for (const { engine, skip } of ENGINES) {
         assert.ok('error' in woke, `its session was ended: ${JSON.stringify(woke)}`);
         assert.match(String(woke.error), /not queryable|terminat/i);
       } else assert.equal('report' in woke ? woke.report?.alerts : woke, 0, 'the rows it read were rescreened since');
-      assert.deepEqual(await alertsPerMonitor(), Array(MONITORS).fill(1), 'still once each');
+      assert.deepEqual(await alertsPerMonitor(a), Array(MONITORS).fill(1), 'still once each');
       const rest = await (b ?? a).ctx.jobs.rescreen.runPass('full');
       assert.equal(rest?.rescreened, 0, 'nothing left due');
     });

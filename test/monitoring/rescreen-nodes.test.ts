@@ -14,6 +14,7 @@ import {
   type SeededOrg,
   type TestApp,
   activateRecords,
+  alertsPerMonitor,
   organization,
   seedOrg,
   startTestApp,
@@ -52,15 +53,6 @@ describe('rescreening across nodes (postgres)', { skip: postgres.skip }, () => {
     await a?.close();
   });
 
-  const alertsPerMonitor = async () => {
-    const rows = await a.ctx.database.db
-      .selectFrom('alerts')
-      .select(['monitor_id', (eb) => eb.fn.countAll<number>().as('n')])
-      .groupBy('monitor_id')
-      .execute();
-    return rows.map((r) => Number(r.n));
-  };
-
   it('two nodes share a full pass: each rescreens part, together all, every monitor alerted once', async () => {
     clock.advance(60_000);
     // Every monitored name is now listed: each monitor's risk rises.
@@ -74,7 +66,7 @@ describe('rescreening across nodes (postgres)', { skip: postgres.skip }, () => {
     assert.ok(ra && rb, 'neither node was turned away by a lease');
     assert.equal(ra.rescreened + rb.rescreened, MONITORS, `${ra.rescreened} + ${rb.rescreened}`);
     assert.ok(ra.rescreened > 0 && rb.rescreened > 0, `both nodes took part: ${ra.rescreened} and ${rb.rescreened}`);
-    const counts = await alertsPerMonitor();
+    const counts = await alertsPerMonitor(a);
     assert.equal(counts.length, MONITORS);
     assert.ok(
       counts.every((n) => n === 1),
@@ -100,7 +92,7 @@ describe('rescreening across nodes (postgres)', { skip: postgres.skip }, () => {
     await dying.end();
     const second = await b.ctx.jobs.rescreen.runPass('full');
     assert.equal(second?.rescreened, 5, "the next pass takes the dead node's batch");
-    const counts = await alertsPerMonitor();
+    const counts = await alertsPerMonitor(a);
     assert.ok(
       counts.every((n) => n === 2),
       `one alert per monitor per change: ${JSON.stringify(counts)}`,
