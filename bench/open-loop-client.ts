@@ -5,7 +5,7 @@
  * latency; this process holds the names only.
  *   node dist/bench/open-loop-client.js JOB.json  (prints {samples, lateSends} as JSON)
  */
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 
@@ -26,6 +26,16 @@ export interface Sample {
   status: number;
   /** Server-Timing stages, ms (total included), when the server sent them. */
   stages?: Record<string, number>;
+}
+
+/**
+ * BENCH_SLOW_LOG names a file that gets a line for every answer slower than 15 ms: its due instant
+ * (ms since the epoch, to line up with the server's own traces), its latency and its Server-Timing.
+ */
+const SLOW_LOG = process.env.BENCH_SLOW_LOG;
+
+function logSlow(dueAt: number, latency: number, timing: string | string[] | undefined): void {
+  appendFileSync(SLOW_LOG!, `${dueAt.toFixed(1)} ${latency.toFixed(1)} ${String(timing).replace(/ /g, '')}\n`);
 }
 
 function parseServerTiming(header: string | undefined): Record<string, number> | undefined {
@@ -75,8 +85,10 @@ export async function openLoop(
           res.on('end', () => {
             const timing = res.headers['server-timing'];
             const stages = parseServerTiming(Array.isArray(timing) ? timing[0] : timing);
+            const latency = performance.now() - due;
+            if (SLOW_LOG && latency > 15) logSlow(performance.timeOrigin + due, latency, timing);
             samples.push({
-              latency: performance.now() - due,
+              latency,
               status: res.statusCode ?? 0,
               ...(stages ? { stages } : {}),
             });

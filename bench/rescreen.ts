@@ -10,43 +10,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadConfig } from '../src/infra/config.js';
-import type { MonitorsTable } from '../src/infra/db-schema.js';
 import { newId } from '../src/infra/ids.js';
 import { unCslAdapter } from '../src/lists/adapters/un-csl.js';
 import { ListStore } from '../src/lists/list-store.js';
 import { Rescreener } from '../src/monitoring/rescreen-service.js';
-import { searchKey } from '../src/screening/search-key.js';
 import { createContext } from '../src/start/context.js';
-import { rng } from './query-mix.js';
-
-const SYLLABLES = [
-  'an',
-  'ber',
-  'cha',
-  'dor',
-  'el',
-  'fi',
-  'gar',
-  'hol',
-  'in',
-  'jo',
-  'ka',
-  'lin',
-  'mar',
-  'nes',
-  'o',
-  'pet',
-  'qui',
-  'ros',
-  'sen',
-  'tal',
-  'u',
-  'vic',
-  'wen',
-  'xa',
-  'yor',
-  'zu',
-];
+import { insertMonitors, monitorRows } from './monitor-seed.js';
 
 async function main(): Promise<void> {
   const arg = process.argv.find((a) => a.startsWith('--monitors='));
@@ -95,55 +64,9 @@ async function main(): Promise<void> {
       input: { org: 'bench', webhookUrl: 'http://127.0.0.1:9/hooks', webhookSecret: 'bench-secret-0123456789' },
     });
 
-    const rand = rng(11);
-    const listed = parsed.records.map((r) => r.name);
-    const rows: MonitorsTable[] = [];
-    for (let i = 0; i < total; i++) {
-      const name =
-        rand() < 0.02
-          ? (listed[Math.floor(rand() * listed.length)] as string)
-          : Array.from({ length: 2 + Math.floor(rand() * 2) }, () =>
-              Array.from(
-                { length: 2 + Math.floor(rand() * 2) },
-                () => SYLLABLES[Math.floor(rand() * SYLLABLES.length)],
-              ).join(''),
-            ).join(' ') + ` ${i}`;
-      rows.push({
-        id: newId('mon', ctx.clock.now()),
-        org_id: org.id,
-        screening_id: `scr_bench${i}`,
-        search_key: `${searchKey({ name })}#${i}`, // unique per monitor: a listed name is drawn many times
-        query: name,
-        entity_type: null,
-        country: null,
-        birth_date: null,
-        entity_name: null,
-        risk_threshold: 55,
-        is_active: 1,
-        last_risk_score: 0,
-        last_risk_level: 'low',
-        last_sources: '[]',
-        last_entity_id: null,
-        last_list_versions: '[]',
-        last_screened_at: now,
-        rescreen_generation: null,
-        external_id: null,
-        created_at: now,
-        removed_at: null,
-        identifiers: null,
-      });
-    }
+    const rows = monitorRows({ orgId: org.id, total, listed: parsed.records.map((r) => r.name), now: ctx.clock.now() });
     const seedStart = performance.now();
-    for (let i = 0; i < rows.length; i += 2000) {
-      const chunk = rows.slice(i, i + 2000);
-      await ctx.database.db.transaction().execute(async (trx) => {
-        for (let j = 0; j < chunk.length; j += 100)
-          await trx
-            .insertInto('monitors')
-            .values(chunk.slice(j, j + 100))
-            .execute();
-      });
-    }
+    await insertMonitors(ctx.database.db, rows);
     console.log(
       `monitors: ${total.toLocaleString('en')} seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
     );

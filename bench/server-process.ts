@@ -3,7 +3,7 @@
  * readiness, CPU time from /proc, autocannon as a promise, and a steady interactive load.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
@@ -122,7 +122,8 @@ export interface ServerNode {
 
 /**
  * `sanctions serve` from the build at `cliPath`, on a free port; resolves once its lists are loaded.
- * BENCH_SERVER_NODE_ARGS passes node flags to it (e.g. "--max-semi-space-size=32" or "--cpu-prof").
+ * BENCH_SERVER_NODE_ARGS passes node flags to it (e.g. "--max-semi-space-size=32" or "--trace-gc"), and
+ * BENCH_SERVER_STDOUT names a file that gets a copy of its standard output (the log, a GC trace).
  */
 export async function startServer(cliPath: string, env: NodeJS.ProcessEnv): Promise<ServerNode> {
   const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
@@ -132,7 +133,9 @@ export async function startServer(cliPath: string, env: NodeJS.ProcessEnv): Prom
   });
   const url = await new Promise<string>((resolveUrl, reject) => {
     proc.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening`)));
+    const copy = process.env.BENCH_SERVER_STDOUT;
     createInterface({ input: proc.stdout! }).on('line', (text) => {
+      if (copy) appendFileSync(copy, `${text}\n`);
       try {
         const line = JSON.parse(text) as { msg?: string; url?: string };
         if (line.msg === 'sanctions screening service listening' && line.url) resolveUrl(line.url);

@@ -11,6 +11,8 @@ const benches = [
   ['open-loop latency (SQLite, PostgreSQL one and two nodes)', ['dist/bench/open-loop.js']],
   ['ownership derivation (3M entities, 500k stakes)', ['--max-old-space-size=4096', 'dist/bench/ownership.js']],
   ['rescreening monitors', ['dist/bench/rescreen.js']],
+  // Options: --monitors=N (default 1,000,000), --nodes=1,2; needs PostgreSQL (TEST_DATABASE_URL).
+  ['rescreening across nodes (PostgreSQL, one node and two)', ['dist/bench/rescreen-nodes.js']],
   // Options: --monitors=N (default 100,000), --changes=N (default 20).
   ['list updates: publisher change to signed webhook, delta and full rescreen', ['dist/bench/list-updates.js']],
   ['profile backtest: 100,000 stored screenings, interactive p99', ['dist/bench/backtest.js']],
@@ -27,7 +29,11 @@ for (const [title, baseArgs] of benches) {
   const script = baseArgs.find((a) => a.endsWith('.js'));
   const passed = options.filter((o) => !o.startsWith('--only='));
   // numberArg takes the first occurrence: options given win over the defaults after them.
-  const takesOptions = script === 'dist/bench/reliability.js' || script === 'dist/bench/open-loop.js';
+  const takesOptions = [
+    'dist/bench/reliability.js',
+    'dist/bench/open-loop.js',
+    'dist/bench/rescreen-nodes.js',
+  ].includes(script);
   const args = takesOptions ? [script, ...passed, ...baseArgs.slice(1)] : baseArgs;
   if (!existsSync(script)) {
     console.log(`\n== ${title}: ${script} not built, skipped`);

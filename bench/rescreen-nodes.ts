@@ -1,0 +1,222 @@
+/**
+ * Rescreening across nodes (issue 30, item 4): N monitors in one PostgreSQL schema with every list
+ * of ../shared/data/lists synced, rescreened in full by one node, then by two nodes at once (each a
+ * process of its own with its own matching thread, as `sanctions serve` nodes; every batch claimed
+ * with FOR UPDATE SKIP LOCKED, monitoring/rescreen-service.ts). Before each run every monitor is put
+ * back to its first state (never screened against these lists, low risk, no alert), so both runs do
+ * the same work and raise the same alerts; the benchmark checks that they did, that every monitor was
+ * rescreened exactly once, and that no monitor got two alerts.
+ *   npm run build && node dist/bench/rescreen-nodes.js [--monitors=N] [--nodes=1,2]
+ * Writes bench/results/rescreen-nodes.json. PostgreSQL from TEST_DATABASE_URL (default
+ * postgres://postgres@127.0.0.1:5432/test), in a schema of its own that is dropped at the end.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { loadConfig } from '../src/infra/config.js';
+import { createContext } from '../src/start/context.js';
+import { insertMonitors, monitorRows } from './monitor-seed.js';
+import { type ResultRow, benchNote, writeResult } from './results.js';
+import { LISTS, numberArg, prepareServerData } from './server-process.js';
+
+const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const CLI = resolve(process.cwd(), 'bin/sanctions');
+const SELF = fileURLToPath(import.meta.url);
+
+interface NodeReport {
+  rescreened: number;
+  alerts: number;
+  seconds: number;
+}
+
+/** A node: loads the lists, says `ready`, runs one pass of `mode` on `go` and prints its report. */
+async function nodeMain(mode: 'full' | 'delta'): Promise<void> {
+  const ctx = await createContext(loadConfig(process.env));
+  try {
+    await ctx.runtime.refresh();
+    console.log('ready');
+    await new Promise<void>((go) => createInterface({ input: process.stdin }).once('line', () => go()));
+    const started = performance.now();
+    const report = await ctx.jobs.rescreen.runPass(mode);
+    const seconds = (performance.now() - started) / 1000;
+    const own: NodeReport = { rescreened: report?.rescreened ?? 0, alerts: report?.alerts ?? 0, seconds };
+    console.log(JSON.stringify(own));
+  } finally {
+    await ctx.close();
+  }
+}
+
+/** Starts `count` nodes, waits until each has its lists, starts their passes at once; the wall time and reports. */
+async function runNodes(env: NodeJS.ProcessEnv, count: number, mode: 'full' | 'delta') {
+  const nodes = Array.from({ length: count }, () =>
+    spawn(
+      process.execPath,
+      [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), SELF, `--node=${mode}`],
+      { env, stdio: ['pipe', 'pipe', 'inherit'] },
+    ),
+  );
+  const reports = nodes.map(
+    (child) =>
+      new Promise<{ ready: Promise<void>; report: Promise<NodeReport> }>((resolveLines) => {
+        let readyNow: () => void = () => undefined;
+        let reportNow: (report: NodeReport) => void = () => undefined;
+        const ready = new Promise<void>((resolveReady) => (readyNow = resolveReady));
+        const report = new Promise<NodeReport>((resolveReport, reject) => {
+          reportNow = resolveReport;
+          child.once('exit', (code) => reject(new Error(`a node exited (${code}) without a report`)));
+        });
+        createInterface({ input: child.stdout! }).on('line', (line) => {
+          if (line === 'ready') readyNow();
+          else if (line.startsWith('{')) reportNow(JSON.parse(line) as NodeReport);
+        });
+        resolveLines({ ready, report });
+      }),
+  );
+  const lines = await Promise.all(reports);
+  await Promise.all(lines.map((line) => line.ready));
+  const started = performance.now();
+  for (const child of nodes) child.stdin!.end('go\n');
+  const done = await Promise.all(lines.map((line) => line.report));
+  const seconds = (performance.now() - started) / 1000;
+  await Promise.all(nodes.map((child) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : 0)));
+  return { seconds, nodes: done };
+}
+
+/** Every monitor as before its first rescreen; the alerts and deliveries of the last run gone. */
+async function resetMonitors(client: pg.Client): Promise<void> {
+  await client.query('delete from webhook_attempts');
+  await client.query('delete from webhook_deliveries');
+  await client.query('delete from alerts');
+  await client.query(
+    `update monitors set rescreen_generation = null, last_risk_score = 0, last_risk_level = 'low',
+       last_sources = '[]', last_entity_id = null, last_list_versions = '[]'`,
+  );
+}
+
+async function alertCounts(client: pg.Client): Promise<{ alerts: number; monitors: number }> {
+  const { rows } = await client.query<{ alerts: string; monitors: string }>(
+    'select count(*) as alerts, count(distinct monitor_id) as monitors from alerts',
+  );
+  return { alerts: Number(rows[0]!.alerts), monitors: Number(rows[0]!.monitors) };
+}
+
+/** The monitors and their organization (with a webhook, so alerts write deliveries); seconds taken. */
+async function seed(env: NodeJS.ProcessEnv, total: number): Promise<number> {
+  prepareServerData(CLI, env);
+  const ctx = await createContext(loadConfig(env), { command: true });
+  try {
+    await ctx.services.tenants.updateOrganization({
+      ctx: ctx.operator,
+      input: { org: 'bench', webhookUrl: 'http://127.0.0.1:9/hooks', webhookSecret: 'bench-secret-0123456789' },
+    });
+    const org = await ctx.database.db
+      .selectFrom('organizations')
+      .select('id')
+      .where('slug', '=', 'bench')
+      .executeTakeFirstOrThrow();
+    const records = await ctx.database.db.selectFrom('list_records').select('data').limit(50_000).execute();
+    const listed = records.map((r) => (JSON.parse(r.data) as { name: string }).name);
+    const started = performance.now();
+    await insertMonitors(ctx.database.db, monitorRows({ orgId: org.id, total, listed, now: ctx.clock.now() }));
+    return (performance.now() - started) / 1000;
+  } finally {
+    await ctx.close();
+  }
+}
+
+async function measure(env: NodeJS.ProcessEnv, client: pg.Client, total: number, counts: number[]) {
+  const size = `${total.toLocaleString('en')} monitors, PostgreSQL, every list`;
+  const rows: ResultRow[] = [];
+  // A new monitor's terms (for delta passes) are written by the first pass that sees it: once, untimed below.
+  const terms = await runNodes(env, 1, 'delta');
+  console.log(`monitor terms written in ${terms.seconds.toFixed(1)} s (once per new monitor)`);
+  const times = new Map<number, number>();
+  let firstAlerts: number | undefined;
+  for (const count of counts) {
+    await resetMonitors(client);
+    const run = await runNodes(env, count, 'full');
+    const rescreened = run.nodes.reduce((sum, node) => sum + node.rescreened, 0);
+    const alerts = await alertCounts(client);
+    const shares = run.nodes.map((node) => `${((100 * node.rescreened) / total).toFixed(1)}%`).join(' / ');
+    console.log(
+      `${count} node(s): ${rescreened.toLocaleString('en')} rescreened in ${run.seconds.toFixed(1)} s ` +
+        `(${Math.round(rescreened / run.seconds).toLocaleString('en')}/s; shares ${shares}), ${alerts.alerts} alerts on ${alerts.monitors} monitors`,
+    );
+    if (rescreened !== total) throw new Error(`${count} node(s) rescreened ${rescreened} of ${total} monitors`);
+    if (alerts.alerts !== alerts.monitors) throw new Error(`a monitor got two alerts in one pass (${count} nodes)`);
+    if (firstAlerts !== undefined && alerts.alerts !== firstAlerts)
+      throw new Error(`${count} node(s) raised ${alerts.alerts} alerts, one node ${firstAlerts}`);
+    firstAlerts ??= alerts.alerts;
+    times.set(count, run.seconds);
+    rows.push({
+      name: `full rescreen, ${count} node${count > 1 ? 's' : ''} (${size})`,
+      value: Number(run.seconds.toFixed(1)),
+      unit: 's',
+      ...(count === 1 && total >= 1_000_000 ? { target: '<= 300' } : {}),
+    });
+    if (count > 1)
+      rows.push({ name: `share of the monitors each node rescreened (${count} nodes)`, value: shares, unit: '' });
+  }
+  const one = times.get(1);
+  for (const [count, seconds] of times)
+    if (one && count > 1)
+      rows.push({
+        name: `${count} nodes / one node, time of a full rescreen (${size})`,
+        value: Number((seconds / one).toFixed(2)),
+        unit: 'ratio',
+        target: `about 1/${count}`,
+      });
+  return rows;
+}
+
+async function main(): Promise<void> {
+  const total = numberArg('monitors', 1_000_000);
+  const counts = (process.argv.find((a) => a.startsWith('--nodes='))?.slice(8) ?? '1,2').split(',').map(Number);
+  if (!existsSync(LISTS)) {
+    console.log(`lists absent (${LISTS}); nothing to measure.`);
+    return;
+  }
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+  } catch {
+    console.log(`PostgreSQL is not reachable at ${PG_URL}; skipped.`);
+    return;
+  }
+  const schema = `bench_rescreen_${process.pid}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'sanctions-rescreen-nodes-'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    DATABASE_URL: `${PG_URL}?schema=${schema}`,
+    LOG_LEVEL: 'silent',
+    WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
+  };
+  try {
+    const seeded = await seed(env, total);
+    console.log(`${total.toLocaleString('en')} monitors seeded in ${seeded.toFixed(1)} s`);
+    await client.query(`set search_path to "${schema}"`);
+    const rows = await measure(env, client, total, counts);
+    writeResult({
+      benchmark: 'rescreen-nodes',
+      title: 'Full rescreen on PostgreSQL, one node and two',
+      command: `node dist/bench/rescreen-nodes.js --monitors=${total} --nodes=${counts.join(',')}`,
+      note: benchNote('each node a process with one matching thread; PostgreSQL shares the 2 cores with the nodes'),
+      rows,
+    });
+  } finally {
+    await client.query(`drop schema if exists "${schema}" cascade`).catch(() => undefined);
+    await client.end();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const node = process.argv.find((a) => a.startsWith('--node='))?.slice(7);
+(node ? nodeMain(node === 'delta' ? 'delta' : 'full') : main()).catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
