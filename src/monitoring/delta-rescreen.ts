@@ -132,8 +132,8 @@ export async function affectedMonitors(
   let next = reached.length > 0 ? pageAt(0) : undefined;
   for (let i = 0; next && !stopping(); i += PAGE) {
     const page = await next;
-    // A page's searches are asked at once: a screener in matching threads (start/context.ts) keeps
-    // its threads busy with them, with no wait for this thread between two; each verdict is the same screening.
+    // A page's searches are asked at once: a screener in matching threads (start/context.ts) gets them
+    // in one message per thread and turn, not one round trip each; each verdict is the same screening.
     const asked = new Map<string, Promise<boolean>>();
     for (const monitor of page) {
       const key = verdictKey(monitor);
@@ -168,9 +168,6 @@ async function touches(probe: Screener, monitor: ProbedSearch, floor: number): P
       ...(monitor.identifiers ? { identifiers: matchIdentifiers(parseStoredIdentifiers(monitor.identifiers)) } : {}),
     },
     { floor, maxMatches: 1 },
-    // Background work: a matching thread holds at most two of these at a time, so an analyst's
-    // screening never waits behind a page of them (matching-pool.ts).
-    { background: true },
   );
   return found.matchCount > 0;
 }
