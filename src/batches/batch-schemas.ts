@@ -137,6 +137,27 @@ export const BatchResultRow = Type.Object(
 );
 export type BatchResultRowData = Static<typeof BatchResultRow>;
 
+/** The body of the webhook event `batch.completed` (batch-runner.ts `finishBatches`; docs/webhooks.md). */
+export const BatchCompletedEvent = Type.Object(
+  {
+    event: Type.Literal('batch.completed'),
+    timestamp: Type.String({ format: 'date-time', description: 'When the batch completed.' }),
+    organization: Type.Object(
+      { id: Type.String({ description: '`org_<id>`' }), slug: Type.String(), name: Type.String() },
+      { additionalProperties: false },
+    ),
+    batch: Type.Ref(BatchStatus, {
+      description: 'The batch as GET /v1/batches/{id} returns it, with the status `completed`.',
+    }),
+  },
+  {
+    $id: 'BatchCompletedEvent',
+    title: 'BatchCompletedEvent',
+    additionalProperties: false,
+    description: 'The body of the webhook event `batch.completed`.',
+  },
+);
+
 export const ResultsQuery = Type.Object({
   page: PageQuery.page,
   pageSize: Type.Optional(
@@ -159,4 +180,12 @@ export type ResultsQueryType = Static<typeof ResultsQuery>;
 
 export const ListBatchesQuery = Type.Object({ ...PageQuery });
 
-export const BATCH_SCHEMAS = [BatchItem, CreateBatchBody, BatchAccepted, RowError, BatchStatus, BatchResultRow];
+export const BATCH_SCHEMAS = [
+  BatchItem,
+  CreateBatchBody,
+  BatchAccepted,
+  RowError,
+  BatchStatus,
+  BatchResultRow,
+  BatchCompletedEvent,
+];

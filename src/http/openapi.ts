@@ -1,4 +1,5 @@
 import type { SwaggerOptions } from '@fastify/swagger';
+import type { WebhookEvent } from '../webhooks/index.js';
 import { COMMON_HEADERS } from './schemas.js';
 
 /**
@@ -48,12 +49,20 @@ const deliveryHeader = (name: string, description: string, required = true) => (
   description,
 });
 
+/** The tag each event is listed under, by the domain that sends it. */
+const WEBHOOK_TAGS: Record<string, string> = {
+  alert: 'monitoring',
+  batch: 'batches',
+  lists: 'lists',
+  validation: 'validation',
+};
+
 /** A webhook event: what the service POSTs to the organization's webhook URL, signed. */
-function webhookEvent(event: string, schema: string, summary: string, description: string) {
+function webhookEvent(event: WebhookEvent, schema: string, summary: string, description: string) {
   return {
     post: {
       operationId: `${event.replace(/\.(\w)/, (_m, c: string) => c.toUpperCase())}Event`,
-      tags: [event.startsWith('lists.') ? 'lists' : 'monitoring'],
+      tags: [WEBHOOK_TAGS[event.split('.')[0] ?? ''] ?? 'monitoring'],
       // Sent by the service, not called with an API key: the signature header authenticates it.
       security: [],
       summary,
@@ -80,14 +89,34 @@ function webhookEvent(event: string, schema: string, summary: string, descriptio
 
 /**
  * Webhook events the service POSTs to an organization's webhook URL (OpenAPI 3.1 `webhooks`,
- * docs/webhooks.md), signed with the organization's webhook secret.
+ * docs/webhooks.md), signed with the organization's webhook secret. Keyed by every event the service
+ * delivers (WEBHOOK_EVENTS, webhooks/payload.ts): an event added there does not compile until it is
+ * described here.
  */
-const WEBHOOKS = {
+const WEBHOOKS: Record<WebhookEvent, ReturnType<typeof webhookEvent>> = {
   'alert.created': webhookEvent(
     'alert.created',
     'AlertCreatedEvent',
     'A rescreen raised an alert',
     "Sent when a rescreen of a monitor changes its risk level, crosses its threshold in either direction, finds it on a new list, or lapses an analyst's suppression of one of its matches.",
+  ),
+  'alert.resolved': webhookEvent(
+    'alert.resolved',
+    'AlertResolvedEvent',
+    'A user resolved an alert',
+    "Sent when a member of the organization resolves an alert (`sanctions alerts resolve ALERT_ID --user EMAIL [--note TEXT]`, or the console): the alert object with `resolvedAt` set, plus `resolvedBy` (the user's email) and `note` when one was given.",
+  ),
+  'batch.completed': webhookEvent(
+    'batch.completed',
+    'BatchCompletedEvent',
+    'Every row of a batch has run',
+    'Sent when every row of a batch (POST /v1/batches) has run, with the batch as GET /v1/batches/{id} returns it; not sent for a cancelled batch.',
+  ),
+  'validation.missed': webhookEvent(
+    'validation.missed',
+    'ValidationMissedEvent',
+    'A list activation brought entries the service does not find',
+    'Sent to every organization with a webhook when list versions come into force and the quick validation run recorded on them does not find every new or changed entry at medium or above: the run, the versions and the entity ids it missed.',
   ),
   'lists.changed': webhookEvent(
     'lists.changed',

@@ -123,29 +123,51 @@ export async function affectedMonitors(
   const out = new Set(direct);
   // The same search is asked once, whichever organizations monitor it.
   const verdicts = new Map<string, boolean>();
-  for (let i = 0; i < reached.length && !stopping(); i += PAGE) {
-    for (const monitor of await store.searchesOf(reached.slice(i, i + PAGE))) {
-      const key = `${monitor.search_key}\u0000${monitor.identifiers ?? ''}`;
-      let hit = verdicts.get(key);
-      if (hit === undefined) {
-        const found = await probe.screen(
-          {
-            name: monitor.query,
-            ...(monitor.entity_type ? { entityType: monitor.entity_type as never } : {}),
-            ...(monitor.country ? { country: monitor.country } : {}),
-            ...(monitor.birth_date ? { birthDate: monitor.birth_date } : {}),
-            ...(monitor.identifiers
-              ? { identifiers: matchIdentifiers(parseStoredIdentifiers(monitor.identifiers)) }
-              : {}),
-          },
-          { floor, maxMatches: 1 },
-        );
-        hit = found.matchCount > 0;
-        verdicts.set(key, hit);
-      }
-      if (hit) out.add(monitor.id);
+  const pageAt = (at: number) => {
+    const read = store.searchesOf(reached.slice(at, at + PAGE));
+    // Awaited below unless the pass stops first: a failed read then is no unhandled rejection.
+    read.catch(() => undefined);
+    return read;
+  };
+  let next = reached.length > 0 ? pageAt(0) : undefined;
+  for (let i = 0; next && !stopping(); i += PAGE) {
+    const page = await next;
+    // A page's searches are asked at once: a screener in matching threads (start/context.ts) gets them
+    // in one message per thread and turn, not one round trip each; each verdict is the same screening.
+    const asked = new Map<string, Promise<boolean>>();
+    for (const monitor of page) {
+      const key = verdictKey(monitor);
+      if (!verdicts.has(key) && !asked.has(key)) asked.set(key, touches(probe, monitor, floor));
     }
+    // Once they are sent (a turn of the event loop), the next page is read while they are screened.
+    await yieldToEventLoop();
+    next = i + PAGE < reached.length ? pageAt(i + PAGE) : undefined;
+    const hits = await Promise.all(asked.values());
+    [...asked.keys()].forEach((key, at) => verdicts.set(key, hits[at] === true));
+    for (const monitor of page) if (verdicts.get(verdictKey(monitor))) out.add(monitor.id);
     await yieldToEventLoop();
   }
   return { ids: [...out].sort(), reached: direct.size + reached.length };
+}
+
+type ProbedSearch = Awaited<ReturnType<MonitorStore['searchesOf']>>[number];
+
+/** Monitors of one search and identifiers share a verdict. */
+function verdictKey(monitor: ProbedSearch): string {
+  return `${monitor.search_key}\u0000${monitor.identifiers ?? ''}`;
+}
+
+/** Whether the monitor's search, screened against the changed entities alone, scores a match from `floor`. */
+async function touches(probe: Screener, monitor: ProbedSearch, floor: number): Promise<boolean> {
+  const found = await probe.screen(
+    {
+      name: monitor.query,
+      ...(monitor.entity_type ? { entityType: monitor.entity_type as never } : {}),
+      ...(monitor.country ? { country: monitor.country } : {}),
+      ...(monitor.birth_date ? { birthDate: monitor.birth_date } : {}),
+      ...(monitor.identifiers ? { identifiers: matchIdentifiers(parseStoredIdentifiers(monitor.identifiers)) } : {}),
+    },
+    { floor, maxMatches: 1 },
+  );
+  return found.matchCount > 0;
 }

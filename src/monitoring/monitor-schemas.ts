@@ -77,41 +77,46 @@ export type ListMonitorsQueryType = Static<typeof ListMonitorsQuery>;
 
 const Sources = (description: string) => Type.Array(Type.String(), { description });
 
+const Organization = Type.Object(
+  { id: Type.String({ description: '`org_<id>`' }), slug: Type.String(), name: Type.String() },
+  { additionalProperties: false },
+);
+
+/** The alert object of both alert events (alerts-service.ts `alertView`, alert-raise.ts; api-v1.md 2.9). */
+const alertFields = {
+  id: Type.String({ description: '`alt_<id>`' }),
+  monitorId: Type.String(),
+  entityId: Type.Union([Type.String(), Type.Null()], {
+    description: 'The top match; when the party dropped off the lists, the entity it matched before.',
+  }),
+  entityName: Type.Union([Type.String(), Type.Null()]),
+  oldRiskScore: Type.Number({ minimum: 0, maximum: 100 }),
+  newRiskScore: Type.Number({ minimum: 0, maximum: 100 }),
+  oldRiskLevel: RiskLevelSchema,
+  newRiskLevel: RiskLevelSchema,
+  oldSources: Sources('Sources matched before the rescreen.'),
+  newSources: Sources('Sources matched now.'),
+  oldLists: Sources('List labels of oldSources.'),
+  newLists: Sources('List labels of newSources.'),
+  reasons: Type.Array(
+    Type.Union(
+      ['risk_level_changed', 'threshold_crossed', 'source_added', 'suppression_lapsed'].map((r) => Type.Literal(r)),
+    ),
+  ),
+  riskThreshold: Type.Optional(Type.Number({ description: "The monitor's threshold (not on test sends)." })),
+  query: Type.Optional(Type.String({ description: 'The monitored name (not on test sends).' })),
+  timestamp: Type.String({ format: 'date-time', description: 'When the alert was raised.' }),
+};
+
 /** The body of the webhook event `alert.created` (alert-raise.ts; api-v1.md 2.9 and 6.2, docs/webhooks.md). */
 export const AlertCreatedEvent = Type.Object(
   {
     event: Type.Literal('alert.created'),
     timestamp: Type.String({ format: 'date-time' }),
-    organization: Type.Object(
-      { id: Type.String({ description: '`org_<id>`' }), slug: Type.String(), name: Type.String() },
-      { additionalProperties: false },
-    ),
+    organization: Organization,
     alert: Type.Object(
       {
-        id: Type.String({ description: '`alt_<id>`' }),
-        monitorId: Type.String(),
-        entityId: Type.Union([Type.String(), Type.Null()], {
-          description: 'The top match; when the party dropped off the lists, the entity it matched before.',
-        }),
-        entityName: Type.Union([Type.String(), Type.Null()]),
-        oldRiskScore: Type.Number({ minimum: 0, maximum: 100 }),
-        newRiskScore: Type.Number({ minimum: 0, maximum: 100 }),
-        oldRiskLevel: RiskLevelSchema,
-        newRiskLevel: RiskLevelSchema,
-        oldSources: Sources('Sources matched before the rescreen.'),
-        newSources: Sources('Sources matched now.'),
-        oldLists: Sources('List labels of oldSources.'),
-        newLists: Sources('List labels of newSources.'),
-        reasons: Type.Array(
-          Type.Union(
-            ['risk_level_changed', 'threshold_crossed', 'source_added', 'suppression_lapsed'].map((r) =>
-              Type.Literal(r),
-            ),
-          ),
-        ),
-        riskThreshold: Type.Optional(Type.Number({ description: "The monitor's threshold (not on test sends)." })),
-        query: Type.Optional(Type.String({ description: 'The monitored name (not on test sends).' })),
-        timestamp: Type.String({ format: 'date-time' }),
+        ...alertFields,
         resolvedAt: Type.Null(),
         lapsedSuppressions: Type.Optional(
           Type.Array(
@@ -134,4 +139,38 @@ export const AlertCreatedEvent = Type.Object(
   },
 );
 
-export const MONITOR_SCHEMAS = [CreateMonitorRequest, MonitorCreated, MonitorItem, MonitorRemoved, AlertCreatedEvent];
+/**
+ * The body of the webhook event `alert.resolved` (alerts-service.ts `resolveAlert`; DECISIONS.md:
+ * the alert object with resolvedAt set, plus resolvedBy and note).
+ */
+export const AlertResolvedEvent = Type.Object(
+  {
+    event: Type.Literal('alert.resolved'),
+    timestamp: Type.String({ format: 'date-time', description: 'When the alert was resolved.' }),
+    organization: Organization,
+    alert: Type.Object(
+      {
+        ...alertFields,
+        resolvedAt: Type.String({ format: 'date-time' }),
+        resolvedBy: Type.String({ description: 'The email of the user who resolved the alert.' }),
+        note: Type.Optional(Type.String({ description: 'The note given when resolving, if any.' })),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  {
+    $id: 'AlertResolvedEvent',
+    title: 'AlertResolvedEvent',
+    additionalProperties: false,
+    description: 'The body of the webhook event `alert.resolved`.',
+  },
+);
+
+export const MONITOR_SCHEMAS = [
+  CreateMonitorRequest,
+  MonitorCreated,
+  MonitorItem,
+  MonitorRemoved,
+  AlertCreatedEvent,
+  AlertResolvedEvent,
+];

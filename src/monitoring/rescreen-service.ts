@@ -37,6 +37,8 @@ export interface RescreenDeps {
    * against (delta-rescreen.ts). Without it, list changes are followed by full passes only.
    */
   probe?: (records: ListRecord[]) => Promise<Screener>;
+  /** Frees a screener `probe` built once the delta pass is done with it (matching threads hold it). */
+  releaseProbe?: (probe: Screener) => void;
   /** Called when a batch wrote webhook deliveries (the delivery job sends them at once). */
   onDeliveries?: () => void;
   log?: Log;
@@ -257,7 +259,13 @@ export class Rescreener {
     const delta: DeltaReport = { entities: changed.entityIds.size, reached: 0, monitors: 0, alerts: 0, tookMs: 0 };
     if (changed.records.length > 0 && this.deps.probe) {
       const probe = await this.deps.probe(changed.records);
-      const { ids, reached } = await affectedMonitors(db, changed, probe, this.deps.matching, () => this.job.stopping);
+      const { ids, reached } = await affectedMonitors(
+        db,
+        changed,
+        probe,
+        this.deps.matching,
+        () => this.job.stopping,
+      ).finally(() => this.deps.releaseProbe?.(probe));
       delta.reached = reached;
       delta.monitors = ids.length;
       for (let i = 0; i < ids.length && !this.job.stopping; i += this.deps.monitoring.batchSize) {

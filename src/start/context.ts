@@ -112,6 +112,9 @@ export async function createContext(
     runtime,
     nodeId,
     profileWatch,
+    ...(pool
+      ? { probes: { build: (records) => pool.load(records), release: (probe) => void pool.retire(probe) } }
+      : {}),
     ...(counters ? { counters } : {}),
     ...(log ? { log } : {}),
   });

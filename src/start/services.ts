@@ -8,7 +8,14 @@ import type { DatabaseHandle } from '../infra/database.js';
 import { SecretBox } from '../infra/secrets.js';
 import { InFlight } from '../infra/in-flight.js';
 import type { RedisCounters } from '../infra/redis-counters.js';
-import { type ListRuntime, listStatus, type ListSyncDeps, type ListSyncService, loadListSync } from '../lists/index.js';
+import {
+  type ListRecord,
+  type ListRuntime,
+  listStatus,
+  type ListSyncDeps,
+  type ListSyncService,
+  loadListSync,
+} from '../lists/index.js';
 import {
   alertDecisionTarget,
   alertsService,
@@ -87,6 +94,11 @@ export interface WiringHost {
   counters?: RedisCounters;
   /** On PostgreSQL: tells the profile cache when any node changed a profile (profiles/profile-resolver.ts). */
   profileWatch?: TableWatch | undefined;
+  /**
+   * Builds a screener over a few records in the matching threads (start/context.ts), where the
+   * engine runs warm and off the HTTP thread, and frees it; without it, on this thread.
+   */
+  probes?: { build: (records: ListRecord[]) => Promise<Screener>; release: (probe: Screener) => void };
   log?: Log;
 }
 
@@ -221,8 +233,10 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     monitoring: config.monitoring,
     nodeId,
     lists: () => runtime.current(),
-    // The changed entities of a delta pass, indexed on this thread: a few records, built in milliseconds.
-    probe: (records) => inlineScreener(records),
+    // The changed entities of a delta pass: a few records, indexed in milliseconds, in the matching
+    // threads when there are some (screened there as every other screening is), else on this thread.
+    probe: host.probes?.build ?? ((records) => inlineScreener(records)),
+    ...(host.probes ? { releaseProbe: host.probes.release } : {}),
     onDeliveries: () => deliveries.job.kick(),
     profileOf,
     ...(config.http.publicUrl ? { publicUrl: config.http.publicUrl } : {}),

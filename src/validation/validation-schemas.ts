@@ -137,9 +137,55 @@ export const ReportParams = Type.Object({
   file: Type.Union([Type.Literal('report.json'), Type.Literal('report.html')]),
 });
 
+/**
+ * The body of the webhook event `validation.missed` (validation-runner.ts `complete`; docs/validation.md
+ * "List activations"): sent to every organization with a webhook when an activation's quick run did
+ * not find all of the new or changed entries at medium or above.
+ */
+export const ValidationMissedEvent = Type.Object(
+  {
+    event: Type.Literal('validation.missed'),
+    timestamp: Type.String({ format: 'date-time', description: 'When the run completed.' }),
+    organization: Type.Object(
+      { id: Type.String({ description: '`org_<id>`' }), slug: Type.String(), name: Type.String() },
+      { additionalProperties: false },
+    ),
+    validation: Type.Object(
+      {
+        runId: Type.String({ description: 'The activation run (`val_act_...`): GET /v1/validation/runs/{id}.' }),
+        versions: Type.Array(
+          Type.Object(
+            {
+              source: Type.String({ description: 'A source id, e.g. `us_ofac`.' }),
+              version: Type.String({ description: 'The list version in force (`lv_...`).' }),
+            },
+            { additionalProperties: false },
+          ),
+          { description: 'The list versions in force after the activation, one per source.' },
+        ),
+        newOrChanged: Type.Integer({
+          minimum: 0,
+          description: 'Names and listings of the new and changed entries that were self-screened.',
+        }),
+        missed: Type.Array(Type.String(), {
+          description: 'Entity ids (`<source>:<record id>`) of the new or changed entries not all found.',
+        }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  {
+    $id: 'ValidationMissedEvent',
+    title: 'ValidationMissedEvent',
+    additionalProperties: false,
+    description: 'The body of the webhook event `validation.missed`.',
+  },
+);
+
 export const VALIDATION_SCHEMAS = [
   ValidationRunStatusSchema,
   CreateValidationRunBody,
   ValidationSummaryRow,
   ValidationRun,
+  ValidationMissedEvent,
 ];

@@ -4,7 +4,8 @@
  */
 export { enqueueDelivery, outboxBacklog, releaseClaims } from './delivery-store.js';
 export { DeliveryWorker } from './delivery-worker.js';
-export { serializeBatchEvent, serializeEvent, serializeValidationEvent } from './payload.js';
+export { serializeBatchEvent, serializeEvent, serializeValidationEvent, WEBHOOK_EVENTS } from './payload.js';
+export type { WebhookEvent } from './payload.js';
 export type { AlertPayload } from './payload.js';
 export { assertWebhookUrlAllowed } from './ssrf.js';
 export { webhooksService } from './webhooks-service.js';

@@ -1,7 +1,19 @@
 /** The webhook payload of api-v1.md 6.2. */
 
-export type WebhookEvent =
-  'alert.created' | 'alert.resolved' | 'batch.completed' | 'validation.missed' | 'lists.changed';
+/**
+ * Every event the service delivers to an organization's webhook URL: enqueueDelivery takes only
+ * these, and the OpenAPI document's `webhooks` (src/http/openapi.ts) must describe each one (a test
+ * checks it), so an event cannot be sent without being documented.
+ */
+export const WEBHOOK_EVENTS = [
+  'alert.created',
+  'alert.resolved',
+  'batch.completed',
+  'validation.missed',
+  'lists.changed',
+] as const;
+
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export interface OrganizationRef {
   id: string;
@@ -38,37 +50,29 @@ export interface AlertPayload {
   decisions?: unknown[];
 }
 
-export interface WebhookBody {
-  event: WebhookEvent;
-  timestamp: string;
-  organization: OrganizationRef;
-  alert: AlertPayload;
+/** The envelope of every event: its name, when, whose, and the object under its own key. */
+function envelope(event: WebhookEvent, timestamp: string, organization: OrganizationRef, key: string, value: object) {
+  return JSON.stringify({
+    event,
+    timestamp,
+    organization: { id: organization.id, slug: organization.slug, name: organization.name },
+    [key]: value,
+  });
 }
 
 /** The exact bytes that are signed and sent; stored with the delivery so every retry sends the same body. */
 export function serializeEvent(
-  event: WebhookEvent,
+  event: Extract<WebhookEvent, 'alert.created' | 'alert.resolved'>,
   timestamp: string,
   organization: OrganizationRef,
   alert: AlertPayload,
 ): string {
-  const body: WebhookBody = {
-    event,
-    timestamp,
-    organization: { id: organization.id, slug: organization.slug, name: organization.name },
-    alert,
-  };
-  return JSON.stringify(body);
+  return envelope(event, timestamp, organization, 'alert', alert);
 }
 
 /** The body of `batch.completed` (issue 14): the batch as GET /batches/{id} shows it. */
 export function serializeBatchEvent(timestamp: string, organization: OrganizationRef, batch: object): string {
-  return JSON.stringify({
-    event: 'batch.completed',
-    timestamp,
-    organization: { id: organization.id, slug: organization.slug, name: organization.name },
-    batch,
-  });
+  return envelope('batch.completed', timestamp, organization, 'batch', batch);
 }
 
 /**
@@ -76,12 +80,7 @@ export function serializeBatchEvent(timestamp: string, organization: Organizatio
  * the quick run recorded on it did not all find at medium or above.
  */
 export function serializeValidationEvent(timestamp: string, organization: OrganizationRef, validation: object): string {
-  return JSON.stringify({
-    event: 'validation.missed',
-    timestamp,
-    organization: { id: organization.id, slug: organization.slug, name: organization.name },
-    validation,
-  });
+  return envelope('validation.missed', timestamp, organization, 'validation', validation);
 }
 
 /**
@@ -93,10 +92,5 @@ export function serializeListsChangedEvent(
   organization: OrganizationRef,
   lists: { versions: object[]; added: number; removed: number; changed: number; major: number; feed: string },
 ): string {
-  return JSON.stringify({
-    event: 'lists.changed',
-    timestamp,
-    organization: { id: organization.id, slug: organization.slug, name: organization.name },
-    lists,
-  });
+  return envelope('lists.changed', timestamp, organization, 'lists', lists);
 }

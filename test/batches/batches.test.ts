@@ -6,6 +6,7 @@ import { BatchStore } from '../../src/batches/batch-store.js';
 import { ManualClock } from '../../src/infra/clock.js';
 import { ENGINES, type SeededOrg, type TestApp, seedOrg, startTestApp } from '../helpers/harness.js';
 import { GENEROUS_LIMITS, assertError, loadSampleLists } from '../helpers/http-assert.js';
+import { assertDescribedByOpenApi } from '../helpers/openapi-webhooks.js';
 import { startReceiver } from '../webhooks/receiver.js';
 
 /** Batch screening (issue 14): every way in, every error, isolation, quota, cancel, no double screening. */
@@ -419,6 +420,7 @@ for (const { engine, skip } of ENGINES) {
           [hit!.json.batch.status, hit!.json.batch.screened, hit!.json.batch.errors],
           ['completed', 1, 1],
         );
+        await assertDescribedByOpenApi(t, 'batch.completed', hit!.json, false);
       } finally {
         await receiver.close();
       }

@@ -7,8 +7,6 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
 import { existsSync, readFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +14,7 @@ import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ManualClock } from '../../src/infra/clock.js';
 import { ConsoleClient, linkPath } from '../helpers/console-client.js';
+import { assertDescribedByOpenApi } from '../helpers/openapi-webhooks.js';
 import { GENEROUS_LIMITS, assertError } from '../helpers/http-assert.js';
 import { ENGINES, SHARED_DATA, type SeededOrg, type TestApp, seedOrg, startTestApp } from '../helpers/harness.js';
 import { type Receiver, startReceiver } from '../webhooks/receiver.js';
@@ -71,44 +70,6 @@ function withAlias(text: string, alias: string): Buffer {
   );
   assert.notEqual(changed, text, 'the UN file still lists DATAID 6907993');
   return Buffer.from(changed);
-}
-
-/**
- * The OpenAPI document describes a webhook event with the fields a real delivery carries: nothing is
- * sent that its schema does not list (closed objects), and every field it requires is sent. For
- * `lists.changed` every field is required (always sent).
- */
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-async function assertDescribedByOpenApi(t: TestApp, event: string, body: Json, allRequired: boolean): Promise<void> {
-  const res = await t.request('GET', '/openapi.json');
-  assert.equal(res.status, 200, res.text);
-  const operation = res.body.webhooks?.[event]?.post;
-  assert.ok(operation, `webhooks: ${JSON.stringify(Object.keys(res.body.webhooks ?? {}))}`);
-  const ref: string = operation.requestBody.content['application/json'].schema.$ref;
-  const name = ref.replace('#/components/schemas/', '');
-  const schema = res.body.components.schemas[name];
-  assert.ok(schema, ref);
-  const closedEverywhere = (node: Json, path: string): void => {
-    if (node.type === 'array') return closedEverywhere(node.items, `${path}[]`);
-    if (node.type !== 'object' || !node.properties) return;
-    assert.equal(node.additionalProperties, false, `${path} is closed`);
-    if (allRequired)
-      assert.deepEqual([...node.required].sort(), Object.keys(node.properties).sort(), `${path}: every field is sent`);
-    for (const [key, child] of Object.entries(node.properties)) closedEverywhere(child as Json, `${path}.${key}`);
-  };
-  closedEverywhere(schema, name);
-  const ajv = new Ajv.default({ strict: false, allErrors: true });
-  addFormats.default(ajv);
-  const check = ajv.compile(schema);
-  assert.ok(check(body), `${name}: ${ajv.errorsText(check.errors)}\n${JSON.stringify(body)}`);
-  // A field the document does not name fails the check, and so does a required one the delivery lacks.
-  assert.equal(check({ ...body, extra: 1 }), false);
-  const inner = Object.keys(body).find((k) => !['event', 'timestamp', 'organization'].includes(k))!;
-  const [first, ...rest] = schema.properties[inner].required as string[];
-  assert.ok(first && rest, `${name}.${inner} requires fields`);
-  const { [first]: _dropped, ...lacking } = body[inner];
-  assert.equal(check({ ...body, [inner]: lacking }), false, `${name}.${inner} without ${first}`);
 }
 
 for (const { engine, skip } of ENGINES) {

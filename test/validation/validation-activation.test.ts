@@ -12,6 +12,7 @@ import {
   startTestApp,
 } from '../helpers/harness.js';
 import { GENEROUS_LIMITS } from '../helpers/http-assert.js';
+import { assertDescribedByOpenApi } from '../helpers/openapi-webhooks.js';
 import { type Receiver, startReceiver } from '../webhooks/receiver.js';
 
 /**
@@ -77,6 +78,7 @@ for (const { engine, skip } of ENGINES) {
       assert.equal(event.signatureValid, true);
       assert.equal(event.json.validation.runId, run.id);
       assert.deepEqual(event.json.validation.missed, ['us_ofac:2002']);
+      await assertDescribedByOpenApi(t, 'validation.missed', event.json, true);
 
       const metrics = await t.request('GET', '/metrics', {
         headers: { authorization: 'Bearer metrics-token-for-tests' },

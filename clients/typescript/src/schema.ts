@@ -536,6 +536,66 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'alert.resolved': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A user resolved an alert
+     * @description Sent when a member of the organization resolves an alert (`sanctions alerts resolve ALERT_ID --user EMAIL [--note TEXT]`, or the console): the alert object with `resolvedAt` set, plus `resolvedBy` (the user's email) and `note` when one was given.
+     */
+    post: operations['alertResolvedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'batch.completed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Every row of a batch has run
+     * @description Sent when every row of a batch (POST /v1/batches) has run, with the batch as GET /v1/batches/{id} returns it; not sent for a cancelled batch.
+     */
+    post: operations['batchCompletedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'validation.missed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A list activation brought entries the service does not find
+     * @description Sent to every organization with a webhook when list versions come into force and the quick validation run recorded on them does not find every new or changed entry at medium or above: the run, the versions and the entity ids it missed.
+     */
+    post: operations['validationMissedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'lists.changed': {
     parameters: {
       query?: never;
@@ -936,7 +996,10 @@ export interface components {
         riskThreshold?: number;
         /** @description The monitored name (not on test sends). */
         query?: string;
-        /** Format: date-time */
+        /**
+         * Format: date-time
+         * @description When the alert was raised.
+         */
         timestamp: string;
         resolvedAt: null;
         /** @description With the reason suppression_lapsed: the false positives that no longer apply. */
@@ -945,6 +1008,63 @@ export interface components {
           entityId: string;
           reason: string;
         }[];
+      };
+    };
+    /**
+     * AlertResolvedEvent
+     * @description The body of the webhook event `alert.resolved`.
+     */
+    AlertResolvedEvent: {
+      /** @enum {string} */
+      event: 'alert.resolved';
+      /**
+       * Format: date-time
+       * @description When the alert was resolved.
+       */
+      timestamp: string;
+      organization: {
+        /** @description `org_<id>` */
+        id: string;
+        slug: string;
+        name: string;
+      };
+      alert: {
+        /** @description `alt_<id>` */
+        id: string;
+        monitorId: string;
+        /** @description The top match; when the party dropped off the lists, the entity it matched before. */
+        entityId: string | null;
+        entityName: string | null;
+        oldRiskScore: number;
+        newRiskScore: number;
+        /** @description high when riskScore >= 80, medium when 50 <= riskScore < 80, low below 50. */
+        oldRiskLevel: 'low' | 'medium' | 'high';
+        /** @description high when riskScore >= 80, medium when 50 <= riskScore < 80, low below 50. */
+        newRiskLevel: 'low' | 'medium' | 'high';
+        /** @description Sources matched before the rescreen. */
+        oldSources: string[];
+        /** @description Sources matched now. */
+        newSources: string[];
+        /** @description List labels of oldSources. */
+        oldLists: string[];
+        /** @description List labels of newSources. */
+        newLists: string[];
+        reasons: ('risk_level_changed' | 'threshold_crossed' | 'source_added' | 'suppression_lapsed')[];
+        /** @description The monitor's threshold (not on test sends). */
+        riskThreshold?: number;
+        /** @description The monitored name (not on test sends). */
+        query?: string;
+        /**
+         * Format: date-time
+         * @description When the alert was raised.
+         */
+        timestamp: string;
+        /** Format: date-time */
+        resolvedAt: string;
+        /** @description The email of the user who resolved the alert. */
+        resolvedBy: string;
+        /** @description The note given when resolving, if any. */
+        note?: string;
       };
     };
     /**
@@ -1096,6 +1216,26 @@ export interface components {
       /** @description The screening's warnings (identifiers screened as written although their check fails, as in POST /screen); empty when none. */
       warnings: components['schemas']['ScreeningWarning'][];
       error: components['schemas']['BatchRowError'] | null;
+    };
+    /**
+     * BatchCompletedEvent
+     * @description The body of the webhook event `batch.completed`.
+     */
+    BatchCompletedEvent: {
+      /** @enum {string} */
+      event: 'batch.completed';
+      /**
+       * Format: date-time
+       * @description When the batch completed.
+       */
+      timestamp: string;
+      organization: {
+        /** @description `org_<id>` */
+        id: string;
+        slug: string;
+        name: string;
+      };
+      batch: components['schemas']['BatchStatus'];
     };
     /** ListChange */
     ListChange: {
@@ -1295,6 +1435,40 @@ export interface components {
       /** @description Each figure against its threshold; null until completed. */
       summary: components['schemas']['ValidationSummaryRow'][] | null;
       error: string | null;
+    };
+    /**
+     * ValidationMissedEvent
+     * @description The body of the webhook event `validation.missed`.
+     */
+    ValidationMissedEvent: {
+      /** @enum {string} */
+      event: 'validation.missed';
+      /**
+       * Format: date-time
+       * @description When the run completed.
+       */
+      timestamp: string;
+      organization: {
+        /** @description `org_<id>` */
+        id: string;
+        slug: string;
+        name: string;
+      };
+      validation: {
+        /** @description The activation run (`val_act_...`): GET /v1/validation/runs/{id}. */
+        runId: string;
+        /** @description The list versions in force after the activation, one per source. */
+        versions: {
+          /** @description A source id, e.g. `us_ofac`. */
+          source: string;
+          /** @description The list version in force (`lv_...`). */
+          version: string;
+        }[];
+        /** @description Names and listings of the new and changed entries that were self-screened. */
+        newOrChanged: number;
+        /** @description Entity ids (`<source>:<record id>`) of the new or changed entries not all found. */
+        missed: string[];
+      };
     };
     /** ProfileCutoffs */
     ProfileCutoffs: {
@@ -6293,6 +6467,99 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['AlertCreatedEvent'];
+      };
+    };
+    responses: {
+      /** @description Received; any other answer or none within 10 seconds is retried. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  alertResolvedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event name: `alert.resolved`. */
+        'X-Service-Event': string;
+        /** @description The delivery id (`whd_...`), the same on every retry. */
+        'X-Service-Delivery': string;
+        /** @description `sha256=` followed by the hex HMAC-SHA256 of the raw request body, keyed with the webhook secret. */
+        'X-Service-Signature': string;
+        /** @description `true` on test sends (`sanctions webhooks test`) only. */
+        'X-Service-Test'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AlertResolvedEvent'];
+      };
+    };
+    responses: {
+      /** @description Received; any other answer or none within 10 seconds is retried. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  batchCompletedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event name: `batch.completed`. */
+        'X-Service-Event': string;
+        /** @description The delivery id (`whd_...`), the same on every retry. */
+        'X-Service-Delivery': string;
+        /** @description `sha256=` followed by the hex HMAC-SHA256 of the raw request body, keyed with the webhook secret. */
+        'X-Service-Signature': string;
+        /** @description `true` on test sends (`sanctions webhooks test`) only. */
+        'X-Service-Test'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['BatchCompletedEvent'];
+      };
+    };
+    responses: {
+      /** @description Received; any other answer or none within 10 seconds is retried. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  validationMissedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event name: `validation.missed`. */
+        'X-Service-Event': string;
+        /** @description The delivery id (`whd_...`), the same on every retry. */
+        'X-Service-Delivery': string;
+        /** @description `sha256=` followed by the hex HMAC-SHA256 of the raw request body, keyed with the webhook secret. */
+        'X-Service-Signature': string;
+        /** @description `true` on test sends (`sanctions webhooks test`) only. */
+        'X-Service-Test'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ValidationMissedEvent'];
       };
     };
     responses: {
