@@ -132,22 +132,40 @@ export async function affectedMonitors(
   let next = reached.length > 0 ? pageAt(0) : undefined;
   for (let i = 0; next && !stopping(); i += PAGE) {
     const page = await next;
-    // A page's searches are asked at once: a screener in matching threads (start/context.ts) gets them
-    // in one message per thread and turn, not one round trip each; each verdict is the same screening.
-    const asked = new Map<string, Promise<boolean>>();
+    // A page's searches are asked PROBES_IN_FLIGHT at a time: a screener in matching threads
+    // (start/context.ts) gets them a few to a message, not one round trip each; each verdict is the
+    // same screening.
+    const unasked = new Map<string, ProbedSearch>();
     for (const monitor of page) {
       const key = verdictKey(monitor);
-      if (!verdicts.has(key) && !asked.has(key)) asked.set(key, touches(probe, monitor, floor));
+      if (!verdicts.has(key)) unasked.set(key, monitor);
     }
+    const screened = askAll([...unasked], async ([key, monitor]) => {
+      verdicts.set(key, await touches(probe, monitor, floor));
+    });
     // Once they are sent (a turn of the event loop), the next page is read while they are screened.
     await yieldToEventLoop();
     next = i + PAGE < reached.length ? pageAt(i + PAGE) : undefined;
-    const hits = await Promise.all(asked.values());
-    [...asked.keys()].forEach((key, at) => verdicts.set(key, hits[at] === true));
+    await screened;
     for (const monitor of page) if (verdicts.get(verdictKey(monitor))) out.add(monitor.id);
     await yieldToEventLoop();
   }
   return { ids: [...out].sort(), reached: direct.size + reached.length };
+}
+
+/**
+ * Probes in flight at once: enough that the matching threads always have the next ones queued, few
+ * enough that an analyst's screening waits behind a few milliseconds of them, not behind a page.
+ */
+const PROBES_IN_FLIGHT = 32;
+
+/** Runs `ask` over `items`, at most PROBES_IN_FLIGHT at a time. */
+async function askAll<T>(items: T[], ask: (item: T) => Promise<void>): Promise<void> {
+  let at = 0;
+  const lane = async () => {
+    for (let k = at++; k < items.length; k = at++) await ask(items[k]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(PROBES_IN_FLIGHT, items.length) }, lane));
 }
 
 type ProbedSearch = Awaited<ReturnType<MonitorStore['searchesOf']>>[number];
