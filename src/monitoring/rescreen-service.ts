@@ -86,6 +86,8 @@ const LEASE_NAME = 'monitors-rescreen';
 const MAX_RESTARTS = 3;
 /** Longest stretch of screening between two yields to the event loop, so API requests are served during a pass. */
 const SLICE_MS = 20;
+/** Monitors of a batch screened at once (see screenAll). */
+const IN_FLIGHT = 4;
 /** How often the job looks for monitors due by age (the daily rescreen) when no list change kicks it. */
 const POLL_MS = 60_000;
 
@@ -292,21 +294,28 @@ export class Rescreener {
     rows: DueMonitor[],
     cache: Map<string, MonitorScreening>,
   ) {
-    const results: RescreenedMonitor[] = [];
+    const results: RescreenedMonitor[] = new Array<RescreenedMonitor>(rows.length);
     const now = this.deps.clock.now();
     const customerOf = (monitor: DueMonitor) => customerKeyOf(monitor.external_id, monitor.search_key);
     // The decisions of the batch's customers, in one read.
     const decisions = await decisionsByCustomer(db, rows.map(customerOf));
     const step = { snapshot, matching: this.deps.matching, profileOf: this.deps.profileOf, now, cache };
     let sliceStart = performance.now();
-    for (const monitor of rows) {
-      const own = decisions.get(customerGroupKey(monitor.org_id, customerOf(monitor))) ?? [];
-      results.push(await screenMonitor(db, monitor, { ...step, decisions: own }));
-      if (performance.now() - sliceStart >= SLICE_MS) {
-        await yieldToEventLoop();
-        sliceStart = performance.now();
+    let next = 0;
+    // A few monitors in flight at once, so the matching thread has the next one queued while it
+    // answers one (the pool admits two background jobs per thread); results keep the batch's order.
+    const lane = async () => {
+      for (let i = next++; i < rows.length; i = next++) {
+        const monitor = rows[i]!;
+        const own = decisions.get(customerGroupKey(monitor.org_id, customerOf(monitor))) ?? [];
+        results[i] = await screenMonitor(db, monitor, { ...step, decisions: own });
+        if (performance.now() - sliceStart >= SLICE_MS) {
+          await yieldToEventLoop();
+          sliceStart = performance.now();
+        }
       }
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, rows.length) }, lane));
     return results;
   }
 
