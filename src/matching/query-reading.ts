@@ -43,9 +43,10 @@ export function readQuery(
   }
   // An abbreviated legal form with a slip, first or last in a name that is not a person's, is a
   // legal form unless the lists hold the word as a name part ("SOLINVEST LD", "LzLC ALFA"): they
-  // hold such slips themselves a few times (LD, LC, LMTD), name parts more often (OO, TOM).
+  // hold such slips themselves a few times (LD, LC, LMTD), name parts more often (OO, TOM). A vessel
+  // or an aircraft has no legal form: its name or registration mark is all name (EP-LDC, not EP LLC).
   const slips = new Set<number>();
-  if (person !== true && parts.length >= 2) {
+  if (person !== true && type !== 'vessel' && type !== 'aircraft' && parts.length >= 2) {
     for (const edge of [0, parts.length - 1]) {
       const part = parts[edge]!;
       if (
