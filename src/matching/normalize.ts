@@ -157,14 +157,15 @@ export function namesByTitle(raw: string): boolean {
 
 /**
  * Split a name into parts. `isPerson` turns on person-only readings (initials, patronymics,
- * "LAST, First"); for other types roman numerals count as numbers ("Solutions II").
+ * "LAST, First"); for other types roman numerals count as numbers ("Solutions II"). `fragment`: the
+ * text is a piece of a name (a glued word split in two, "LLC company"), not a whole one.
  */
-export function normalizeName(raw: string, isPerson: boolean | undefined): NormalizedName {
+export function normalizeName(raw: string, isPerson: boolean | undefined, fragment = false): NormalizedName {
   const reading = readTokens(raw, isPerson);
   const { tokens } = reading;
   const parts: NamePart[] = [];
   for (let i = 0; i < tokens.length; i++) addPart(reading, i, parts);
-  if (onlyLegalForms(parts)) readAbbreviatedName(reading, parts);
+  if (!fragment && onlyLegalForms(parts)) readAbbreviatedName(reading, parts);
   // A name made only of droppable words keeps them as words (a company called "General").
   if (parts.length === 0 && tokens.length > 0) for (const token of tokens) parts.push({ text: token, kind: 'word' });
   // A name whose only distinctive part is a number ("11420 Corp") is matched on that number.

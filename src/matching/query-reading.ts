@@ -120,7 +120,7 @@ function splitGlued(
         continue;
       if (isNear()) continue;
     } else if (isNearLegal()) continue;
-    const parts = normalizeName(`${head} ${tail}`, person).parts;
+    const parts = normalizeName(`${head} ${tail}`, person, true).parts;
     // One side an honorific dropped by normalization ("Sayyedjabar").
     if (
       parts.length === 1 &&
@@ -153,7 +153,7 @@ function honorificOff(index: CandidateIndex, t: string, person: boolean | undefi
     if (!t.startsWith(title)) continue;
     const rest = t.slice(title.length);
     if (rest.length < 4 || !index.hasWord(rest) || ENDINGS_NOT_NAMES.has(rest)) continue;
-    const parts = normalizeName(`${title} ${rest}`, person).parts;
+    const parts = normalizeName(`${title} ${rest}`, person, true).parts;
     if (parts.length === 1 && parts[0]!.kind === 'word' && parts[0]!.text === rest) return parts;
   }
   return undefined;
