@@ -211,6 +211,15 @@ export class CandidateIndex {
   };
 
   /**
+   * The lists' weight of a word, not capped for names common in the population (see idfOf): how
+   * much a word of a company's, vessel's or aircraft's name tells (QueryParts.companyKnown).
+   */
+  listIdfOf = (text: string): number | undefined => {
+    const records = this.df.get(text);
+    return records === undefined ? this.idfOf(text) : Math.log((this.records + IDF_PRIOR) / (records + 1));
+  };
+
+  /**
    * The one shared ScoredPart of a listed part: names share their parts' objects, which keeps the
    * index small and lets a query remember how it compared with a part (QueryParts.similarity).
    */

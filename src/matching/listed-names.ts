@@ -91,8 +91,11 @@ export function* readListedNames(records: ListRecord[], step: number): Generator
     const add = (name: string, kind: NameKind, quality: NameQuality): void => {
       const read = normalizeName(name, person);
       if (kind === 'primary') primaryParts.push(read.parts);
-      if (read.parts.length === 0 || seen.has(read.key)) return;
-      seen.add(read.key);
+      // A rendering (a katakana カワ・ハマワンディ) reads as the Latin name it renders: both are kept,
+      // as a Latin query is not compared with renderings (see NameEntry.rendering).
+      const key = `${renderingScript(name) ?? ''}|${read.key}`;
+      if (read.parts.length === 0 || seen.has(key)) return;
+      seen.add(key);
       normalized.push({ record: r, name, kind, quality, parts: read.parts });
     };
     add(rec.name, 'primary', 'strong');

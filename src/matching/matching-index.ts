@@ -148,6 +148,7 @@ export class MatchingIndex {
       index.maxIdf,
       entityType !== undefined && entityType !== 'person',
       namesByTitle(queryName),
+      index.listIdfOf,
     );
     const scored = listed.map((p) => index.scored(p.text, p.kind, p.translit));
     const cmp = compareParts(queryParts, scored, { organization: entityType !== undefined && entityType !== 'person' });
@@ -186,6 +187,7 @@ export class MatchingIndex {
       index.maxIdf,
       query.entityType !== undefined && query.entityType !== 'person',
       namesByTitle(query.name),
+      index.listIdfOf,
     );
     return {
       query,

@@ -142,8 +142,9 @@ export function scoreBound(query: QueryParts, listed: ScoredPart[], listedConten
     const part = queryParts[queryAt]!;
     const known = query.known[queryAt];
     if (partner[queryAt]! >= 0) {
-      // A known word weighs at most its own weight; an unknown one takes its partner's.
-      matched += part.kind === 'word' ? (known ?? partner[queryAt]!) : kindWeight(part);
+      // A known word weighs at most its own weight (uncapped for a company's, see companyKnown); an
+      // unknown one takes its partner's.
+      matched += part.kind === 'word' ? (query.companyKnown[queryAt] ?? partner[queryAt]!) : kindWeight(part);
       continue;
     }
     // A repeat of a part that may be matched may cost nothing (see scoreAlignment).
@@ -202,7 +203,7 @@ function queryPartWeight(alignment: Alignment, i: number): number {
   const { query, listed, qUsed, qPartnerIdf, qPartner } = alignment;
   const part = query.parts[i]!;
   if (part.kind !== 'word') return kindWeight(part);
-  const known = query.known[i];
+  const known = query.organization && alignment.organization ? query.companyKnown[i] : query.known[i];
   let weight = known ?? (qUsed[i] ? qPartnerIdf[i]! : query.maxIdf);
   if (known !== undefined && qUsed[i] && qPartnerIdf[i]! > 0)
     weight = Math.min(weight, Math.max(qPartnerIdf[i]!, weight * KNOWN_WEIGHT_SHARE));

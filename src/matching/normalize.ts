@@ -157,13 +157,15 @@ export function namesByTitle(raw: string): boolean {
 
 /**
  * Split a name into parts. `isPerson` turns on person-only readings (initials, patronymics,
- * "LAST, First"); for other types roman numerals count as numbers ("Solutions II").
+ * "LAST, First"); for other types roman numerals count as numbers ("Solutions II"). `fragment`: the
+ * text is a piece of a name (a glued word split in two, "LLC company"), not a whole one.
  */
-export function normalizeName(raw: string, isPerson: boolean | undefined): NormalizedName {
+export function normalizeName(raw: string, isPerson: boolean | undefined, fragment = false): NormalizedName {
   const reading = readTokens(raw, isPerson);
   const { tokens } = reading;
   const parts: NamePart[] = [];
   for (let i = 0; i < tokens.length; i++) addPart(reading, i, parts);
+  if (!fragment && onlyLegalForms(parts)) readAbbreviatedName(reading, parts);
   // A name made only of droppable words keeps them as words (a company called "General").
   if (parts.length === 0 && tokens.length > 0) for (const token of tokens) parts.push({ text: token, kind: 'word' });
   // A name whose only distinctive part is a number ("11420 Corp") is matched on that number.
@@ -173,9 +175,40 @@ export function normalizeName(raw: string, isPerson: boolean | undefined): Norma
   return { parts, key: parts.map((p) => p.text).join(' ') };
 }
 
+/** Two legal forms or more, and no word or number beside them. */
+function onlyLegalForms(parts: NamePart[]): boolean {
+  let forms = 0;
+  for (const part of parts) {
+    if (part.kind === 'legal') forms++;
+    else if (part.kind === 'word' || part.kind === 'patronymic' || part.kind === 'number') return false;
+  }
+  return forms >= 2;
+}
+
+/** Legal forms written before the company's name (ООО Ромашка, AO TBK, UAB, SIA). */
+const FORMS_FIRST = new Set(['ooo', 'oao', 'zao', 'pao', 'ao', 'pjsc', 'ojsc', 'cjsc', 'tov', 'uab', 'sia']);
+
+/**
+ * A company's name holds one legal form. One read as legal forms and nothing else (TBK JSC, PTE OOO,
+ * N.V. Co, АО “ТБК”) is the abbreviation of the company's name beside its form: only the word where
+ * its form stands (last, or first for the forms written first) is read as a form, the others as
+ * the words they are.
+ */
+function readAbbreviatedName(reading: TokenReading, parts: NamePart[]): void {
+  const tokens = [...reading.rawTokens];
+  const at = FORMS_FIRST.has(tokens[0]!) ? 0 : tokens.length - 1;
+  const word = tokens[at]!;
+  tokens[at] = readLegalForms([word]).find((t) => t.startsWith('@')) ?? legalSymbol(word) ?? word;
+  const again: TokenReading = { ...reading, tokens, forms: false };
+  parts.length = 0;
+  for (let i = 0; i < tokens.length; i++) addPart(again, i, parts);
+}
+
 /** A name's tokens, with what reading them as parts needs to know (normalizeName). */
 interface TokenReading {
   tokens: string[];
+  /** The tokens before legal forms were read. */
+  rawTokens: string[];
   isPerson: boolean | undefined;
   /** Short words written with a diacritic (names, not abbreviations of legal forms). */
   accented: Set<string> | undefined;
@@ -233,7 +266,7 @@ function readTokens(raw: string, isPerson: boolean | undefined): TokenReading {
           .split(/[^\p{L}\p{N}]+/u)
           .filter((t) => t.length > 0).length
       : 0;
-  return { tokens, isPerson, accented, forms, comma, surnameBlock };
+  return { tokens, rawTokens, isPerson, accented, forms, comma, surnameBlock };
 }
 
 /** Reads the token at `i` into `parts`: a legal form, a number, an initial, a particle, a patronymic or a word. */

@@ -22,6 +22,13 @@ export class QueryParts {
   readonly numbers: string[] = [];
   /** The lists' weight of each query part, undefined where the lists do not know the part. */
   readonly known: (number | undefined)[];
+  /**
+   * The same, not capped for names common in the population, for an organization's query against
+   * an organization's, vessel's or aircraft's name: that many people are named Denise or Schneider
+   * says little of how many companies or ships are (Denise Company, Schneider GmbH, Lady Leila);
+   * how many listings hold the word does.
+   */
+  readonly companyKnown: (number | undefined)[];
   private readonly seen: Map<ScoredPart, Similarity>[];
   /** The query's joinable runs (see joinRuns), and the lengths of its words (see wordLengths). */
   readonly runs: JoinRun[];
@@ -47,6 +54,7 @@ export class QueryParts {
     organizationType = false,
     /** The query names a person by a role title ("President Putin", "Mullah Omar"; see namesByTitle). */
     readonly byTitle = false,
+    listIdfOf: (s: string) => number | undefined = idfOf,
   ) {
     this.organization = organizationType || parts.some((p) => p.kind === 'legal' && p.slip !== true);
     for (let i = 0; i < parts.length; i++) {
@@ -55,6 +63,9 @@ export class QueryParts {
       else if (kind === 'number') this.numbers.push(parts[i]!.text);
     }
     this.known = parts.map((p) => (p.kind === 'word' ? idfOf(p.text) : undefined));
+    this.companyKnown = this.organization
+      ? parts.map((p) => (p.kind === 'word' ? listIdfOf(p.text) : undefined))
+      : this.known;
     this.seen = parts.map(() => new Map());
     this.wordLengths = wordLengths(parts, this.content);
     this.han = this.content.length > 0 && this.content.every((i) => parts[i]!.translit === 'han');

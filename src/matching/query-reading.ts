@@ -43,9 +43,10 @@ export function readQuery(
   }
   // An abbreviated legal form with a slip, first or last in a name that is not a person's, is a
   // legal form unless the lists hold the word as a name part ("SOLINVEST LD", "LzLC ALFA"): they
-  // hold such slips themselves a few times (LD, LC, LMTD), name parts more often (OO, TOM).
+  // hold such slips themselves a few times (LD, LC, LMTD), name parts more often (OO, TOM). A vessel
+  // or an aircraft has no legal form: its name or registration mark is all name (EP-LDC, not EP LLC).
   const slips = new Set<number>();
-  if (person !== true && parts.length >= 2) {
+  if (person !== true && type !== 'vessel' && type !== 'aircraft' && parts.length >= 2) {
     for (const edge of [0, parts.length - 1]) {
       const part = parts[edge]!;
       if (
@@ -119,7 +120,7 @@ function splitGlued(
         continue;
       if (isNear()) continue;
     } else if (isNearLegal()) continue;
-    const parts = normalizeName(`${head} ${tail}`, person).parts;
+    const parts = normalizeName(`${head} ${tail}`, person, true).parts;
     // One side an honorific dropped by normalization ("Sayyedjabar").
     if (
       parts.length === 1 &&
@@ -152,7 +153,7 @@ function honorificOff(index: CandidateIndex, t: string, person: boolean | undefi
     if (!t.startsWith(title)) continue;
     const rest = t.slice(title.length);
     if (rest.length < 4 || !index.hasWord(rest) || ENDINGS_NOT_NAMES.has(rest)) continue;
-    const parts = normalizeName(`${title} ${rest}`, person).parts;
+    const parts = normalizeName(`${title} ${rest}`, person, true).parts;
     if (parts.length === 1 && parts[0]!.kind === 'word' && parts[0]!.text === rest) return parts;
   }
   return undefined;

@@ -88,3 +88,13 @@ test('Khmer: a consonant before another carries its inherent vowel; the musikato
   assert.equal(words('នួន ជា'), 'nuon cha');
   assert.equal(words('ភ្នំពេញ'), 'phnampenh');
 });
+
+test('a company name read as legal forms alone keeps its abbreviation as a word', () => {
+  assert.deepEqual(texts('TBK JSC', false), ['tbk', '@jsc']);
+  assert.deepEqual(texts('PTE OOO', false), ['pte', '@llc']);
+  // Forms written before the name stay first.
+  assert.deepEqual(texts('АО “ТБК”', false), ['@jsc', 'tbk']);
+  // One legal form alone is still a form; a name with a word reads as before.
+  assert.deepEqual(texts('Акционерное общество', false), ['@jsc']);
+  assert.deepEqual(texts('Siemens AG', false), ['siemens', '@ag']);
+});

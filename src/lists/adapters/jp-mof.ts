@@ -76,22 +76,46 @@ function lines(text: string): string[] {
     .filter(Boolean);
 }
 
+/**
+ * Notes the workbook writes beside names, in brackets or on a line of their own: the kind of name
+ * that follows or precedes ((別称) also called, (旧称) formerly called, (以前掲載の氏名) and
+ * (formerly listed as) the name as listed before), or when and where the person was born. None is a
+ * name. "original script: محمد لكحل" is a name after its label.
+ */
+const NAME_NOTE =
+  /^(?:別称|別名|旧称|以前掲載の氏名|[^()]*以前のリスト記載ぶり.*|a\.?k\.?a\.?|(?:formerly|previously) listed as|original script)\s*:?$/i;
+const BIRTH_NOTE = /出生|生まれ|生年月日/;
+const ORIGINAL_SCRIPT = /^original script\s*:\s*/i;
+/** Where an English birth note starts after a name: "Lased Ben Heni, born 5 Feb. 1969 in Tripoli, …", "(DOB: …". */
+const ENGLISH_BIRTH_NOTE = /\s*(?:[,(]?\s*\bborn\s+(?:\d|in\b|on\b)|\(?\s*\b(?:DOB|POB)\s*:).*$/s;
+
+/** The name a piece of a name cell holds, without its label; undefined for a note (NAME_NOTE). */
+function nameIn(piece: string): string | undefined {
+  const text = piece.trim();
+  if (NAME_NOTE.test(text) || BIRTH_NOTE.test(text)) return undefined;
+  return text.replace(ORIGINAL_SCRIPT, '');
+}
+
 /** Alias cells join names with 、 ； ; and (a)…(b)…, Latin lists also with commas. */
 function splitNames(text: string): string[] {
   const out: string[] = [];
   for (const line of lines(text)) {
     // "Mullah(ムラー)": a gloss in the other script is a name of its own.
     const unglossed = line.replace(/\(([^()]*)\)/g, (whole, inner: string) =>
-      /^[a-z]$/i.test(inner) || /^\d+$/.test(inner) ? whole : `、${inner}、`,
+      /^[a-z]$/i.test(inner) || /^\d+$/.test(inner) ? whole : `、${nameIn(inner) ?? ''}、`,
     );
     for (const enumerated of splitEnumerated(unglossed)) {
       // An item of an enumeration that runs over several lines keeps its marker ("b)「カワ」"), and
       // nicknames stand in quotation marks: neither belongs to the name.
-      const item = enumerated.replace(/^\(?(?:[a-z]|\d{1,2})\)\s*/, '').replace(/[「」“”]/g, ' ');
+      const item = enumerated
+        .replace(/^\(?(?:[a-z]|\d{1,2})\)\s*/, '')
+        .replace(/[「」“”]/g, ' ')
+        .replace(ENGLISH_BIRTH_NOTE, '');
       const seps = JAPANESE.test(item) ? /\s*[、；;]\s*/ : /\s*[;；,、]\s*/;
       for (const piece of item.split(seps)) {
         const cleaned = clean(piece.replace(/^[（(]|[）)]$/g, '').replace(/^(?:a\.?k\.?a\.?|f\.?k\.?a\.?)\s*/i, ''));
-        if (cleaned && cleaned.length > 1) out.push(cleaned);
+        const name = cleaned && nameIn(cleaned);
+        if (name && name.length > 1) out.push(name);
       }
     }
   }
@@ -137,7 +161,10 @@ function addNameFields(record: ListRecord, fields: RowText): void {
   if (fields.ja)
     for (const line of lines(fields.ja)) addAlias(record, line, 'strong', 'aka', scriptOf(line) ?? 'Japanese');
   if (fields.en && clean(fields.en) !== record.name)
-    for (const line of lines(fields.en)) addAlias(record, line, 'strong', 'aka');
+    for (const line of lines(fields.en)) {
+      const name = nameIn(line);
+      if (name) addAlias(record, name, 'strong', 'aka');
+    }
   addNames(fields.alias, 'strong', 'aka');
   addNames(fields.former, 'strong', 'fka');
   addNames(fields.weak, 'weak', 'aka');
