@@ -1,9 +1,10 @@
 import type { MatchOptions } from '../matching/index.js';
 import type { EngineAnswer } from './engine.js';
 import type { Cutoffs, NegativeFigures, ScriptFigures, ValidationDeps } from './figures.js';
-import { negativeNames } from './negatives.js';
+import { negativeNameSteps } from './negatives.js';
 import { screenEach } from './run-queries.js';
 import { SCRIPTS, type Script, foldedWords, scriptOf } from './scripts.js';
+import { collectInTurns } from './seeded.js';
 
 /**
  * Below the line: how many innocent people, written in their own scripts, raise an alert? A seeded
@@ -28,7 +29,7 @@ export async function belowTheLine(
   run: { seed: number; deps: ValidationDeps; options: MatchOptions; cutoffs: Cutoffs },
 ): Promise<NegativeFigures> {
   const { cutoffs } = run;
-  const negatives = negativeNames(size, run.seed);
+  const negatives = await collectInTurns(negativeNameSteps(size, run.seed));
   const answers = await screenEach(
     negatives,
     async (person): Promise<[EngineAnswer, EngineAnswer]> => [

@@ -28,22 +28,29 @@ function fullName(table: NameTable, given: string, family: string): string {
  * replacement: a small table repeats full names in a large population, as real populations do.
  */
 export function negativeNames(size: number, seed: number, tables: readonly NameTable[] = NAME_TABLES): NegativeName[] {
+  return [...negativeNameSteps(size, seed, tables)];
+}
+
+/** negativeNames one name a step (the same names in the same order). */
+export function* negativeNameSteps(
+  size: number,
+  seed: number,
+  tables: readonly NameTable[] = NAME_TABLES,
+): Generator<NegativeName> {
   const rand = rng(seed ^ 0x5eed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
-  const out: NegativeName[] = [];
-  tables.forEach((table, i) => {
-    const share = Math.floor(size / tables.length) + (i < size % tables.length ? 1 : 0);
+  for (const [tableAt, table] of tables.entries()) {
+    const share = Math.floor(size / tables.length) + (tableAt < size % tables.length ? 1 : 0);
     for (let k = 0; k < share; k++) {
       const name = fullName(table, pick(table.given), pick(table.family));
       const year = 1935 + Math.floor(rand() * 70);
       const month = 1 + Math.floor(rand() * 12);
       const day = 1 + Math.floor(rand() * 28);
-      out.push({
+      yield {
         locale: table.locale,
         name,
         birthDate: `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`,
-      });
+      };
     }
-  });
-  return out;
+  }
 }

@@ -294,18 +294,33 @@ export function perturbWith(
   t: PerturbTools,
   kinds: PerturbKind[],
 ): Perturbed[] {
-  const latin = records.filter((r) => /^[\x20-\x7e]+$/.test(r.name) && words(r.name).length >= 2);
-  const out: Perturbed[] = [];
-  if (latin.length === 0) return out;
+  return [...perturbSteps(records, perKind, t, kinds)].filter((made): made is Perturbed => made !== null);
+}
+
+/** perturbWith's work a step at a time: each record looked at and each try is a step (null when it makes nothing). */
+export function* perturbSteps(
+  records: ListRecord[],
+  perKind: number,
+  t: PerturbTools,
+  kinds: PerturbKind[],
+): Generator<Perturbed | null> {
+  const latin: ListRecord[] = [];
+  for (const record of records) {
+    if (/^[\x20-\x7e]+$/.test(record.name) && words(record.name).length >= 2) latin.push(record);
+    yield null;
+  }
+  if (latin.length === 0) return;
   for (const [kind, perturb] of kinds) {
     let made = 0;
     for (let tries = 0; made < perKind && tries < perKind * 50; tries++) {
       const record = t.pick(latin);
       const perturbed = perturb(record);
-      if (!perturbed || perturbed.trim() === '' || perturbed === record.name) continue;
-      out.push({ kind, query: perturbed, record: record });
+      if (!perturbed || perturbed.trim() === '' || perturbed === record.name) {
+        yield null;
+        continue;
+      }
+      yield { kind, query: perturbed, record: record };
       made++;
     }
   }
-  return out;
 }

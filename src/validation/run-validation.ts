@@ -12,10 +12,10 @@ import {
   type ValidationFigures,
 } from './figures.js';
 import { identifierChecks } from './identifier-checks.js';
-import { type Perturbed, perturbTools, perturbWith, validationKinds } from './perturbations.js';
+import { type Perturbed, perturbSteps, perturbTools, validationKinds } from './perturbations.js';
 import { machine, ownMatch, percentile, round, sample, screenEach } from './run-queries.js';
-import { entityIdOf, listedNames, selfScreen } from './self-screen.js';
-import { rng } from './seeded.js';
+import { entityIdOf, listedNameSteps, selfScreen } from './self-screen.js';
+import { collectInTurns, rng } from './seeded.js';
 
 /**
  * A validation run (issue 31): the deployment's engine screened against its own lists in force, in
@@ -112,7 +112,7 @@ export async function runValidation(input: ValidationInput, deps: ValidationDeps
   };
   const rand = rng(input.seed);
 
-  const all = listedNames(input.records);
+  const all = await collectInTurns(listedNameSteps(input.records));
   const focus = new Set(input.focus ?? []);
   const focused = all.filter((listed) => focus.has(entityIdOf(listed.record)));
   const rest = focus.size > 0 ? all.filter((listed) => !focus.has(entityIdOf(listed.record))) : all;
@@ -121,7 +121,7 @@ export async function runValidation(input: ValidationInput, deps: ValidationDeps
   const tools = perturbTools(input.seed);
   const kinds = validationKinds(tools);
   const listedOnly = input.records.filter((r) => r.source !== 'us_ofac_50');
-  const perturbed = perturbWith(listedOnly, sizes.perturbationsPerKind, tools, kinds);
+  const perturbed = await collectInTurns(perturbSteps(listedOnly, sizes.perturbationsPerKind, tools, kinds));
   const perturbations = await perturbationRecall(
     perturbed,
     kinds.map(([kind]) => kind),

@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 /**
  * A small seeded generator (mulberry32): the same seed draws the same numbers on every machine and
  * Node version, so a validation run and the benchmarks can be reproduced from their seed alone.
@@ -11,4 +12,18 @@ export function rng(seed: number): () => number {
     mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
     return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/**
+ * Collects what `steps` makes, giving the event loop a turn every `every` steps, so a run on a
+ * server's HTTP thread never holds requests for long; a step may make nothing (null).
+ */
+export async function collectInTurns<T>(steps: Iterable<T | null>, every = 1000): Promise<T[]> {
+  const out: T[] = [];
+  let count = 0;
+  for (const made of steps) {
+    if (made !== null) out.push(made);
+    if (++count % every === 0) await yieldToEventLoop();
+  }
+  return out;
 }

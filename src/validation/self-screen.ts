@@ -15,22 +15,27 @@ export interface SelfName {
   quality: string;
 }
 
-/** Every name of every record, primary then aliases, each distinct name of a record once. */
-export function listedNames(records: readonly ListRecord[]): SelfName[] {
-  const out: SelfName[] = [];
+/**
+ * Every name of every record, primary then aliases, each distinct name of a record once (the derived
+ * 50% source left out), one a step.
+ */
+export function* listedNameSteps(records: readonly ListRecord[]): Generator<SelfName> {
   for (const record of records) {
     if (record.source === 'us_ofac_50') continue;
     const seen = new Set<string>();
-    const add = (name: string, nameKind: string, quality: string) => {
+    const named = (name: string, nameKind: string, quality: string): SelfName | undefined => {
       const key = name.trim();
-      if (key === '' || seen.has(key)) return;
+      if (key === '' || seen.has(key)) return undefined;
       seen.add(key);
-      out.push({ record, name: key, nameKind, quality });
+      return { record, name: key, nameKind, quality };
     };
-    add(record.name, 'primary', 'strong');
-    for (const alias of record.aliases) add(alias.name, alias.kind, alias.quality);
+    const primary = named(record.name, 'primary', 'strong');
+    if (primary) yield primary;
+    for (const alias of record.aliases) {
+      const made = named(alias.name, alias.kind, alias.quality);
+      if (made) yield made;
+    }
   }
-  return out;
 }
 
 export const entityIdOf = (record: ListRecord): string => `${record.source}:${record.id}`;
