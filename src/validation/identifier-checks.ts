@@ -47,7 +47,7 @@ function asQuery(id: ListRecord['identifiers'][number], kind: string): QueryIden
 }
 
 /** Records read between two turns of the event loop: a server's HTTP thread answers in between. */
-const RECORDS_A_TURN = 1000;
+const RECORDS_A_TURN = 200;
 
 /**
  * Every identifier the records print in a type a screening takes; the keys of all of them

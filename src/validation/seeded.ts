@@ -18,7 +18,7 @@ export function rng(seed: number): () => number {
  * Collects what `steps` makes, giving the event loop a turn every `every` steps, so a run on a
  * server's HTTP thread never holds requests for long; a step may make nothing (null).
  */
-export async function collectInTurns<T>(steps: Iterable<T | null>, every = 1000): Promise<T[]> {
+export async function collectInTurns<T>(steps: Iterable<T | null>, every = 250): Promise<T[]> {
   const out: T[] = [];
   let count = 0;
   for (const made of steps) {
