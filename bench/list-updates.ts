@@ -18,10 +18,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ManualClock } from '../src/infra/clock.js';
 import { loadConfig } from '../src/infra/config.js';
-import type { MonitorsTable } from '../src/infra/db-schema.js';
-import { newId } from '../src/infra/ids.js';
-import { searchKey } from '../src/screening/search-key.js';
 import { createContext } from '../src/start/context.js';
+import { inventedName, insertMonitors, monitorRow } from './monitor-seed.js';
 import { rng } from './query-mix.js';
 
 const POLL_MS = 60_000;
@@ -139,58 +137,15 @@ async function main(): Promise<void> {
 
     // Monitors: the customers who will gain an alias at the publisher, and N others.
     const rand = rng(30);
-    const now = clock.now().toISOString();
     const aliasOf = (i: number) => `Quenborough Talvex Ostrander ${String.fromCharCode(65 + (i % 26))}${i}`;
     const targets = Array.from({ length: changes }, (_, i) => ({
       dataId: dataIds[i * 7] as string,
       alias: aliasOf(i),
     }));
-    const row = (i: number, name: string): MonitorsTable => ({
-      id: newId('mon', clock.now()),
-      org_id: org.id,
-      screening_id: `scr_bench${i}`,
-      search_key: `${searchKey({ name })}#${i}`,
-      query: name,
-      entity_type: null,
-      country: null,
-      birth_date: null,
-      entity_name: null,
-      risk_threshold: 55,
-      is_active: 1,
-      last_risk_score: 0,
-      last_risk_level: 'low',
-      last_sources: '[]',
-      last_entity_id: null,
-      last_list_versions: '[]',
-      last_screened_at: now,
-      // Screened by the first pass below, so every monitor starts from its own result.
-      rescreen_generation: null,
-      external_id: null,
-      created_at: now,
-      removed_at: null,
-      identifiers: null,
-    });
-    const syllables =
-      'an ber cha dor el fi gar hol in jo ka lin mar nes o pet qui ros sen tal u vic wen xa yor zu'.split(' ');
-    const seeded: MonitorsTable[] = targets.map((t, i) => row(i, t.alias));
-    for (let i = 0; i < monitors; i++) {
-      const name = Array.from({ length: 2 + Math.floor(rand() * 2) }, () =>
-        Array.from({ length: 2 + Math.floor(rand() * 2) }, () => syllables[Math.floor(rand() * syllables.length)]).join(
-          '',
-        ),
-      ).join(' ');
-      seeded.push(row(changes + i, `${name} ${i}`));
-    }
-    for (let i = 0; i < seeded.length; i += 2000) {
-      const chunk = seeded.slice(i, i + 2000);
-      await ctx.database.db.transaction().execute(async (trx) => {
-        for (let j = 0; j < chunk.length; j += 100)
-          await trx
-            .insertInto('monitors')
-            .values(chunk.slice(j, j + 100))
-            .execute();
-      });
-    }
+    // Every monitor is screened by the first pass below, so it starts from its own result.
+    const seeded = targets.map((t, i) => monitorRow(org.id, i, t.alias, clock.now()));
+    for (let i = 0; i < monitors; i++) seeded.push(monitorRow(org.id, changes + i, inventedName(rand, i), clock.now()));
+    await insertMonitors(ctx.database.db, seeded);
     console.log(`monitors: ${seeded.length.toLocaleString('en')} on SQLite; UN list from a loopback publisher`);
 
     const initial = await ctx.jobs.rescreen.runPass('full');

@@ -12,42 +12,49 @@ const SYLLABLES = 'an ber cha dor el fi gar hol in jo ka lin mar nes o pet qui r
   ' ',
 );
 
-/** The monitor rows: `total` of them for `orgId`, the same for the same seed. */
+/** An invented name of two or three words of syllables, numbered so that every one is distinct. */
+export function inventedName(rand: () => number, number: number): string {
+  const syllable = () => SYLLABLES[Math.floor(rand() * SYLLABLES.length)];
+  const word = () => Array.from({ length: 2 + Math.floor(rand() * 2) }, syllable).join('');
+  return `${Array.from({ length: 2 + Math.floor(rand() * 2) }, word).join(' ')} ${number}`;
+}
+
+/** A monitor of `name` for `orgId`, never screened against the lists in force; `number` keeps it unique. */
+export function monitorRow(orgId: string, number: number, name: string, now: Date): MonitorsTable {
+  const at = now.toISOString();
+  return {
+    id: newId('mon', now),
+    org_id: orgId,
+    screening_id: `scr_bench${number}`,
+    search_key: `${searchKey({ name })}#${number}`, // unique per monitor: a listed name is drawn many times
+    query: name,
+    entity_type: null,
+    country: null,
+    birth_date: null,
+    entity_name: null,
+    risk_threshold: 55,
+    is_active: 1,
+    last_risk_score: 0,
+    last_risk_level: 'low',
+    last_sources: '[]',
+    last_entity_id: null,
+    last_list_versions: '[]',
+    last_screened_at: at,
+    rescreen_generation: null,
+    external_id: null,
+    created_at: at,
+    removed_at: null,
+    identifiers: null,
+  };
+}
+
+/** The monitor rows: `total` of them for `orgId`, the same names for the same seed. */
 export function monitorRows(options: { orgId: string; total: number; listed: string[]; now: Date; seed?: number }) {
   const rand = rng(options.seed ?? 11);
-  const pick = <T>(items: T[]) => items[Math.floor(rand() * items.length)] as T;
-  const invented = (i: number) =>
-    Array.from({ length: 2 + Math.floor(rand() * 2) }, () =>
-      Array.from({ length: 2 + Math.floor(rand() * 2) }, () => pick(SYLLABLES)).join(''),
-    ).join(' ') + ` ${i}`;
-  const at = options.now.toISOString();
   const rows: MonitorsTable[] = [];
   for (let i = 0; i < options.total; i++) {
-    const name = rand() < 0.02 ? pick(options.listed) : invented(i);
-    rows.push({
-      id: newId('mon', options.now),
-      org_id: options.orgId,
-      screening_id: `scr_bench${i}`,
-      search_key: `${searchKey({ name })}#${i}`, // unique per monitor: a listed name is drawn many times
-      query: name,
-      entity_type: null,
-      country: null,
-      birth_date: null,
-      entity_name: null,
-      risk_threshold: 55,
-      is_active: 1,
-      last_risk_score: 0,
-      last_risk_level: 'low',
-      last_sources: '[]',
-      last_entity_id: null,
-      last_list_versions: '[]',
-      last_screened_at: at,
-      rescreen_generation: null,
-      external_id: null,
-      created_at: at,
-      removed_at: null,
-      identifiers: null,
-    });
+    const name = rand() < 0.02 ? options.listed[Math.floor(rand() * options.listed.length)]! : inventedName(rand, i);
+    rows.push(monitorRow(options.orgId, i, name, options.now));
   }
   return rows;
 }
