@@ -158,20 +158,22 @@ async function main(): Promise<void> {
     const url = await app.listen({ host: '127.0.0.1', port: 0 });
     const probe = names.slice(0, 500);
     // Warm-up first (the code paths compile for the names they see), so that idle is a steady figure.
-    const warmUp = steadyLoad(url, key.key, probe, RATE);
+    const load = steadyLoad(url, key.key, probe, RATE);
     await new Promise((r) => setTimeout(r, 5000));
-    await warmUp.stop();
-    const idle = steadyLoad(url, key.key, probe, RATE);
+    const idle = load.phase();
     await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
-    const idleLatencies = await idle.stop();
+    idle.end();
 
-    const busy = steadyLoad(url, key.key, probe, RATE);
+    const busy = load.phase();
     const loadBefore = loadavg()[0]!;
     const t0 = performance.now();
     const report = await profiles.backtest({ ctx: caller, input: { id: profile.id, limit: TOTAL } });
     const seconds = (performance.now() - t0) / 1000;
-    const busyLatencies = await busy.stop();
+    busy.end();
+    await load.stop();
     await app.close();
+    const idleLatencies = idle.latencies();
+    const busyLatencies = busy.latencies();
 
     const idleP99 = p99(idleLatencies);
     const busyP99 = p99(busyLatencies);

@@ -4,9 +4,12 @@
  * every list (to make its query mix), and its garbage collections would show up as the server's
  * latency; this process holds the names only.
  *   node dist/bench/open-loop-client.js JOB.json  (prints {samples, lateSends} as JSON)
+ * With `seconds` 0 it sends until its standard input ends (steadyLoad in server-process.ts).
  */
-import { appendFileSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** What the benchmark asks of one run of this client. */
@@ -16,11 +19,14 @@ export interface ClientJob {
   /** A JSON file holding the names, an array of strings. */
   namesFile: string;
   rate: number;
+  /** How long to send; 0: until standard input ends. */
   seconds: number;
   offset: number;
 }
 
 export interface Sample {
+  /** The instant the request was due, ms since the epoch. */
+  dueAt: number;
   /** From the instant the request was due to the end of its answer, ms. */
   latency: number;
   status: number;
@@ -48,7 +54,10 @@ function parseServerTiming(header: string | undefined): Record<string, number> |
   return stages;
 }
 
-/** Sends `rate` requests a second for `seconds` at evenly spaced instants, to the urls in turn. */
+/**
+ * Sends `rate` requests a second at evenly spaced instants, to the urls in turn: for `seconds`, or
+ * (seconds 0) until `stopped` resolves.
+ */
 export async function openLoop(
   urls: string[],
   key: string,
@@ -56,10 +65,11 @@ export async function openLoop(
   rate: number,
   seconds: number,
   offset: number,
+  stopped?: Promise<void>,
 ): Promise<{ samples: Sample[]; lateSends: number[] }> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1024 });
   const targets = urls.map((u) => new URL(u));
-  const total = Math.round(rate * seconds);
+  let total = seconds > 0 ? Math.round(rate * seconds) : Infinity;
   const interval = 1000 / rate;
   const samples: Sample[] = [];
   const lateSends: number[] = [];
@@ -88,6 +98,7 @@ export async function openLoop(
             const latency = performance.now() - due;
             if (SLOW_LOG && latency > 15) logSlow(performance.timeOrigin + due, latency, timing);
             samples.push({
+              dueAt: performance.timeOrigin + due,
               latency,
               status: res.statusCode ?? 0,
               ...(stages ? { stages } : {}),
@@ -100,7 +111,7 @@ export async function openLoop(
         },
       );
       req.on('error', () => {
-        samples.push({ latency: performance.now() - due, status: 0 });
+        samples.push({ dueAt: performance.timeOrigin + due, latency: performance.now() - due, status: 0 });
         if (++done === total) {
           agent.destroy();
           resolveRun({ samples, lateSends });
@@ -108,21 +119,61 @@ export async function openLoop(
       });
       req.end(body);
     };
+    let timer: NodeJS.Timeout | undefined;
     const tick = () => {
       const now = performance.now();
       while (sent < total && start + sent * interval <= now) {
         send(sent, start + sent * interval);
         sent++;
       }
-      if (sent < total) setTimeout(tick, Math.max(0, start + sent * interval - performance.now()));
+      if (sent < total) timer = setTimeout(tick, Math.max(0, start + sent * interval - performance.now()));
     };
-    setTimeout(tick, 20);
+    timer = setTimeout(tick, 20);
+    void stopped?.then(() => {
+      clearTimeout(timer);
+      total = sent;
+      if (done === total) {
+        agent.destroy();
+        resolveRun({ samples, lateSends });
+      }
+    });
   });
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+const CLIENT = fileURLToPath(import.meta.url);
+
+/**
+ * This client in a child process, on `job` (written beside its names file): `result` resolves with
+ * its samples once it has sent for job.seconds, or, with seconds 0, once stop() was called and the
+ * last answer is in.
+ */
+export function spawnClient(job: ClientJob): {
+  stop: () => void;
+  result: Promise<{ samples: Sample[]; lateSends: number[] }>;
+} {
+  const jobFile = join(dirname(job.namesFile), `job-${job.rate}-${job.offset}-${Date.now()}.json`);
+  writeFileSync(jobFile, JSON.stringify(job));
+  const child = spawn(process.execPath, [CLIENT, jobFile], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const chunks: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const result = new Promise<number | null>((resolveExit) => child.once('exit', resolveExit)).then((code) => {
+    rmSync(jobFile, { force: true });
+    if (code !== 0) throw new Error(`the open-loop client exited with ${code}`);
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as { samples: Sample[]; lateSends: number[] };
+  });
+  if (job.seconds > 0) child.stdin.end();
+  return { stop: () => child.stdin.end(), result };
+}
+
+if (process.argv[1] === CLIENT) {
   const job = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as ClientJob;
   const names = JSON.parse(readFileSync(job.namesFile, 'utf8')) as string[];
-  const result = await openLoop(job.urls, job.key, names, job.rate, job.seconds, job.offset);
+  const stdinEnds =
+    job.seconds > 0
+      ? undefined
+      : new Promise<void>((resolveEnd) => {
+          process.stdin.on('end', resolveEnd).resume();
+        });
+  const result = await openLoop(job.urls, job.key, names, job.rate, job.seconds, job.offset, stdinEnds);
   process.stdout.write(JSON.stringify(result));
 }

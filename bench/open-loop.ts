@@ -15,12 +15,10 @@
  * may carry no Server-Timing.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { type ClientJob, type Sample } from './open-loop-client.js';
+import { type ClientJob, type Sample, spawnClient } from './open-loop-client.js';
 import { machineDescription } from './results.js';
 import { loadAllLists } from './quality.js';
 import { queryMix } from './query-mix.js';
@@ -68,19 +66,8 @@ function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 }
 
-const CLIENT = fileURLToPath(new URL('./open-loop-client.js', import.meta.url));
-
 /** One open-loop run by the client process (open-loop-client.ts), over the names in `namesFile`. */
-async function openLoop(job: ClientJob): Promise<{ samples: Sample[]; lateSends: number[] }> {
-  const jobFile = join(dirname(job.namesFile), `job-${job.rate}-${job.offset}.json`);
-  writeFileSync(jobFile, JSON.stringify(job));
-  const child = spawn(process.execPath, [CLIENT, jobFile], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const chunks: Buffer[] = [];
-  child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const code = await new Promise<number | null>((resolveExit) => child.once('exit', resolveExit));
-  if (code !== 0) throw new Error(`the open-loop client exited with ${code}`);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as { samples: Sample[]; lateSends: number[] };
-}
+const openLoop = (job: ClientJob) => spawnClient(job).result;
 
 const STAGES = ['auth', 'parse', 'prep', 'queue', 'match', 'build', 'write', 'outside'];
 

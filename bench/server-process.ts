@@ -3,10 +3,12 @@
  * readiness, CPU time from /proc, autocannon as a promise, and a steady interactive load.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
+import { type Sample, spawnClient } from './open-loop-client.js';
 
 export const LISTS = resolve(process.cwd(), '../shared/data/lists');
 
@@ -84,33 +86,41 @@ export function p99(latencies: number[]): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0;
 }
 
+/** A stretch of a steady load: its requests are those due from start to end(). */
+export interface LoadPhase {
+  end(): void;
+  /** The latencies (ms, from each request's due instant) of the phase's requests; after stop(). */
+  latencies(): number[];
+}
+
 /**
- * An analyst's interactive load beside a background job: POST /v1/screen sent at `rate` a second
- * (one every 1/rate s, whatever the answers' pace) until stop(), which returns each request's
- * latency in ms.
+ * An analyst's interactive load beside a background job: POST /v1/screen sent at `rate` a second at
+ * evenly spaced instants (whatever the answers' pace), by the open-loop client in one process of its
+ * own from start to stop() (a benchmark's process holding every list would count its own
+ * collections, and a client started per phase its first connection). phase() marks the stretches
+ * compared: idle, then during the background job.
  */
 export function steadyLoad(url: string, key: string, names: string[], rate: number) {
-  const latencies: number[] = [];
-  let sent = 0;
-  let inFlight = 0;
-  const timer = setInterval(() => {
-    const name = names[sent++ % names.length]!;
-    const started = performance.now();
-    inFlight++;
-    void fetch(`${url}/v1/screen`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': key },
-      body: JSON.stringify({ name }),
-    })
-      .then((response) => response.arrayBuffer())
-      .then(() => latencies.push(performance.now() - started))
-      .finally(() => inFlight--);
-  }, 1000 / rate);
+  const folder = mkdtempSync(join(tmpdir(), 'bench-steady-'));
+  const namesFile = join(folder, 'names.json');
+  writeFileSync(namesFile, JSON.stringify(names));
+  const client = spawnClient({ urls: [url], key, namesFile, rate, seconds: 0, offset: 0 });
+  const epochNow = () => performance.timeOrigin + performance.now();
+  let samples: Sample[] = [];
   return {
-    async stop(): Promise<number[]> {
-      clearInterval(timer);
-      while (inFlight > 0) await new Promise((resolveWait) => setTimeout(resolveWait, 20));
-      return latencies;
+    phase(): LoadPhase {
+      const from = epochNow();
+      let to = Infinity;
+      return {
+        end: () => {
+          to = epochNow();
+        },
+        latencies: () => samples.filter((s) => s.dueAt >= from && s.dueAt < to).map((s) => s.latency),
+      };
+    },
+    async stop(): Promise<void> {
+      client.stop();
+      samples = (await client.result.finally(() => rmSync(folder, { recursive: true, force: true }))).samples;
     },
   };
 }

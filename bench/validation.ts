@@ -7,7 +7,7 @@
  * against its p99 idle (the target: at most twice). Writes bench/results/validation.json: rows of
  * {name, value, unit, target}, the report's headline figures and the machine's load average.
  *   node dist/bench/validation.js [--data-dir=DIR (lists already synced there)] [--only=quick|full|api]
- *     [--rate=20] [--idle=15] [--api-run=quick|full]
+ *     [--rate=20] [--idle=60] [--busy=60] [--api-run=quick|full]
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -137,10 +137,34 @@ if (!given) rmSync(dataDir, { recursive: true, force: true });
 
 if (only === undefined || only === 'api') await apiRun();
 
-/** A validation run through the API beside an analyst's steady load: the load's p99 idle and during the run. */
+/** One validation run through the API, polled to its end: its final status and wall clock. */
+async function runThroughApi(url: string, key: string, full: boolean): Promise<{ status: string; seconds: number }> {
+  const started = performance.now();
+  const headers = { 'content-type': 'application/json', 'x-api-key': key };
+  const queued = (await (
+    await fetch(`${url}/v1/validation-runs`, { method: 'POST', headers, body: JSON.stringify({ quick: !full }) })
+  ).json()) as { data: { id: string } };
+  let status = 'queued';
+  while (status === 'queued' || status === 'running') {
+    await new Promise((resolveWait) => setTimeout(resolveWait, 500));
+    const run = (await (await fetch(`${url}/v1/validation-runs/${queued.data.id}`, { headers })).json()) as {
+      data: { status: string };
+    };
+    status = run.data.status;
+  }
+  return { status, seconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * Validation runs through the API beside an analyst's steady load: the load's p99 idle and while runs
+ * go on. A quick run lasts a few seconds, about a hundred of the analyst's requests, whose p99 would be
+ * their slowest one or two: quick runs follow one another for at least --busy seconds (default as long
+ * as the idle stretch), so both figures rest on as many requests.
+ */
 async function apiRun(): Promise<void> {
   const rate = numberArg('rate', 20);
-  const idleSeconds = numberArg('idle', 15);
+  const idleSeconds = numberArg('idle', 60);
+  const busySeconds = numberArg('busy', idleSeconds);
   const full = process.argv.includes('--api-run=full');
   const serverDir = mkdtempSync(join(tmpdir(), 'bench-validation-api-'));
   const serverEnvironment = { ...serverEnv(serverDir, 0), VALIDATION_SIGNING_KEY: env.VALIDATION_SIGNING_KEY };
@@ -148,45 +172,41 @@ async function apiRun(): Promise<void> {
   const names = queryMix([...(await loadAllLists(undefined, () => undefined)).values()].flat(), 200);
   const server = await startServer(cli, serverEnvironment);
   try {
-    // Warm-up, then the idle figure.
-    const warmUp = steadyLoad(server.url, key, names, rate);
+    // Warm-up, then the idle figure. The warm-up has a quick run of its own: the first run after a
+    // start compiles the validators of its answers' schemas (once per process, 60 ms on the HTTP
+    // thread) and the run's code, as the screenings' warm-up compiles theirs.
+    const load = steadyLoad(server.url, key, names, rate);
+    await runThroughApi(server.url, key, false);
     await new Promise((resolveWait) => setTimeout(resolveWait, 5000));
-    await warmUp.stop();
-    const idle = steadyLoad(server.url, key, names, rate);
+    const idle = load.phase();
     await new Promise((resolveWait) => setTimeout(resolveWait, idleSeconds * 1000));
-    const idleP99 = p99(await idle.stop());
-    const busy = steadyLoad(server.url, key, names, rate);
+    idle.end();
+    const busy = load.phase();
     const started = performance.now();
-    const headers = { 'content-type': 'application/json', 'x-api-key': key };
-    const queued = (await (
-      await fetch(`${server.url}/v1/validation-runs`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ quick: !full }),
-      })
-    ).json()) as { data: { id: string } };
-    let status = 'queued';
-    while (status === 'queued' || status === 'running') {
-      await new Promise((resolveWait) => setTimeout(resolveWait, 500));
-      const run = (await (await fetch(`${server.url}/v1/validation-runs/${queued.data.id}`, { headers })).json()) as {
-        data: { status: string };
-      };
-      status = run.data.status;
-    }
-    const seconds = (performance.now() - started) / 1000;
-    const busyP99 = p99(await busy.stop());
+    const runs: { status: string; seconds: number }[] = [];
+    do runs.push(await runThroughApi(server.url, key, full));
+    while (!full && performance.now() - started < busySeconds * 1000);
+    busy.end();
+    await load.stop();
     const kind = full ? 'full' : 'quick';
+    const during = full ? 'the full run' : `${runs.length} quick runs in turn`;
+    const idleP99 = p99(idle.latencies());
     rows.push(
-      { name: `${kind} run through the API, ${status}`, value: Math.round(seconds * 10) / 10, unit: 's', target: null },
       {
-        name: `POST /v1/screen at ${rate}/s, p99 idle`,
+        name: `${kind} run through the API (${runs.length === 1 ? runs[0]!.status : `${runs.length} runs: ${[...new Set(runs.map((r) => r.status))].join(', ')}`})`,
+        value: Math.round((runs.reduce((sum, r) => sum + r.seconds, 0) / runs.length) * 10) / 10,
+        unit: 's',
+        target: null,
+      },
+      {
+        name: `POST /v1/screen at ${rate}/s, p99 idle (${idle.latencies().length} requests)`,
         value: Math.round(idleP99 * 10) / 10,
         unit: 'ms',
         target: null,
       },
       {
-        name: `POST /v1/screen at ${rate}/s, p99 during the ${kind} run`,
-        value: Math.round(busyP99 * 10) / 10,
+        name: `POST /v1/screen at ${rate}/s, p99 during ${during} (${busy.latencies().length} requests)`,
+        value: Math.round(p99(busy.latencies()) * 10) / 10,
         unit: 'ms',
         target: `<= ${Math.round(2 * idleP99 * 10) / 10}`,
       },
