@@ -56,7 +56,7 @@ export interface ValidationDeps {
   latencyEngine?: ValidationEngine;
   /** Queries in flight at once. */
   concurrency?: number;
-  /** Awaited between groups of queries: a server slows the run while interactive requests wait. */
+  /** Awaited before every query and after every turn of the event loop the run gives: a server holds the run there while interactive requests are under way. */
   pace?: () => Promise<void>;
   onProgress?: (progress: Progress) => void;
   now?: () => number;

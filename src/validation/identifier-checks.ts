@@ -5,7 +5,7 @@ import { validateIdentifiers } from '../screening/index.js';
 import type { IdentifierFigures, RunSizes, ValidationDeps } from './figures.js';
 import { identifierMakers } from './identifier-draws.js';
 import { ownMatch, sample, screenEach, topScore } from './run-queries.js';
-import { rng } from './seeded.js';
+import { collectInTurns, rng } from './seeded.js';
 
 /** Identifiers: is every printed identifier found, and no random valid one? */
 
@@ -46,60 +46,60 @@ function asQuery(id: ListRecord['identifiers'][number], kind: string): QueryIden
   }
 }
 
-/** Records read between two turns of the event loop: a server's HTTP thread answers in between. */
-const RECORDS_A_TURN = 200;
-
 /**
- * Every identifier the records print in a type a screening takes; the keys of all of them
- * (`type:normalized`). Checking every listed identifier as a request would (130,000 records) took
- * 300 ms: it yields to the event loop every RECORDS_A_TURN records.
+ * Every identifier the records print in a type a screening takes, as steps (collectInTurns: checking
+ * every listed identifier as a request would, 130,000 records, took 300 ms of the HTTP thread); the
+ * keys of all of them (`type:normalized`) are added to `held`.
  */
-async function listedIdentifiers(records: readonly ListRecord[]) {
-  const listed: ListedIdentifier[] = [];
-  const held = new Set<string>();
-  let refused = 0;
-  let read = 0;
+function* listedIdentifierSteps(
+  records: readonly ListRecord[],
+  held: Set<string>,
+  refused: { count: number },
+): Generator<ListedIdentifier | null> {
   for (const record of records) {
-    if (++read % RECORDS_A_TURN === 0) await new Promise((resolveTurn) => setImmediate(resolveTurn));
     for (const id of record.identifiers) {
       const kind = id.kind;
       if (!kind || !isScreeningIdentifierType(kind) || !id.normalized) continue;
       held.add(`${kind}:${id.normalized}`);
       if (id.valid === false) continue;
       const query = asQuery(id, kind);
-      if (query) listed.push({ entityId: `${record.source}:${record.id}`, type: kind, value: id.value, query });
-      else refused++;
+      if (query) yield { entityId: `${record.source}:${record.id}`, type: kind, value: id.value, query };
+      else refused.count++;
     }
+    yield null;
   }
-  return { listed, held, refused };
 }
 
-/** Random identifiers with valid check digits that no list holds, `perType` of each type. */
-function drawUnheld(seed: number, perType: number, held: ReadonlySet<string>): QueryIdentifier[] {
-  const drawn: QueryIdentifier[] = [];
+/** Random identifiers with valid check digits that no list holds, `perType` of each type, as steps. */
+function* unheldSteps(seed: number, perType: number, held: ReadonlySet<string>): Generator<QueryIdentifier | null> {
   for (const { type, make } of identifierMakers(rng(seed ^ 0x1d))) {
     for (let kept = 0, tries = 0; kept < perType && tries < perType * 20; tries++) {
       const value = make();
       try {
         const [checked] = validateIdentifiers([{ type, value }], null);
-        if (!checked || held.has(`${type}:${checked.normalized}`)) continue;
-        drawn.push({ type, value: checked.value });
+        if (!checked || held.has(`${type}:${checked.normalized}`)) {
+          yield null;
+          continue;
+        }
+        yield { type, value: checked.value };
         kept++;
       } catch {
         // a draw its check refuses is drawn again
+        yield null;
       }
     }
   }
-  return drawn;
 }
 
 export async function identifierChecks(
   records: readonly ListRecord[],
   run: { seed: number; rand: () => number; sizes: RunSizes; deps: ValidationDeps; options: MatchOptions },
 ): Promise<IdentifierFigures> {
-  const { listed, held, refused } = await listedIdentifiers(records);
+  const held = new Set<string>();
+  const refused = { count: 0 };
+  const listed = await collectInTurns(listedIdentifierSteps(records, held, refused), run.deps.pace);
   const figures: IdentifierFigures = {
-    listed: { tried: 0, found: 0, refused, misses: [] },
+    listed: { tried: 0, found: 0, refused: refused.count, misses: [] },
     random: { tried: 0, hits: 0, examples: [] },
   };
   const tried = sample(listed, run.sizes.listedIdentifiers, run.rand);
@@ -122,7 +122,7 @@ export async function identifierChecks(
         topId: answer.matches[0]?.id ?? null,
       });
   });
-  const drawn = drawUnheld(run.seed, run.sizes.randomIdentifiersPerType, held);
+  const drawn = await collectInTurns(unheldSteps(run.seed, run.sizes.randomIdentifiersPerType, held), run.deps.pace);
   const hits = await screenEach(
     drawn,
     async (id) =>

@@ -4,8 +4,6 @@ import type { Machine, Phase, ValidationDeps } from './figures.js';
 
 /** Queries in flight at once unless the caller says otherwise: enough to keep every matching thread fed. */
 const DEFAULT_CONCURRENCY = 16;
-/** The run awaits `pace` before every this many queries. */
-const PACE_EVERY = 64;
 /** Progress is told at most every this many answers (and at the end). */
 const PROGRESS_EVERY = 256;
 
@@ -30,7 +28,7 @@ export async function screenEach<T, R>(
   const worker = async () => {
     while (next < total) {
       const at = next++;
-      if (at % PACE_EVERY === 0 && deps.pace) await deps.pace();
+      if (deps.pace) await deps.pace();
       results[at] = await fn(items[at]!);
       done++;
       if (done - lastReport >= PROGRESS_EVERY || done === total) {
@@ -45,13 +43,25 @@ export async function screenEach<T, R>(
 
 /** `count` of `xs` drawn without replacement in a seeded order (all of them, in their order, when count >= length). */
 export function sample<T>(xs: readonly T[], count: number, rand: () => number): T[] {
-  if (count >= xs.length) return [...xs];
-  const copy = [...xs];
+  return samplePositions(xs.length, count, rand).map((at) => xs[at]!);
+}
+
+/**
+ * `count` positions below `length` drawn without replacement in a seeded order: the first `count`
+ * steps of a Fisher-Yates shuffle, with only the positions it moved written down, so that drawing
+ * 2,000 of 128,000 listed names copies none of them (the copy held the HTTP thread for 30 ms).
+ * All of them, in their order, when count >= length.
+ */
+export function samplePositions(length: number, count: number, rand: () => number): number[] {
+  if (count >= length) return Array.from({ length }, (_, at) => at);
+  const moved = new Map<number, number>();
+  const drawn: number[] = [];
   for (let at = 0; at < count; at++) {
-    const other = at + Math.floor(rand() * (copy.length - at));
-    [copy[at], copy[other]] = [copy[other]!, copy[at]!];
+    const other = at + Math.floor(rand() * (length - at));
+    drawn.push(moved.get(other) ?? other);
+    moved.set(other, moved.get(at) ?? at);
   }
-  return copy.slice(0, count);
+  return drawn;
 }
 
 export function percentile(sorted: number[], p: number): number {

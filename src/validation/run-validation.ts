@@ -13,8 +13,8 @@ import {
 } from './figures.js';
 import { identifierChecks } from './identifier-checks.js';
 import { type Perturbed, perturbSteps, perturbTools, validationKinds } from './perturbations.js';
-import { machine, ownMatch, percentile, round, sample, screenEach } from './run-queries.js';
-import { entityIdOf, listedNameSteps, selfScreen } from './self-screen.js';
+import { machine, ownMatch, percentile, round, samplePositions, screenEach } from './run-queries.js';
+import { ListedNames, type SelfName, entityIdOf, namesOf, selfScreen } from './self-screen.js';
 import { collectInTurns, rng } from './seeded.js';
 
 /**
@@ -100,6 +100,42 @@ async function latency(queries: MatchQuery[], run: PhaseRun): Promise<LatencyFig
   };
 }
 
+/**
+ * The names self-screened: every name of the focus's records (an activation's new and changed
+ * entries), then `size` of the rest drawn in a seeded order (all of them in a full run).
+ */
+async function chooseNames(
+  listed: ListedNames,
+  records: readonly ListRecord[],
+  focus: ReadonlySet<string>,
+  size: number,
+  rand: () => number,
+  pace?: () => Promise<void>,
+): Promise<{ focused: SelfName[]; sampled: SelfName[] }> {
+  const focused: SelfName[] = [];
+  // The numbers of the focus's names, ascending: the rest are numbered as if these were not there.
+  const skipped: number[] = [];
+  if (focus.size > 0)
+    records.forEach((record, r) => {
+      if (!focus.has(entityIdOf(record))) return;
+      const names = namesOf(record);
+      focused.push(...names);
+      names.forEach((_, k) => skipped.push(listed.startOf(r) + k));
+    });
+  if (size >= listed.count - skipped.length) {
+    const rest = function* () {
+      for (const record of records) if (!focus.has(entityIdOf(record))) yield* namesOf(record);
+    };
+    return { focused, sampled: await collectInTurns(rest(), pace) };
+  }
+  const sampled = samplePositions(listed.count - skipped.length, size, rand).map((rest) => {
+    let position = rest;
+    for (const focusAt of skipped) if (focusAt <= position) position++;
+    return listed.at(position);
+  });
+  return { focused, sampled };
+}
+
 export async function runValidation(input: ValidationInput, deps: ValidationDeps): Promise<ValidationFigures> {
   const now = deps.now ?? (() => performance.now());
   const started = now();
@@ -112,16 +148,15 @@ export async function runValidation(input: ValidationInput, deps: ValidationDeps
   };
   const rand = rng(input.seed);
 
-  const all = await collectInTurns(listedNameSteps(input.records));
+  const listed = await ListedNames.of(input.records, deps.pace);
   const focus = new Set(input.focus ?? []);
-  const focused = all.filter((listed) => focus.has(entityIdOf(listed.record)));
-  const rest = focus.size > 0 ? all.filter((listed) => !focus.has(entityIdOf(listed.record))) : all;
-  const self = await selfScreen({ focused, sampled: sample(rest, sizes.selfScreen, rand), focus }, run);
+  const { focused, sampled } = await chooseNames(listed, input.records, focus, sizes.selfScreen, rand, deps.pace);
+  const self = await selfScreen({ focused, sampled, focus }, run);
 
   const tools = perturbTools(input.seed);
   const kinds = validationKinds(tools);
   const listedOnly = input.records.filter((r) => r.source !== 'us_ofac_50');
-  const perturbed = await collectInTurns(perturbSteps(listedOnly, sizes.perturbationsPerKind, tools, kinds));
+  const perturbed = await collectInTurns(perturbSteps(listedOnly, sizes.perturbationsPerKind, tools, kinds), deps.pace);
   const perturbations = await perturbationRecall(
     perturbed,
     kinds.map(([kind]) => kind),
@@ -131,15 +166,10 @@ export async function runValidation(input: ValidationInput, deps: ValidationDeps
   const negatives = await belowTheLine(sizes.negatives, { ...run, seed: input.seed });
   const identifiers = await identifierChecks(input.records, { ...run, seed: input.seed, rand, sizes });
 
-  // Latency: listed names and their perturbations alike.
-  const timed = sample(
-    [
-      ...all.map((listed): MatchQuery => ({ name: listed.name })),
-      ...perturbed.map((p): MatchQuery => ({ name: p.query })),
-    ],
-    sizes.latencySamples,
-    rand,
-  );
+  // Latency: listed names and their perturbations alike, drawn from the two as if they were one list.
+  const timed = samplePositions(listed.count + perturbed.length, sizes.latencySamples, rand).map((at): MatchQuery => ({
+    name: at < listed.count ? listed.at(at).name : perturbed[at - listed.count]!.query,
+  }));
   return {
     quick: input.quick,
     seed: input.seed,

@@ -7,6 +7,7 @@ import { renderReportHtml } from './report-html.js';
 import type { Cutoffs, Progress, RunSizes } from './figures.js';
 import type { RunProfile } from './run-profile.js';
 import { DEFAULT_SEED, runValidation } from './run-validation.js';
+import { aTurn } from './seeded.js';
 import { type Thresholds, defaultThresholds } from './thresholds.js';
 
 /** What a run was asked for, as stored with it. */
@@ -80,6 +81,7 @@ export async function produceReport(input: ProduceInput): Promise<SignedFiles> {
       ...(input.onProgress ? { onProgress: input.onProgress } : {}),
     },
   );
+  await aTurn();
   const report = buildReport(
     figures,
     {
@@ -93,5 +95,6 @@ export async function produceReport(input: ProduceInput): Promise<SignedFiles> {
     },
     input.options.thresholds,
   );
-  return signReport(report, input.key, renderReportHtml);
+  await aTurn();
+  return signReport(report, input.key, renderReportHtml, aTurn);
 }

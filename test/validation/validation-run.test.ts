@@ -180,7 +180,7 @@ describe('validation run on a hand-built list', () => {
       },
       defaultThresholds(),
     );
-    const files = signReport(report, parseSigningKey(pair.privateKey), renderReportHtml);
+    const files = await signReport(report, parseSigningKey(pair.privateKey), renderReportHtml);
     const ok = verifyReport(files.json, { html: files.html, expectedKeyId: pair.keyId });
     assert.equal(ok.valid, true, ok.notes.join('; '));
     assert.equal(ok.keyId, pair.keyId);
