@@ -1,4 +1,11 @@
-import { createSign, generateKeyPairSync, type KeyObject, randomBytes } from 'node:crypto';
+import {
+  createPrivateKey,
+  createPublicKey,
+  createSign,
+  generateKeyPairSync,
+  type KeyObject,
+  randomBytes,
+} from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider, { type Configuration } from 'oidc-provider';
@@ -46,7 +53,17 @@ function closeServer(server: Server): Promise<void> {
 }
 
 function signingKey(kid: string): { privateKey: KeyObject; publicJwk: Record<string, unknown>; privateJwk: object } {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  // Generated as PEM text and read into key objects of their own: exporting the key objects a
+  // generation hands back as JWK can hang Node 20 for good (a collection during the export frees the
+  // generation's job, whose destructor waits for the key's lock the export holds; seen in CI, the
+  // main thread in futex_wait under ExportJWKRsaKey and ~KeyGenJob).
+  const generated = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
+  const privateKey = createPrivateKey(generated.privateKey);
+  const publicKey = createPublicKey(generated.publicKey);
   return {
     privateKey,
     publicJwk: { ...publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' },
