@@ -115,16 +115,16 @@ async function chooseNames(
   const focused: SelfName[] = [];
   // The numbers of the focus's names, ascending: the rest are numbered as if these were not there.
   const skipped: number[] = [];
-  if (focus.size > 0)
-    records.forEach((record, r) => {
-      if (!focus.has(entityIdOf(record))) return;
-      const names = namesOf(record);
-      focused.push(...names);
-      names.forEach((_, k) => skipped.push(listed.startOf(r) + k));
-    });
+  const inFocus = (record: ListRecord) => focus.size > 0 && focus.has(entityIdOf(record));
+  records.forEach((record, r) => {
+    if (!inFocus(record)) return;
+    const names = namesOf(record);
+    focused.push(...names);
+    names.forEach((_, k) => skipped.push(listed.startOf(r) + k));
+  });
   if (size >= listed.count - skipped.length) {
     const rest = function* () {
-      for (const record of records) if (!focus.has(entityIdOf(record))) yield* namesOf(record);
+      for (const record of records) if (!inFocus(record)) yield* namesOf(record);
     };
     return { focused, sampled: await collectInTurns(rest(), pace) };
   }
