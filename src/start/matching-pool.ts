@@ -38,7 +38,7 @@ export interface MatchingAnswer {
  * from waiting long.
  */
 export type WorkerRequest =
-  | { type: 'screen'; jobs: MatchingJob[] }
+  | { type: 'screen'; jobs: MatchingJob[]; background?: true }
   | { type: 'load'; generation: number; records: ListRecord[] }
   | { type: 'drop'; generation: number };
 
@@ -49,6 +49,13 @@ export type WorkerReply =
 /** What a matching thread is started with. */
 export interface MatchingThreadData {
   sourceLabels: Record<SourceId, string>;
+  /**
+   * One Int32: messages of interactive screenings posted to the thread and not yet received by it. The
+   * pool adds one before it posts such a message, the thread takes one away when it receives it; while
+   * it is above zero the thread sets background jobs aside, so the analyst's screening, already in its
+   * queue, is answered before them.
+   */
+  interactive: SharedArrayBuffer;
 }
 
 /** The lists' display labels (`datasetLabel`), added to the engine's matches, which name sources by id only. */
@@ -94,6 +101,8 @@ interface Build extends Waiter<void> {
 
 interface Thread {
   worker: Worker;
+  /** MatchingThreadData.interactive, as the pool counts it. */
+  interactive: Int32Array;
   /** Generations this thread has built. */
   ready: Set<number>;
   /** Builds under way in this thread. */
@@ -108,10 +117,11 @@ interface Thread {
 }
 
 /**
- * Background jobs in a thread's message queue at once, each in a message of its own. A thread
- * answers its messages in order, so an analyst's screening waits behind at most this many
- * background jobs, however many a batch or a validation run has started (a validation run keeps 16
- * going); two keep the thread from waiting for the next one while the HTTP thread reads an answer.
+ * Background jobs in a thread's message queue at once, each in a message of its own, however many a
+ * batch or a validation run has started (a validation run keeps 16 going); two keep the thread from
+ * waiting for the next one while the HTTP thread reads an answer. A thread that receives one while an
+ * interactive screening is on its way sets it aside (MatchingThreadData.interactive), so the analyst
+ * waits for at most the background job the thread is working on.
  */
 const BACKGROUND_IN_THREAD = 2;
 
@@ -280,6 +290,7 @@ export class MatchingPool {
     if (thread.outbox.length === 0) return;
     const jobs = thread.outbox;
     thread.outbox = [];
+    Atomics.add(thread.interactive, 0, 1);
     thread.worker.postMessage({ type: 'screen', jobs } satisfies WorkerRequest);
   }
 
@@ -287,7 +298,11 @@ export class MatchingPool {
   private admitBackground(thread: Thread): void {
     while (thread.backgroundInThread < BACKGROUND_IN_THREAD && thread.held.length > 0) {
       thread.backgroundInThread++;
-      thread.worker.postMessage({ type: 'screen', jobs: [thread.held.shift()!] } satisfies WorkerRequest);
+      thread.worker.postMessage({
+        type: 'screen',
+        jobs: [thread.held.shift()!],
+        background: true,
+      } satisfies WorkerRequest);
     }
   }
 
@@ -309,12 +324,14 @@ export class MatchingPool {
 
   private spawn(): Thread {
     // The labels go with the thread, so that it loads the matching engine and not the lists domain.
-    const workerData: MatchingThreadData = { sourceLabels: SOURCE_LABELS };
+    const interactive = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
+    const workerData: MatchingThreadData = { sourceLabels: SOURCE_LABELS, interactive };
     const worker = new Worker(new URL('./matching-worker.js', import.meta.url), { workerData });
     // The pool never keeps a process alive on its own; servers are kept alive by their sockets.
     worker.unref();
     const thread: Thread = {
       worker,
+      interactive: new Int32Array(interactive),
       ready: new Set(),
       loading: new Map(),
       pending: new Map(),

@@ -12,7 +12,8 @@ import { indexMatches } from './match-index.js';
 const port = parentPort;
 if (!port) throw new Error('matching-worker must run as a worker thread');
 
-const { sourceLabels } = workerData as MatchingThreadData;
+const { sourceLabels, interactive: interactiveBuffer } = workerData as MatchingThreadData;
+const interactive = new Int32Array(interactiveBuffer);
 const sourceLabel: SourceLabel = (source) => sourceLabels[source];
 
 const indexes = new Map<number, MatchingIndex>();
@@ -43,27 +44,54 @@ function screenOne(job: MatchingJob): MatchingAnswer {
   }
 }
 
+/**
+ * Background jobs set aside while an interactive screening was on its way, answered in the order they
+ * came once none is: the pool's messages are delivered in one go, so the interactive one, posted
+ * before the pool counted it, is received before the next check phase runs these.
+ */
+const setAside: MatchingJob[][] = [];
+
+function answerSetAside(): void {
+  if (Atomics.load(interactive, 0) > 0) {
+    setImmediate(answerSetAside);
+    return;
+  }
+  const jobs = setAside.shift();
+  if (jobs) answer(jobs);
+  if (setAside.length > 0) setImmediate(answerSetAside);
+}
+
+function answer(jobs: MatchingJob[]): void {
+  let results: MatchingAnswer[] = [];
+  let since = performance.now();
+  // Each answer says how long the thread worked on it, replying included (the pool's busy time).
+  const send = () => {
+    const sent = performance.now();
+    reply({ type: 'screened', results, busyMs: sent - since });
+    since = sent;
+  };
+  for (const job of jobs) {
+    results.push(screenOne(job));
+    if (performance.now() - since >= REPLY_EVERY_MS) {
+      send();
+      results = [];
+    }
+  }
+  if (results.length > 0) send();
+}
+
 port.on('message', (message: WorkerRequest) => {
   switch (message.type) {
-    case 'screen': {
-      let results: MatchingAnswer[] = [];
-      let since = performance.now();
-      // Each answer says how long the thread worked on it, replying included (the pool's busy time).
-      const send = () => {
-        const sent = performance.now();
-        reply({ type: 'screened', results, busyMs: sent - since });
-        since = sent;
-      };
-      for (const job of message.jobs) {
-        results.push(screenOne(job));
-        if (performance.now() - since >= REPLY_EVERY_MS) {
-          send();
-          results = [];
-        }
+    case 'screen':
+      if (!message.background) {
+        Atomics.sub(interactive, 0, 1);
+        answer(message.jobs);
+      } else if (setAside.length > 0 || Atomics.load(interactive, 0) > 0) {
+        if (setAside.push(message.jobs) === 1) setImmediate(answerSetAside);
+      } else {
+        answer(message.jobs);
       }
-      if (results.length > 0) send();
       return;
-    }
     case 'load':
       MatchingIndex.buildAsync(message.records).then(
         (index) => {

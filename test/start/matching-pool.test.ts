@@ -172,3 +172,34 @@ test("an analyst's screening waits behind at most two background jobs, however m
     await pool.close();
   }
 });
+
+test("a background job that reaches the thread while an analyst's screening is on its way waits for it", async () => {
+  const pool = new MatchingPool(1);
+  try {
+    const screener = await pool.load(records);
+    const inline = MatchingIndex.build(records);
+    // Slow background jobs (many option sets each): two go to the thread at once, the analyst's
+    // screening follows them at the end of this turn, while the thread is still on the first.
+    const variants = Array.from({ length: 400 }, (_, i) => ({ floor: i % 2 === 0 ? 0 : 0.5, maxMatches: 1 + (i % 5) }));
+    const order: string[] = [];
+    const background = Array.from({ length: 6 }, () =>
+      screener.screenVariants({ name: 'Rustam Karimov' }, variants, { background: true }).then((answers) => {
+        order.push('background');
+        return answers;
+      }),
+    );
+    const interactive = screener.screen({ name: 'Zarya Shipping' }).then((answer) => {
+      order.push('interactive');
+      return answer;
+    });
+    const [answer, ...backgroundAnswers] = await Promise.all([interactive, ...background]);
+    assert.deepEqual(answer, summarizeOutcome(inline.screen({ name: 'Zarya Shipping' }), sourceLabel));
+    const expected = inline
+      .screenVariants({ name: 'Rustam Karimov' }, variants)
+      .map((o) => summarizeOutcome(o, sourceLabel));
+    for (const answers of backgroundAnswers) assert.deepEqual(answers, expected);
+    assert.ok(order.indexOf('interactive') <= 1, `answered after ${order.indexOf('interactive')} background jobs`);
+  } finally {
+    await pool.close();
+  }
+});
