@@ -6,7 +6,10 @@ export { transliterate } from './transliterate.js';
 export type * from './types.js';
 export {
   summarizeOutcome,
+  briefOutcome,
   labelMatch,
+  type MatchBrief,
+  type ScreenBrief,
   type ScreenSummary,
   type SourceLabel,
   type LabelledMatch,

@@ -59,3 +59,42 @@ export function labelMatch(m: Match, label: SourceLabel): LabelledMatch {
 function labelListing(l: Listing, label: SourceLabel): LabelledListing {
   return Object.assign({ dataset: l.dataset, datasetLabel: label(l.dataset) }, l);
 }
+
+/** One match as a validation run reads it (briefOutcome). */
+export interface MatchBrief {
+  /** `<source>:<record id>` */
+  id: string;
+  score: number;
+  /** The party: listings of the same party on several lists share it (`<source>:<record id>` of one of them). */
+  cluster: string;
+  /** The listed name the query matched (the primary name or an alias). */
+  matchedName: string;
+  /** Found by an identifier of the query. */
+  byIdentifier: boolean;
+}
+
+/** The risk score and the matches that count, without the listings or the explanations. */
+export interface ScreenBrief {
+  riskScore: number;
+  matches: MatchBrief[];
+}
+
+/**
+ * The outcome reduced to what a validation run folds: made where the matching ran, so that the
+ * thread that folds thousands of answers a second neither receives nor parses the explanations
+ * (parsing them kept the HTTP thread's young generation full during runs).
+ */
+export function briefOutcome(outcome: ScreenOutcome): ScreenBrief {
+  const matches: MatchBrief[] = [];
+  for (const match of outcome.matches) {
+    if (match.suppressed) continue;
+    matches.push({
+      id: match.entity.id,
+      score: match.matchScore,
+      cluster: match.clusterId ?? match.entity.id,
+      matchedName: match.explanation.matchedName,
+      byIdentifier: match.explanation.corroboration.identifier?.outcome === 'match',
+    });
+  }
+  return { riskScore: outcome.riskScore, matches };
+}

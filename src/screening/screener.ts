@@ -1,4 +1,4 @@
-import type { MatchOptions, MatchQuery, ScreenSummary } from '../matching/index.js';
+import type { MatchOptions, MatchQuery, ScreenBrief, ScreenSummary } from '../matching/index.js';
 
 /** What screening needs from the matching engine: in a matching thread (start/matching-pool.ts) or on this one. */
 export interface Screener {
@@ -8,6 +8,8 @@ export interface Screener {
    * profile backtest's two sides): the outcomes screen() would give for each, in order.
    */
   screenVariants(query: MatchQuery, variants: readonly MatchOptions[], hints?: ScreenHints): Promise<ScreenSummary[]>;
+  /** The risk score and the counted matches in brief, what a validation run folds (briefOutcome). */
+  screenBrief(query: MatchQuery, options?: MatchOptions, hints?: ScreenHints): Promise<ScreenBrief>;
 }
 
 /** How a screening is run, never what it finds. */

@@ -1,9 +1,11 @@
 import { Worker } from 'node:worker_threads';
 import { SOURCE_LABELS, type ListRecord, type SourceId } from '../lists/index.js';
 import {
+  briefOutcome,
   MatchingIndex,
   type MatchOptions,
   type MatchQuery,
+  type ScreenBrief,
   type ScreenSummary,
   type SourceLabel,
   summarizeOutcome,
@@ -18,6 +20,8 @@ export interface MatchingJob {
   options: MatchOptions;
   /** More option sets for the same query (Screener.screenVariants), answered in `variants`. */
   variants?: MatchOptions[];
+  /** Answer in brief only (Screener.screenBrief), in `brief`. */
+  brief?: true;
 }
 
 export interface MatchingAnswer {
@@ -25,6 +29,8 @@ export interface MatchingAnswer {
   outcome?: ScreenSummary;
   /** The outcomes of the job's `variants`, in order. */
   variants?: ScreenSummary[];
+  /** The answer of a `brief` job. */
+  brief?: ScreenBrief;
   /** The index of the outcome's matches (ScreenHints.indexed). */
   index?: MatchIndex;
   error?: string;
@@ -71,6 +77,8 @@ export function inlineScreener(records: ListRecord[]): Promise<Screener> {
     },
     screenVariants: (query: MatchQuery, variants: readonly MatchOptions[]) =>
       Promise.resolve(index.screenVariants(query, variants).map((o) => summarizeOutcome(o, sourceLabel))),
+    screenBrief: (query: MatchQuery, options?: MatchOptions) =>
+      Promise.resolve(briefOutcome(index.screen(query, options))),
   }));
 }
 
@@ -107,7 +115,7 @@ interface Thread {
   ready: Set<number>;
   /** Builds under way in this thread. */
   loading: Map<number, Build>;
-  pending: Map<number, Waiter<ScreenSummary[]>>;
+  pending: Map<number, Waiter<MatchingAnswer>>;
   /** Screenings started in this turn of the event loop, sent together when it ends. */
   outbox: MatchingJob[];
   /** Background jobs (batch rows, rescreens, backtests, validation runs) not yet handed to the thread. */
@@ -203,11 +211,20 @@ export class MatchingPool {
       this.drop(generation);
       throw error;
     }
+    const outcomes = (answer: MatchingAnswer) => {
+      if (!answer.outcome) throw new Error(`matching failed: ${answer.error ?? 'no outcome'}`);
+      return [answer.outcome, ...(answer.variants ?? [])];
+    };
     return {
       generation,
       screen: (query, options, hints) =>
-        this.screen(generation, query, [options ?? {}], hints).then((outcomes) => outcomes[0]!),
-      screenVariants: (query, variants, hints) => this.screen(generation, query, variants, hints),
+        this.screen(generation, query, [options ?? {}], hints).then((answer) => outcomes(answer)[0]!),
+      screenVariants: (query, variants, hints) => this.screen(generation, query, variants, hints).then(outcomes),
+      screenBrief: (query, options, hints) =>
+        this.screen(generation, query, [options ?? {}], hints, true).then((answer) => {
+          if (!answer.brief) throw new Error(`matching failed: ${answer.error ?? 'no outcome'}`);
+          return answer.brief;
+        }),
     };
   }
 
@@ -242,7 +259,8 @@ export class MatchingPool {
     query: MatchQuery,
     variants: readonly MatchOptions[],
     hints: ScreenHints | undefined,
-  ): Promise<ScreenSummary[]> {
+    brief = false,
+  ): Promise<MatchingAnswer> {
     const entry = this.generations.get(generation);
     if (!entry) return Promise.reject(new Error(`list generation ${generation} has been retired`));
     // The least busy thread that has the generation; a replacement thread still building it is waited for.
@@ -257,7 +275,7 @@ export class MatchingPool {
       if (entry.retired && entry.inFlight === 0) this.drop(generation);
     };
     const run = (t: Thread) =>
-      new Promise<ScreenSummary[]>((resolve, reject) => {
+      new Promise<MatchingAnswer>((resolve, reject) => {
         const id = this.nextRequest++;
         const background = hints?.background === true;
         t.pending.set(id, { resolve, reject, matched: hints?.matched, indexed: hints?.indexed, background });
@@ -268,13 +286,14 @@ export class MatchingPool {
           query,
           options: options ?? {},
           ...(more.length > 0 ? { variants: more } : {}),
+          ...(brief ? { brief: true as const } : {}),
         };
         if (background) {
           t.held.push(job);
           this.admitBackground(t);
         } else if (t.outbox.push(job) === 1) setImmediate(() => this.flush(t));
       });
-    let result: Promise<ScreenSummary[]>;
+    let result: Promise<MatchingAnswer>;
     if (thread) {
       result = run(thread);
     } else {
@@ -348,8 +367,7 @@ export class MatchingPool {
           thread.pending.delete(result.id);
           if (result.ms !== undefined) waiter?.matched?.(result.ms);
           if (result.index) waiter?.indexed?.(result.index);
-          if (result.outcome) waiter?.resolve([result.outcome, ...(result.variants ?? [])]);
-          else waiter?.reject(new Error(`matching failed: ${result.error ?? 'no outcome'}`));
+          waiter?.resolve(result);
         }
         this.admitBackground(thread);
         return;

@@ -5,7 +5,7 @@
  * service keeps answering while the next one is built.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { MatchingIndex, summarizeOutcome, type SourceLabel } from '../matching/index.js';
+import { briefOutcome, MatchingIndex, summarizeOutcome, type SourceLabel } from '../matching/index.js';
 import type { MatchingAnswer, MatchingJob, MatchingThreadData, WorkerReply, WorkerRequest } from './matching-pool.js';
 import { indexMatches } from './match-index.js';
 
@@ -30,6 +30,8 @@ function screenOne(job: MatchingJob): MatchingAnswer {
   if (!index) return { id: job.id, error: `list generation ${job.generation} is not loaded in this thread` };
   try {
     const started = performance.now();
+    if (job.brief)
+      return { id: job.id, brief: briefOutcome(index.screen(job.query, job.options)), ms: performance.now() - started };
     if (job.variants) {
       const [outcome, ...variants] = index
         .screenVariants(job.query, [job.options, ...job.variants])

@@ -1,23 +1,10 @@
-import type { LabelledMatch, MatchOptions, MatchQuery } from '../matching/index.js';
+import type { MatchBrief, MatchOptions, MatchQuery, ScreenBrief } from '../matching/index.js';
 import type { ScreenHints, Screener } from '../screening/index.js';
 
 /** One match as a validation run reads it. */
-export interface FoundMatch {
-  /** `<source>:<record id>` */
-  id: string;
-  score: number;
-  /** The party: listings of the same party on several lists share it (`<source>:<record id>` of one of them). */
-  cluster: string;
-  /** The listed name the query matched (the primary name or an alias). */
-  matchedName: string;
-  /** Found by an identifier of the query. */
-  byIdentifier: boolean;
-}
+export type FoundMatch = MatchBrief;
 
-export interface EngineAnswer {
-  riskScore: number;
-  matches: FoundMatch[];
-}
+export type EngineAnswer = ScreenBrief;
 
 /** The engine as a validation run uses it: one query in, its matches out. */
 export type ValidationEngine = (query: MatchQuery, options: MatchOptions) => Promise<EngineAnswer>;
@@ -28,19 +15,7 @@ export type ValidationEngine = (query: MatchQuery, options: MatchOptions) => Pro
  * matching thread may hold their answers back to send them together (screening/screener.ts).
  */
 export function screenerEngine(screener: Screener, hints: ScreenHints = { background: true }): ValidationEngine {
-  return async (query, options) => {
-    const summary = await screener.screen(query, options, hints);
-    const matches = (JSON.parse(summary.matchesJson) as LabelledMatch[])
-      .filter((m) => !m.suppressed)
-      .map((m) => ({
-        id: m.entity.id,
-        score: m.matchScore,
-        cluster: m.clusterId ?? m.entity.id,
-        matchedName: m.explanation.matchedName,
-        byIdentifier: m.explanation.corroboration.identifier?.outcome === 'match',
-      }));
-    return { riskScore: summary.riskScore, matches };
-  };
+  return (query, options) => screener.screenBrief(query, options, hints);
 }
 
 /**

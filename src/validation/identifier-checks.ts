@@ -46,6 +46,33 @@ function asQuery(id: ListRecord['identifiers'][number], kind: string): QueryIden
   }
 }
 
+/** What the records print, read as a screening would take it (listedIdentifiers). */
+interface ListedReading {
+  listed: ListedIdentifier[];
+  /** Every printed identifier's key, `type:normalized`, valid or not. */
+  held: ReadonlySet<string>;
+  /** Printed identifiers a screening request would refuse. */
+  refused: number;
+}
+
+const readings = new WeakMap<readonly ListRecord[], ListedReading>();
+
+/**
+ * The records' identifiers as a screening takes them, read once per array of records: runs on the
+ * same lists share the reading (checking every listed identifier as a request would made 30 MB of
+ * young objects a run on the HTTP thread). Nothing that reads it changes it.
+ */
+async function listedIdentifiers(records: readonly ListRecord[], pace?: () => Promise<void>): Promise<ListedReading> {
+  const kept = readings.get(records);
+  if (kept) return kept;
+  const held = new Set<string>();
+  const refused = { count: 0 };
+  const listed = await collectInTurns(listedIdentifierSteps(records, held, refused), pace);
+  const reading = { listed, held, refused: refused.count };
+  readings.set(records, reading);
+  return reading;
+}
+
 /**
  * Every identifier the records print in a type a screening takes, as steps (collectInTurns: checking
  * every listed identifier as a request would, 130,000 records, took 300 ms of the HTTP thread); the
@@ -95,11 +122,9 @@ export async function identifierChecks(
   records: readonly ListRecord[],
   run: { seed: number; rand: () => number; sizes: RunSizes; deps: ValidationDeps; options: MatchOptions },
 ): Promise<IdentifierFigures> {
-  const held = new Set<string>();
-  const refused = { count: 0 };
-  const listed = await collectInTurns(listedIdentifierSteps(records, held, refused), run.deps.pace);
+  const { listed, held, refused } = await listedIdentifiers(records, run.deps.pace);
   const figures: IdentifierFigures = {
-    listed: { tried: 0, found: 0, refused: refused.count, misses: [] },
+    listed: { tried: 0, found: 0, refused, misses: [] },
     random: { tried: 0, hits: 0, examples: [] },
   };
   const tried = sample(listed, run.sizes.listedIdentifiers, run.rand);

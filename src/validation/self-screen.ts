@@ -35,6 +35,9 @@ export function namesOf(record: ListRecord): SelfName[] {
   return names;
 }
 
+/** The numbering of each list snapshot's names, kept while the snapshot is (ListedNames.of). */
+const numbered = new WeakMap<readonly ListRecord[], ListedNames>();
+
 /**
  * Every listed name, numbered in record order without being made: where each record's names start.
  * A quick run draws 2,000 of 128,000 names; making them all, each an object kept to the run's end,
@@ -47,7 +50,13 @@ export class ListedNames {
     private readonly starts: Int32Array,
   ) {}
 
+  /**
+   * The numbering of `records`, made once per array of records: runs on the same lists share it (the
+   * counting made every name, 10 MB of young objects a run on the HTTP thread).
+   */
   static async of(records: readonly ListRecord[], pace?: () => Promise<void>): Promise<ListedNames> {
+    const kept = numbered.get(records);
+    if (kept) return kept;
     const counts = await collectInTurns(
       (function* () {
         for (const record of records) yield namesOf(record).length;
@@ -56,7 +65,9 @@ export class ListedNames {
     );
     const starts = new Int32Array(records.length + 1);
     counts.forEach((count, r) => (starts[r + 1] = starts[r]! + count));
-    return new ListedNames(records, starts);
+    const made = new ListedNames(records, starts);
+    numbered.set(records, made);
+    return made;
   }
 
   get count(): number {
