@@ -48,8 +48,9 @@ function screenOne(job: MatchingJob): MatchingAnswer {
 
 /**
  * Background jobs set aside while an interactive screening was on its way, answered in the order they
- * came once none is: the pool's messages are delivered in one go, so the interactive one, posted
- * before the pool counted it, is received before the next check phase runs these.
+ * came once none is. The pool counts an interactive message just before it posts it, so a count
+ * above zero means the message is in this thread's queue (or about to be): the port delivers its
+ * queued messages before the next check phase runs these.
  */
 const setAside: MatchingJob[][] = [];
 
