@@ -115,6 +115,7 @@ export function multiNodeSection(results: BenchResult[]): string {
     return '_Not measured yet: `npm run bench -- --only=open-loop` with PostgreSQL reachable, then `npm run docs`._';
   }
   const out = [`\`${openLoop.command}\`, ${when(openLoop)}, ${openLoop.machine}.`];
+  if (openLoop.note) out.push(`Conditions: ${openLoop.note}.`);
   out.push('', '| Figure | Value | Target |', '|---|---|---|');
   // A figure written once per rate (rows per screening) is shown once, as last measured.
   const seen = new Map<string, ResultRow>();

@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import pg from 'pg';
 import { type ClientJob, type Sample, spawnClient } from './open-loop-client.js';
-import { machineDescription } from './results.js';
+import { benchNote, machineDescription } from './results.js';
 import { loadAllLists } from './quality.js';
 import { queryMix } from './query-mix.js';
 import {
@@ -351,6 +351,11 @@ async function main(): Promise<void> {
     durationSeconds: DURATION,
     measuredAt: new Date().toISOString(),
     machine: machineDescription(),
+    note: benchNote(
+      process.env.BENCH_REDIS_URL
+        ? 'the PostgreSQL nodes keep the rate-limit and quota counters in Redis (REDIS_URL), as a multi-node deployment does'
+        : 'the PostgreSQL nodes run without Redis: the rate-limit and quota counters are rows in the database',
+    ),
     rows,
   };
   writeFileSync(OUT, `${JSON.stringify(result, null, 2)}\n`);
