@@ -211,8 +211,9 @@ export class MatchingPool {
       this.drop(generation);
       throw error;
     }
+    const failed = (answer: MatchingAnswer) => new Error(`matching failed: ${answer.error ?? 'no outcome'}`);
     const outcomes = (answer: MatchingAnswer) => {
-      if (!answer.outcome) throw new Error(`matching failed: ${answer.error ?? 'no outcome'}`);
+      if (!answer.outcome) throw failed(answer);
       return [answer.outcome, ...(answer.variants ?? [])];
     };
     return {
@@ -222,7 +223,7 @@ export class MatchingPool {
       screenVariants: (query, variants, hints) => this.screen(generation, query, variants, hints).then(outcomes),
       screenBrief: (query, options, hints) =>
         this.screen(generation, query, [options ?? {}], hints, true).then((answer) => {
-          if (!answer.brief) throw new Error(`matching failed: ${answer.error ?? 'no outcome'}`);
+          if (!answer.brief) throw failed(answer);
           return answer.brief;
         }),
     };

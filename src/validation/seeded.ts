@@ -37,6 +37,3 @@ export async function collectInTurns<T>(steps: Iterable<T | null>, pace?: () => 
   }
   return out;
 }
-
-/** A turn of the event loop between two stretches of a run's own work on the HTTP thread. */
-export const aTurn = (): Promise<void> => yieldToEventLoop();

@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { KeyObject } from 'node:crypto';
 import type { ListRecord, LoadedVersion } from '../lists/index.js';
 import { engineVersion } from '../screening/index.js';
@@ -7,7 +8,6 @@ import { renderReportHtml } from './report-html.js';
 import type { Cutoffs, Progress, RunSizes } from './figures.js';
 import type { RunProfile } from './run-profile.js';
 import { DEFAULT_SEED, runValidation } from './run-validation.js';
-import { aTurn } from './seeded.js';
 import { type Thresholds, defaultThresholds } from './thresholds.js';
 
 /** What a run was asked for, as stored with it. */
@@ -81,7 +81,7 @@ export async function produceReport(input: ProduceInput): Promise<SignedFiles> {
       ...(input.onProgress ? { onProgress: input.onProgress } : {}),
     },
   );
-  await aTurn();
+  await yieldToEventLoop();
   const report = buildReport(
     figures,
     {
@@ -95,6 +95,6 @@ export async function produceReport(input: ProduceInput): Promise<SignedFiles> {
     },
     input.options.thresholds,
   );
-  await aTurn();
-  return signReport(report, input.key, renderReportHtml, aTurn);
+  await yieldToEventLoop();
+  return signReport(report, input.key, renderReportHtml, () => yieldToEventLoop());
 }
