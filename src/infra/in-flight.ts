@@ -5,6 +5,11 @@
  */
 export class InFlight {
   private count = 0;
+  /**
+   * The count, readable from other threads (a validation run in a thread of its own paces itself by
+   * it: start/validation-thread.ts). One Int32, written on every enter and leave.
+   */
+  readonly shared = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
   private waiters: (() => void)[] = [];
   /** When the count last fell to zero (performance.now()); -Infinity before any work. */
   private quietSince = -Infinity;
@@ -19,11 +24,13 @@ export class InFlight {
 
   enter(): void {
     this.count++;
+    Atomics.store(this.shared, 0, this.count);
   }
 
   leave(): void {
     if (this.count === 0) return;
     this.count--;
+    Atomics.store(this.shared, 0, this.count);
     if (this.count === 0) {
       this.quietSince = performance.now();
       const waiters = this.waiters;

@@ -13,6 +13,7 @@ import type { Screener } from '../screening/index.js';
 import { KEY_AUTH_TABLES } from '../tenants/index.js';
 import { PROFILE_CHANNEL, PROFILE_TABLES } from '../profiles/index.js';
 import { inlineScreener, MatchingPool } from './matching-pool.js';
+import { ValidationThread } from './validation-thread-client.js';
 import { type Jobs, type Services, wire } from './services.js';
 
 /**
@@ -105,6 +106,8 @@ export async function createContext(
       : undefined;
   const readWatches =
     config.database.engine === 'postgres' && !options.command ? screeningReadWatches(config, database) : [];
+  // Validation runs work in a thread of their own, through the matching threads (validation-thread.ts).
+  const validationThread = pool ? new ValidationThread(config.database, pool) : undefined;
   const { services, jobs } = wire({
     config,
     database,
@@ -115,6 +118,7 @@ export async function createContext(
     ...(pool
       ? { probes: { build: (records) => pool.load(records), release: (probe) => void pool.retire(probe) } }
       : {}),
+    ...(validationThread ? { validationElsewhere: validationThread.run } : {}),
     ...(counters ? { counters } : {}),
     ...(log ? { log } : {}),
   });
@@ -137,6 +141,7 @@ export async function createContext(
     },
     async close() {
       await jobs.stop();
+      await validationThread?.close();
       await pool?.close();
       await counters?.close();
       await keyWatch?.close();

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { SOURCE_LABELS, type ListRecord, type SourceId } from '../lists/index.js';
 import {
   briefOutcome,
@@ -46,7 +46,9 @@ export interface MatchingAnswer {
 export type WorkerRequest =
   | { type: 'screen'; jobs: MatchingJob[]; background?: true }
   | { type: 'load'; generation: number; records: ListRecord[] }
-  | { type: 'drop'; generation: number };
+  | { type: 'drop'; generation: number }
+  /** A port on which another thread sends screenings and gets their answers (MatchingPool.lend). */
+  | { type: 'channel'; port: MessagePort };
 
 export type WorkerReply =
   | { type: 'screened'; results: MatchingAnswer[]; busyMs: number }
@@ -131,7 +133,7 @@ interface Thread {
  * interactive screening is on its way sets it aside (MatchingThreadData.interactive), so the analyst
  * waits for at most the background job the thread is working on.
  */
-const BACKGROUND_IN_THREAD = 2;
+export const BACKGROUND_IN_THREAD = 2;
 
 interface Generation {
   records: ListRecord[];
@@ -253,6 +255,36 @@ export class MatchingPool {
     this.closed = true;
     await Promise.all(this.threads.map((thread) => thread.worker.terminate()));
     this.threads.length = 0;
+  }
+
+  /**
+   * Lends the threads of `screener`'s generation to work on another thread (a validation run:
+   * start/validation-thread.ts): a port to each thread that holds the generation, on which that
+   * thread is sent screenings and answers them (the same messages as the pool's), so that neither
+   * passes through this thread. The generation is kept until `release()`, as for a screening under
+   * way. Undefined when the screener is not one of this pool's generations.
+   */
+  lend(screener: Screener): { generation: number; ports: MessagePort[]; release: () => void } | undefined {
+    const generation = (screener as Partial<PooledScreener>).generation;
+    const entry = generation === undefined ? undefined : this.generations.get(generation);
+    if (generation === undefined || !entry) return undefined;
+    const ports: MessagePort[] = [];
+    for (const thread of this.threads) {
+      if (!thread.ready.has(generation)) continue;
+      const { port1, port2 } = new MessageChannel();
+      thread.worker.postMessage({ type: 'channel', port: port1 } satisfies WorkerRequest, [port1]);
+      ports.push(port2);
+    }
+    if (ports.length === 0) return undefined;
+    entry.inFlight++;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      entry.inFlight--;
+      if (entry.retired && entry.inFlight === 0) this.drop(generation);
+    };
+    return { generation, ports, release };
   }
 
   private screen(

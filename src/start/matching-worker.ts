@@ -46,31 +46,33 @@ function screenOne(job: MatchingJob): MatchingAnswer {
   }
 }
 
+type Reply = (message: WorkerReply) => void;
+
 /**
  * Background jobs set aside while an interactive screening was on its way, answered in the order they
  * came once none is. The pool counts an interactive message just before it posts it, so a count
  * above zero means the message is in this thread's queue (or about to be): the port delivers its
  * queued messages before the next check phase runs these.
  */
-const setAside: MatchingJob[][] = [];
+const setAside: { jobs: MatchingJob[]; to: Reply }[] = [];
 
 function answerSetAside(): void {
   if (Atomics.load(interactive, 0) > 0) {
     setImmediate(answerSetAside);
     return;
   }
-  const jobs = setAside.shift();
-  if (jobs) answer(jobs);
+  const held = setAside.shift();
+  if (held) answer(held.jobs, held.to);
   if (setAside.length > 0) setImmediate(answerSetAside);
 }
 
-function answer(jobs: MatchingJob[]): void {
+function answer(jobs: MatchingJob[], to: Reply): void {
   let results: MatchingAnswer[] = [];
   let since = performance.now();
   // Each answer says how long the thread worked on it, replying included (the pool's busy time).
   const send = () => {
     const sent = performance.now();
-    reply({ type: 'screened', results, busyMs: sent - since });
+    to({ type: 'screened', results, busyMs: sent - since });
     since = sent;
   };
   for (const job of jobs) {
@@ -83,18 +85,37 @@ function answer(jobs: MatchingJob[]): void {
   if (results.length > 0) send();
 }
 
+/**
+ * Screenings from the pool, or from a channel of their own (`to` its port). Only the pool's
+ * interactive messages are counted (MatchingThreadData.interactive); a channel's are never set aside.
+ */
+function screenRequest(message: Extract<WorkerRequest, { type: 'screen' }>, to: Reply, counted: boolean): void {
+  if (!message.background) {
+    if (counted) Atomics.sub(interactive, 0, 1);
+    answer(message.jobs, to);
+  } else if (setAside.length > 0 || Atomics.load(interactive, 0) > 0) {
+    if (setAside.push({ jobs: message.jobs, to }) === 1) setImmediate(answerSetAside);
+  } else {
+    answer(message.jobs, to);
+  }
+}
+
 port.on('message', (message: WorkerRequest) => {
   switch (message.type) {
     case 'screen':
-      if (!message.background) {
-        Atomics.sub(interactive, 0, 1);
-        answer(message.jobs);
-      } else if (setAside.length > 0 || Atomics.load(interactive, 0) > 0) {
-        if (setAside.push(message.jobs) === 1) setImmediate(answerSetAside);
-      } else {
-        answer(message.jobs);
-      }
+      screenRequest(message, reply, true);
       return;
+    case 'channel': {
+      // Another thread's work (a validation run: start/validation-thread.ts), sent and answered on a
+      // port of its own, so it never passes through the HTTP thread.
+      const channel = message.port;
+      const to: Reply = (answerMessage) => channel.postMessage(answerMessage);
+      channel.on('message', (request: WorkerRequest) => {
+        if (request.type === 'screen') screenRequest(request, to, false);
+      });
+      channel.on('close', () => channel.removeAllListeners());
+      return;
+    }
     case 'load':
       MatchingIndex.buildAsync(message.records).then(
         (index) => {

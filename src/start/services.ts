@@ -37,7 +37,7 @@ import { decisionHashes, decisionsService, type DecisionsService } from '../deci
 import { profileResolver, profileService, type ProfileService } from '../profiles/index.js';
 import { RedisQuota, tenantsService, type TenantsService, TenantsStore } from '../tenants/index.js';
 import { assertWebhookUrlAllowed, DeliveryWorker, webhooksService, type WebhooksService } from '../webhooks/index.js';
-import { ValidationRunner, validationService, type ValidationService } from '../validation/index.js';
+import { type RunElsewhere, ValidationRunner, validationService, type ValidationService } from '../validation/index.js';
 import type { TableWatch } from '../infra/table-watch.js';
 import { ListJobs } from './list-jobs.js';
 import { inlineScreener } from './matching-pool.js';
@@ -99,6 +99,8 @@ export interface WiringHost {
    * engine runs warm and off the HTTP thread, and frees it; without it, on this thread.
    */
   probes?: { build: (records: ListRecord[]) => Promise<Screener>; release: (probe: Screener) => void };
+  /** Does a validation run's work in a thread of its own (start/validation-thread-client.ts). */
+  validationElsewhere?: RunElsewhere;
   log?: Log;
 }
 
@@ -198,6 +200,7 @@ function buildRunners(
     floor: config.matching.floor,
     interactive,
     activationSample: config.validation.activationSample,
+    ...(host.validationElsewhere ? { elsewhere: host.validationElsewhere } : {}),
     onDeliveries: () => deliveries.job.kick(),
     ...logged,
   });

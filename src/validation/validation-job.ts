@@ -1,9 +1,11 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { KeyObject } from 'node:crypto';
-import type { ListRecord, LoadedVersion } from '../lists/index.js';
+import type { Db } from '../infra/database.js';
+import { type ListRecord, type LoadedVersion, ListStore } from '../lists/index.js';
 import { engineVersion } from '../screening/index.js';
 import type { ValidationEngine } from './engine.js';
-import { type SignedFiles, buildReport, signReport } from './report.js';
+import { type SignedFiles, type SummaryRow, buildReport, signReport } from './report.js';
+import { parseSigningKey } from './signing.js';
 import { renderReportHtml } from './report-html.js';
 import type { Cutoffs, Progress, RunSizes } from './figures.js';
 import type { RunProfile } from './run-profile.js';
@@ -97,4 +99,103 @@ export async function produceReport(input: ProduceInput): Promise<SignedFiles> {
   );
   await yieldToEventLoop();
   return signReport(report, input.key, renderReportHtml, () => yieldToEventLoop());
+}
+
+/**
+ * A queued run as its work is handed over (ValidationRunner): on the HTTP thread, or to a thread of
+ * its own (start/validation-thread.ts), which is why it is plain data. The profile and organization are
+ * resolved before; the records are those of `versions`.
+ */
+export interface RunRequest {
+  runId: string;
+  organization: { slug: string; name: string } | null;
+  versions: LoadedVersion[];
+  /** The versions' ids joined (ListSnapshot.fingerprint): the same records, wherever they are read. */
+  fingerprint: string;
+  options: RunOptions;
+  profile: RunProfile;
+  floor: number;
+  signingKey: string;
+  /** The service's clock against this machine's (a test's clock differs): the report's times. */
+  clockOffsetMs: number;
+  concurrency: number;
+}
+
+/** What the service keeps of a finished run: the two files and what the run's row and alerts need. */
+export interface RunResult {
+  json: string;
+  html: string;
+  passed: boolean;
+  summary: SummaryRow[];
+  /** An activation run: the versions before and after, its new or changed entries, those not found. */
+  activation: RunOptions['activation'];
+  focusNames: number;
+  focusMissed: string[];
+}
+
+/** Where a run's work is done: its records, engines, pace and progress. */
+export interface RunPlace {
+  db: Db;
+  records: readonly ListRecord[];
+  engine: ValidationEngine;
+  latencyEngine: ValidationEngine;
+  pace: () => Promise<void>;
+  onProgress: (p: Progress) => void;
+}
+
+/** Does a queued run's work where `place` says, and returns what the service keeps of it. */
+export async function produceRun(request: RunRequest, place: RunPlace): Promise<RunResult> {
+  const { activation } = request.options;
+  const options = activation
+    ? { ...request.options, focus: await activationFocus(place.db, activation, place.records) }
+    : request.options;
+  const files = await produceReport({
+    runId: request.runId,
+    organization: request.organization,
+    records: place.records,
+    versions: request.versions,
+    options,
+    profile: request.profile,
+    floor: request.floor,
+    engine: place.engine,
+    latencyEngine: place.latencyEngine,
+    concurrency: request.concurrency,
+    pace: place.pace,
+    onProgress: place.onProgress,
+    key: parseSigningKey(request.signingKey),
+    now: () => new Date(Date.now() + request.clockOffsetMs),
+  });
+  const { report } = files;
+  return {
+    json: files.json,
+    html: files.html,
+    passed: report.passed,
+    summary: report.summary,
+    activation,
+    focusNames: report.selfScreen.focusNames,
+    focusMissed: report.selfScreen.focusMissed,
+  };
+}
+
+/** The entries of an activation's current versions that are new or changed against the previous ones. */
+async function activationFocus(
+  db: Db,
+  activation: NonNullable<RunOptions['activation']>,
+  records: readonly ListRecord[],
+): Promise<string[]> {
+  const store = new ListStore(db);
+  const before = new Map(activation.previous.map((p) => [p.source, p.version]));
+  const changedSources = new Set(
+    activation.current.filter((c) => before.get(c.source) !== c.version).map((c) => c.source),
+  );
+  const old = new Map<string, string>();
+  for (const source of changedSources) {
+    const version = before.get(source);
+    if (version)
+      for (const record of await store.records(version))
+        old.set(`${record.source}:${record.id}`, JSON.stringify(record));
+  }
+  return records
+    .filter((r) => changedSources.has(r.source) && old.get(`${r.source}:${r.id}`) !== JSON.stringify(r))
+    .map((r) => `${r.source}:${r.id}`);
 }

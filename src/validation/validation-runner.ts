@@ -5,7 +5,7 @@ import type { Log } from '../infra/context.js';
 import type { DatabaseHandle } from '../infra/database.js';
 import type { InFlight } from '../infra/in-flight.js';
 import { PollingJob } from '../infra/polling-job.js';
-import { type ListRecord, type ListSnapshot, ListStore } from '../lists/index.js';
+import type { ListSnapshot } from '../lists/index.js';
 import type { Screener } from '../screening/index.js';
 import { TenantsStore } from '../tenants/index.js';
 import { enqueueDelivery, serializeValidationEvent } from '../webhooks/index.js';
@@ -14,8 +14,19 @@ import type { Progress, RunSizes } from './figures.js';
 import { DEFAULT_SEED } from './run-validation.js';
 import { resolveRunProfile } from './run-profile.js';
 import { parseSigningKey } from './signing.js';
-import { type RunOptions, produceReport, runOptions } from './validation-job.js';
+import { type RunOptions, type RunRequest, type RunResult, produceRun, runOptions } from './validation-job.js';
 import { type ValidationRunHead, ValidationStore, queuedRun } from './validation-store.js';
+
+/** Runs a request's work in another thread, telling its progress; undefined when it cannot. */
+export type RunElsewhere = (
+  request: RunRequest,
+  screener: Screener,
+  how: {
+    onProgress: (progress: Progress) => void;
+    /** InFlight.shared: interactive requests under way, which the run waits for. */
+    interactive: Int32Array | undefined;
+  },
+) => Promise<RunResult> | undefined;
 
 export interface ValidationRunnerDeps {
   database: DatabaseHandle;
@@ -29,6 +40,11 @@ export interface ValidationRunnerDeps {
   interactive?: InFlight;
   /** Listed names of the fixed sample an activation run self-screens besides the new and changed entries; 0: no activation runs. */
   activationSample?: number;
+  /**
+   * Does a run's work in another thread (start/validation-thread.ts) and resolves with its result;
+   * undefined when it cannot for these lists (no matching threads): the run is then done on this thread.
+   */
+  elsewhere?: RunElsewhere;
   /** Called when webhook deliveries were written (validation.missed). */
   onDeliveries?: () => void;
   leaseMs?: number;
@@ -101,28 +117,6 @@ export class ValidationRunner {
     if (inserted) this.job.kick();
   }
 
-  /** The entries of the current versions that are new or changed against the previous ones. */
-  private async changedEntries(
-    activation: NonNullable<RunOptions['activation']>,
-    records: readonly ListRecord[],
-  ): Promise<string[]> {
-    const store = new ListStore(this.deps.database.db);
-    const before = new Map(activation.previous.map((p) => [p.source, p.version]));
-    const changedSources = new Set(
-      activation.current.filter((c) => before.get(c.source) !== c.version).map((c) => c.source),
-    );
-    const old = new Map<string, string>();
-    for (const source of changedSources) {
-      const version = before.get(source);
-      if (version)
-        for (const record of await store.records(version))
-          old.set(`${record.source}:${record.id}`, JSON.stringify(record));
-    }
-    return records
-      .filter((r) => changedSources.has(r.source) && old.get(`${r.source}:${r.id}`) !== JSON.stringify(r))
-      .map((r) => `${r.source}:${r.id}`);
-  }
-
   private until(): string {
     return new Date(this.deps.clock.now().getTime() + this.leaseMs).toISOString();
   }
@@ -158,52 +152,66 @@ export class ValidationRunner {
     return { onProgress, written: () => writing };
   }
 
-  private async produce(run: ValidationRunHead, snapshot: ListSnapshot<Screener>, store: ValidationStore) {
+  /** The run's request: its options, organization and profile resolved, the lists in force named. */
+  private async request(run: ValidationRunHead, snapshot: ListSnapshot<Screener>): Promise<RunRequest> {
     if (!this.deps.signingKey) throw new Error('VALIDATION_SIGNING_KEY is not set');
-    const key = parseSigningKey(this.deps.signingKey);
+    parseSigningKey(this.deps.signingKey);
     const { db } = this.deps.database;
-    const stored = JSON.parse(run.options) as RunOptions;
     const org = run.org_id ? await new TenantsStore(db).orgById(run.org_id) : undefined;
+    const options = JSON.parse(run.options) as RunOptions;
     const profile = await resolveRunProfile(db, {
       orgId: run.org_id,
-      profileId: stored.profile,
+      profileId: options.profile,
       floor: this.deps.floor,
       field: 'profile',
     });
-    // The records the node holds: reading 130,000 of them again held the HTTP thread for a second.
-    const records = snapshot.records();
-    const options = stored.activation
-      ? { ...stored, focus: await this.changedEntries(stored.activation, records) }
-      : stored;
-    const progress = this.progressWriter(run, store);
-    const interactive = this.deps.interactive;
-    const files = await produceReport({
+    return {
       runId: run.id,
       organization: org ? { slug: org.slug, name: org.name } : null,
-      records,
       versions: snapshot.versions,
+      fingerprint: snapshot.fingerprint,
       options,
       profile,
       floor: this.deps.floor,
-      engine: screenerEngine(snapshot.index),
-      latencyEngine: screenerEngine(snapshot.index, {}),
+      signingKey: this.deps.signingKey,
+      clockOffsetMs: this.deps.clock.now().getTime() - Date.now(),
       concurrency: CONCURRENCY,
-      pace: async () => {
-        // While interactive requests are under way the run waits for them, a little at a time.
-        for (let i = 0; interactive?.busy && i < 50; i++) await sleep(2);
-      },
+    };
+  }
+
+  /**
+   * The run's work: in a thread of its own when the node has one (its allocations and collections
+   * then never hold an analyst's request), else on this thread, giving way to interactive requests.
+   */
+  private async produce(run: ValidationRunHead, snapshot: ListSnapshot<Screener>, store: ValidationStore) {
+    const request = await this.request(run, snapshot);
+    const progress = this.progressWriter(run, store);
+    const interactive = this.deps.interactive;
+    const elsewhere = this.deps.elsewhere?.(request, snapshot.index, {
       onProgress: progress.onProgress,
-      key,
-      now: () => this.deps.clock.now(),
+      interactive: interactive?.shared,
     });
+    const result = await (elsewhere ??
+      produceRun(request, {
+        db: this.deps.database.db,
+        // The records the node holds: reading 130,000 of them again held the HTTP thread for a second.
+        records: snapshot.records(),
+        engine: screenerEngine(snapshot.index),
+        latencyEngine: screenerEngine(snapshot.index, {}),
+        pace: async () => {
+          // While interactive requests are under way the run waits for them, a little at a time.
+          for (let i = 0; interactive?.busy && i < 50; i++) await sleep(2);
+        },
+        onProgress: progress.onProgress,
+      }));
     await progress.written();
-    return { files, activation: options.activation };
+    return result;
   }
 
   /** The run's row and its alerts, written together: a completed activation run with misses always has them. */
-  private async complete(run: ValidationRunHead, produced: Awaited<ReturnType<ValidationRunner['produce']>>) {
-    const { files, activation } = produced;
-    const missed = files.report.selfScreen.focusMissed;
+  private async complete(run: ValidationRunHead, result: RunResult) {
+    const { activation } = result;
+    const missed = result.focusMissed;
     const at = this.deps.clock.now().toISOString();
     let delivered = false;
     await this.deps.database.db.transaction().execute(async (trx) => {
@@ -211,10 +219,10 @@ export class ValidationRunner {
         status: 'completed',
         finished_at: at,
         error: null,
-        passed: files.report.passed ? 1 : 0,
-        summary: JSON.stringify(files.report.summary),
-        report_json: files.json,
-        report_html: files.html,
+        passed: result.passed ? 1 : 0,
+        summary: JSON.stringify(result.summary),
+        report_json: result.json,
+        report_html: result.html,
       });
       if (!ok || run.kind !== 'activation' || missed.length === 0) return;
       for (const org of await new TenantsStore(trx).listOrgs()) {
@@ -222,7 +230,7 @@ export class ValidationRunner {
         const payload = serializeValidationEvent(at, org, {
           runId: run.id,
           versions: activation?.current ?? [],
-          newOrChanged: files.report.selfScreen.focusNames,
+          newOrChanged: result.focusNames,
           missed,
         });
         await enqueueDelivery(trx, {

@@ -1,0 +1,81 @@
+/**
+ * A validation run's thread: it draws the run's queries, sends them to the matching threads on ports
+ * they lent it (never through the HTTP thread), folds the answers and signs the report. Its
+ * allocations (a quick run's perturbations, answers and report) and their collections stay here,
+ * so they never hold an analyst's request. It reads the records of the lists in force from the
+ * database itself and keeps them for the next run on the same versions.
+ */
+import { readlinkSync } from 'node:fs';
+import { constants, setPriority } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parentPort, workerData } from 'node:worker_threads';
+import { type DatabaseHandle, openDatabase } from '../infra/database.js';
+import { type ListRecord, ListStore } from '../lists/index.js';
+import { produceRun } from '../validation/index.js';
+import { channelScreener } from './channel-screener.js';
+import type {
+  ValidationThreadData,
+  ValidationThreadReply,
+  ValidationThreadRequest,
+} from './validation-thread-client.js';
+
+const port = parentPort;
+if (!port) throw new Error('validation-thread must run as a worker thread');
+const { database: databaseConfig } = workerData as ValidationThreadData;
+
+/**
+ * This thread runs at the lowest CPU priority (on Linux a thread has a nice value of its own): on a
+ * machine whose cores the HTTP and matching threads keep busy, the scheduler gives them the core
+ * first, and the run takes what is left.
+ */
+function lowerPriority(): void {
+  try {
+    const thread = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(thread)) setPriority(thread, constants.priority.PRIORITY_LOW);
+  } catch {
+    // Not Linux, or no /proc: the run keeps the process's priority and still paces itself.
+  }
+}
+lowerPriority();
+
+let database: DatabaseHandle | undefined;
+let kept: { fingerprint: string; records: ListRecord[] } | undefined;
+const reply = (message: ValidationThreadReply) => port.postMessage(message);
+
+/** The records of the versions, in their order (as ListSnapshot.records() has them). */
+async function recordsOf(request: ValidationThreadRequest['request'], db: DatabaseHandle['db']) {
+  if (kept?.fingerprint === request.fingerprint) return kept.records;
+  kept = undefined;
+  const store = new ListStore(db);
+  const records: ListRecord[] = [];
+  for (const version of request.versions)
+    for (const record of await store.records(version.version)) records.push(record);
+  kept = { fingerprint: request.fingerprint, records };
+  return records;
+}
+
+async function run(message: ValidationThreadRequest): Promise<void> {
+  const screener = channelScreener(message.ports, message.generation);
+  const interactive = new Int32Array(message.interactive);
+  try {
+    database ??= openDatabase(databaseConfig);
+    const result = await produceRun(message.request, {
+      db: database.db,
+      records: await recordsOf(message.request, database.db),
+      engine: (query, options) => screener.screenBrief(query, options, true),
+      latencyEngine: (query, options) => screener.screenBrief(query, options, false),
+      pace: async () => {
+        // While interactive requests are under way the run waits for them, a little at a time.
+        for (let i = 0; Atomics.load(interactive, 0) > 0 && i < 50; i++) await sleep(2);
+      },
+      onProgress: (progress) => reply({ type: 'progress', progress }),
+    });
+    reply({ type: 'done', result });
+  } catch (error) {
+    reply({ type: 'failed', error: error instanceof Error ? error.message : String(error) });
+  } finally {
+    screener.close();
+  }
+}
+
+port.on('message', (message: ValidationThreadRequest) => void run(message));
