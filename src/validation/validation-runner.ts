@@ -155,6 +155,7 @@ export class ValidationRunner {
   /** The run's request: its options, organization and profile resolved, the lists in force named. */
   private async request(run: ValidationRunHead, snapshot: ListSnapshot<Screener>): Promise<RunRequest> {
     if (!this.deps.signingKey) throw new Error('VALIDATION_SIGNING_KEY is not set');
+    // A key that cannot sign fails the run here, before any of its work.
     parseSigningKey(this.deps.signingKey);
     const { db } = this.deps.database;
     const org = run.org_id ? await new TenantsStore(db).orgById(run.org_id) : undefined;
