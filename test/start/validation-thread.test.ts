@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { InFlight } from '../../src/infra/in-flight.js';
 import { channelScreener } from '../../src/start/channel-screener.js';
@@ -23,6 +25,16 @@ import { GENEROUS_LIMITS, loadSampleLists } from '../helpers/http-assert.js';
 
 const KEY = generateSigningKey();
 const queries = ['Rustam Karimov', 'KARIMOV Rustam', 'Zarya Shipping', 'Blue Horizon Trading', 'Maria Lopez'];
+
+/** The nice values of this process's threads (Linux keeps one per thread); undefined elsewhere. */
+function threadNiceValues(): number[] | undefined {
+  if (!existsSync('/proc/self/task')) return undefined;
+  return readdirSync('/proc/self/task').map((task) => {
+    // The fields after the command's closing parenthesis; the nice value is the 19th field of the line.
+    const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
 
 /** The report's figures, without what differs from run to run (times, latency, the machine). */
 function figures(result: RunResult) {
@@ -101,6 +113,10 @@ describe('validation in a thread of its own', () => {
       pace: () => Promise.resolve(),
       onProgress: () => undefined,
     });
+    const niceBefore = threadNiceValues();
+    // (Unless the tests themselves were started at the lowest priority.)
+    if (niceBefore && getPriority() < 19)
+      assert.ok(!niceBefore.includes(19), 'no thread runs at the lowest priority before a run');
     const thread = new ValidationThread(t.env.config.database, pool);
     try {
       const interactive = new InFlight().shared;
@@ -115,6 +131,9 @@ describe('validation in a thread of its own', () => {
       // The second run reads the records the thread kept: the same figures.
       assert.deepEqual(figures(twice[1]!), figures(here));
       assert.ok(phases.size >= 3, [...phases].join(', '));
+      // The validation thread, still kept for the next run, runs at the lowest CPU priority.
+      const nice = threadNiceValues();
+      if (nice) assert.ok(nice.includes(19), `thread nice values: ${nice.join(' ')}`);
       // Lists that are not the pool's (a screener on this thread), or no shared count: not taken.
       assert.equal(thread.run(request, snapshot.index, { onProgress: () => undefined, interactive }), undefined);
       assert.equal(thread.run(request, screener, { onProgress: () => undefined, interactive: undefined }), undefined);
