@@ -5,11 +5,11 @@
  * so they never hold an analyst's request. It reads the records of the lists in force from the
  * database itself and keeps them for the next run on the same versions.
  */
-import { readlinkSync } from 'node:fs';
-import { constants, setPriority } from 'node:os';
+import { constants } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { type DatabaseHandle, openDatabase } from '../infra/database.js';
+import { lowerThreadPriority } from '../infra/thread-priority.js';
 import { type ListRecord, ListStore } from '../lists/index.js';
 import { produceRun } from '../validation/index.js';
 import { channelScreener } from './channel-screener.js';
@@ -23,20 +23,10 @@ const port = parentPort;
 if (!port) throw new Error('validation-thread must run as a worker thread');
 const { database: databaseConfig } = workerData as ValidationThreadData;
 
-/**
- * This thread runs at the lowest CPU priority (on Linux a thread has a nice value of its own): on a
- * machine whose cores the HTTP and matching threads keep busy, the scheduler gives them the core
- * first, and the run takes what is left.
- */
-function lowerPriority(): void {
-  try {
-    const thread = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(thread)) setPriority(thread, constants.priority.PRIORITY_LOW);
-  } catch {
-    // Not Linux, or no /proc: the run keeps the process's priority and still paces itself.
-  }
-}
-lowerPriority();
+// The lowest CPU priority: on a machine whose cores the HTTP and matching threads keep busy, the
+// scheduler gives them the core first, and the run takes what is left. (Not Linux: the run keeps
+// the process's priority and still paces itself.)
+lowerThreadPriority(constants.priority.PRIORITY_LOW);
 
 let database: DatabaseHandle | undefined;
 let kept: { fingerprint: string; records: ListRecord[] } | undefined;
