@@ -1,11 +1,11 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { MatchOptions, MatchQuery, ScreenBrief } from '../matching/index.js';
-import { BACKGROUND_IN_THREAD, type MatchingJob, type WorkerReply, type WorkerRequest } from './matching-pool.js';
+import { BackgroundGate, type MatchingJob, type WorkerReply, type WorkerRequest } from './matching-pool.js';
 
 interface Channel {
   port: MessagePort;
-  /** Background jobs sent on this port and not answered yet (at most BACKGROUND_IN_THREAD). */
-  backgroundInThread: number;
+  /** Background jobs for this port's thread, under the pool's own rule (BackgroundGate). */
+  background: BackgroundGate;
   pending: Map<number, { resolve: (brief: ScreenBrief) => void; reject: (error: Error) => void; background: boolean }>;
 }
 
@@ -21,6 +21,13 @@ export interface ChannelScreener {
   close(): void;
 }
 
+const post = (port: MessagePort, job: MatchingJob, background: boolean) =>
+  port.postMessage({
+    type: 'screen',
+    jobs: [job],
+    ...(background ? { background: true as const } : {}),
+  } satisfies WorkerRequest);
+
 /**
  * Sends screenings of `generation` to the matching threads on the lent ports, each to the channel
  * with the fewest unanswered, and resolves them from the threads' answers. A thread that stops
@@ -28,26 +35,11 @@ export interface ChannelScreener {
  */
 export function channelScreener(ports: readonly MessagePort[], generation: number): ChannelScreener {
   let nextId = 1;
-  const held: { job: MatchingJob; channel: Channel }[] = [];
-  const channels: Channel[] = ports.map((port) => ({ port, backgroundInThread: 0, pending: new Map() }));
-  const post = (channel: Channel, job: MatchingJob, background: boolean) =>
-    channel.port.postMessage({
-      type: 'screen',
-      jobs: [job],
-      ...(background ? { background: true as const } : {}),
-    } satisfies WorkerRequest);
-  const admit = () => {
-    for (let at = 0; at < held.length;) {
-      const { job, channel } = held[at]!;
-      if (channel.backgroundInThread >= BACKGROUND_IN_THREAD) {
-        at++;
-        continue;
-      }
-      held.splice(at, 1);
-      channel.backgroundInThread++;
-      post(channel, job, true);
-    }
-  };
+  const channels: Channel[] = ports.map((port) => ({
+    port,
+    background: new BackgroundGate((job) => post(port, job, true)),
+    pending: new Map(),
+  }));
   for (const channel of channels) {
     channel.port.on('message', (message: WorkerReply) => {
       if (message.type !== 'screened') return;
@@ -55,11 +47,10 @@ export function channelScreener(ports: readonly MessagePort[], generation: numbe
         const waiter = channel.pending.get(result.id);
         if (!waiter) continue;
         channel.pending.delete(result.id);
-        if (waiter.background) channel.backgroundInThread--;
+        if (waiter.background) channel.background.answered();
         if (result.brief) waiter.resolve(result.brief);
         else waiter.reject(new Error(`matching failed: ${result.error ?? 'no outcome'}`));
       }
-      admit();
     });
     channel.port.on('close', () => {
       const gone = channels.indexOf(channel);
@@ -67,7 +58,7 @@ export function channelScreener(ports: readonly MessagePort[], generation: numbe
       const failure = new Error('the matching thread stopped');
       for (const waiter of channel.pending.values()) waiter.reject(failure);
       channel.pending.clear();
-      for (let at = held.length - 1; at >= 0; at--) if (held[at]!.channel === channel) held.splice(at, 1);
+      channel.background.clear();
     });
   }
   return {
@@ -82,11 +73,8 @@ export function channelScreener(ports: readonly MessagePort[], generation: numbe
         }
         const job: MatchingJob = { id: nextId++, generation, query, options, brief: true };
         channel.pending.set(job.id, { resolve, reject, background });
-        if (!background) post(channel, job, false);
-        else {
-          held.push({ job, channel });
-          admit();
-        }
+        if (background) channel.background.add(job);
+        else post(channel.port, job, false);
       });
     },
     close() {

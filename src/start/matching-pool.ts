@@ -101,7 +101,7 @@ interface Waiter<T> {
   matched?: ((ms: number) => void) | undefined;
   /** Told the index of the answer's matches (ScreenHints.indexed). */
   indexed?: ((index: MatchIndex) => void) | undefined;
-  /** A background job (see Thread.held). */
+  /** A background job (see Thread.background). */
   background?: boolean | undefined;
 }
 
@@ -120,10 +120,8 @@ interface Thread {
   pending: Map<number, Waiter<MatchingAnswer>>;
   /** Screenings started in this turn of the event loop, sent together when it ends. */
   outbox: MatchingJob[];
-  /** Background jobs (batch rows, rescreens, backtests, validation runs) not yet handed to the thread. */
-  held: MatchingJob[];
-  /** Background jobs handed to the thread and not answered yet (at most BACKGROUND_IN_THREAD). */
-  backgroundInThread: number;
+  /** Background jobs (batch rows, rescreens, backtests) and how many of them the thread holds. */
+  background: BackgroundGate;
 }
 
 /**
@@ -133,7 +131,43 @@ interface Thread {
  * interactive screening is on its way sets it aside (MatchingThreadData.interactive), so the analyst
  * waits for at most the background job the thread is working on.
  */
-export const BACKGROUND_IN_THREAD = 2;
+const BACKGROUND_IN_THREAD = 2;
+
+/**
+ * Background jobs for one thread, handed to it one a message while fewer than BACKGROUND_IN_THREAD of
+ * them are in its queue, the rest held here: the pool's own jobs, and a lent channel's
+ * (channel-screener.ts).
+ */
+export class BackgroundGate {
+  private held: MatchingJob[] = [];
+  private inThread = 0;
+
+  constructor(private readonly post: (job: MatchingJob) => void) {}
+
+  add(job: MatchingJob): void {
+    this.held.push(job);
+    this.admit();
+  }
+
+  /** One of the thread's background jobs was answered. */
+  answered(): void {
+    this.inThread--;
+    this.admit();
+  }
+
+  /** The thread is gone: nothing is held for it any longer. */
+  clear(): void {
+    this.held = [];
+    this.inThread = 0;
+  }
+
+  private admit(): void {
+    while (this.inThread < BACKGROUND_IN_THREAD && this.held.length > 0) {
+      this.inThread++;
+      this.post(this.held.shift()!);
+    }
+  }
+}
 
 interface Generation {
   records: ListRecord[];
@@ -276,15 +310,7 @@ export class MatchingPool {
       ports.push(port2);
     }
     if (ports.length === 0) return undefined;
-    entry.inFlight++;
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      entry.inFlight--;
-      if (entry.retired && entry.inFlight === 0) this.drop(generation);
-    };
-    return { generation, ports, release };
+    return { generation, ports, release: this.hold(generation, entry) };
   }
 
   private screen(
@@ -302,11 +328,7 @@ export class MatchingPool {
       if (candidateThread.ready.has(generation) && (!thread || candidateThread.pending.size < thread.pending.size))
         thread = candidateThread;
     }
-    entry.inFlight++;
-    const settle = () => {
-      entry.inFlight--;
-      if (entry.retired && entry.inFlight === 0) this.drop(generation);
-    };
+    const settle = this.hold(generation, entry);
     const run = (t: Thread) =>
       new Promise<MatchingAnswer>((resolve, reject) => {
         const id = this.nextRequest++;
@@ -321,10 +343,8 @@ export class MatchingPool {
           ...(more.length > 0 ? { variants: more } : {}),
           ...(brief ? { brief: true as const } : {}),
         };
-        if (background) {
-          t.held.push(job);
-          this.admitBackground(t);
-        } else if (t.outbox.push(job) === 1) setImmediate(() => this.flush(t));
+        if (background) t.background.add(job);
+        else if (t.outbox.push(job) === 1) setImmediate(() => this.flush(t));
       });
     let result: Promise<MatchingAnswer>;
     if (thread) {
@@ -346,16 +366,19 @@ export class MatchingPool {
     thread.worker.postMessage({ type: 'screen', jobs } satisfies WorkerRequest);
   }
 
-  /** Hands held background jobs to the thread, one a message, while fewer than BACKGROUND_IN_THREAD are there. */
-  private admitBackground(thread: Thread): void {
-    while (thread.backgroundInThread < BACKGROUND_IN_THREAD && thread.held.length > 0) {
-      thread.backgroundInThread++;
-      thread.worker.postMessage({
-        type: 'screen',
-        jobs: [thread.held.shift()!],
-        background: true,
-      } satisfies WorkerRequest);
-    }
+  /**
+   * Keeps a generation while a screening (or a lent channel) uses it; the function returned lets it
+   * go, once, and drops a retired generation that nothing uses any longer.
+   */
+  private hold(generation: number, entry: Generation): () => void {
+    entry.inFlight++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      entry.inFlight--;
+      if (entry.retired && entry.inFlight === 0) this.drop(generation);
+    };
   }
 
   private loadInto(thread: Thread, generation: number, records: ListRecord[]): Promise<void> {
@@ -388,21 +411,21 @@ export class MatchingPool {
       loading: new Map(),
       pending: new Map(),
       outbox: [],
-      held: [],
-      backgroundInThread: 0,
+      background: new BackgroundGate((job) =>
+        worker.postMessage({ type: 'screen', jobs: [job], background: true } satisfies WorkerRequest),
+      ),
     };
     worker.on('message', (message: WorkerReply) => {
       if (message.type === 'screened') {
         this.busyMs += message.busyMs;
         for (const result of message.results) {
           const waiter = thread.pending.get(result.id);
-          if (waiter?.background) thread.backgroundInThread--;
+          if (waiter?.background) thread.background.answered();
           thread.pending.delete(result.id);
           if (result.ms !== undefined) waiter?.matched?.(result.ms);
           if (result.index) waiter?.indexed?.(result.index);
           waiter?.resolve(result);
         }
-        this.admitBackground(thread);
         return;
       }
       const waiter = thread.loading.get(message.generation);
@@ -424,8 +447,7 @@ export class MatchingPool {
       for (const waiter of thread.pending.values()) waiter.reject(failure);
       for (const waiter of thread.loading.values()) waiter.reject(failure);
       thread.outbox = [];
-      thread.held = [];
-      thread.backgroundInThread = 0;
+      thread.background.clear();
       thread.pending.clear();
       thread.loading.clear();
       const at = this.threads.indexOf(thread);

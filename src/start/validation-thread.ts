@@ -6,12 +6,11 @@
  * database itself and keeps them for the next run on the same versions.
  */
 import { constants } from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { type DatabaseHandle, openDatabase } from '../infra/database.js';
 import { lowerThreadPriority } from '../infra/thread-priority.js';
 import { type ListRecord, ListStore } from '../lists/index.js';
-import { produceRun } from '../validation/index.js';
+import { paceWhile, produceRun } from '../validation/index.js';
 import { channelScreener } from './channel-screener.js';
 import type {
   ValidationThreadData,
@@ -54,10 +53,8 @@ async function run(message: ValidationThreadRequest): Promise<void> {
       records: await recordsOf(message.request, database.db),
       engine: (query, options) => screener.screenBrief(query, options, true),
       latencyEngine: (query, options) => screener.screenBrief(query, options, false),
-      pace: async () => {
-        // While interactive requests are under way the run waits for them, a little at a time.
-        for (let i = 0; Atomics.load(interactive, 0) > 0 && i < 50; i++) await sleep(2);
-      },
+      // While interactive requests are under way (the HTTP thread's count) the run waits for them.
+      pace: paceWhile(() => Atomics.load(interactive, 0) > 0),
       onProgress: (progress) => reply({ type: 'progress', progress }),
     });
     reply({ type: 'done', result });

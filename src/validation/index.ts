@@ -6,7 +6,7 @@ export { screenerEngine } from './engine.js';
 export { verifyReport } from './report.js';
 export { generateSigningKey, parseSigningKey, publicKeyOf } from './signing.js';
 export { thresholdsWith } from './thresholds.js';
-export { produceReport, produceRun, runOptions } from './validation-job.js';
+export { paceWhile, produceReport, produceRun, runOptions } from './validation-job.js';
 export type { RunRequest, RunResult } from './validation-job.js';
 export { ValidationRunner } from './validation-runner.js';
 export type { RunElsewhere } from './validation-runner.js';

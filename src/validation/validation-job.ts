@@ -1,4 +1,4 @@
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { setTimeout as sleep, setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { KeyObject } from 'node:crypto';
 import type { Db } from '../infra/database.js';
 import { type ListRecord, type LoadedVersion, ListStore } from '../lists/index.js';
@@ -141,6 +141,16 @@ export interface RunPlace {
   latencyEngine: ValidationEngine;
   pace: () => Promise<void>;
   onProgress: (p: Progress) => void;
+}
+
+/**
+ * A run's pace: while `busy()` (interactive requests under way) it waits, 2 ms at a time, for at
+ * most 100 ms, so that a steady stream of requests slows a run without stopping it.
+ */
+export function paceWhile(busy: () => boolean): () => Promise<void> {
+  return async () => {
+    for (let i = 0; busy() && i < 50; i++) await sleep(2);
+  };
 }
 
 /** Does a queued run's work where `place` says, and returns what the service keeps of it. */

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../infra/clock.js';
 import type { Log } from '../infra/context.js';
 import type { DatabaseHandle } from '../infra/database.js';
@@ -13,8 +12,14 @@ import { screenerEngine } from './engine.js';
 import type { Progress, RunSizes } from './figures.js';
 import { DEFAULT_SEED } from './run-validation.js';
 import { resolveRunProfile } from './run-profile.js';
-import { parseSigningKey } from './signing.js';
-import { type RunOptions, type RunRequest, type RunResult, produceRun, runOptions } from './validation-job.js';
+import {
+  type RunOptions,
+  type RunRequest,
+  type RunResult,
+  paceWhile,
+  produceRun,
+  runOptions,
+} from './validation-job.js';
 import { type ValidationRunHead, ValidationStore, queuedRun } from './validation-store.js';
 
 /** Runs a request's work in another thread, telling its progress; undefined when it cannot. */
@@ -155,8 +160,6 @@ export class ValidationRunner {
   /** The run's request: its options, organization and profile resolved, the lists in force named. */
   private async request(run: ValidationRunHead, snapshot: ListSnapshot<Screener>): Promise<RunRequest> {
     if (!this.deps.signingKey) throw new Error('VALIDATION_SIGNING_KEY is not set');
-    // A key that cannot sign fails the run here, before any of its work.
-    parseSigningKey(this.deps.signingKey);
     const { db } = this.deps.database;
     const org = run.org_id ? await new TenantsStore(db).orgById(run.org_id) : undefined;
     const options = JSON.parse(run.options) as RunOptions;
@@ -199,10 +202,7 @@ export class ValidationRunner {
         records: snapshot.records(),
         engine: screenerEngine(snapshot.index),
         latencyEngine: screenerEngine(snapshot.index, {}),
-        pace: async () => {
-          // While interactive requests are under way the run waits for them, a little at a time.
-          for (let i = 0; interactive?.busy && i < 50; i++) await sleep(2);
-        },
+        pace: paceWhile(() => interactive?.busy === true),
         onProgress: progress.onProgress,
       }));
     await progress.written();
