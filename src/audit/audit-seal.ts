@@ -63,11 +63,9 @@ export function sealHash(seal: {
 
 /** Takes the pass's lease: true when this transaction may seal. */
 async function takeLease(db: Db, trx: Db): Promise<boolean> {
-  if (!isPostgres(db)) {
-    // A write first: the transaction holds SQLite's write lock before it reads a head.
-    await sql`update audit_heads set seq = seq where 0 = 1`.execute(trx);
-    return true;
-  }
+  // SQLite: the transaction began IMMEDIATE (infra/sqlite-driver.ts), so it holds the write lock
+  // before it reads a head, and it is the only writer.
+  if (!isPostgres(db)) return true;
   const result = await sql<{ ok: boolean }>`
     select pg_try_advisory_xact_lock(hashtext(current_schema() || ':audit-seal')) as ok`.execute(trx);
   return result.rows[0]?.ok === true;
@@ -122,9 +120,9 @@ async function sealChain(db: Db, trx: Db, chain: string, options: { limit: numbe
   const hash = sealHash(seal);
   await trx
     .insertInto('audit_seals')
-    .values({ ...seal, seal_hash: hash })
+    .values(Object.assign({ seal_hash: hash }, seal))
     .execute();
-  await moveHead(trx, chain, { ...last, seal: { seq: last.seq, hash } });
+  await moveHead(trx, chain, { seq: last.seq, hash: last.hash, seal: { seq: last.seq, hash } });
   return pending.length;
 }
 

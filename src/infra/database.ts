@@ -48,8 +48,10 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     // connection itself runs NORMAL, so COMMIT does not block the thread on the disk.
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
-    // Several processes (server, admin command line) share the file: wait for a lock instead of failing.
-    sqlite.pragma('busy_timeout = 10000');
+    // Several processes (server, admin command line) and the checkpointer thread share the file. A
+    // lock another one holds is waited for by the driver, on a timer (sqlite-driver.ts): SQLite's
+    // busy handler would sleep the event loop.
+    sqlite.pragma('busy_timeout = 0');
     const syncer = config.sqliteSynchronous === 'FULL' ? new WalSyncer(`${config.url}-wal`) : undefined;
     const db = new Kysely<Database>({ dialect: new DurableSqliteDialect(sqlite, syncer) });
     sqliteConnections.set(db, sqlite);

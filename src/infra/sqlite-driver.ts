@@ -1,7 +1,8 @@
 import { type FileHandle, open } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type SQLite from 'better-sqlite3';
 import {
-  type CompiledQuery,
+  CompiledQuery,
   type DatabaseConnection,
   type Driver,
   type QueryResult,
@@ -21,7 +22,39 @@ import {
  *   caller is told "done" exactly when FULL would have told it, but the event loop keeps serving and
  *   one sync covers every commit made while the previous one ran (group commit).
  *   The sync is awaited after the connection is released, so reads do not queue behind it.
+ * - No wait for a lock on the thread. Another connection may hold SQLite's write lock for a moment
+ *   (the checkpointer thread's RESTART, which copies the log's last pages and syncs the database
+ *   file; the admin command line). SQLite's own busy handler would sleep the calling thread, the
+ *   event loop, in steps of 1, 2, 5, 10 ms: every request in flight would stall with it. The
+ *   connection runs with `busy_timeout = 0` instead: transactions begin IMMEDIATE (the write lock
+ *   taken at BEGIN, so no statement inside one meets a lock), and a BEGIN or a statement outside a
+ *   transaction that finds the lock taken is tried again on a timer, up to LOCK_WAIT_MS, while the
+ *   event loop goes on serving.
  */
+
+/** How long a statement waits for a lock another connection holds before it fails (SQLite's busy timeout). */
+export const LOCK_WAIT_MS = 10_000;
+
+function lockTaken(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
+/**
+ * `attempt()` until it does not fail for a lock held by another connection: tried again every
+ * millisecond at first (a RESTART holds the lock for a few), then less often, until LOCK_WAIT_MS.
+ */
+async function whenUnlocked<T>(attempt: () => T): Promise<T> {
+  const deadline = performance.now() + LOCK_WAIT_MS;
+  for (let tries = 1; ; tries++) {
+    await sleep(tries <= 20 ? 1 : Math.min(tries - 19, 20));
+    try {
+      return attempt();
+    } catch (error) {
+      if (!lockTaken(error) || performance.now() >= deadline) throw error;
+    }
+  }
+}
 
 /** Syncs the write-ahead log; concurrent callers share syncs, and every caller's writes precede its sync. */
 export class WalSyncer {
@@ -92,6 +125,16 @@ class DurableConnection implements DatabaseConnection {
   ) {}
 
   executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    try {
+      return Promise.resolve(this.execute<R>(compiledQuery));
+    } catch (error) {
+      // Inside a transaction (begun IMMEDIATE, holding the write lock) a lock error is not waited out.
+      if (!lockTaken(error) || this.sqlite.inTransaction) return Promise.reject(error as Error);
+      return whenUnlocked(() => this.execute<R>(compiledQuery));
+    }
+  }
+
+  private execute<R>(compiledQuery: CompiledQuery): QueryResult<R> {
     const statement = this.statements.get(compiledQuery.sql);
     const parameters = compiledQuery.parameters as unknown[];
     let result: QueryResult<R>;
@@ -108,7 +151,12 @@ class DurableConnection implements DatabaseConnection {
       this.unsynced = true;
       this.dirty = false;
     }
-    return Promise.resolve(result);
+    return result;
+  }
+
+  /** BEGIN IMMEDIATE: the write lock now, or a lock error when another connection holds it. */
+  begin(): void {
+    this.execute(BEGIN_IMMEDIATE);
   }
 
   // eslint-disable-next-line require-yield
@@ -138,6 +186,8 @@ class StatementCache {
   }
 }
 
+const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
+
 class DurableSqliteDriver extends SqliteDriver implements Driver {
   private readonly connection: DurableConnection;
 
@@ -155,6 +205,15 @@ class DurableSqliteDriver extends SqliteDriver implements Driver {
     return this.connection;
   }
 
+  override async beginTransaction(): Promise<void> {
+    try {
+      this.connection.begin();
+    } catch (error) {
+      if (!lockTaken(error)) throw error;
+      await whenUnlocked(() => this.connection.begin());
+    }
+  }
+
   override async releaseConnection(): Promise<void> {
     const unsynced = this.connection.unsynced;
     this.connection.unsynced = false;
@@ -169,7 +228,8 @@ class DurableSqliteDriver extends SqliteDriver implements Driver {
 }
 
 /**
- * The dialect for one better-sqlite3 connection. `syncer` given: the connection must run with
+ * The dialect for one better-sqlite3 connection, which must run with `busy_timeout = 0` (locks are
+ * waited for here, off the thread). `syncer` given: the connection must run with
  * `synchronous=NORMAL` in WAL mode, and writes settle once the log is synced (FULL's guarantee).
  */
 export class DurableSqliteDialect extends SqliteDialect {

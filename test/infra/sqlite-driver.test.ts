@@ -121,3 +121,51 @@ test('under steady writes the background checkpointer keeps the log from growing
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a write that meets another connection holding the lock waits on a timer, not on the event loop', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sqlite-lock-'));
+  const file = join(dir, 'db.sqlite');
+  const handle = openDatabase({ engine: 'sqlite', url: file, sqliteSynchronous: 'FULL', poolSize: 1 });
+  const db = handle.db as unknown as Kysely<TestDb>;
+  const other = new SQLite(file);
+  try {
+    await sql`create table t (id integer primary key, v text)`.execute(db);
+    // Another connection (the checkpointer's RESTART, the admin command line) holds the write lock.
+    other.exec('begin immediate');
+    const holdMs = 120;
+    const released = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        other.exec('commit');
+        resolve();
+      }, holdMs),
+    );
+    // The event loop keeps turning while the writes wait: a 5 ms timer is never held up for long.
+    let lateness = 0;
+    let last = performance.now();
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      lateness = Math.max(lateness, now - last - 5);
+      last = now;
+    }, 5);
+    const started = performance.now();
+    const autocommitted = db.insertInto('t').values({ id: 1, v: 'one' }).execute();
+    const transaction = db.transaction().execute(async (trx) => {
+      await trx.insertInto('t').values({ id: 2, v: 'two' }).execute();
+    });
+    await Promise.all([autocommitted, transaction, released]);
+    clearInterval(ticker);
+    const waited = performance.now() - started;
+    assert.ok(waited >= holdMs - 5, `the writes waited ${waited.toFixed(0)} ms for a lock held ${holdMs} ms`);
+    // SQLite's busy handler would have slept the thread through the whole hold.
+    assert.ok(lateness < holdMs / 2, `the event loop was held up ${lateness.toFixed(0)} ms`);
+    const rows = await db.selectFrom('t').select('id').orderBy('id').execute();
+    assert.deepEqual(
+      rows.map((r) => r.id),
+      [1, 2],
+    );
+  } finally {
+    other.close();
+    await handle.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
