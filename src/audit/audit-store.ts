@@ -231,7 +231,7 @@ export async function appendAudit(db: Db, trx: Db, events: AuditEvent[]): Promis
     const placed = await placeEntries(db, trx, {
       chain,
       head,
-      events: list.map((e) => ({ ...e, data: JSON.stringify(e.data) })),
+      events: list.map((e) => Object.assign({}, e, { data: JSON.stringify(e.data) })),
     });
     await moveHead(trx, chain, placed);
   }

@@ -345,7 +345,11 @@ export class BatchRunner {
         completed++;
         const org = await new TenantsStore(trx).orgById(open.org_id);
         if (!org?.webhook_url) return;
-        const batch = { ...open, status: 'completed', finished_at: at, started_at: open.started_at ?? at };
+        const batch = Object.assign({}, open, {
+          status: 'completed',
+          finished_at: at,
+          started_at: open.started_at ?? at,
+        });
         const payload = serializeBatchEvent(
           at,
           { id: org.id, slug: org.slug, name: org.name },

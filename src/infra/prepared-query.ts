@@ -40,7 +40,8 @@ export class PreparedQuery<P extends object, R> {
   bind(params: P): CompiledQuery<R> {
     const values = params as Record<string, unknown>;
     const parameters = this.slots.map((slot) => ('name' in slot ? values[slot.name] : slot.value));
-    return { ...this.compiled, parameters };
+    const { query, queryId, sql } = this.compiled;
+    return { query, queryId, sql, parameters };
   }
 
   /**

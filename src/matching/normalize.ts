@@ -199,7 +199,7 @@ function readAbbreviatedName(reading: TokenReading, parts: NamePart[]): void {
   const at = FORMS_FIRST.has(tokens[0]!) ? 0 : tokens.length - 1;
   const word = tokens[at]!;
   tokens[at] = readLegalForms([word]).find((t) => t.startsWith('@')) ?? legalSymbol(word) ?? word;
-  const again: TokenReading = { ...reading, tokens, forms: false };
+  const again: TokenReading = Object.assign({}, reading, { tokens, forms: false });
   parts.length = 0;
   for (let i = 0; i < tokens.length; i++) addPart(again, i, parts);
 }

@@ -38,7 +38,9 @@ export function readQuery(
     // (A given name glued to a patronymic reads as a patronymic: Andreikonstantinovich.)
     const split =
       part.kind === 'word' || part.kind === 'patronymic' ? splitGlued(index, part.text, person, listed) : undefined;
-    if (split) for (const piece of split) parts.push(part.translit ? { ...piece, translit: part.translit } : piece);
+    if (split)
+      for (const piece of split)
+        parts.push(part.translit ? Object.assign({}, piece, { translit: part.translit }) : piece);
     else parts.push(part);
   }
   // An abbreviated legal form with a slip, first or last in a name that is not a person's, is a

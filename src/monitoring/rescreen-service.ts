@@ -230,7 +230,7 @@ export class Rescreener {
     }
     observeRescreenPass(report, (performance.now() - started) / 1000);
     if (report.rescreened > 0 || report.stopped) {
-      this.deps.log?.('info', 'rescreen pass', { ...report, tookMs: Math.round(performance.now() - started) });
+      this.deps.log?.('info', 'rescreen pass', { tookMs: Math.round(performance.now() - started), ...report });
     }
     return report;
   }
@@ -308,7 +308,7 @@ export class Rescreener {
       for (let i = next++; i < rows.length; i = next++) {
         const monitor = rows[i]!;
         const own = decisions.get(customerGroupKey(monitor.org_id, customerOf(monitor))) ?? [];
-        results[i] = await screenMonitor(db, monitor, { ...step, decisions: own });
+        results[i] = await screenMonitor(db, monitor, Object.assign({}, step, { decisions: own }));
         if (performance.now() - sliceStart >= SLICE_MS) {
           await yieldToEventLoop();
           sliceStart = performance.now();
@@ -347,7 +347,7 @@ export class Rescreener {
       const claimMs = Math.round(this.deps.monitoring.claimTimeoutMs);
       return db.transaction().execute(async (trx) => {
         await sql`set local idle_in_transaction_session_timeout = ${sql.raw(String(claimMs))}`.execute(trx);
-        const rows = await new MonitorStore(trx).due({ ...filter, lock: true });
+        const rows = await new MonitorStore(trx).due(Object.assign({}, filter, { lock: true }));
         if (rows.length === 0) return empty;
         const results = await this.screenAll(trx, snapshot, rows, cache);
         return { count: rows.length, lastId: rows.at(-1)!.id, ...(await this.write(trx, results, generation, now)) };
@@ -355,7 +355,7 @@ export class Rescreener {
     }
     // SQLite has one writer and the service one process: screen outside the transaction so the
     // connection is free for API requests meanwhile, then write the batch at once.
-    const rows = await new MonitorStore(db).due({ ...filter, lock: false });
+    const rows = await new MonitorStore(db).due(Object.assign({}, filter, { lock: false }));
     if (rows.length === 0) return empty;
     const results = await this.screenAll(db, snapshot, rows, cache);
     const written = await db.transaction().execute(async (trx) => {
@@ -365,7 +365,7 @@ export class Rescreener {
       if (!(await tryAcquireLease(trx, clock, LEASE_NAME, nodeId, monitoring.claimTimeoutMs))) return undefined;
       return this.write(trx, results, generation, now);
     });
-    if (!written) return { ...empty, leaseLost: true };
+    if (!written) return Object.assign({}, empty, { leaseLost: true });
     return { count: rows.length, lastId: rows.at(-1)!.id, ...written };
   }
 

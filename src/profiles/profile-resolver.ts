@@ -30,7 +30,7 @@ export function appliedProfile(
   settings: ProfileSettings,
   configFloor: number,
 ): AppliedProfile {
-  if (isDefault(settings)) return { ...BUILT_IN_PROFILE, id, version };
+  if (isDefault(settings)) return Object.assign({}, BUILT_IN_PROFILE, { id, version });
   const cutoffsMoved =
     settings.mediumCutoff !== DEFAULT_SETTINGS.mediumCutoff ||
     settings.highCutoff !== DEFAULT_SETTINGS.highCutoff ||

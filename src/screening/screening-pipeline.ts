@@ -95,7 +95,7 @@ export async function matchSubject(
 ): Promise<ScreeningMatches> {
   const { profile } = step;
   let index: MatchIndex | undefined;
-  const hints: ScreenHints = { ...step.hints, indexed: (made) => (index = made) };
+  const hints: ScreenHints = Object.assign({}, step.hints, { indexed: (made: MatchIndex) => (index = made) });
   const summary = await lists.index.screen(
     matchQueryOf(subject),
     {
@@ -111,7 +111,13 @@ export async function matchSubject(
   index ??= indexFromJson(summary.matchesJson);
   return {
     riskScore: summary.riskScore,
-    riskLevel: profileLevel(profile, { ...summary, entityType: index.entityType }),
+    riskLevel: profileLevel(profile, {
+      riskScore: summary.riskScore,
+      riskLevel: summary.riskLevel,
+      entityId: summary.entityId,
+      matchesJson: summary.matchesJson,
+      entityType: index.entityType,
+    }),
     confidence: summary.confidence,
     entityId: summary.entityId,
     entityName: summary.entityName,

@@ -239,13 +239,12 @@ interface ScreeningStep {
  */
 function matchTimings(timings: StageTimings | undefined, background: boolean) {
   let matchMs: number | undefined;
-  const hints: ScreenHints | undefined =
-    background || timings
-      ? {
-          ...(background ? { background: true } : {}),
-          ...(timings ? { matched: (ms: number) => (matchMs = ms) } : {}),
-        }
-      : undefined;
+  let hints: ScreenHints | undefined;
+  if (background || timings) {
+    hints = {};
+    if (background) hints.background = true;
+    if (timings) hints.matched = (ms: number) => (matchMs = ms);
+  }
   return {
     hints,
     record: () => {
@@ -328,8 +327,19 @@ export function screeningService(deps: ScreeningDeps) {
     // A background screening (a batch row) has no one to answer: no isMonitored read unless an
     // idempotency record keeps the response; its caller reads what it stored.
     const answered = input.background !== true || idempotencyKey !== undefined;
+    // Written out, not spread from `matches`: see HOT_PATH in eslint.config.js.
     const outcome: ScreeningOutcome = {
-      ...matches,
+      riskScore: matches.riskScore,
+      riskLevel: matches.riskLevel,
+      confidence: matches.confidence,
+      entityId: matches.entityId,
+      entityName: matches.entityName,
+      matchedSources: matches.matchedSources,
+      matchCount: matches.matchCount,
+      suppressedCount: matches.suppressedCount,
+      countedEntityIds: matches.countedEntityIds,
+      profileId: matches.profileId,
+      profileVersion: matches.profileVersion,
       replayed: false,
       screeningId: newId('scr', now),
       matchesJson: annotateMatches(matches.matchesJson, suppressions),

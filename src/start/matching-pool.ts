@@ -384,7 +384,7 @@ export class MatchingPool {
   private loadInto(thread: Thread, generation: number, records: ListRecord[]): Promise<void> {
     let settle: Waiter<void> | undefined;
     const done = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
-    thread.loading.set(generation, { ...settle!, done });
+    thread.loading.set(generation, { resolve: settle!.resolve, reject: settle!.reject, done });
     thread.worker.postMessage({ type: 'load', generation, records } satisfies WorkerRequest);
     return done;
   }
