@@ -22,6 +22,12 @@ export interface ClientJob {
   /** How long to send; 0: until standard input ends. */
   seconds: number;
   offset: number;
+  /**
+   * Seconds sent at the same rate before `seconds`, whose answers are not kept: the server (its
+   * group commits, its young generation, its compiled code) and this client settle to the rate
+   * first, so the figures are of a steady load, not of a step from another rate to this one.
+   */
+  warmupSeconds?: number;
 }
 
 export interface Sample {
@@ -66,21 +72,32 @@ export async function openLoop(
   seconds: number,
   offset: number,
   stopped?: Promise<void>,
+  warmupSeconds = 0,
 ): Promise<{ samples: Sample[]; lateSends: number[] }> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1024 });
   const targets = urls.map((u) => new URL(u));
-  let total = seconds > 0 ? Math.round(rate * seconds) : Infinity;
+  const warmup = Math.round(rate * warmupSeconds);
+  let total = seconds > 0 ? warmup + Math.round(rate * seconds) : Infinity;
   const interval = 1000 / rate;
   const samples: Sample[] = [];
   const lateSends: number[] = [];
   let sent = 0;
   let done = 0;
   const start = performance.now() + 20;
+  // The warm-up's requests are sent and answered like the others, and left out of the figures.
+  const kept = (i: number) => i >= warmup;
   return new Promise((resolveRun) => {
+    const record = (i: number, sample: Sample) => {
+      if (kept(i)) samples.push(sample);
+      if (++done === total) {
+        agent.destroy();
+        resolveRun({ samples, lateSends });
+      }
+    };
     const send = (i: number, due: number) => {
       const target = targets[i % targets.length]!;
       const body = JSON.stringify({ name: names[(offset + i) % names.length] });
-      lateSends.push(performance.now() - due);
+      if (kept(i)) lateSends.push(performance.now() - due);
       const req = request(
         {
           agent,
@@ -96,26 +113,18 @@ export async function openLoop(
             const timing = res.headers['server-timing'];
             const stages = parseServerTiming(Array.isArray(timing) ? timing[0] : timing);
             const latency = performance.now() - due;
-            if (SLOW_LOG && latency > 15) logSlow(performance.timeOrigin + due, latency, timing);
-            samples.push({
+            if (SLOW_LOG && latency > 15 && kept(i)) logSlow(performance.timeOrigin + due, latency, timing);
+            record(i, {
               dueAt: performance.timeOrigin + due,
               latency,
               status: res.statusCode ?? 0,
               ...(stages ? { stages } : {}),
             });
-            if (++done === total) {
-              agent.destroy();
-              resolveRun({ samples, lateSends });
-            }
           });
         },
       );
       req.on('error', () => {
-        samples.push({ dueAt: performance.timeOrigin + due, latency: performance.now() - due, status: 0 });
-        if (++done === total) {
-          agent.destroy();
-          resolveRun({ samples, lateSends });
-        }
+        record(i, { dueAt: performance.timeOrigin + due, latency: performance.now() - due, status: 0 });
       });
       req.end(body);
     };
@@ -174,6 +183,15 @@ if (process.argv[1] === CLIENT) {
       : new Promise<void>((resolveEnd) => {
           process.stdin.on('end', resolveEnd).resume();
         });
-  const result = await openLoop(job.urls, job.key, names, job.rate, job.seconds, job.offset, stdinEnds);
+  const result = await openLoop(
+    job.urls,
+    job.key,
+    names,
+    job.rate,
+    job.seconds,
+    job.offset,
+    stdinEnds,
+    job.warmupSeconds,
+  );
   process.stdout.write(JSON.stringify(result));
 }

@@ -9,7 +9,7 @@
  * server's own: the response's way out, the network, and any lateness of the client, which runs in a
  * process of its own (open-loop-client.ts) so that this one's heap (every list) is not measured.
  * Writes bench/results/open-loop.json: rows of {name, value, unit, target}.
- *   npm run build && node dist/bench/open-loop.js [--duration=15] [--rates=250,500,1000]
+ *   npm run build && node dist/bench/open-loop.js [--duration=15] [--warmup=3] [--rates=250,500,1000]
  *     [--setups=sqlite,pg,pg2] [--cli=/other/build/bin/sanctions] [--out=bench/results/open-loop.json]
  * --cli runs the servers from another build (for a comparison with the previous one), whose answers
  * may carry no Server-Timing.
@@ -35,6 +35,8 @@ import {
 } from './server-process.js';
 
 const DURATION = arg('duration', 15);
+/** Seconds at each rate before its figures are taken (open-loop-client.ts says why). */
+const WARMUP = arg('warmup', 3);
 const CAPACITY_SECONDS = arg('capacity', 8);
 const textArg = (name: string, fallback: string) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -184,20 +186,22 @@ async function runSetup(
     for (let i = 0; i < nodeCount; i++) nodes.push(await startServer(CLI, { ...env, SERVER_TIMING: 'true' }));
     const urls = nodes.map((n) => n.url);
     // Warm-up: the matching code is compiled for the kind of names it sees.
-    const run = (rate: number, seconds: number, offset: number) =>
-      openLoop({ urls, key, namesFile: names.file, rate, seconds, offset });
+    const run = (rate: number, seconds: number, offset: number, warmupSeconds = 0) =>
+      openLoop({ urls, key, namesFile: names.file, rate, seconds, offset, warmupSeconds });
     await run(200, 5, names.list.length - 1000);
     console.log(
-      `[${setup}] ${nodeCount} node(s), open loop, ${DURATION} s per rate; latency from each request's due instant, ms`,
+      `[${setup}] ${nodeCount} node(s), open loop, ${DURATION} s per rate after ${WARMUP} s at that rate; latency from each request's due instant, ms`,
     );
     console.log('rate/s    p50     p90     p99   p99.9     max   errors  client-late-p99');
     let offset = 0;
     for (const rate of RATES) {
       const before = setup === 'sqlite' ? undefined : await pgWrites(schema);
       const cpuBefore = cpuOf(nodes);
-      const { samples, lateSends } = await run(rate, DURATION, offset);
+      const { samples, lateSends } = await run(rate, DURATION, offset, WARMUP);
       const cpuAfter = cpuOf(nodes);
-      offset += samples.length;
+      // The CPU time and the rows written cover the warm-up's requests too.
+      const requests = samples.length + Math.round(rate * WARMUP);
+      offset += requests;
       const latencies = samples.map((s) => s.latency).sort((a, b) => a - b);
       const errors = samples.filter((s) => s.status !== 200).length;
       const q = (x: number) => quantile(latencies, x);
@@ -235,7 +239,7 @@ async function runSetup(
           });
       }
       if (Number.isFinite(cpuAfter - cpuBefore)) {
-        const perScreening = ((cpuAfter - cpuBefore) * 1000) / samples.length;
+        const perScreening = ((cpuAfter - cpuBefore) * 1000) / requests;
         console.log(`   node CPU per screening: ${perScreening.toFixed(2)} ms (all threads, all nodes)`);
         rows.push({
           name: `${setup} ${rate}/s node CPU per screening`,
@@ -253,20 +257,20 @@ async function runSetup(
           const b = before.get(table) ?? { ins: 0, upd: 0 };
           inserted += a.ins - b.ins;
           updated += a.upd - b.upd;
-          if (a.upd - b.upd > 0) changed.push(`${table} ${((a.upd - b.upd) / samples.length).toFixed(2)}`);
+          if (a.upd - b.upd > 0) changed.push(`${table} ${((a.upd - b.upd) / requests).toFixed(2)}`);
         }
         console.log(
-          `   rows per screening: ${(inserted / samples.length).toFixed(2)} inserted, ${(updated / samples.length).toFixed(2)} updated (${changed.join(', ') || 'none'})`,
+          `   rows per screening: ${(inserted / requests).toFixed(2)} inserted, ${(updated / requests).toFixed(2)} updated (${changed.join(', ') || 'none'})`,
         );
         rows.push({
           name: `${setup} rows inserted per screening`,
-          value: Number((inserted / samples.length).toFixed(3)),
+          value: Number((inserted / requests).toFixed(3)),
           unit: 'rows',
           target: null,
         });
         rows.push({
           name: `${setup} rows updated per screening`,
-          value: Number((updated / samples.length).toFixed(3)),
+          value: Number((updated / requests).toFixed(3)),
           unit: 'rows',
           target: '0',
         });
