@@ -173,7 +173,7 @@ function writerFor(db: Db): BatchWriter<ScreeningWrite> {
         if (!job.countedInRedis) await consumeQuota(db, trx, job.caller, job.now);
         else if (job.ticket) assertTicketFresh(job.ticket);
         await job.alongside?.(trx, job.row);
-        await store.insert(job.row, trx);
+        // The screening itself is stored by `finish`, with the batch's others in one statement.
         if (job.idempotencyKey !== undefined) {
           await completeIdempotencyKey(db, trx, {
             orgId: job.caller.orgId,
@@ -185,8 +185,12 @@ function writerFor(db: Db): BatchWriter<ScreeningWrite> {
       },
       // The usage row of each organization is locked in one order by every batch.
       lockKey: (job) => job.caller.orgId,
-      // The batch's audit entries, after its other writes.
+      // The batch's screenings, its usage and its audit entries, after the jobs' checks and writes.
       finish: async (trx, jobs) => {
+        await store.insertMany(
+          jobs.map((job) => job.row),
+          trx,
+        );
         // Quotas counted in Redis: the durable usage, one addition per organization and month.
         const usage = new Map<string, { orgId: string; month: string; count: number }>();
         for (const job of jobs) {
