@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { PostgresAdapter } from 'kysely';
-import type { Db } from '../infra/database.js';
+import { type Db, type InsertPart, isPostgres } from '../infra/database.js';
 import type { AuditLogTable, AuditPendingTable } from '../infra/db-schema.js';
 import { newId } from '../infra/ids.js';
 import { prepareQuery, preparedFor } from '../infra/prepared-query.js';
@@ -108,9 +107,7 @@ const queries = preparedFor((db) => ({
   ),
 }));
 
-export function isPostgres(db: Db): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
-}
+export { isPostgres };
 
 /** Rows per INSERT statement: far below both engines' parameter limits (11 columns each). */
 const INSERT_ROWS = 80;
@@ -244,15 +241,7 @@ export async function appendAudit(db: Db, trx: Db, events: AuditEvent[]): Promis
  * nothing acknowledged goes unrecorded; no row here is one that another request waits for.
  */
 export async function appendAuditPending(db: Db, trx: Db, events: AuditEvent[]): Promise<void> {
-  const rows = events.map((e) => ({
-    id: newId('aud', new Date(e.at)),
-    chain: e.chain,
-    at: e.at,
-    event: e.event,
-    actor: e.actor,
-    subject: e.subject,
-    data: JSON.stringify(e.data),
-  }));
+  const rows = pendingRows(events);
   if (isPostgres(db)) {
     for (let i = 0; i < rows.length; i += INSERT_ROWS)
       await trx
@@ -263,6 +252,27 @@ export async function appendAuditPending(db: Db, trx: Db, events: AuditEvent[]):
   }
   const sql = queries(db);
   for (const row of rows) await sql.insertPending.execute(row, trx);
+}
+
+/** The audit_pending rows of events, each under the id its entry will have. */
+function pendingRows(events: AuditEvent[]): AuditPendingTable[] {
+  return events.map((e) => ({
+    id: newId('aud', new Date(e.at)),
+    chain: e.chain,
+    at: e.at,
+    event: e.event,
+    actor: e.actor,
+    subject: e.subject,
+    data: JSON.stringify(e.data),
+  }));
+}
+
+/**
+ * Events as one insert into audit_pending of a statement made of several (infra/database.ts
+ * `InsertPart`): as `appendAuditPending`, committed with what the rest of the statement writes.
+ */
+export function auditPendingInsert(db: Db, events: AuditEvent[]): InsertPart<'audit_pending'> {
+  return db.insertInto('audit_pending').values(pendingRows(events));
 }
 
 /** Appends events in a transaction of their own (for work that writes nothing else). */

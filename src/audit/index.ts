@@ -6,5 +6,5 @@ export { auditService } from './audit-service.js';
 export type { AuditService } from './audit-service.js';
 export { SYSTEM_CHAIN, appendAudit, appendAuditNow, sha256Hex } from './audit-store.js';
 export type { AuditEvent } from './audit-store.js';
-export { appendAuditPending } from './audit-store.js';
+export { appendAuditPending, auditPendingInsert } from './audit-store.js';
 export { AuditSealer } from './audit-seal.js';

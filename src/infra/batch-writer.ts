@@ -39,6 +39,19 @@ export interface BatchWriterOptions<J> {
   finish?: (trx: Trx, jobs: J[]) => Promise<void>;
   /** How long lone background jobs wait for others, in ms (default 8). */
   lingerMs?: number;
+  /**
+   * A batch whose every job `accepts` is written by `write` instead, with no transaction around it:
+   * one statement, one round trip (PostgreSQL). `check` runs first for each job, and a job it throws
+   * for is rolled out of the batch, as one whose `apply` throws.
+   */
+  direct?: DirectWrite<J>;
+}
+
+/** A batch written in one statement (BatchWriterOptions.direct). */
+export interface DirectWrite<J> {
+  accepts(job: J): boolean;
+  check?(job: J): void;
+  write(jobs: J[]): Promise<void>;
 }
 
 export class BatchWriter<J> {
@@ -55,6 +68,7 @@ export class BatchWriter<J> {
   private readonly maxInFlight: number;
   private readonly finish: ((trx: Trx, jobs: J[]) => Promise<void>) | undefined;
   private readonly lingerMs: number;
+  private readonly direct: DirectWrite<J> | undefined;
 
   constructor(
     private readonly db: Db,
@@ -66,6 +80,7 @@ export class BatchWriter<J> {
     this.maxInFlight = options.maxInFlight ?? 2;
     this.finish = options.finish;
     this.lingerMs = options.lingerMs ?? 8;
+    this.direct = options.direct;
   }
 
   submit(job: J, options: { background?: boolean } = {}): Promise<void> {
@@ -117,19 +132,11 @@ export class BatchWriter<J> {
     }
     const outcomes: (unknown | undefined)[] = [];
     try {
-      await this.db.transaction().execute(async (trx) => {
-        const written: J[] = [];
-        for (const item of batch) {
-          try {
-            await this.apply(trx, item.job);
-            outcomes.push(undefined);
-            written.push(item.job);
-          } catch (error) {
-            outcomes.push(error ?? new Error('write failed'));
-          }
-        }
-        if (this.finish && written.length > 0) await this.finish(trx, written);
-      });
+      if (this.direct && batch.every((item) => this.direct!.accepts(item.job))) {
+        await this.writeDirect(this.direct, batch, outcomes);
+      } else {
+        await this.writeInTransaction(batch, outcomes);
+      }
       batch.forEach((item, position) => {
         const error = outcomes[position];
         if (error === undefined) item.resolve();
@@ -138,5 +145,35 @@ export class BatchWriter<J> {
     } catch (error) {
       for (const item of batch) item.reject(error);
     }
+  }
+
+  private async writeDirect(direct: DirectWrite<J>, batch: Pending<J>[], outcomes: unknown[]): Promise<void> {
+    const written: J[] = [];
+    for (const item of batch) {
+      try {
+        direct.check?.(item.job);
+        outcomes.push(undefined);
+        written.push(item.job);
+      } catch (error) {
+        outcomes.push(error ?? new Error('write failed'));
+      }
+    }
+    if (written.length > 0) await direct.write(written);
+  }
+
+  private async writeInTransaction(batch: Pending<J>[], outcomes: unknown[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const written: J[] = [];
+      for (const item of batch) {
+        try {
+          await this.apply(trx, item.job);
+          outcomes.push(undefined);
+          written.push(item.job);
+        } catch (error) {
+          outcomes.push(error ?? new Error('write failed'));
+        }
+      }
+      if (this.finish && written.length > 0) await this.finish(trx, written);
+    });
   }
 }

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { type InsertQueryBuilder, type InsertResult, Kysely, PostgresAdapter, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from './config.js';
 import type { Database } from './db-schema.js';
@@ -10,6 +10,13 @@ import { DurableSqliteDialect, WalSyncer } from './sqlite-driver.js';
 import { writeCounter } from './write-counter.js';
 
 export type Db = Kysely<Database>;
+
+/**
+ * One insert of a statement made of several (PostgreSQL's data-modifying WITH): a store gives its
+ * rows as one, and the caller puts them together (screening-service.ts: a group commit in one
+ * statement).
+ */
+export type InsertPart<T extends keyof Database> = InsertQueryBuilder<Database, T, InsertResult>;
 
 export interface DatabaseHandle {
   db: Db;
@@ -33,6 +40,11 @@ export interface OpenOptions {
 
 /** The better-sqlite3 connection behind each SQLite database, for what only SQLite can tell (table-watch.ts). */
 const sqliteConnections = new WeakMap<Db, SQLite.Database>();
+
+/** Whether `db` (or a transaction of it) is a PostgreSQL database. */
+export function isPostgres(db: Db): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
 
 /** The SQLite connection behind `db`; undefined on PostgreSQL. */
 export function sqliteConnectionOf(db: Db): SQLite.Database | undefined {

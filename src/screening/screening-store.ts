@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../infra/database.js';
+import type { Db, InsertPart } from '../infra/database.js';
 import type { ScreeningsTable } from '../infra/db-schema.js';
 import { type PreparedQuery, prepareQuery, preparedFor } from '../infra/prepared-query.js';
 import { chunksOf } from '../infra/chunks.js';
@@ -84,6 +84,11 @@ const inserts = preparedFor((db) => {
     return query;
   };
 });
+
+/** Screenings as one insert of a statement made of several (infra/database.ts `InsertPart`). */
+export function screeningsInsert(db: Db, rows: readonly ScreeningRow[]): InsertPart<'screenings'> {
+  return db.insertInto('screenings').values([...rows]);
+}
 
 export class ScreeningStore {
   /** `db` is the database; a write may name a transaction of it to run in. */

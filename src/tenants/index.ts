@@ -8,6 +8,7 @@ export { KeyUsageRecorder } from './key-usage.js';
 export {
   RedisQuota,
   addUsage,
+  usageInsert,
   assertQuotaLeft,
   assertTicketFresh,
   consumeQuota,

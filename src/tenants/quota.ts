@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../infra/database.js';
+import type { Db, InsertPart } from '../infra/database.js';
 import { prepareQuery, preparedFor } from '../infra/prepared-query.js';
 import { AppError } from '../infra/errors.js';
 import { type RedisCounters, countersUnavailable } from '../infra/redis-counters.js';
@@ -178,6 +178,21 @@ export class RedisQuota {
       release: () => this.counters.giveBack(name, epoch),
     };
   }
+}
+
+/**
+ * Additions to the usage table (organization, month, count) as one insert of a statement made of
+ * several (infra/database.ts `InsertPart`); at most one row per organization and month.
+ */
+export function usageInsert(db: Db, rows: { orgId: string; month: string; count: number }[]): InsertPart<'usage'> {
+  return db
+    .insertInto('usage')
+    .values(rows.map((r) => ({ org_id: r.orgId, month: r.month, count: r.count })))
+    .onConflict((conflict) =>
+      conflict
+        .columns(['org_id', 'month'])
+        .doUpdateSet((eb) => ({ count: eb('usage.count', '+', eb.ref('excluded.count')) })),
+    );
 }
 
 /** Adds committed screenings to the usage table: once per organization and group commit, not per screening. */
