@@ -83,6 +83,13 @@ export interface UsageTable {
   count: number;
 }
 
+/** Usage appended by group commits on PostgreSQL, until folded into `usage` (tenants/quota.ts). */
+export interface UsageAddedTable {
+  org_id: string;
+  month: string;
+  count: number;
+}
+
 export interface ScreeningsTable {
   id: string;
   org_id: string;
@@ -487,6 +494,7 @@ export interface Database {
   api_key_usage: ApiKeyUsageTable;
   rate_limits: RateLimitsTable;
   usage: UsageTable;
+  usage_added: UsageAddedTable;
   screenings: ScreeningsTable;
   idempotency_keys: IdempotencyKeysTable;
   list_versions: ListVersionsTable;

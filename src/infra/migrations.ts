@@ -747,6 +747,23 @@ const listsChangedEvent: Migration = {
   },
 };
 
+/**
+ * Usage appended, not added to the organization's row (issue 34): on PostgreSQL with the quota
+ * counted in Redis, each group commit appends one row per organization and month here, which no
+ * other screening waits for, and a background job folds them into `usage` (tenants/quota.ts).
+ */
+const usageAdded: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('usage_added')
+      // No key and no index: rows are only appended, summed and folded away whole, within seconds.
+      .addColumn('org_id', 'text', (c) => c.notNull())
+      .addColumn('month', 'text', (c) => c.notNull())
+      .addColumn('count', 'integer', (c) => c.notNull())
+      .execute();
+  },
+};
+
 /** Ordered by name; Kysely runs them in that order. */
 /**
  * The audit chain sealed in batches (issue 34): screenings write their entries into audit_pending
@@ -810,6 +827,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0021_profile_notify': profileNotify,
   '0020_lists_changed_event': listsChangedEvent,
   '0023_screening_reads_notify': screeningReadsNotify,
+  '0024_usage_added': usageAdded,
 };
 
 class InlineProvider implements MigrationProvider {

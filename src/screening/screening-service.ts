@@ -21,6 +21,7 @@ import {
   quotaMonth,
   type QuotaTicket,
   type RedisQuota,
+  type UsageAddition,
   usageInsert,
 } from '../tenants/index.js';
 import {
@@ -166,8 +167,8 @@ interface ScreeningWrite {
 const writers = new WeakMap<Db, BatchWriter<ScreeningWrite>>();
 
 /** What a batch adds to the usage table: one row per organization and month, for quotas counted in Redis. */
-function usageOf(jobs: ScreeningWrite[]): { orgId: string; month: string; count: number }[] {
-  const usage = new Map<string, { orgId: string; month: string; count: number }>();
+function usageOf(jobs: ScreeningWrite[]): UsageAddition[] {
+  const usage = new Map<string, UsageAddition>();
   for (const job of jobs) {
     if (!job.countedInRedis) continue;
     const month = quotaMonth(job.now);
@@ -220,7 +221,7 @@ function writerFor(db: Db): BatchWriter<ScreeningWrite> {
           trx,
         );
         // Quotas counted in Redis: the durable usage, one addition per organization and month.
-        for (const added of usageOf(jobs)) await addUsage(db, trx, added.orgId, added.month, added.count);
+        for (const added of usageOf(jobs)) await addUsage(db, trx, added);
         const events = [];
         for (const job of jobs) {
           if (job.lapses.length > 0)
@@ -252,8 +253,8 @@ function writerFor(db: Db): BatchWriter<ScreeningWrite> {
                   jobs.map((job) => job.row),
                 );
                 const audited = auditPendingInsert(db, events);
-                const last = usage.length > 0 ? usageInsert(db, usage) : sql`select 1`;
-                await sql`with screened as (${screened}), audited as (${audited}) ${last}`.execute(db);
+                const counted = usage.length > 0 ? usageInsert(db, usage) : sql`select 1`;
+                await sql`with screened as (${screened}), audited as (${audited}) ${counted}`.execute(db);
               },
             },
           }

@@ -35,7 +35,7 @@ import {
 } from '../screening/index.js';
 import { decisionHashes, decisionsService, type DecisionsService } from '../decisions/index.js';
 import { profileResolver, profileService, type ProfileService } from '../profiles/index.js';
-import { RedisQuota, tenantsService, type TenantsService, TenantsStore } from '../tenants/index.js';
+import { RedisQuota, tenantsService, type TenantsService, TenantsStore, UsageFolder } from '../tenants/index.js';
 import { assertWebhookUrlAllowed, DeliveryWorker, webhooksService, type WebhooksService } from '../webhooks/index.js';
 import { type RunElsewhere, ValidationRunner, validationService, type ValidationService } from '../validation/index.js';
 import type { TableWatch } from '../infra/table-watch.js';
@@ -78,6 +78,8 @@ export interface Jobs {
   validation: ValidationRunner;
   /** Places and seals the audit entries of screenings (audit/audit-seal.ts). */
   auditSeal: AuditSealer;
+  /** Folds the usage appended by group commits into the usage rows (tenants/usage-folder.ts). */
+  usageFold: UsageFolder;
   /** Interactive requests under way: the HTTP layer counts them, the batch runner yields to them. */
   interactive: InFlight;
   start(): void;
@@ -208,7 +210,15 @@ function buildRunners(
 }
 
 function jobsOf(parts: Omit<Jobs, 'start' | 'stop'>): Jobs {
-  const all = [parts.auditSeal, parts.lists, parts.rescreen, parts.deliveries, parts.batches, parts.validation];
+  const all = [
+    parts.auditSeal,
+    parts.usageFold,
+    parts.lists,
+    parts.rescreen,
+    parts.deliveries,
+    parts.batches,
+    parts.validation,
+  ];
   return {
     ...parts,
     start() {
@@ -275,9 +285,10 @@ export function wire(host: WiringHost): { services: Services; jobs: Jobs } {
     intervalMs: config.audit.sealIntervalMs,
     ...logged,
   });
+  const usageFold = new UsageFolder({ db: database.db, ...logged });
   const listJobs = new ListJobs({ config: config.lists, ctx: operator, nodeId, runtime, lists, ...logged });
   return {
     services,
-    jobs: jobsOf({ lists: listJobs, rescreen, deliveries, ...runners, auditSeal, interactive }),
+    jobs: jobsOf({ lists: listJobs, rescreen, deliveries, ...runners, auditSeal, usageFold, interactive }),
   };
 }

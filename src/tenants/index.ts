@@ -9,6 +9,8 @@ export {
   RedisQuota,
   addUsage,
   usageInsert,
+  foldUsage,
+  type UsageAddition,
   assertQuotaLeft,
   assertTicketFresh,
   consumeQuota,
@@ -25,3 +27,4 @@ export type { TenantsService } from './tenants-service.js';
 export { KEY_AUTH_TABLES, TenantsStore } from './tenants-store.js';
 export { TIERS, effectiveQuota, hasApiAccess, quotaMonth } from './tiers.js';
 export type { Tier } from './tiers.js';
+export { UsageFolder } from './usage-folder.js';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db, InsertPart } from '../infra/database.js';
+import { type Db, type InsertPart, isPostgres } from '../infra/database.js';
 import { prepareQuery, preparedFor } from '../infra/prepared-query.js';
 import { AppError } from '../infra/errors.js';
 import { type RedisCounters, countersUnavailable } from '../infra/redis-counters.js';
@@ -17,8 +17,11 @@ export function quotaExceeded(caller: Caller): AppError {
 
 // Run on POST /screen: built and compiled once per database.
 const queries = preparedFor((db) => ({
-  used: prepareQuery(db, (db, p: { orgId: string; month: string }) =>
-    db.selectFrom('usage').select('count').where('org_id', '=', p.orgId).where('month', '=', p.month),
+  used: prepareQuery(
+    db,
+    (_db, p: { orgId: string; month: string }) => sql<{ count: number | string | null }>`select
+      coalesce((select count from usage where org_id = ${p.orgId} and month = ${p.month}), 0)
+      + coalesce((select sum(count) from usage_added where org_id = ${p.orgId} and month = ${p.month}), 0) as count`,
   ),
   take: prepareQuery(
     db,
@@ -46,6 +49,7 @@ const queries = preparedFor((db) => ({
   ),
 }));
 
+/** Screenings counted against the organization's quota this month: the usage row and what awaits folding into it. */
 export async function usedThisMonth(db: Db, orgId: string, at: Date): Promise<number> {
   const row = await queries(db).used.first({ orgId, month: quotaMonth(at) });
   return Number(row?.count ?? 0);
@@ -181,23 +185,43 @@ export class RedisQuota {
 }
 
 /**
- * Additions to the usage table (organization, month, count) as one insert of a statement made of
- * several (infra/database.ts `InsertPart`); at most one row per organization and month.
+ * Additions to the usage of organizations (organization, month, count) as one insert of a statement
+ * made of several (infra/database.ts `InsertPart`): appended to usage_added, where no other
+ * screening waits for them, and folded into `usage` by `foldUsage`.
  */
-export function usageInsert(db: Db, rows: { orgId: string; month: string; count: number }[]): InsertPart<'usage'> {
-  return db
-    .insertInto('usage')
-    .values(rows.map((r) => ({ org_id: r.orgId, month: r.month, count: r.count })))
-    .onConflict((conflict) =>
-      conflict
-        .columns(['org_id', 'month'])
-        .doUpdateSet((eb) => ({ count: eb('usage.count', '+', eb.ref('excluded.count')) })),
-    );
+export function usageInsert(db: Db, rows: UsageAddition[]): InsertPart<'usage_added'> {
+  return db.insertInto('usage_added').values(rows.map((r) => ({ org_id: r.orgId, month: r.month, count: r.count })));
 }
 
-/** Adds committed screenings to the usage table: once per organization and group commit, not per screening. */
-export async function addUsage(db: Db, trx: Db, orgId: string, month: string, count: number): Promise<void> {
-  await queries(db).add.execute({ orgId, month, count }, trx);
+/**
+ * Moves the appended usage into the usage rows, in one statement: each appended row is deleted
+ * and counted once, also when several nodes fold at the same time (a row another one deleted first
+ * is skipped). PostgreSQL only: SQLite adds to the usage row itself (`addUsage`).
+ */
+export async function foldUsage(db: Db): Promise<number> {
+  if (!isPostgres(db)) return 0;
+  const result = await sql`with moved as (delete from usage_added returning org_id, month, count)
+    insert into usage (org_id, month, count)
+      select org_id, month, sum(count) from moved group by org_id, month
+    on conflict (org_id, month) do update set count = usage.count + excluded.count`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/** What a group commit adds to an organization's usage of a month. */
+export interface UsageAddition {
+  orgId: string;
+  month: string;
+  count: number;
+}
+
+/**
+ * Adds committed screenings to the organization's usage: once per organization and group commit,
+ * not per screening. On PostgreSQL appended to usage_added (`usageInsert`): several nodes' group
+ * commits never wait for one another's usage row.
+ */
+export async function addUsage(db: Db, trx: Db, addition: UsageAddition): Promise<void> {
+  if (isPostgres(db)) await usageInsert(trx, [addition]).execute();
+  else await queries(db).add.execute(addition, trx);
 }
 
 /** Throws when a screening's unit was taken too long ago to be sure Redis still counts it (see RedisQuota). */

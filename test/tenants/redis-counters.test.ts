@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { ManualClock } from '../../src/infra/clock.js';
+import { foldUsage, usedThisMonth } from '../../src/tenants/index.js';
 import { ENGINES, type SeededOrg, type TestApp, seedOrg, startTestApp } from '../helpers/harness.js';
 import { assertError, loadSampleLists } from '../helpers/http-assert.js';
 
@@ -107,11 +108,16 @@ for (const { engine, skip } of ENGINES) {
       const db = a.ctx.database.db;
       const stored = await db.selectFrom('screenings').select('id').where('org_id', '=', limited.orgId).execute();
       assert.equal(stored.length, 3);
+      // Appended by the group commits (PostgreSQL), then folded into the usage row: 3 either way.
+      assert.equal(await usedThisMonth(db, limited.orgId, clock.now()), 3);
+      await foldUsage(db);
+      assert.equal(await usedThisMonth(db, limited.orgId, clock.now()), 3);
       const usage = await db.selectFrom('usage').select('count').where('org_id', '=', limited.orgId).execute();
       assert.deepEqual(
         usage.map((u) => Number(u.count)),
         [3],
       );
+      assert.equal((await db.selectFrom('usage_added').selectAll().execute()).length, 0);
     });
 
     it('after Redis lost its counts: 503 for the rest of that minute and until the quota is rebuilt, then the stored count holds', async () => {
