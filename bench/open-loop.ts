@@ -14,7 +14,7 @@
  * --cli runs the servers from another build (for a comparison with the previous one), whose answers
  * may carry no Server-Timing.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import pg from 'pg';
@@ -27,6 +27,7 @@ import {
   numberArg as arg,
   prepareServerData,
   runAutocannon,
+  runCli,
   type ServerNode as Node,
   serverEnv,
   startServer,
@@ -90,6 +91,24 @@ function stageMeans(samples: Sample[]): Record<string, number> | undefined {
 function formatStages(means: Record<string, number> | undefined): string {
   if (!means) return '(no Server-Timing from this build)';
   return STAGES.map((s) => `${s} ${means[s]!.toFixed(2)}`).join('  ');
+}
+
+/**
+ * CPU seconds of every PostgreSQL server process on this machine (the benchmark's database is the
+ * only one at work while it runs): the database's share of a screening's cost beside the node's.
+ */
+function postgresCpu(): number {
+  let sum = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (!readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres')) continue;
+      sum += statCpuSeconds(`/proc/${pid}/stat`);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return sum;
 }
 
 function cpuOf(nodes: Node[]): number {
@@ -197,8 +216,10 @@ async function runSetup(
     for (const rate of RATES) {
       const before = setup === 'sqlite' ? undefined : await pgWrites(schema);
       const cpuBefore = cpuOf(nodes);
+      const dbCpuBefore = setup === 'sqlite' ? 0 : postgresCpu();
       const { samples, lateSends } = await run(rate, DURATION, offset, WARMUP);
       const cpuAfter = cpuOf(nodes);
+      const dbCpuAfter = setup === 'sqlite' ? 0 : postgresCpu();
       // The CPU time and the rows written cover the warm-up's requests too.
       const requests = samples.length + Math.round(rate * WARMUP);
       offset += requests;
@@ -243,6 +264,16 @@ async function runSetup(
         console.log(`   node CPU per screening: ${perScreening.toFixed(2)} ms (all threads, all nodes)`);
         rows.push({
           name: `${setup} ${rate}/s node CPU per screening`,
+          value: Number(perScreening.toFixed(3)),
+          unit: 'ms',
+          target: null,
+        });
+      }
+      if (setup !== 'sqlite') {
+        const perScreening = ((dbCpuAfter - dbCpuBefore) * 1000) / requests;
+        console.log(`   database CPU per screening: ${perScreening.toFixed(2)} ms (every PostgreSQL process)`);
+        rows.push({
+          name: `${setup} ${rate}/s database CPU per screening`,
           value: Number(perScreening.toFixed(3)),
           unit: 'ms',
           target: null,
@@ -308,6 +339,53 @@ async function runSetup(
   }
 }
 
+/**
+ * Two nodes with the real per-key limit (60 a minute) and one fresh key: 120 screenings sent to them
+ * in turn, all inside one minute; the rows say how many each node admitted and how many in all.
+ */
+async function limitShare(prepared: Prepared, rows: Row[]): Promise<void> {
+  const env = { ...prepared.env, RATE_LIMIT_PER_MINUTE: '60' };
+  const key = (
+    JSON.parse(runCli(CLI, env, ['keys', 'create', '--org', 'bench', '--user', 'bench@example.test', '--json'])) as {
+      key: string;
+    }
+  ).key;
+  const nodes: Node[] = [];
+  try {
+    for (let i = 0; i < 2; i++) nodes.push(await startServer(CLI, env));
+    // The windows are calendar minutes: start with most of one left.
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 40_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 200));
+    const admitted = [0, 0];
+    let refused = 0;
+    await Promise.all(
+      Array.from({ length: 120 }, async (_, i) => {
+        const res = await fetch(`${nodes[i % 2]!.url}/v1/screen`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': key },
+          body: JSON.stringify({ name: `Limit Probe ${i}` }),
+        });
+        await res.arrayBuffer();
+        if (res.status === 200) admitted[i % 2]!++;
+        else if (res.status === 429) refused++;
+      }),
+    );
+    console.log(
+      `\n[pg2] one key, limit 60 a minute, 120 screenings sent to both nodes in turn: node 1 admitted ${admitted[0]}, node 2 ${admitted[1]}, refused ${refused}`,
+    );
+    rows.push({ name: 'pg2 one key: admitted by node 1', value: admitted[0]!, unit: 'requests', target: null });
+    rows.push({ name: 'pg2 one key: admitted by node 2', value: admitted[1]!, unit: 'requests', target: null });
+    rows.push({
+      name: 'pg2 one key: admitted by both nodes of its 60 a minute',
+      value: admitted[0]! + admitted[1]!,
+      unit: 'requests',
+      target: '60',
+    });
+  } finally {
+    for (const n of nodes) await stopServer(n);
+  }
+}
+
 async function main(): Promise<void> {
   if (!existsSync(LISTS)) {
     console.log(`open-loop benchmark skipped: ${LISTS} is absent`);
@@ -334,6 +412,7 @@ async function main(): Promise<void> {
       let database = prepared.get(engine);
       if (!database) prepared.set(engine, (database = prepare(engine)));
       await runSetup(setup, database, names, rows);
+      if (setup === 'pg2') await limitShare(database, rows);
     }
   } finally {
     for (const database of prepared.values()) await database.cleanup();
