@@ -21,6 +21,7 @@ import { loadConfig } from '../src/infra/config.js';
 import { createContext } from '../src/start/context.js';
 import { inventedName, insertMonitors, monitorRow } from './monitor-seed.js';
 import { rng } from './query-mix.js';
+import { dataIdsOf, hundredAliases, withAliases } from './un-aliases.js';
 
 const POLL_MS = 60_000;
 const SECRET = 'bench-list-updates-secret';
@@ -28,20 +29,6 @@ const SECRET = 'bench-list-updates-secret';
 function numberArg(name: string, fallback: number): number {
   const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
   return arg ? Number(arg.slice(name.length + 3)) : fallback;
-}
-
-/** The UN file with aliases added to the listings of the given DATAIDs. */
-function withAliases(text: string, aliases: Map<string, string>): string {
-  let out = text;
-  for (const [dataId, alias] of aliases) {
-    const next = out.replace(
-      new RegExp(`(<DATAID>${dataId}</DATAID>[\\s\\S]*?)(<(INDIVIDUAL|ENTITY)_ALIAS>)`),
-      `$1<$3_ALIAS><QUALITY>Good</QUALITY><ALIAS_NAME>${alias}</ALIAS_NAME></$3_ALIAS>$2`,
-    );
-    if (next === out) throw new Error(`no alias block after DATAID ${dataId}`);
-    out = next;
-  }
-  return out;
 }
 
 function percentile(values: number[], p: number): number {
@@ -58,7 +45,7 @@ async function main(): Promise<void> {
     return;
   }
   const original = readFileSync(unFile, 'utf8');
-  const dataIds = [...original.matchAll(/<DATAID>(\d+)<\/DATAID>/g)].map((m) => m[1] as string);
+  const dataIds = dataIdsOf(original);
 
   // The publisher: ETag per body, 304 on If-None-Match.
   let body = Buffer.from(original);
@@ -212,7 +199,7 @@ async function main(): Promise<void> {
     });
 
     // One version changing 100 entities: the pass it starts (delta first, then every other monitor).
-    const hundred = new Map(dataIds.slice(200, 300).map((id, i) => [id, `Bench Alias Ninety ${i}`]));
+    const hundred = hundredAliases(dataIds);
     body = Buffer.from(withAliases(withAliases(original, added), hundred));
     clock.advance(POLL_MS);
     ctx.jobs.lists.job.kick();

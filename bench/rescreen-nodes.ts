@@ -11,17 +11,19 @@
  * postgres://postgres@127.0.0.1:5432/test), in a schema of its own that is dropped at the end.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { loadConfig } from '../src/infra/config.js';
+import type { DeltaReport } from '../src/monitoring/rescreen-service.js';
 import { createContext } from '../src/start/context.js';
 import { insertMonitors, monitorRows } from './monitor-seed.js';
 import { type ResultRow, benchNote, writeResult } from './results.js';
-import { LISTS, numberArg, prepareServerData } from './server-process.js';
+import { LISTS, numberArg, prepareServerData, runCli } from './server-process.js';
+import { dataIdsOf, hundredAliases, withAliases } from './un-aliases.js';
 
 const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const CLI = resolve(process.cwd(), 'bin/sanctions');
@@ -31,19 +33,32 @@ interface NodeReport {
   rescreened: number;
   alerts: number;
   seconds: number;
+  delta?: DeltaReport;
 }
 
+/**
+ * `full` and `delta`: a pass of that mode. `change`: the lists are loaded again on `go` (a version
+ * put in force since `ready`), then the delta pass that change starts is timed alone.
+ */
+type NodeMode = 'full' | 'delta' | 'change';
+
 /** A node: loads the lists, says `ready`, runs one pass of `mode` on `go` and prints its report. */
-async function nodeMain(mode: 'full' | 'delta'): Promise<void> {
+async function nodeMain(mode: NodeMode): Promise<void> {
   const ctx = await createContext(loadConfig(process.env));
   try {
     await ctx.runtime.refresh();
     console.log('ready');
     await new Promise<void>((go) => createInterface({ input: process.stdin }).once('line', () => go()));
+    if (mode === 'change' && !(await ctx.runtime.refresh())) throw new Error('no new list version to load');
     const started = performance.now();
-    const report = await ctx.jobs.rescreen.runPass(mode);
+    const report = await ctx.jobs.rescreen.runPass(mode === 'full' ? 'full' : 'delta');
     const seconds = (performance.now() - started) / 1000;
-    const own: NodeReport = { rescreened: report?.rescreened ?? 0, alerts: report?.alerts ?? 0, seconds };
+    const own: NodeReport = {
+      rescreened: report?.rescreened ?? 0,
+      alerts: report?.alerts ?? 0,
+      seconds,
+      ...(report?.delta ? { delta: report.delta } : {}),
+    };
     console.log(JSON.stringify(own));
   } finally {
     await ctx.close();
@@ -51,7 +66,7 @@ async function nodeMain(mode: 'full' | 'delta'): Promise<void> {
 }
 
 /** Starts `count` nodes, waits until each has its lists, starts their passes at once; the wall time and reports. */
-async function runNodes(env: NodeJS.ProcessEnv, count: number, mode: 'full' | 'delta') {
+async function runNodes(env: NodeJS.ProcessEnv, count: number, mode: NodeMode, beforeGo?: () => void) {
   const nodes = Array.from({ length: count }, () =>
     spawn(
       process.execPath,
@@ -78,6 +93,7 @@ async function runNodes(env: NodeJS.ProcessEnv, count: number, mode: 'full' | 'd
   );
   const lines = await Promise.all(reports);
   await Promise.all(lines.map((line) => line.ready));
+  beforeGo?.();
   const started = performance.now();
   for (const child of nodes) child.stdin!.end('go\n');
   const done = await Promise.all(lines.map((line) => line.report));
@@ -161,6 +177,7 @@ async function measure(env: NodeJS.ProcessEnv, client: pg.Client, total: number,
     if (count > 1)
       rows.push({ name: `share of the monitors each node rescreened (${count} nodes)`, value: shares, unit: '' });
   }
+  rows.push(...(await measureDelta(env, client, size)));
   const one = times.get(1);
   for (const [count, seconds] of times)
     if (one && count > 1)
@@ -171,6 +188,48 @@ async function measure(env: NodeJS.ProcessEnv, client: pg.Client, total: number,
         target: `about 1/${count}`,
       });
   return rows;
+}
+
+/**
+ * The delta pass after a change of 100 entities (the UN list with an alias added to 100 listings,
+ * put in force by `sanctions lists sync` while the node waits with the lists of before), every
+ * monitor screened against those lists by the full passes above. One node: a delta pass is not
+ * shared out (its monitors are found by one lookup), the full pass after it is.
+ */
+async function measureDelta(env: NodeJS.ProcessEnv, client: pg.Client, size: string): Promise<ResultRow[]> {
+  const unFile = join(LISTS, 'un_csl', 'consolidated.xml');
+  const changedDir = mkdtempSync(join(tmpdir(), 'sanctions-rescreen-change-'));
+  try {
+    const original = readFileSync(unFile, 'utf8');
+    mkdirSync(join(changedDir, 'un_csl'));
+    writeFileSync(
+      join(changedDir, 'un_csl', 'consolidated.xml'),
+      withAliases(original, hundredAliases(dataIdsOf(original))),
+    );
+    const alertsBefore = (await alertCounts(client)).alerts;
+    const run = await runNodes(env, 1, 'change', () =>
+      runCli(CLI, env, ['lists', 'sync', '--from', changedDir, '--source', 'un_csl', '--json']),
+    );
+    const delta = run.nodes[0]?.delta;
+    if (!delta) throw new Error('the node ran no delta pass after the change');
+    const alerts = (await alertCounts(client)).alerts - alertsBefore;
+    console.log(
+      `delta pass: ${delta.entities} changed entities, ${delta.reached.toLocaleString('en')} monitors reached through the index, ` +
+        `${delta.monitors} affected and rescreened, ${alerts} alerts, ${(delta.tookMs / 1000).toFixed(1)} s`,
+    );
+    return [
+      {
+        name: `delta pass over ${delta.entities} changed entities, 1 node (${size})`,
+        value: Number((delta.tookMs / 1000).toFixed(1)),
+        unit: 's',
+        target: '<= 60',
+      },
+      { name: `monitors the delta pass reached through the index (${size})`, value: delta.reached, unit: 'monitors' },
+      { name: `monitors the delta pass rescreened (${size})`, value: delta.monitors, unit: 'monitors' },
+    ];
+  } finally {
+    rmSync(changedDir, { recursive: true, force: true });
+  }
 }
 
 async function main(): Promise<void> {
@@ -203,7 +262,7 @@ async function main(): Promise<void> {
     const rows = await measure(env, client, total, counts);
     writeResult({
       benchmark: 'rescreen-nodes',
-      title: 'Full rescreen on PostgreSQL, one node and two',
+      title: 'Full rescreen on PostgreSQL, one node and two, and the delta pass of a change',
       command: `node dist/bench/rescreen-nodes.js --monitors=${total} --nodes=${counts.join(',')}`,
       note: benchNote('each node a process with one matching thread; PostgreSQL shares the 2 cores with the nodes'),
       rows,
@@ -215,8 +274,8 @@ async function main(): Promise<void> {
   }
 }
 
-const node = process.argv.find((a) => a.startsWith('--node='))?.slice(7);
-(node ? nodeMain(node === 'delta' ? 'delta' : 'full') : main()).catch((error) => {
+const node = process.argv.find((a) => a.startsWith('--node='))?.slice(7) as NodeMode | undefined;
+(node ? nodeMain(node) : main()).catch((error) => {
   console.error(error);
   process.exit(1);
 });

@@ -103,6 +103,13 @@ export class MonitorStore {
    * tier (monitors of organizations below Starter are kept but not rescreened, DECISIONS.md
    * "Monitors") and what its webhook needs, in the same statement that claims the rows: on
    * PostgreSQL (`lock`) they are locked FOR UPDATE SKIP LOCKED, so another node skips them.
+   *
+   * A full pass looks only at the `window` monitors that follow the cursor (windowEnd says where
+   * that window ends): each batch then reads a bounded stretch of the primary key, whatever the
+   * planner believes. Asked for the due rows after the cursor with no bound, PostgreSQL without
+   * statistics on a freshly loaded table (a bulk import, autovacuum off or behind) took the partial
+   * index of live monitors as very selective and read all of it for every batch: at 1,000,000
+   * monitors 1.6 s a batch, a full pass at 130 monitors a second.
    */
   async due(filter: {
     fingerprint: string;
@@ -112,6 +119,8 @@ export class MonitorStore {
     lock: boolean;
     /** Only these monitors (a delta pass). */
     ids?: string[];
+    /** Only among the next `window` monitors after the cursor, due or not (a full pass). */
+    window?: number;
   }) {
     let query = this.db
       .selectFrom('monitors as m')
@@ -132,8 +141,27 @@ export class MonitorStore {
       .orderBy('m.id')
       .limit(filter.limit);
     if (filter.ids) query = query.where('m.id', 'in', filter.ids.length > 0 ? filter.ids : ['']);
+    if (filter.window !== undefined) {
+      const { cursor, window } = filter;
+      query = query.where('m.id', 'in', (eb) =>
+        eb.selectFrom('monitors').select('id').where('id', '>', cursor).orderBy('id').limit(window),
+      );
+    }
     if (filter.lock) query = query.forUpdate('m').skipLocked();
     return (await query.execute()) as DueMonitor[];
+  }
+
+  /** The id of the `window`-th monitor after `cursor` in id order (removed or not); undefined past the last. */
+  async windowEnd(cursor: string, window: number): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('monitors')
+      .select('id')
+      .where('id', '>', cursor)
+      .orderBy('id')
+      .offset(window - 1)
+      .limit(1)
+      .executeTakeFirst();
+    return row?.id;
   }
 
   /**

@@ -91,9 +91,15 @@ const IN_FLIGHT = 4;
 /** How often the job looks for monitors due by age (the daily rescreen) when no list change kicks it. */
 const POLL_MS = 60_000;
 
+/** Monitors a batch of a full pass looks among (MonitorStore.due), in batches of RESCREEN_BATCH_SIZE. */
+const WINDOW_BATCHES = 4;
+
 interface BatchOutcome {
   count: number;
+  /** Where the next batch starts looking. */
   lastId: string;
+  /** No monitor comes after the cursor: the pass has been everywhere. */
+  end?: boolean;
   changed: number;
   alerts: number;
   /** SQLite: the pass lease expired while the batch was screened and another node holds it now. */
@@ -178,6 +184,7 @@ export class Rescreener {
     const cache = new Map<string, MonitorScreening>();
     let cursor = '';
     let restarts = 0;
+    let sweptSome = false;
     try {
       // Delistings in the versions since the last review, before any suppression is judged (suppression.ts).
       await ensureReviewed(db, this.deps.clock, snapshot.fingerprint);
@@ -208,16 +215,20 @@ export class Rescreener {
           report.stopped = 'lease lost';
           break;
         }
-        if (batch.count === 0) {
+        if (batch.end) {
           // Rows another node held (locked) when this pass went by are due again if that node died:
-          // look once more from the start (locked rows are skipped, so this ends).
-          if (shared && cursor !== '' && restarts++ < MAX_RESTARTS) {
+          // look once more from the start, after a sweep that found work (locked rows are skipped,
+          // so this ends).
+          if (shared && sweptSome && restarts++ < MAX_RESTARTS) {
             cursor = '';
+            sweptSome = false;
             continue;
           }
           break;
         }
         cursor = batch.lastId;
+        if (batch.count === 0) continue;
+        sweptSome = true;
         report.batches++;
         report.rescreened += batch.count;
         report.changed += batch.changed;
@@ -327,19 +338,35 @@ export class Rescreener {
   ): Promise<BatchOutcome> {
     const { db, engine } = this.deps.database;
     const now = this.deps.clock.now();
+    const limit = this.deps.monitoring.batchSize;
+    const window = limit * WINDOW_BATCHES;
     const filter = {
       fingerprint: snapshot.fingerprint,
       cursor,
       cutoff: new Date(now.getTime() - this.deps.monitoring.maxIntervalMs).toISOString(),
-      limit: this.deps.monitoring.batchSize,
-      ...(ids ? { ids } : {}),
+      limit,
+      ...(ids ? { ids } : { window }),
     };
     const generation: Generation = {
       fingerprint: snapshot.fingerprint,
       versions: JSON.stringify(snapshot.versions),
       at: now.toISOString(),
     };
-    const empty: BatchOutcome = { count: 0, lastId: cursor, changed: 0, alerts: 0 };
+    // Past the batch's last row: the rest of the window when the batch did not fill (nothing due
+    // there, or held by another node), or the end of the monitors.
+    const next = async (store: MonitorStore, rows: DueMonitor[]): Promise<Pick<BatchOutcome, 'lastId' | 'end'>> => {
+      if (rows.length === limit || ids)
+        return { lastId: rows.at(-1)?.id ?? cursor, ...(rows.length ? {} : { end: true }) };
+      const end = await store.windowEnd(cursor, window);
+      if (end !== undefined) return { lastId: end };
+      return rows.length > 0 ? { lastId: rows.at(-1)!.id } : { lastId: cursor, end: true };
+    };
+    const empty = (at: Pick<BatchOutcome, 'lastId' | 'end'>): BatchOutcome => ({
+      count: 0,
+      changed: 0,
+      alerts: 0,
+      ...at,
+    });
     if (engine === 'postgres') {
       // Claim, screen and write inside one transaction: the row locks are the claim. A node silent
       // for RESCREEN_CLAIM_TIMEOUT while it holds them (hung, or its network gone) has its session
@@ -347,16 +374,20 @@ export class Rescreener {
       const claimMs = Math.round(this.deps.monitoring.claimTimeoutMs);
       return db.transaction().execute(async (trx) => {
         await sql`set local idle_in_transaction_session_timeout = ${sql.raw(String(claimMs))}`.execute(trx);
-        const rows = await new MonitorStore(trx).due(Object.assign({}, filter, { lock: true }));
-        if (rows.length === 0) return empty;
+        const store = new MonitorStore(trx);
+        const rows = await store.due(Object.assign({}, filter, { lock: true }));
+        const at = await next(store, rows);
+        if (rows.length === 0) return empty(at);
         const results = await this.screenAll(trx, snapshot, rows, cache);
-        return { count: rows.length, lastId: rows.at(-1)!.id, ...(await this.write(trx, results, generation, now)) };
+        return { count: rows.length, ...at, ...(await this.write(trx, results, generation, now)) };
       });
     }
     // SQLite has one writer and the service one process: screen outside the transaction so the
     // connection is free for API requests meanwhile, then write the batch at once.
-    const rows = await new MonitorStore(db).due(Object.assign({}, filter, { lock: false }));
-    if (rows.length === 0) return empty;
+    const store = new MonitorStore(db);
+    const rows = await store.due(Object.assign({}, filter, { lock: false }));
+    const at = await next(store, rows);
+    if (rows.length === 0) return empty(at);
     const results = await this.screenAll(db, snapshot, rows, cache);
     const written = await db.transaction().execute(async (trx) => {
       // A node that hung past its lease while screening finds another took the pass over: it writes
@@ -365,8 +396,8 @@ export class Rescreener {
       if (!(await tryAcquireLease(trx, clock, LEASE_NAME, nodeId, monitoring.claimTimeoutMs))) return undefined;
       return this.write(trx, results, generation, now);
     });
-    if (!written) return Object.assign({}, empty, { leaseLost: true });
-    return { count: rows.length, lastId: rows.at(-1)!.id, ...written };
+    if (!written) return Object.assign(empty(at), { leaseLost: true });
+    return { count: rows.length, ...at, ...written };
   }
 
   private async write(trx: Db, results: RescreenedMonitor[], generation: Generation, now: Date) {
