@@ -44,6 +44,8 @@ type NodeMode = 'full' | 'delta' | 'change';
 
 /** A node: loads the lists, says `ready`, runs one pass of `mode` on `go` and prints its report. */
 async function nodeMain(mode: NodeMode): Promise<void> {
+  // Stopped from outside (a profile taken with BENCH_NODE_ARGS=--cpu-prof is written on exit).
+  process.once('SIGTERM', () => process.exit(143));
   const ctx = await createContext(loadConfig(process.env));
   try {
     await ctx.runtime.refresh();
@@ -111,6 +113,9 @@ async function resetMonitors(client: pg.Client): Promise<void> {
     `update monitors set rescreen_generation = null, last_risk_score = 0, last_risk_level = 'low',
        last_sources = '[]', last_entity_id = null, last_list_versions = '[]'`,
   );
+  // The reset rewrote every row: the dead versions cleared and the statistics taken, as autovacuum
+  // does on a deployment (this machine's PostgreSQL runs with it off), so each run starts alike.
+  await client.query('vacuum analyze monitors, alerts, webhook_deliveries, webhook_attempts');
 }
 
 async function alertCounts(client: pg.Client): Promise<{ alerts: number; monitors: number }> {
@@ -204,7 +209,7 @@ async function measureDelta(env: NodeJS.ProcessEnv, client: pg.Client, size: str
     mkdirSync(join(changedDir, 'un_csl'));
     writeFileSync(
       join(changedDir, 'un_csl', 'consolidated.xml'),
-      withAliases(original, hundredAliases(dataIdsOf(original))),
+      withAliases(original, hundredAliases(dataIdsOf(original), ` Run${process.pid}`)),
     );
     const alertsBefore = (await alertCounts(client)).alerts;
     const run = await runNodes(env, 1, 'change', () =>
@@ -232,6 +237,14 @@ async function measureDelta(env: NodeJS.ProcessEnv, client: pg.Client, size: str
   }
 }
 
+/** Monitors in `schema`, or undefined when it has none yet. */
+async function monitorCount(client: pg.Client, schema: string): Promise<number | undefined> {
+  const { rows } = await client
+    .query<{ n: string }>(`select count(*) as n from "${schema}".monitors`)
+    .catch(() => ({ rows: [] as { n: string }[] }));
+  return rows[0] ? Number(rows[0].n) : undefined;
+}
+
 async function main(): Promise<void> {
   const total = numberArg('monitors', 1_000_000);
   const counts = (process.argv.find((a) => a.startsWith('--nodes='))?.slice(8) ?? '1,2').split(',').map(Number);
@@ -246,7 +259,9 @@ async function main(): Promise<void> {
     console.log(`PostgreSQL is not reachable at ${PG_URL}; skipped.`);
     return;
   }
-  const schema = `bench_rescreen_${process.pid}`;
+  // --schema=NAME: seeded once and kept, so that runs after the first skip seeding and keying.
+  const named = process.argv.find((a) => a.startsWith('--schema='))?.slice(9);
+  const schema = named ?? `bench_rescreen_${process.pid}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'sanctions-rescreen-nodes-'));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -256,8 +271,11 @@ async function main(): Promise<void> {
     WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
   };
   try {
-    const seeded = await seed(env, total);
-    console.log(`${total.toLocaleString('en')} monitors seeded in ${seeded.toFixed(1)} s`);
+    if (named && (await monitorCount(client, schema)) === total) console.log(`reusing schema ${schema}`);
+    else {
+      const seeded = await seed(env, total);
+      console.log(`${total.toLocaleString('en')} monitors seeded in ${seeded.toFixed(1)} s`);
+    }
     await client.query(`set search_path to "${schema}"`);
     const rows = await measure(env, client, total, counts);
     writeResult({
@@ -268,7 +286,7 @@ async function main(): Promise<void> {
       rows,
     });
   } finally {
-    await client.query(`drop schema if exists "${schema}" cascade`).catch(() => undefined);
+    if (!named) await client.query(`drop schema if exists "${schema}" cascade`).catch(() => undefined);
     await client.end();
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -22,7 +22,10 @@ export function dataIdsOf(text: string): string[] {
   return [...text.matchAll(/<DATAID>(\d+)<\/DATAID>/g)].map((m) => m[1] as string);
 }
 
-/** The 100 listings the benchmarks change at once (the same in every benchmark), each with an alias. */
-export function hundredAliases(dataIds: string[]): Map<string, string> {
-  return new Map(dataIds.slice(200, 300).map((id, i) => [id, `Bench Alias Ninety ${i}`]));
+/**
+ * The 100 listings the benchmarks change at once (the same in every benchmark), each with an alias;
+ * `tag` makes the aliases of one run differ from another's on the same database.
+ */
+export function hundredAliases(dataIds: string[], tag = ''): Map<string, string> {
+  return new Map(dataIds.slice(200, 300).map((id, i) => [id, `Bench Alias Ninety ${i}${tag}`]));
 }

@@ -51,6 +51,9 @@ export interface MonitorScreeningStep {
   cache: Map<string, MonitorScreening>;
 }
 
+/** Screenings a pass keeps for other monitors of the same search; the oldest go first. */
+export const PASS_CACHE_LIMIT = 10_000;
+
 /** The stored search of a monitor as the pipeline's subject. */
 export function monitorSubject(monitor: DueMonitor): ScreeningSubject {
   return {
@@ -98,6 +101,9 @@ export async function screenMonitor(
       suppressedCount: matches.suppressedCount,
       countedEntityIds: matches.countedEntityIds,
     };
+    // Bounded: a pass over a million monitors kept every one's screening until its end (the node
+    // near 1 GB of memory at 600,000), though monitors of one search seldom sit far apart.
+    if (step.cache.size >= PASS_CACHE_LIMIT) step.cache.delete(step.cache.keys().next().value!);
     step.cache.set(cacheKey, screening);
   }
   // Lapses since the last screening of this monitor, on entities matched now.

@@ -210,7 +210,7 @@ export class Rescreener {
           report.stopped = 'lease lost';
           break;
         }
-        const batch = await this.processBatch(snapshot, cursor, cache);
+        const batch = await this.processBatch(snapshot, cursor, cache, { windowed: restarts === 0 });
         if (batch.leaseLost) {
           report.stopped = 'lease lost';
           break;
@@ -283,7 +283,9 @@ export class Rescreener {
       delta.monitors = ids.length;
       for (let i = 0; i < ids.length && !this.job.stopping; i += this.deps.monitoring.batchSize) {
         if (!(await this.listsCurrent(snapshot))) break;
-        const batch = await this.processBatch(snapshot, '', cache, ids.slice(i, i + this.deps.monitoring.batchSize));
+        const batch = await this.processBatch(snapshot, '', cache, {
+          ids: ids.slice(i, i + this.deps.monitoring.batchSize),
+        });
         if (batch.leaseLost) break;
         report.batches++;
         report.rescreened += batch.count;
@@ -334,18 +336,22 @@ export class Rescreener {
     snapshot: ListSnapshot<Screener>,
     cursor: string,
     cache: Map<string, MonitorScreening>,
-    ids?: string[],
+    among: { ids: string[] } | { windowed: boolean },
   ): Promise<BatchOutcome> {
     const { db, engine } = this.deps.database;
     const now = this.deps.clock.now();
     const limit = this.deps.monitoring.batchSize;
     const window = limit * WINDOW_BATCHES;
+    const ids = 'ids' in among ? among.ids : undefined;
+    // A sweep looks window after window; a second sweep, for the few rows a dead node left, asks
+    // for due rows with no bound (one read, where windows would read every monitor again).
+    const bounded = 'windowed' in among && among.windowed;
     const filter = {
       fingerprint: snapshot.fingerprint,
       cursor,
       cutoff: new Date(now.getTime() - this.deps.monitoring.maxIntervalMs).toISOString(),
       limit,
-      ...(ids ? { ids } : { window }),
+      ...(ids ? { ids } : bounded ? { window } : {}),
     };
     const generation: Generation = {
       fingerprint: snapshot.fingerprint,
@@ -355,7 +361,7 @@ export class Rescreener {
     // Past the batch's last row: the rest of the window when the batch did not fill (nothing due
     // there, or held by another node), or the end of the monitors.
     const next = async (store: MonitorStore, rows: DueMonitor[]): Promise<Pick<BatchOutcome, 'lastId' | 'end'>> => {
-      if (rows.length === limit || ids)
+      if (rows.length === limit || !bounded)
         return { lastId: rows.at(-1)?.id ?? cursor, ...(rows.length ? {} : { end: true }) };
       const end = await store.windowEnd(cursor, window);
       if (end !== undefined) return { lastId: end };
