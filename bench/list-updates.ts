@@ -242,7 +242,7 @@ async function main(): Promise<void> {
         {
           benchmark: 'list-updates',
           measuredAt: new Date().toISOString(),
-          note: 'Targets are the issue 30 targets (stated for 1,000,000 monitors where they name a count); compare only at the monitor count in each name. The machine was shared with other builds and tests while it ran.',
+          note: 'Targets are the issue 30 targets (stated for 1,000,000 monitors where they name a count); compare only at the monitor count in each name.',
           monitors: seeded.length,
           changes,
           rows,

@@ -303,3 +303,13 @@ export async function alertsPerMonitor(app: TestApp): Promise<number[]> {
     .execute();
   return rows.map((row) => Number(row.n));
 }
+
+/** Screens each name with `key` and monitors the screening, as a user would; fails on any refusal. */
+export async function monitorNames(app: TestApp, key: string, names: readonly string[]): Promise<void> {
+  for (const name of names) {
+    const s = await app.request('POST', '/v1/screen', { key, body: { name } });
+    if (s.status !== 200) throw new Error(`screening ${name}: ${s.status} ${s.text}`);
+    const m = await app.request('POST', '/v1/monitors', { key, body: { screeningId: s.body.data.screeningId } });
+    if (m.status !== 201) throw new Error(`monitoring ${name}: ${m.status} ${m.text}`);
+  }
+}

@@ -16,6 +16,7 @@ import {
   type SeededOrg,
   type TestApp,
   activateRecords,
+  monitorNames,
   alertsPerMonitor,
   organization,
   seedOrg,
@@ -73,15 +74,7 @@ for (const { engine, skip } of ENGINES) {
       org = await seedOrg(a.ctx, { tier: 'professional' });
       await activateRecords(a.ctx, 'us_ofac', [organization('us_ofac', '9001', 'HARBOUR LIGHT TRADING')]);
       await b?.ctx.runtime.refresh();
-      for (const name of names) {
-        const s = await a.request('POST', '/v1/screen', { key: org.key, body: { name } });
-        assert.equal(s.status, 200, s.text);
-        const m = await a.request('POST', '/v1/monitors', {
-          key: org.key,
-          body: { screeningId: s.body.data.screeningId },
-        });
-        assert.equal(m.status, 201, m.text);
-      }
+      await monitorNames(a, org.key, names);
       await a.ctx.jobs.rescreen.runPass('full');
     });
     after(async () => {

@@ -12,6 +12,7 @@ import {
   type SeededOrg,
   type TestApp,
   activateRecords,
+  monitorNames,
   organization,
   seedOrg,
   startTestApp,
@@ -34,16 +35,11 @@ for (const { engine, skip } of ENGINES) {
       });
       org = await seedOrg(t.ctx, { tier: 'professional' });
       await activateRecords(t.ctx, 'us_ofac', [organization('us_ofac', '9001', 'HARBOUR LIGHT TRADING')]);
-      for (let i = 0; i < MONITORS; i++) {
-        const name = `Corvane Shipping ${String.fromCharCode(65 + i)}${i}`;
-        const s = await t.request('POST', '/v1/screen', { key: org.key, body: { name } });
-        assert.equal(s.status, 200, s.text);
-        const m = await t.request('POST', '/v1/monitors', {
-          key: org.key,
-          body: { screeningId: s.body.data.screeningId },
-        });
-        assert.equal(m.status, 201, m.text);
-      }
+      await monitorNames(
+        t,
+        org.key,
+        Array.from({ length: MONITORS }, (_, i) => `Corvane Shipping ${String.fromCharCode(65 + i)}${i}`),
+      );
       ids = (await t.ctx.database.db.selectFrom('monitors').select('id').orderBy('id').execute()).map((r) => r.id);
       assert.equal(ids.length, MONITORS);
     });

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 // Loaded before the harness, whose PostgreSQL probe (2 s time-out) runs while later imports load.
 import { type Schema, minimalBody, v1Operations } from './openapi-requests.js';
-import { ENGINES, type SeededOrg, type TestApp, seedOrg, startTestApp } from '../helpers/harness.js';
+import { ENGINES, type SeededOrg, type TestApp, monitorNames, seedOrg, startTestApp } from '../helpers/harness.js';
 import { GENEROUS_LIMITS, assertError, loadSampleLists } from '../helpers/http-assert.js';
 import { AlertStore } from '../../src/monitoring/alert-store.js';
 import { generateSigningKey } from '../../src/validation/signing.js';
@@ -35,15 +35,7 @@ for (const { engine, skip } of ENGINES) {
       await loadSampleLists(t.ctx);
       doc = (await t.request('GET', '/openapi.json')).body as Schema;
       // Organization A's resources: screenings and monitors.
-      for (const name of ['Rustam Karimov', 'Zarya Shipping']) {
-        const s = await t.request('POST', '/v1/screen', { key: a.key, body: { name } });
-        assert.equal(s.status, 200, s.text);
-        const m = await t.request('POST', '/v1/monitors', {
-          key: a.key,
-          body: { screeningId: s.body.data.screeningId },
-        });
-        assert.equal(m.status, 201, m.text);
-      }
+      await monitorNames(t, a.key, ['Rustam Karimov', 'Zarya Shipping']);
       // A decision on one of A's matches (GET /v1/decisions lists it).
       const listed = await t.request('POST', '/v1/screen', { key: a.key, body: { name: 'Rustam Karimov' } });
       const entityId = listed.body.data.matchDetails[0]?.entity?.id as string | undefined;
