@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { Log } from '../infra/context.js';
-import type { Db } from '../infra/database.js';
+import { type Db, isPostgres } from '../infra/database.js';
 import { PollingJob } from '../infra/polling-job.js';
-import { type ChainHead, isPostgres, lockHead, moveHead, placeEntries, sha256Hex } from './audit-store.js';
+import { type ChainHead, lockHead, moveHead, placeEntries, sha256Hex } from './audit-store.js';
 
 /**
  * The sealer (issue 34): places the entries waiting in audit_pending in their chains and seals each

@@ -107,8 +107,6 @@ const queries = preparedFor((db) => ({
   ),
 }));
 
-export { isPostgres };
-
 /** Rows per INSERT statement: far below both engines' parameter limits (11 columns each). */
 const INSERT_ROWS = 80;
 

@@ -148,32 +148,32 @@ export class BatchWriter<J> {
   }
 
   private async writeDirect(direct: DirectWrite<J>, batch: Pending<J>[], outcomes: unknown[]): Promise<void> {
-    const written: J[] = [];
-    for (const item of batch) {
-      try {
-        direct.check?.(item.job);
-        outcomes.push(undefined);
-        written.push(item.job);
-      } catch (error) {
-        outcomes.push(error ?? new Error('write failed'));
-      }
-    }
+    const written = await settleEach(batch, outcomes, (job) => direct.check?.(job));
     if (written.length > 0) await direct.write(written);
   }
 
   private async writeInTransaction(batch: Pending<J>[], outcomes: unknown[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      const written: J[] = [];
-      for (const item of batch) {
-        try {
-          await this.apply(trx, item.job);
-          outcomes.push(undefined);
-          written.push(item.job);
-        } catch (error) {
-          outcomes.push(error ?? new Error('write failed'));
-        }
-      }
+      const written = await settleEach(batch, outcomes, (job) => this.apply(trx, job));
       if (this.finish && written.length > 0) await this.finish(trx, written);
     });
   }
+}
+
+/**
+ * Runs `step` for each job of the batch in order, noting in `outcomes` undefined or the error it
+ * threw (that job is rolled out of the batch); the jobs it did not throw for.
+ */
+async function settleEach<J>(batch: Pending<J>[], outcomes: unknown[], step: (job: J) => unknown): Promise<J[]> {
+  const written: J[] = [];
+  for (const item of batch) {
+    try {
+      await step(item.job);
+      outcomes.push(undefined);
+      written.push(item.job);
+    } catch (error) {
+      outcomes.push(error ?? new Error('write failed'));
+    }
+  }
+  return written;
 }

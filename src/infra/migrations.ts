@@ -764,7 +764,6 @@ const usageAdded: Migration = {
   },
 };
 
-/** Ordered by name; Kysely runs them in that order. */
 /**
  * The audit chain sealed in batches (issue 34): screenings write their entries into audit_pending
  * without touching the chain's head; the sealer (audit/audit-seal.ts) places them in their chain and
@@ -805,6 +804,7 @@ const auditSeals: Migration = {
   },
 };
 
+/** Ordered by name; Kysely runs them in that order. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_tenancy': tenancy,
   '0002_screenings': screenings,

@@ -210,7 +210,7 @@ export class Rescreener {
           report.stopped = 'lease lost';
           break;
         }
-        const batch = await this.processBatch(snapshot, cursor, cache, { windowed: restarts === 0 });
+        const batch = await this.processBatch(snapshot, cursor, cache, restarts === 0 ? 'window' : 'rest');
         if (batch.leaseLost) {
           report.stopped = 'lease lost';
           break;
@@ -283,9 +283,7 @@ export class Rescreener {
       delta.monitors = ids.length;
       for (let i = 0; i < ids.length && !this.job.stopping; i += this.deps.monitoring.batchSize) {
         if (!(await this.listsCurrent(snapshot))) break;
-        const batch = await this.processBatch(snapshot, '', cache, {
-          ids: ids.slice(i, i + this.deps.monitoring.batchSize),
-        });
+        const batch = await this.processBatch(snapshot, '', cache, ids.slice(i, i + this.deps.monitoring.batchSize));
         if (batch.leaseLost) break;
         report.batches++;
         report.rescreened += batch.count;
@@ -336,16 +334,17 @@ export class Rescreener {
     snapshot: ListSnapshot<Screener>,
     cursor: string,
     cache: Map<string, MonitorScreening>,
-    among: { ids: string[] } | { windowed: boolean },
+    /** These monitors (a delta pass), the window after the cursor, or every due one after it. */
+    scope: string[] | 'window' | 'rest',
   ): Promise<BatchOutcome> {
     const { db, engine } = this.deps.database;
     const now = this.deps.clock.now();
     const limit = this.deps.monitoring.batchSize;
     const window = limit * WINDOW_BATCHES;
-    const ids = 'ids' in among ? among.ids : undefined;
+    const ids = Array.isArray(scope) ? scope : undefined;
     // A sweep looks window after window; a second sweep, for the few rows a dead node left, asks
     // for due rows with no bound (one read, where windows would read every monitor again).
-    const bounded = 'windowed' in among && among.windowed;
+    const bounded = scope === 'window';
     const filter = {
       fingerprint: snapshot.fingerprint,
       cursor,

@@ -11,6 +11,7 @@ import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { type Clock, ManualClock } from '../../src/infra/clock.js';
 import { type Config, loadConfig } from '../../src/infra/config.js';
+import type { OrganizationsTable } from '../../src/infra/db-schema.js';
 import { newId } from '../../src/infra/ids.js';
 import { ListStore } from '../../src/lists/list-store.js';
 import { type ListRecord, type SourceId, emptyRecord } from '../../src/lists/model.js';
@@ -312,4 +313,27 @@ export async function monitorNames(app: TestApp, key: string, names: readonly st
     const m = await app.request('POST', '/v1/monitors', { key, body: { screeningId: s.body.data.screeningId } });
     if (m.status !== 201) throw new Error(`monitoring ${name}: ${m.status} ${m.text}`);
   }
+}
+
+/** An organization's row as stored, for tests that write the database directly (no webhook, no quota). */
+export function organizationRow(
+  id: string,
+  tier: string,
+  at = new Date('2026-01-01T00:00:00.000Z'),
+): OrganizationsTable {
+  return {
+    id,
+    slug: id,
+    name: `Org ${id}`,
+    tier,
+    monthly_quota: null,
+    webhook_url: null,
+    webhook_secret: null,
+    webhook_paused_at: null,
+    webhook_failures: 0,
+    four_eyes: 'off',
+    review_days: 365,
+    created_at: at.toISOString(),
+    updated_at: at.toISOString(),
+  };
 }

@@ -2,28 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { type DatabaseHandle, ensureSchema, openDatabase } from '../../src/infra/database.js';
-import type { OrganizationsTable } from '../../src/infra/db-schema.js';
 import { migrateToLatest } from '../../src/infra/migrations.js';
 import { prepareQuery, preparedFor } from '../../src/infra/prepared-query.js';
-import { ENGINES, type TestEnv, testEnv } from '../helpers/harness.js';
-
-function org(id: string, tier: string): OrganizationsTable {
-  return {
-    id,
-    slug: id,
-    name: `Org ${id}`,
-    tier,
-    monthly_quota: null,
-    webhook_url: null,
-    webhook_secret: null,
-    webhook_paused_at: null,
-    webhook_failures: 0,
-    four_eyes: 'off',
-    review_days: 365,
-    created_at: '2026-01-01T00:00:00.000Z',
-    updated_at: '2026-01-01T00:00:00.000Z',
-  };
-}
+import { ENGINES, type TestEnv, organizationRow, testEnv } from '../helpers/harness.js';
 
 for (const { engine, skip } of ENGINES) {
   describe(`prepared queries (${engine})`, { skip }, () => {
@@ -43,7 +24,7 @@ for (const { engine, skip } of ENGINES) {
     const queries = preparedFor((db) => ({
       insert: prepareQuery(db, (db, p: { id: string; slug: string; tier: string }) =>
         db.insertInto('organizations').values({
-          ...org('unused', 'unused'),
+          ...organizationRow('unused', 'unused'),
           id: p.id,
           slug: p.slug,
           name: 'Prepared',
@@ -69,7 +50,7 @@ for (const { engine, skip } of ENGINES) {
       assert.equal(await q.insert.affectedRows({ id: 'org_a', slug: 'a', tier: 'starter' }), 1);
       assert.equal(await q.insert.affectedRows({ id: 'org_b', slug: 'b', tier: 'enterprise' }), 1);
       // Another organization whose name is not the fixed value.
-      await handle.db.insertInto('organizations').values(org('org_c', 'starter')).execute();
+      await handle.db.insertInto('organizations').values(organizationRow('org_c', 'starter')).execute();
       assert.deepEqual(await q.byIdAndName.first({ id: 'org_a' }), { id: 'org_a', tier: 'starter' });
       assert.deepEqual(await q.byIdAndName.first({ id: 'org_b' }), { id: 'org_b', tier: 'enterprise' });
       assert.equal(await q.byIdAndName.first({ id: 'org_c' }), undefined);

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { type DatabaseHandle, ensureSchema, openDatabase } from '../../src/infra/database.js';
 import { migrateToLatest } from '../../src/infra/migrations.js';
 import { foldUsage, usageInsert, usedThisMonth } from '../../src/tenants/index.js';
-import { ENGINES, type TestEnv, testEnv } from '../helpers/harness.js';
+import { ENGINES, type TestEnv, organizationRow, testEnv } from '../helpers/harness.js';
 
 const postgres = ENGINES.find((e) => e.engine === 'postgres')!;
 const AT = new Date('2026-11-15T12:00:00.000Z');
@@ -31,21 +31,7 @@ describe('usage appended by group commits, folded into the usage rows (postgres)
     for (const id of ['org_a', 'org_b'])
       await db
         .insertInto('organizations')
-        .values({
-          id,
-          slug: id,
-          name: id,
-          tier: 'enterprise',
-          monthly_quota: null,
-          webhook_url: null,
-          webhook_secret: null,
-          webhook_paused_at: null,
-          webhook_failures: 0,
-          four_eyes: 'off',
-          review_days: 365,
-          created_at: AT.toISOString(),
-          updated_at: AT.toISOString(),
-        })
+        .values(organizationRow(id, 'enterprise', AT))
         .execute();
     await db.insertInto('usage').values({ org_id: 'org_a', month: MONTH, count: 5 }).execute();
     let appended = 0;
