@@ -11,7 +11,7 @@ const benches = [
   ['open-loop latency (SQLite, PostgreSQL one and two nodes)', ['dist/bench/open-loop.js']],
   ['ownership derivation (3M entities, 500k stakes)', ['--max-old-space-size=4096', 'dist/bench/ownership.js']],
   ['rescreening monitors', ['dist/bench/rescreen.js']],
-  // Options: --monitors=N (default 1,000,000), --nodes=1,2; needs PostgreSQL (TEST_DATABASE_URL).
+  // Options: --monitors=N (default 1,000,000), --nodes=1x2,1,2 (N nodes, xT matching threads each); needs PostgreSQL.
   ['rescreening across nodes (PostgreSQL, one node and two)', ['dist/bench/rescreen-nodes.js']],
   // Options: --monitors=N (default 100,000), --changes=N (default 20).
   ['list updates: publisher change to signed webhook, delta and full rescreen', ['dist/bench/list-updates.js']],

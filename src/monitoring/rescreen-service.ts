@@ -6,24 +6,15 @@ import type { Log } from '../infra/context.js';
 import type { DatabaseHandle, Db } from '../infra/database.js';
 import { releaseLease, tryAcquireLease } from '../infra/job-lock.js';
 import { observeRescreenPass } from '../infra/metrics.js';
-import { parseStringArray } from '../infra/json.js';
 import { PollingJob } from '../infra/polling-job.js';
 import { type ListRecord, type ListSnapshot, ListStore } from '../lists/index.js';
-import { appendAudit, type AuditEvent } from '../audit/index.js';
 import type { ProfileResolver, Screener } from '../screening/index.js';
-import {
-  customerGroupKey,
-  customerKeyOf,
-  decisionsByCustomer,
-  ensureReviewed,
-  recordLapses,
-} from '../decisions/index.js';
-import { alertReasons } from './alert-rules.js';
+import { customerGroupKey, customerKeyOf, decisionsByCustomer, ensureReviewed } from '../decisions/index.js';
 import { affectedMonitors, changedEntities, keyNewMonitors } from './delta-rescreen.js';
-import { lapseView, raiseAlert, versionIds } from './alert-raise.js';
 import { announceListChanges } from './lists-changed.js';
 import { type MonitorScreening, type RescreenedMonitor, screenMonitor } from './monitor-screening.js';
 import { type DueMonitor, MonitorStore } from './monitor-store.js';
+import { type Generation, writeBatch } from './rescreen-write.js';
 
 export interface RescreenDeps {
   database: DatabaseHandle;
@@ -86,34 +77,35 @@ const LEASE_NAME = 'monitors-rescreen';
 const MAX_RESTARTS = 3;
 /** Longest stretch of screening between two yields to the event loop, so API requests are served during a pass. */
 const SLICE_MS = 20;
-/** Monitors of a batch screened at once (see screenAll). */
-const IN_FLIGHT = 4;
+/**
+ * Monitors of a batch screened at once per matching thread (see screenAll): the pool admits two
+ * background jobs per thread; one more waits at the gate to follow at once.
+ */
+const IN_FLIGHT_PER_THREAD = 3;
 /** How often the job looks for monitors due by age (the daily rescreen) when no list change kicks it. */
 const POLL_MS = 60_000;
 
 /** Monitors a batch of a full pass looks among (MonitorStore.due), in batches of RESCREEN_BATCH_SIZE. */
 const WINDOW_BATCHES = 4;
 
-interface BatchOutcome {
+/** A batch once claimed (and screened): what the pass needs to go on to the next one. */
+interface BatchHead {
   count: number;
   /** Where the next batch starts looking. */
   lastId: string;
   /** No monitor comes after the cursor: the pass has been everywhere. */
   end?: boolean;
-  changed: number;
-  alerts: number;
   /** SQLite: the pass lease expired while the batch was screened and another node holds it now. */
   leaseLost?: boolean;
 }
 
-interface Generation {
-  fingerprint: string;
-  versions: string;
-  at: string;
+interface BatchOutcome extends BatchHead {
+  changed: number;
+  alerts: number;
 }
 
-function sameSet(a: string[], b: string[]): boolean {
-  return a.length === b.length && a.every((x) => b.includes(x));
+function noneWritten(head: BatchHead): BatchOutcome {
+  return Object.assign({ changed: 0, alerts: 0 }, head);
 }
 
 /**
@@ -185,6 +177,17 @@ export class Rescreener {
     let cursor = '';
     let restarts = 0;
     let sweptSome = false;
+    // The last batch started, its write perhaps in flight while the next one is claimed and screened
+    // (PostgreSQL).
+    let writing: Promise<BatchOutcome> | undefined;
+    const tally = (outcome: BatchOutcome | undefined) => {
+      if (!outcome || outcome.count === 0) return;
+      report.batches++;
+      report.rescreened += outcome.count;
+      report.changed += outcome.changed;
+      report.alerts += outcome.alerts;
+      if (outcome.alerts > 0) this.deps.onDeliveries?.();
+    };
     try {
       // Delistings in the versions since the last review, before any suppression is judged (suppression.ts).
       await ensureReviewed(db, this.deps.clock, snapshot.fingerprint);
@@ -210,12 +213,19 @@ export class Rescreener {
           report.stopped = 'lease lost';
           break;
         }
-        const batch = await this.processBatch(snapshot, cursor, cache, restarts === 0 ? 'window' : 'rest');
+        const started = this.startBatch(snapshot, cursor, cache, restarts === 0 ? 'window' : 'rest');
+        const batch = await started.head;
+        // Two batches at most: the previous one is committed before the next is claimed.
+        const previous = writing;
+        writing = started.done;
+        tally(await previous);
         if (batch.leaseLost) {
           report.stopped = 'lease lost';
           break;
         }
         if (batch.end) {
+          tally(await writing);
+          writing = undefined;
           // Rows another node held (locked) when this pass went by are due again if that node died:
           // look once more from the start, after a sweep that found work (locked rows are skipped,
           // so this ends).
@@ -229,13 +239,13 @@ export class Rescreener {
         cursor = batch.lastId;
         if (batch.count === 0) continue;
         sweptSome = true;
-        report.batches++;
-        report.rescreened += batch.count;
-        report.changed += batch.changed;
-        report.alerts += batch.alerts;
-        if (batch.alerts > 0) this.deps.onDeliveries?.();
         await yieldToEventLoop();
       }
+      tally(await writing);
+    } catch (error) {
+      // No transaction is left running behind a failed pass.
+      await writing?.catch(() => undefined);
+      throw error;
     } finally {
       if (!shared) await releaseLease(db, LEASE_NAME, holder).catch(() => undefined);
     }
@@ -326,18 +336,42 @@ export class Rescreener {
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, rows.length) }, lane));
+    const inFlight = IN_FLIGHT_PER_THREAD * Math.max(1, this.deps.matching.threads);
+    await Promise.all(Array.from({ length: Math.min(inFlight, rows.length) }, lane));
     return results;
   }
 
-  private async processBatch(
+  /** A batch claimed, screened and written before the next begins (a delta pass). */
+  private processBatch(...args: Parameters<Rescreener['startBatch']>): Promise<BatchOutcome> {
+    return this.startBatch(...args).done;
+  }
+
+  /**
+   * Claims the batch after `cursor`, screens it and writes it. `head` is known once it is screened on
+   * PostgreSQL, while its write goes on (`done`), so that the pass claims and screens the next batch
+   * meanwhile: the matching threads do not wait for the database. On SQLite `head` waits for the write.
+   */
+  private startBatch(
     snapshot: ListSnapshot<Screener>,
     cursor: string,
     cache: Map<string, MonitorScreening>,
     /** These monitors (a delta pass), the window after the cursor, or every due one after it. */
     scope: string[] | 'window' | 'rest',
-  ): Promise<BatchOutcome> {
-    const { db, engine } = this.deps.database;
+  ): { head: Promise<BatchHead>; done: Promise<BatchOutcome> } {
+    if (this.deps.database.engine !== 'postgres') {
+      const done = this.sqliteBatch(snapshot, cursor, cache, scope);
+      return { head: done, done };
+    }
+    let screened!: (head: BatchHead) => void;
+    const head = new Promise<BatchHead>((resolve) => (screened = resolve));
+    const done = this.postgresBatch(snapshot, cursor, cache, scope, screened);
+    // Awaited later, or never when the claim failed (head rejects with the same error then).
+    done.catch(() => undefined);
+    return { head: Promise.race([head, done]), done };
+  }
+
+  /** What a batch reads and writes: the filter of its claim, its generation, how it finds the next cursor. */
+  private batchPlan(snapshot: ListSnapshot<Screener>, cursor: string, scope: string[] | 'window' | 'rest') {
     const now = this.deps.clock.now();
     const limit = this.deps.monitoring.batchSize;
     const window = limit * WINDOW_BATCHES;
@@ -366,106 +400,63 @@ export class Rescreener {
       if (end !== undefined) return { lastId: end };
       return rows.length > 0 ? { lastId: rows.at(-1)!.id } : { lastId: cursor, end: true };
     };
-    const empty = (at: Pick<BatchOutcome, 'lastId' | 'end'>): BatchOutcome => ({
-      count: 0,
-      changed: 0,
-      alerts: 0,
-      ...at,
+    return { now, filter, generation, next };
+  }
+
+  /**
+   * Claim, screen and write inside one transaction: the row locks are the claim. A node silent for
+   * RESCREEN_CLAIM_TIMEOUT while it holds them (hung, or its network gone) has its session ended by
+   * the database, its transaction rolled back and the rows free for another node.
+   */
+  private postgresBatch(
+    snapshot: ListSnapshot<Screener>,
+    cursor: string,
+    cache: Map<string, MonitorScreening>,
+    scope: string[] | 'window' | 'rest',
+    screened: (head: BatchHead) => void,
+  ): Promise<BatchOutcome> {
+    const { now, filter, generation, next } = this.batchPlan(snapshot, cursor, scope);
+    const claimMs = Math.round(this.deps.monitoring.claimTimeoutMs);
+    return this.deps.database.db.transaction().execute(async (trx) => {
+      await sql`set local idle_in_transaction_session_timeout = ${sql.raw(String(claimMs))}`.execute(trx);
+      const store = new MonitorStore(trx);
+      const rows = await store.due(Object.assign({}, filter, { lock: true }));
+      const head: BatchHead = { count: rows.length, ...(await next(store, rows)) };
+      if (rows.length === 0) {
+        screened(head);
+        return noneWritten(head);
+      }
+      const results = await this.screenAll(trx, snapshot, rows, cache);
+      screened(head);
+      return Object.assign({}, head, await writeBatch(this.deps.database.db, trx, results, generation, now));
     });
-    if (engine === 'postgres') {
-      // Claim, screen and write inside one transaction: the row locks are the claim. A node silent
-      // for RESCREEN_CLAIM_TIMEOUT while it holds them (hung, or its network gone) has its session
-      // ended by the database, its transaction rolled back and the rows free for another node.
-      const claimMs = Math.round(this.deps.monitoring.claimTimeoutMs);
-      return db.transaction().execute(async (trx) => {
-        await sql`set local idle_in_transaction_session_timeout = ${sql.raw(String(claimMs))}`.execute(trx);
-        const store = new MonitorStore(trx);
-        const rows = await store.due(Object.assign({}, filter, { lock: true }));
-        const at = await next(store, rows);
-        if (rows.length === 0) return empty(at);
-        const results = await this.screenAll(trx, snapshot, rows, cache);
-        return { count: rows.length, ...at, ...(await this.write(trx, results, generation, now)) };
-      });
-    }
-    // SQLite has one writer and the service one process: screen outside the transaction so the
-    // connection is free for API requests meanwhile, then write the batch at once.
+  }
+
+  /**
+   * SQLite has one writer and the service one process: screen outside the transaction so the
+   * connection is free for API requests meanwhile, then write the batch at once.
+   */
+  private async sqliteBatch(
+    snapshot: ListSnapshot<Screener>,
+    cursor: string,
+    cache: Map<string, MonitorScreening>,
+    scope: string[] | 'window' | 'rest',
+  ): Promise<BatchOutcome> {
+    const { db } = this.deps.database;
+    const { now, filter, generation, next } = this.batchPlan(snapshot, cursor, scope);
     const store = new MonitorStore(db);
     const rows = await store.due(Object.assign({}, filter, { lock: false }));
     const at = await next(store, rows);
-    if (rows.length === 0) return empty(at);
+    if (rows.length === 0) return noneWritten({ count: 0, ...at });
     const results = await this.screenAll(db, snapshot, rows, cache);
     const written = await db.transaction().execute(async (trx) => {
       // A node that hung past its lease while screening finds another took the pass over: it writes
       // nothing, so no alert is raised twice. Holding the lease still, it renews it.
       const { clock, nodeId, monitoring } = this.deps;
       if (!(await tryAcquireLease(trx, clock, LEASE_NAME, nodeId, monitoring.claimTimeoutMs))) return undefined;
-      return this.write(trx, results, generation, now);
+      return writeBatch(this.deps.database.db, trx, results, generation, now);
     });
-    if (!written) return Object.assign(empty(at), { leaseLost: true });
+    if (!written) return Object.assign(noneWritten({ count: 0, ...at }), { leaseLost: true });
     return { count: rows.length, ...at, ...written };
-  }
-
-  private async write(trx: Db, results: RescreenedMonitor[], generation: Generation, now: Date) {
-    const { db } = this.deps.database;
-    const monitors = new MonitorStore(trx);
-    const unchanged: string[] = [];
-    const events: AuditEvent[] = [];
-    let changed = 0;
-    let alerts = 0;
-    for (const result of results) {
-      const monitor = result.monitor;
-      if (result.newLapses.length > 0)
-        events.push(...(await recordLapses(db, trx, result.newLapses, { orgId: monitor.org_id, actor: 'system' })));
-      const oldSources = parseStringArray(monitor.last_sources);
-      const same =
-        result.riskScore === monitor.last_risk_score &&
-        result.riskLevel === monitor.last_risk_level &&
-        result.entityId === monitor.last_entity_id &&
-        sameSet(result.sources, oldSources);
-      if (same && result.entityName === monitor.entity_name && result.lapses.length === 0) {
-        unchanged.push(monitor.id);
-        continue;
-      }
-      changed++;
-      // Removed since it was read (SQLite path): no alert for a monitor the user no longer has; or
-      // rescreened by another node since (this one hung past its claim): no alert twice.
-      if (!(await monitors.recordResult(monitor, result, generation))) continue;
-      let reasons: string[] = alertReasons(
-        { riskScore: monitor.last_risk_score, riskLevel: monitor.last_risk_level, sources: oldSources },
-        { riskScore: result.riskScore, riskLevel: result.riskLevel, sources: result.sources },
-        monitor.risk_threshold,
-      );
-      // A cleared match dropping out of the risk is the analyst's own doing: no alert (issue 13).
-      if (
-        result.suppressedCount > 0 &&
-        result.riskScore <= monitor.last_risk_score &&
-        !reasons.includes('source_added')
-      )
-        reasons = [];
-      // A suppression that lapsed on a match alerts again, saying why.
-      if (result.lapses.length > 0) reasons.push('suppression_lapsed');
-      if (reasons.length === 0) continue;
-      alerts++;
-      const alertId = await raiseAlert(trx, result, { oldSources, reasons, versions: generation.versions, now });
-      events.push({
-        chain: monitor.org_id,
-        event: 'alert.created',
-        actor: 'system',
-        subject: alertId,
-        at: now.toISOString(),
-        data: {
-          monitorId: monitor.id,
-          entityId: result.entityId ?? monitor.last_entity_id,
-          oldRiskScore: monitor.last_risk_score,
-          newRiskScore: result.riskScore,
-          reasons,
-          listVersions: versionIds(generation.versions),
-          ...(result.lapses.length > 0 ? { lapsedSuppressions: lapseView(result.lapses) } : {}),
-        },
-      });
-    }
-    await monitors.markScreened(unchanged, generation);
-    await appendAudit(db, trx, events);
-    return { changed, alerts };
   }
 }

@@ -46,15 +46,20 @@ describe('rescreening across nodes (postgres)', { skip: postgres.skip }, () => {
     await a?.close();
   });
 
-  it('two nodes share a full pass: each rescreens part, together all, every monitor alerted once', async () => {
+  /** A minute on, every monitored name listed, and both nodes with those lists. */
+  async function listEveryName() {
     clock.advance(60_000);
-    // Every monitored name is now listed: each monitor's risk rises.
     await activateRecords(
       a.ctx,
       'us_ofac',
       names.map((name, i) => organization('us_ofac', String(9100 + i), name.toUpperCase())),
     );
     await b.ctx.runtime.refresh();
+  }
+
+  it('two nodes share a full pass: each rescreens part, together all, every monitor alerted once', async () => {
+    // Every monitored name is now listed: each monitor's risk rises.
+    await listEveryName();
     const [ra, rb] = await Promise.all([a.ctx.jobs.rescreen.runPass('full'), b.ctx.jobs.rescreen.runPass('full')]);
     assert.ok(ra && rb, 'neither node was turned away by a lease');
     assert.equal(ra.rescreened + rb.rescreened, MONITORS, `${ra.rescreened} + ${rb.rescreened}`);
@@ -90,5 +95,39 @@ describe('rescreening across nodes (postgres)', { skip: postgres.skip }, () => {
       counts.every((n) => n === 2),
       `one alert per monitor per change: ${JSON.stringify(counts)}`,
     );
+  });
+
+  it('a batch whose write fails ends the pass with its error, no row left locked; the next pass finishes', async () => {
+    // A node claims and screens its next batch while the last one is written: the failure of that
+    // write must neither be lost nor leave the next batch's transaction behind.
+    await listEveryName();
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    try {
+      await admin.query(`set search_path to "${a.env.schema}"`);
+      const ids = (await admin.query<{ id: string }>('select id from monitors order by id')).rows.map((r) => r.id);
+      const refused = ids[12]!; // in the third batch of five
+      await admin.query(`create function refuse_alert() returns trigger language plpgsql as $$
+        begin
+          if new.monitor_id = '${refused}' then raise exception 'alert write refused by the test'; end if;
+          return new;
+        end $$`);
+      await admin.query(
+        'create trigger refuse_alert before insert on alerts for each row execute function refuse_alert()',
+      );
+      await assert.rejects(a.ctx.jobs.rescreen.runPass('full'), /alert write refused by the test/);
+      const unlocked = await admin.query('select id from monitors for update skip locked');
+      assert.equal(unlocked.rowCount, MONITORS, 'no monitor is held by a transaction of the failed pass');
+      await admin.query('drop trigger refuse_alert on alerts');
+      const rest = await a.ctx.jobs.rescreen.runPass('full');
+      assert.ok(rest && rest.rescreened > 0 && rest.rescreened <= MONITORS - 10, `the rest: ${rest?.rescreened}`);
+      const counts = await alertsPerMonitor(a);
+      assert.ok(
+        counts.every((n) => n === 3),
+        `one alert per monitor per change: ${JSON.stringify(counts)}`,
+      );
+    } finally {
+      await admin.end();
+    }
   });
 });
