@@ -449,7 +449,8 @@ export const CONFIG_VARIABLES = declareVariables([
     defaultText: '1 on a machine with two cores or more, else 0',
     min: 0,
     max: 32,
-    description: 'Worker threads that hold the matching index and score screenings; 0 scores on the main thread.',
+    description:
+      'Worker threads that hold the matching index and score screenings (each its own copy of the index); 0 scores on the main thread. A rescreen pass uses them all: a node that monitors many customers rescreens faster with one per core.',
   },
   {
     name: 'WEBHOOK_RETRY_DELAYS',
