@@ -168,7 +168,9 @@ async function settleEach<J>(batch: Pending<J>[], outcomes: unknown[], step: (jo
   const written: J[] = [];
   for (const item of batch) {
     try {
-      await step(item.job);
+      // Only a step that returns a promise is awaited: a check on the group commit's path costs no turn.
+      const pending = step(item.job);
+      if (pending instanceof Promise) await pending;
       outcomes.push(undefined);
       written.push(item.job);
     } catch (error) {

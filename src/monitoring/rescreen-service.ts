@@ -88,6 +88,9 @@ const POLL_MS = 60_000;
 /** Monitors a batch of a full pass looks among (MonitorStore.due), in batches of RESCREEN_BATCH_SIZE. */
 const WINDOW_BATCHES = 4;
 
+/** A batch's monitors: these (a delta pass), the window after the cursor, or every due one after it. */
+type BatchScope = string[] | 'window' | 'rest';
+
 /** A batch once claimed (and screened): what the pass needs to go on to the next one. */
 interface BatchHead {
   count: number;
@@ -180,14 +183,6 @@ export class Rescreener {
     // The last batch started, its write perhaps in flight while the next one is claimed and screened
     // (PostgreSQL).
     let writing: Promise<BatchOutcome> | undefined;
-    const tally = (outcome: BatchOutcome | undefined) => {
-      if (!outcome || outcome.count === 0) return;
-      report.batches++;
-      report.rescreened += outcome.count;
-      report.changed += outcome.changed;
-      report.alerts += outcome.alerts;
-      if (outcome.alerts > 0) this.deps.onDeliveries?.();
-    };
     try {
       // Delistings in the versions since the last review, before any suppression is judged (suppression.ts).
       await ensureReviewed(db, this.deps.clock, snapshot.fingerprint);
@@ -218,13 +213,13 @@ export class Rescreener {
         // Two batches at most: the previous one is committed before the next is claimed.
         const previous = writing;
         writing = started.done;
-        tally(await previous);
+        this.tally(report, await previous);
         if (batch.leaseLost) {
           report.stopped = 'lease lost';
           break;
         }
         if (batch.end) {
-          tally(await writing);
+          this.tally(report, await writing);
           writing = undefined;
           // Rows another node held (locked) when this pass went by are due again if that node died:
           // look once more from the start, after a sweep that found work (locked rows are skipped,
@@ -241,7 +236,7 @@ export class Rescreener {
         sweptSome = true;
         await yieldToEventLoop();
       }
-      tally(await writing);
+      this.tally(report, await writing);
     } catch (error) {
       // No transaction is left running behind a failed pass.
       await writing?.catch(() => undefined);
@@ -254,6 +249,16 @@ export class Rescreener {
       this.deps.log?.('info', 'rescreen pass', { tookMs: Math.round(performance.now() - started), ...report });
     }
     return report;
+  }
+
+  /** Counts a written batch into the pass's report; its deliveries go out at once. */
+  private tally(report: PassReport, outcome: BatchOutcome | undefined): void {
+    if (!outcome || outcome.count === 0) return;
+    report.batches++;
+    report.rescreened += outcome.count;
+    report.changed += outcome.changed;
+    report.alerts += outcome.alerts;
+    if (outcome.alerts > 0) this.deps.onDeliveries?.();
   }
 
   /** A node whose lists lag behind the database must not rescreen (it would flip monitors back). */
@@ -295,12 +300,8 @@ export class Rescreener {
         if (!(await this.listsCurrent(snapshot))) break;
         const batch = await this.processBatch(snapshot, '', cache, ids.slice(i, i + this.deps.monitoring.batchSize));
         if (batch.leaseLost) break;
-        report.batches++;
-        report.rescreened += batch.count;
-        report.changed += batch.changed;
-        report.alerts += batch.alerts;
+        this.tally(report, batch);
         delta.alerts += batch.alerts;
-        if (batch.alerts > 0) this.deps.onDeliveries?.();
         await yieldToEventLoop();
       }
     }
@@ -355,8 +356,7 @@ export class Rescreener {
     snapshot: ListSnapshot<Screener>,
     cursor: string,
     cache: Map<string, MonitorScreening>,
-    /** These monitors (a delta pass), the window after the cursor, or every due one after it. */
-    scope: string[] | 'window' | 'rest',
+    scope: BatchScope,
   ): { head: Promise<BatchHead>; done: Promise<BatchOutcome> } {
     if (this.deps.database.engine !== 'postgres') {
       const done = this.sqliteBatch(snapshot, cursor, cache, scope);
@@ -371,7 +371,7 @@ export class Rescreener {
   }
 
   /** What a batch reads and writes: the filter of its claim, its generation, how it finds the next cursor. */
-  private batchPlan(snapshot: ListSnapshot<Screener>, cursor: string, scope: string[] | 'window' | 'rest') {
+  private batchPlan(snapshot: ListSnapshot<Screener>, cursor: string, scope: BatchScope) {
     const now = this.deps.clock.now();
     const limit = this.deps.monitoring.batchSize;
     const window = limit * WINDOW_BATCHES;
@@ -412,7 +412,7 @@ export class Rescreener {
     snapshot: ListSnapshot<Screener>,
     cursor: string,
     cache: Map<string, MonitorScreening>,
-    scope: string[] | 'window' | 'rest',
+    scope: BatchScope,
     screened: (head: BatchHead) => void,
   ): Promise<BatchOutcome> {
     const { now, filter, generation, next } = this.batchPlan(snapshot, cursor, scope);
@@ -440,7 +440,7 @@ export class Rescreener {
     snapshot: ListSnapshot<Screener>,
     cursor: string,
     cache: Map<string, MonitorScreening>,
-    scope: string[] | 'window' | 'rest',
+    scope: BatchScope,
   ): Promise<BatchOutcome> {
     const { db } = this.deps.database;
     const { now, filter, generation, next } = this.batchPlan(snapshot, cursor, scope);

@@ -24,7 +24,7 @@ export { rotateWebhookSecrets } from './secret-rotation.js';
 export type { RotationReport } from './secret-rotation.js';
 export { normalizeEmail, requireOrg, tenantsService } from './tenants-service.js';
 export type { TenantsService } from './tenants-service.js';
-export { KEY_AUTH_TABLES, TenantsStore } from './tenants-store.js';
+export { KEY_AUTH_TABLES, TenantsStore, newOrganizationRow } from './tenants-store.js';
 export { TIERS, effectiveQuota, hasApiAccess, quotaMonth } from './tiers.js';
 export type { Tier } from './tiers.js';
 export { UsageFolder } from './usage-folder.js';

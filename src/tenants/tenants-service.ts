@@ -4,7 +4,7 @@ import { AppError, notFound, validationError } from '../infra/errors.js';
 import { newId } from '../infra/ids.js';
 import { generateApiKey } from './api-keys.js';
 import { checkRole } from './roles.js';
-import { type OrganizationRow, TenantsStore } from './tenants-store.js';
+import { newOrganizationRow, type OrganizationRow, TenantsStore } from './tenants-store.js';
 import { type Tier, effectiveQuota, isTier, TIERS } from './tiers.js';
 
 /** Administration of organizations, users and keys: used by the command line (and later the console). */
@@ -148,21 +148,7 @@ export function tenantsService(deps: TenantsDeps = {}) {
       const store = new TenantsStore(ctx.db);
       if (await store.orgBySlug(slug)) throw new AppError('CONFLICT', `organization "${slug}" already exists`);
       const now = ctx.clock.now();
-      const row: OrganizationRow = {
-        id: newId('org', now),
-        slug,
-        name,
-        tier,
-        monthly_quota: quota,
-        webhook_url: null,
-        webhook_secret: null,
-        webhook_paused_at: null,
-        webhook_failures: 0,
-        four_eyes: 'off',
-        review_days: 365,
-        created_at: now.toISOString(),
-        updated_at: now.toISOString(),
-      };
+      const row = newOrganizationRow({ id: newId('org', now), slug, name, tier, quota, at: now });
       await audited(ctx, async (trx) => {
         await trx.insertOrg(row);
         return {

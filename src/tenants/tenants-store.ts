@@ -11,6 +11,33 @@ import { prepareQuery, preparedFor } from '../infra/prepared-query.js';
  */
 
 export type OrganizationRow = OrganizationsTable;
+
+/** A new organization's row: no webhook, four-eyes off, the default review period. */
+export function newOrganizationRow(fields: {
+  id: string;
+  slug: string;
+  name: string;
+  tier: string;
+  quota: number | null;
+  at: Date;
+}): OrganizationRow {
+  const at = fields.at.toISOString();
+  return {
+    id: fields.id,
+    slug: fields.slug,
+    name: fields.name,
+    tier: fields.tier,
+    monthly_quota: fields.quota,
+    webhook_url: null,
+    webhook_secret: null,
+    webhook_paused_at: null,
+    webhook_failures: 0,
+    four_eyes: 'off',
+    review_days: 365,
+    created_at: at,
+    updated_at: at,
+  };
+}
 export type ApiKeyRow = ApiKeysTable;
 export type UserRow = UsersTable;
 

@@ -17,6 +17,7 @@ import { ListStore } from '../../src/lists/list-store.js';
 import { type ListRecord, type SourceId, emptyRecord } from '../../src/lists/model.js';
 import { type AppContext, createContext } from '../../src/start/context.js';
 import { buildServerApp } from '../../src/start/server.js';
+import { newOrganizationRow } from '../../src/tenants/index.js';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -321,19 +322,5 @@ export function organizationRow(
   tier: string,
   at = new Date('2026-01-01T00:00:00.000Z'),
 ): OrganizationsTable {
-  return {
-    id,
-    slug: id,
-    name: `Org ${id}`,
-    tier,
-    monthly_quota: null,
-    webhook_url: null,
-    webhook_secret: null,
-    webhook_paused_at: null,
-    webhook_failures: 0,
-    four_eyes: 'off',
-    review_days: 365,
-    created_at: at.toISOString(),
-    updated_at: at.toISOString(),
-  };
+  return newOrganizationRow({ id, slug: id, name: `Org ${id}`, tier, quota: null, at });
 }
