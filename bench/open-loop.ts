@@ -8,15 +8,21 @@
  * stages are printed, so a stall is named by evidence. `outside` is the client's time minus the
  * server's own: the response's way out, the network, and any lateness of the client, which runs in a
  * process of its own (open-loop-client.ts) so that this one's heap (every list) is not measured.
+ * The `floor` setup runs first: floor-server.ts, which does only the steps no server of this design
+ * can skip (body read, a hop to a worker thread and back, an append synced to disk, an answer), timed
+ * by the same client at the same rates, so the service's own share of its tail can be read off.
  * Writes bench/results/open-loop.json: rows of {name, value, unit, target}.
  *   npm run build && node dist/bench/open-loop.js [--duration=15] [--warmup=3] [--rates=250,500,1000]
- *     [--setups=sqlite,pg,pg2] [--cli=/other/build/bin/sanctions] [--out=bench/results/open-loop.json]
+ *     [--setups=floor,sqlite,pg,pg2] [--cli=/other/build/bin/sanctions] [--out=bench/results/open-loop.json]
  * --cli runs the servers from another build (for a comparison with the previous one), whose answers
  * may carry no Server-Timing.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { type ClientJob, type Sample, spawnClient } from './open-loop-client.js';
 import { benchNote, machineDescription } from './results.js';
@@ -42,7 +48,7 @@ const CAPACITY_SECONDS = arg('capacity', 8);
 const textArg = (name: string, fallback: string) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const RATES = textArg('rates', '250,500,1000').split(',').map(Number);
-const SETUPS = textArg('setups', 'sqlite,pg,pg2').split(',');
+const SETUPS = textArg('setups', 'floor,sqlite,pg,pg2').split(',');
 const CLI = resolve(textArg('cli', resolve(process.cwd(), 'bin/sanctions')));
 const OUT = resolve(textArg('out', 'bench/results/open-loop.json'));
 const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -62,7 +68,20 @@ interface Row {
   value: number;
   unit: string;
   target: string | null;
+  headline?: boolean;
 }
+
+/** The rows the README's table of figures shows: the targets' own, each beside this machine's floor. */
+const HEADLINES = new Set([
+  'floor 250/s p99',
+  'sqlite 250/s p99',
+  'floor 1000/s p99',
+  'sqlite 1000/s p50',
+  'sqlite 1000/s p99',
+  'sqlite 1000/s p99.9',
+  'pg 500/s p99',
+  'sqlite capacity at 50 connections',
+]);
 
 function quantile(sorted: number[], q: number): number {
   if (sorted.length === 0) return NaN;
@@ -191,18 +210,41 @@ function prepare(engine: 'sqlite' | 'pg'): Prepared {
   };
 }
 
+const FLOOR_SERVER = join(dirname(fileURLToPath(import.meta.url)), 'floor-server.js');
+
+/** The floor server (floor-server.ts) in a process of its own, writing its log in `dir`. */
+async function startFloor(dir: string): Promise<Node> {
+  const proc = spawn(process.execPath, [FLOOR_SERVER, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    proc.once('exit', (code) => reject(new Error(`the floor server exited (${code}) before listening`)));
+    createInterface({ input: proc.stdout }).once('line', (line) =>
+      resolveUrl((JSON.parse(line) as { url: string }).url),
+    );
+  });
+  return { proc, url };
+}
+
+/** What a setup's nodes are started from: a database prepared for `sanctions serve`, or the floor. */
+type Setup = { kind: 'service'; prepared: Prepared } | { kind: 'floor'; dir: string };
+
 async function runSetup(
   setup: string,
-  prepared: Prepared,
+  from: Setup,
   names: { list: string[]; file: string },
   rows: Row[],
 ): Promise<void> {
-  const { env, key } = prepared;
+  const key = from.kind === 'service' ? from.prepared.key : 'none';
+  const onPg = setup.startsWith('pg');
   const schema = `bench_openloop_${process.pid}`;
   const nodeCount = setup === 'pg2' ? 2 : 1;
   const nodes: Node[] = [];
   try {
-    for (let i = 0; i < nodeCount; i++) nodes.push(await startServer(CLI, { ...env, SERVER_TIMING: 'true' }));
+    for (let i = 0; i < nodeCount; i++)
+      nodes.push(
+        from.kind === 'floor'
+          ? await startFloor(from.dir)
+          : await startServer(CLI, { ...from.prepared.env, SERVER_TIMING: 'true' }),
+      );
     const urls = nodes.map((n) => n.url);
     // Warm-up: the matching code is compiled for the kind of names it sees.
     const run = (rate: number, seconds: number, offset: number, warmupSeconds = 0) =>
@@ -214,12 +256,12 @@ async function runSetup(
     console.log('rate/s    p50     p90     p99   p99.9     max   errors  client-late-p99');
     let offset = 0;
     for (const rate of RATES) {
-      const before = setup === 'sqlite' ? undefined : await pgWrites(schema);
+      const before = onPg ? await pgWrites(schema) : undefined;
       const cpuBefore = cpuOf(nodes);
-      const dbCpuBefore = setup === 'sqlite' ? 0 : postgresCpu();
+      const dbCpuBefore = onPg ? postgresCpu() : 0;
       const { samples, lateSends } = await run(rate, DURATION, offset, WARMUP);
       const cpuAfter = cpuOf(nodes);
-      const dbCpuAfter = setup === 'sqlite' ? 0 : postgresCpu();
+      const dbCpuAfter = onPg ? postgresCpu() : 0;
       // The CPU time and the rows written cover the warm-up's requests too.
       const requests = samples.length + Math.round(rate * WARMUP);
       offset += requests;
@@ -247,8 +289,10 @@ async function runSetup(
       rows.push({ name: `${setup} ${rate}/s errors`, value: errors, unit: 'requests', target: '0' });
       const p99 = q(0.99);
       const slow = samples.filter((s) => s.latency >= p99);
-      console.log(`   all requests, mean ms:   ${formatStages(stageMeans(samples))}`);
-      console.log(`   slowest 1% (${slow.length}), mean ms: ${formatStages(stageMeans(slow))}`);
+      if (from.kind === 'service') {
+        console.log(`   all requests, mean ms:   ${formatStages(stageMeans(samples))}`);
+        console.log(`   slowest 1% (${slow.length}), mean ms: ${formatStages(stageMeans(slow))}`);
+      }
       const slowMeans = stageMeans(slow);
       if (slowMeans) {
         for (const stage of STAGES)
@@ -269,7 +313,7 @@ async function runSetup(
           target: null,
         });
       }
-      if (setup !== 'sqlite') {
+      if (onPg) {
         const perScreening = ((dbCpuAfter - dbCpuBefore) * 1000) / requests;
         console.log(`   database CPU per screening: ${perScreening.toFixed(2)} ms (every PostgreSQL process)`);
         rows.push({
@@ -386,6 +430,28 @@ async function limitShare(prepared: Prepared, rows: Row[]): Promise<void> {
   }
 }
 
+/**
+ * What each setup adds to the floor's latency at the same rate, in the same run: the service's own
+ * share of its p50 and p99, beside the machine's.
+ */
+function overTheFloor(rows: Row[]): void {
+  const value = (name: string) => rows.find((r) => r.name === name)?.value;
+  const lines: string[] = [];
+  for (const setup of SETUPS.filter((s) => s !== 'floor')) {
+    for (const rate of RATES) {
+      for (const label of ['p50', 'p99']) {
+        const floor = value(`floor ${rate}/s ${label}`);
+        const own = value(`${setup} ${rate}/s ${label}`);
+        if (floor === undefined || own === undefined) continue;
+        const name = `${setup} ${rate}/s ${label} over the floor`;
+        rows.push({ name, value: Number((own - floor).toFixed(3)), unit: 'ms', target: null });
+        lines.push(`${name}: ${(own - floor).toFixed(2)} ms (${own.toFixed(2)} against ${floor.toFixed(2)})`);
+      }
+    }
+  }
+  if (lines.length > 0) console.log(`\n${lines.join('\n')}`);
+}
+
 async function main(): Promise<void> {
   if (!existsSync(LISTS)) {
     console.log(`open-loop benchmark skipped: ${LISTS} is absent`);
@@ -404,6 +470,11 @@ async function main(): Promise<void> {
   const prepared = new Map<string, Prepared>();
   try {
     for (const setup of SETUPS) {
+      if (setup === 'floor') {
+        console.log('\n[floor] the steps no server of this design can skip (floor-server.ts), as a screening server');
+        await runSetup(setup, { kind: 'floor', dir: namesDir }, names, rows);
+        continue;
+      }
       const engine = setup === 'sqlite' ? 'sqlite' : 'pg';
       if (engine === 'pg' && !pgUp) {
         console.log(`\n[${setup}] skipped: PostgreSQL is not reachable at ${PG_URL}`);
@@ -411,7 +482,7 @@ async function main(): Promise<void> {
       }
       let database = prepared.get(engine);
       if (!database) prepared.set(engine, (database = prepare(engine)));
-      await runSetup(setup, database, names, rows);
+      await runSetup(setup, { kind: 'service', prepared: database }, names, rows);
       if (setup === 'pg2') await limitShare(database, rows);
     }
   } finally {
@@ -423,11 +494,18 @@ async function main(): Promise<void> {
     const y = rows.find((r) => r.name === b)?.value;
     return x !== undefined && y !== undefined ? x / y : undefined;
   };
+  overTheFloor(rows);
+  const floorShare = ratio('sqlite capacity at 50 connections', 'floor capacity at 50 connections');
+  if (floorShare !== undefined) {
+    console.log(`SQLite capacity / the floor's: ${floorShare.toFixed(2)}`);
+    rows.push({ name: 'sqlite / floor capacity', value: Number(floorShare.toFixed(3)), unit: 'ratio', target: null });
+  }
   const pgShare = ratio('pg capacity at 50 connections', 'sqlite capacity at 50 connections');
   if (pgShare !== undefined) {
     console.log(`\nPostgreSQL one node / SQLite capacity: ${pgShare.toFixed(2)}`);
     rows.push({ name: 'pg / sqlite capacity', value: Number(pgShare.toFixed(3)), unit: 'ratio', target: '>= 0.7' });
   }
+  for (const row of rows) if (HEADLINES.has(row.name)) row.headline = true;
   mkdirSync(dirname(OUT), { recursive: true });
   const result = {
     build: CLI,
