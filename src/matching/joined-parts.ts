@@ -7,7 +7,7 @@
 import type { Pair } from './name-comparison.js';
 import type { ScoredPart } from './part-similarity.js';
 import { koreanFold, phoneticKey, spellingFold } from './similarity.js';
-import { wadeGilesSpells } from './wade-giles.js';
+import { wadeGiles, wadeGilesSpells } from './wade-giles.js';
 
 const VOWEL = /[aeiouy]/;
 /** Acronym letters of an organization's name skip these connectors ("Islamic State of Iraq and the Levant", ISIL). */
@@ -81,10 +81,29 @@ export function abbreviationPairs(
   }
 }
 
-function syllables(a: ScoredPart[], ac: number[], k: number, len: number): string[] {
-  const out: string[] = [];
-  for (let x = k; x < k + len; x++) out.push(a[ac[x]!]!.text);
-  return out;
+/**
+ * The run's parts as the syllables of a hyphenated Wade-Giles given name, for wadeGilesSpells; null
+ * when that could answer no for every other part (a run of more than three, a part that is no
+ * Wade-Giles syllable, none that only Wade-Giles writes). Read once per run: the run meets every
+ * part of the other name, and most runs (English words, Arabic names) are no Wade-Giles at all.
+ */
+function wadeGilesSyllables(run: JoinRun, a: ScoredPart[], ac: number[]): string[] | null {
+  if (run.wadeGiles !== undefined) return run.wadeGiles;
+  let parts: string[] | null = null;
+  if (run.len <= 3) {
+    parts = [];
+    let marked = false;
+    for (let x = run.start; x < run.start + run.len; x++) {
+      const text = a[ac[x]!]!.text;
+      const readings = wadeGiles(text);
+      if (!readings) break;
+      marked ||= readings.marked;
+      parts.push(text);
+    }
+    if (!marked || parts.length < run.len) parts = null;
+  }
+  run.wadeGiles = parts;
+  return parts;
 }
 
 const ARTICLES = new Set(['al', 'el', 'ul', 'ol']);
@@ -108,6 +127,8 @@ export interface JoinRun {
   article: number;
   fold?: string;
   pk?: string;
+  /** Its parts as Wade-Giles syllables (wadeGilesSyllables), null when they cannot spell anything. */
+  wadeGiles?: string[] | null;
 }
 
 /**
@@ -170,7 +191,7 @@ export function joinPairs(
   swapped: boolean,
 ): void {
   for (const run of runs) {
-    const { text, article, len, i: first, i2: last } = run;
+    const { text, article, i: first, i2: last } = run;
     for (const otherAt of bc) {
       const other = b[otherAt]!;
       if (
@@ -194,7 +215,8 @@ export function joinPairs(
       }
       if (other.text.charCodeAt(0) !== text.charCodeAt(0)) {
         // A hyphenated Wade-Giles given name against the Pinyin one word (Chin-ping / Jinping, Tse-tung / Zedong).
-        if (len <= 3 && wadeGilesSpells(syllables(a, ac, run.start, len), other.text))
+        const spelled = wadeGilesSyllables(run, a, ac);
+        if (spelled && wadeGilesSpells(spelled, other.text))
           out.push(
             swapped
               ? { qi: otherAt, qj: otherAt, ci: first, cj: last, s: 0.93, how: 'joined' }
@@ -215,7 +237,10 @@ export function joinPairs(
         const mended = text.slice(0, article) + other.text[article] + text.slice(article + 1);
         same = mended === other.text || (other.fold !== undefined && foldJoined(mended) === other.fold);
       }
-      if (!same && len <= 3 && wadeGilesSpells(syllables(a, ac, run.start, len), other.text)) same = true;
+      if (!same) {
+        const spelled = wadeGilesSyllables(run, a, ac);
+        if (spelled && wadeGilesSpells(spelled, other.text)) same = true;
+      }
       // From a script that writes no short vowels the consonant skeleton is the evidence, joined as
       // for one part (عبد الله, abd al lh / Abdullah).
       const skeleton =
