@@ -17,11 +17,9 @@
  * --cli runs the servers from another build (for a comparison with the previous one), whose answers
  * may carry no Server-Timing.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { type ClientJob, type Sample, spawnClient } from './open-loop-client.js';
@@ -36,6 +34,7 @@ import {
   runCli,
   type ServerNode as Node,
   serverEnv,
+  spawnListening,
   startServer,
   statCpuSeconds,
   stopServer,
@@ -213,16 +212,7 @@ function prepare(engine: 'sqlite' | 'pg'): Prepared {
 const FLOOR_SERVER = join(dirname(fileURLToPath(import.meta.url)), 'floor-server.js');
 
 /** The floor server (floor-server.ts) in a process of its own, writing its log in `dir`. */
-async function startFloor(dir: string): Promise<Node> {
-  const proc = spawn(process.execPath, [FLOOR_SERVER, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    proc.once('exit', (code) => reject(new Error(`the floor server exited (${code}) before listening`)));
-    createInterface({ input: proc.stdout }).once('line', (line) =>
-      resolveUrl((JSON.parse(line) as { url: string }).url),
-    );
-  });
-  return { proc, url };
-}
+const startFloor = (dir: string) => spawnListening([FLOOR_SERVER, dir], process.env, 'floor listening');
 
 /** What a setup's nodes are started from: a database prepared for `sanctions serve`, or the floor. */
 type Setup = { kind: 'service'; prepared: Prepared } | { kind: 'floor'; dir: string };

@@ -131,31 +131,41 @@ export interface ServerNode {
 }
 
 /**
- * `sanctions serve` from the build at `cliPath`, on a free port; resolves once its lists are loaded.
- * BENCH_SERVER_NODE_ARGS passes node flags to it (e.g. "--max-semi-space-size=32" or "--trace-gc"), and
- * BENCH_SERVER_STDOUT names a file that gets a copy of its standard output (the log, a GC trace).
+ * `node args...` in a process of its own; resolves once a line of its standard output is the JSON
+ * `{"msg": listening, "url": ...}`. BENCH_SERVER_STDOUT names a file that gets a copy of that output
+ * (the log, a GC trace).
  */
-export async function startServer(cliPath: string, env: NodeJS.ProcessEnv): Promise<ServerNode> {
-  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const proc = spawn(process.execPath, [...nodeArgs, cliPath, 'serve'], {
-    env: { ...env, PORT: '0', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+export async function spawnListening(args: string[], env: NodeJS.ProcessEnv, listening: string): Promise<ServerNode> {
+  const proc = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolveUrl, reject) => {
-    proc.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening`)));
+    proc.once('exit', (code) => reject(new Error(`${args.at(-1)} exited (${code}) before listening`)));
     const copy = process.env.BENCH_SERVER_STDOUT;
     createInterface({ input: proc.stdout! }).on('line', (text) => {
       if (copy) appendFileSync(copy, `${text}\n`);
       try {
         const line = JSON.parse(text) as { msg?: string; url?: string };
-        if (line.msg === 'sanctions screening service listening' && line.url) resolveUrl(line.url);
+        if (line.msg === listening && line.url) resolveUrl(line.url);
       } catch {
         // not a log line
       }
     });
   });
-  await waitForLists(url, 180_000);
   return { proc, url };
+}
+
+/**
+ * `sanctions serve` from the build at `cliPath`, on a free port; resolves once its lists are loaded.
+ * BENCH_SERVER_NODE_ARGS passes node flags to it (e.g. "--max-semi-space-size=32" or "--trace-gc").
+ */
+export async function startServer(cliPath: string, env: NodeJS.ProcessEnv): Promise<ServerNode> {
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const node = await spawnListening(
+    [...nodeArgs, cliPath, 'serve'],
+    { ...env, PORT: '0', LOG_LEVEL: 'info' },
+    'sanctions screening service listening',
+  );
+  await waitForLists(node.url, 180_000);
+  return node;
 }
 
 export async function stopServer(node: ServerNode): Promise<void> {

@@ -7,7 +7,7 @@
 import type { Pair } from './name-comparison.js';
 import type { ScoredPart } from './part-similarity.js';
 import { koreanFold, phoneticKey, spellingFold } from './similarity.js';
-import { wadeGiles, wadeGilesSpells } from './wade-giles.js';
+import { mayBeWadeGiles, wadeGilesSpells } from './wade-giles.js';
 
 const VOWEL = /[aeiouy]/;
 /** Acronym letters of an organization's name skip these connectors ("Islamic State of Iraq and the Levant", ISIL). */
@@ -83,27 +83,16 @@ export function abbreviationPairs(
 
 /**
  * The run's parts as the syllables of a hyphenated Wade-Giles given name, for wadeGilesSpells; null
- * when that could answer no for every other part (a run of more than three, a part that is no
- * Wade-Giles syllable, none that only Wade-Giles writes). Read once per run: the run meets every
- * part of the other name, and most runs (English words, Arabic names) are no Wade-Giles at all.
+ * when that could answer no for every other part (a run of more than three, or see mayBeWadeGiles).
+ * Read once per run: the run meets every part of the other name, and most runs (English words,
+ * Arabic names) are no Wade-Giles at all.
  */
 function wadeGilesSyllables(run: JoinRun, a: ScoredPart[], ac: number[]): string[] | null {
-  if (run.wadeGiles !== undefined) return run.wadeGiles;
-  let parts: string[] | null = null;
-  if (run.len <= 3) {
-    parts = [];
-    let marked = false;
-    for (let x = run.start; x < run.start + run.len; x++) {
-      const text = a[ac[x]!]!.text;
-      const readings = wadeGiles(text);
-      if (!readings) break;
-      marked ||= readings.marked;
-      parts.push(text);
-    }
-    if (!marked || parts.length < run.len) parts = null;
+  if (run.wadeGiles === undefined) {
+    const parts = run.len <= 3 ? ac.slice(run.start, run.start + run.len).map((at) => a[at]!.text) : null;
+    run.wadeGiles = parts && mayBeWadeGiles(parts) ? parts : null;
   }
-  run.wadeGiles = parts;
-  return parts;
+  return run.wadeGiles;
 }
 
 const ARTICLES = new Set(['al', 'el', 'ul', 'ol']);

@@ -118,6 +118,20 @@ export function wadeGilesSpellsSyllable(syllable: string, pinyin: string): boole
 }
 
 /**
+ * True when `parts` could spell some Pinyin as Wade-Giles: every one is a Wade-Giles syllable and one
+ * of them a syllable only Wade-Giles writes. When false, wadeGilesSpells is false for any Pinyin.
+ */
+export function mayBeWadeGiles(parts: readonly string[]): boolean {
+  let marked = false;
+  for (const part of parts) {
+    const readings = wadeGiles(part);
+    if (!readings) return false;
+    marked ||= readings.marked;
+  }
+  return marked;
+}
+
+/**
  * True when `parts` (one syllable, or the syllables of a hyphenated given name) in Wade-Giles spell
  * `pinyin`, and at least one of them is a syllable only Wade-Giles writes.
  */

@@ -447,7 +447,8 @@ export class Rescreener {
     const store = new MonitorStore(db);
     const rows = await store.due(Object.assign({}, filter, { lock: false }));
     const at = await next(store, rows);
-    if (rows.length === 0) return noneWritten({ count: 0, ...at });
+    const head: BatchHead = { count: rows.length, ...at };
+    if (rows.length === 0) return noneWritten(head);
     const results = await this.screenAll(db, snapshot, rows, cache);
     const written = await db.transaction().execute(async (trx) => {
       // A node that hung past its lease while screening finds another took the pass over: it writes
@@ -456,7 +457,7 @@ export class Rescreener {
       if (!(await tryAcquireLease(trx, clock, LEASE_NAME, nodeId, monitoring.claimTimeoutMs))) return undefined;
       return writeBatch(this.deps.database.db, trx, results, generation, now);
     });
-    if (!written) return Object.assign(noneWritten({ count: 0, ...at }), { leaseLost: true });
-    return { count: rows.length, ...at, ...written };
+    if (!written) return Object.assign(noneWritten(head), { count: 0, leaseLost: true });
+    return Object.assign(head, written);
   }
 }
