@@ -11,6 +11,7 @@ import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 
 /** What the benchmark asks of one run of this client. */
 export interface ClientJob {
@@ -83,7 +84,8 @@ export async function openLoop(
   const lateSends: number[] = [];
   let sent = 0;
   let done = 0;
-  const start = performance.now() + 20;
+  // Time for the metronome thread to start before the first instant.
+  const start = performance.now() + 100;
   // The warm-up's requests are sent and answered like the others, and left out of the figures.
   const kept = (i: number) => i >= warmup;
   return new Promise((resolveRun) => {
@@ -128,18 +130,15 @@ export async function openLoop(
       });
       req.end(body);
     };
-    let timer: NodeJS.Timeout | undefined;
-    const tick = () => {
-      const now = performance.now();
-      while (sent < total && start + sent * interval <= now) {
+    const metronome = startMetronome(performance.timeOrigin + start, interval, total, (due) => {
+      // Every request due by now is sent (several, when this thread was busy as their instants passed).
+      while (sent < total && sent <= due) {
         send(sent, start + sent * interval);
         sent++;
       }
-      if (sent < total) timer = setTimeout(tick, Math.max(0, start + sent * interval - performance.now()));
-    };
-    timer = setTimeout(tick, 20);
+    });
     void stopped?.then(() => {
-      clearTimeout(timer);
+      metronome.stop();
       total = sent;
       if (done === total) {
         agent.destroy();
@@ -148,6 +147,44 @@ export async function openLoop(
     });
   });
 }
+
+/**
+ * The instants to send at. Node's timers count whole milliseconds and fire late by up to one (the
+ * event loop's clock is a millisecond count), so a client on setTimeout sends most requests up to a
+ * millisecond after their instant, and the figures from the due instant carry that on every request:
+ * a millisecond is the size of the targets measured here. This worker thread sleeps to each instant
+ * with Atomics.wait (a futex with a timeout in nanoseconds) and then posts the request's number; the
+ * post wakes the client's event loop at once, whatever its timers. It holds no sockets and no names,
+ * only the schedule; a request due while the client's thread is busy is still timed from its instant.
+ */
+function startMetronome(
+  startEpochMs: number,
+  interval: number,
+  total: number,
+  onDue: (index: number) => void,
+): { stop: () => void } {
+  const control = new Int32Array(new SharedArrayBuffer(4));
+  const worker = new Worker(METRONOME, { eval: true, workerData: { startEpochMs, interval, total, control } });
+  worker.on('message', onDue);
+  return {
+    stop: () => {
+      Atomics.store(control, 0, 1);
+      Atomics.notify(control, 0);
+    },
+  };
+}
+
+const METRONOME = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { startEpochMs, interval, total, control } = workerData;
+const now = () => performance.timeOrigin + performance.now();
+for (let i = 0; i < total && Atomics.load(control, 0) === 0; i++) {
+  const wait = startEpochMs + i * interval - now();
+  if (wait > 0) Atomics.wait(control, 0, 0, wait);
+  if (Atomics.load(control, 0) !== 0) break;
+  parentPort.postMessage(i);
+}
+`;
 
 const CLIENT = fileURLToPath(import.meta.url);
 

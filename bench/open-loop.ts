@@ -180,6 +180,26 @@ async function dropSchema(schema: string): Promise<void> {
   }
 }
 
+/** Lets the bench read the servers' /metrics on their API port. */
+const METRICS_TOKEN = 'open-loop-bench-metrics-token';
+
+/**
+ * The SQLite connection's waits for a lock held by another connection so far (the
+ * sanctions_sqlite_lock_wait_seconds histogram of /metrics); undefined from a build without it.
+ */
+async function lockWaits(node: Node): Promise<{ count: number; seconds: number } | undefined> {
+  const response = await fetch(`${node.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  if (!response.ok) return undefined;
+  const text = await response.text();
+  const value = (series: string) => {
+    const match = new RegExp(`^${series} ([\\d.e+-]+)$`, 'm').exec(text);
+    return match ? Number(match[1]) : undefined;
+  };
+  const count = value('sanctions_sqlite_lock_wait_seconds_count');
+  const seconds = value('sanctions_sqlite_lock_wait_seconds_sum');
+  return count === undefined || seconds === undefined ? undefined : { count, seconds };
+}
+
 interface Prepared {
   env: NodeJS.ProcessEnv;
   key: string;
@@ -233,7 +253,7 @@ async function runSetup(
       nodes.push(
         from.kind === 'floor'
           ? await startFloor(from.dir)
-          : await startServer(CLI, { ...from.prepared.env, SERVER_TIMING: 'true' }),
+          : await startServer(CLI, { ...from.prepared.env, SERVER_TIMING: 'true', METRICS_TOKEN }),
       );
     const urls = nodes.map((n) => n.url);
     // Warm-up: the matching code is compiled for the kind of names it sees.
@@ -247,6 +267,7 @@ async function runSetup(
     let offset = 0;
     for (const rate of RATES) {
       const before = onPg ? await pgWrites(schema) : undefined;
+      const waitsBefore = from.kind === 'service' && !onPg ? await lockWaits(nodes[0]!) : undefined;
       const cpuBefore = cpuOf(nodes);
       const dbCpuBefore = onPg ? postgresCpu() : 0;
       const { samples, lateSends } = await run(rate, DURATION, offset, WARMUP);
@@ -302,6 +323,15 @@ async function runSetup(
           unit: 'ms',
           target: null,
         });
+      }
+      const waitsAfter = waitsBefore ? await lockWaits(nodes[0]!) : undefined;
+      if (waitsBefore && waitsAfter) {
+        const count = waitsAfter.count - waitsBefore.count;
+        const ms = (waitsAfter.seconds - waitsBefore.seconds) * 1000;
+        console.log(
+          `   waits for an SQLite lock: ${count}, ${ms.toFixed(1)} ms in all (every write behind one waits too)`,
+        );
+        rows.push({ name: `${setup} ${rate}/s waits for an SQLite lock`, value: count, unit: 'waits', target: null });
       }
       if (onPg) {
         const perScreening = ((dbCpuAfter - dbCpuBefore) * 1000) / requests;

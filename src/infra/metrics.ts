@@ -75,6 +75,12 @@ const deliveryDuration = new client.Histogram({
   buckets: SECONDS,
   registers: [registry],
 });
+const sqliteLockWaits = new client.Histogram({
+  name: 'sanctions_sqlite_lock_wait_seconds',
+  help: "Waits of this process's SQLite connection for a lock another connection held (the checkpointer's RESTART, the admin command line): the requests behind it wait as long",
+  buckets: SECONDS,
+  registers: [registry],
+});
 
 // Sampled at scrape time.
 const listRecords = gauge('sanctions_list_records', 'Records of the version in force, per source', ['source']);
@@ -176,6 +182,10 @@ export function observeRescreenPass(
 export function observeDelivery(outcome: 'delivered' | 'retry' | 'failed', durationMs: number): void {
   deliveries.inc({ outcome });
   deliveryDuration.observe(durationMs / 1000);
+}
+
+export function observeSqliteLockWait(seconds: number): void {
+  sqliteLockWaits.observe(seconds);
 }
 
 /** The levels read when /metrics is scraped. */

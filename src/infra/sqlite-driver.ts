@@ -9,6 +9,7 @@ import {
   SqliteDialect,
   SqliteDriver,
 } from 'kysely';
+import { observeSqliteLockWait } from './metrics.js';
 
 /**
  * Kysely over better-sqlite3, made for a request path that writes on every request:
@@ -45,14 +46,19 @@ function lockTaken(error: unknown): boolean {
  * millisecond at first (a RESTART holds the lock for a few), then less often, until LOCK_WAIT_MS.
  */
 async function whenUnlocked<T>(attempt: () => T): Promise<T> {
-  const deadline = performance.now() + LOCK_WAIT_MS;
-  for (let tries = 1; ; tries++) {
-    await sleep(tries <= 20 ? 1 : Math.min(tries - 19, 20));
-    try {
-      return attempt();
-    } catch (error) {
-      if (!lockTaken(error) || performance.now() >= deadline) throw error;
+  const started = performance.now();
+  const deadline = started + LOCK_WAIT_MS;
+  try {
+    for (let tries = 1; ; tries++) {
+      await sleep(tries <= 20 ? 1 : Math.min(tries - 19, 20));
+      try {
+        return attempt();
+      } catch (error) {
+        if (!lockTaken(error) || performance.now() >= deadline) throw error;
+      }
     }
+  } finally {
+    observeSqliteLockWait((performance.now() - started) / 1000);
   }
 }
 

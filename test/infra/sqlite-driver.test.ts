@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, sql } from 'kysely';
 import { openDatabase } from '../../src/infra/database.js';
+import { registry } from '../../src/infra/metrics.js';
 import { DurableSqliteDialect, WalSyncer } from '../../src/infra/sqlite-driver.js';
 
 interface TestDb {
@@ -122,6 +123,12 @@ test('under steady writes the background checkpointer keeps the log from growing
   }
 });
 
+async function lockWaitCount(): Promise<number> {
+  const metric = await registry.getSingleMetric('sanctions_sqlite_lock_wait_seconds')!.get();
+  const count = metric.values.find((v) => (v as { metricName?: string }).metricName?.endsWith('_count'));
+  return count?.value ?? 0;
+}
+
 test('a write that meets another connection holding the lock waits on a timer, not on the event loop', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'sqlite-lock-'));
   const file = join(dir, 'db.sqlite');
@@ -147,6 +154,7 @@ test('a write that meets another connection holding the lock waits on a timer, n
       lateness = Math.max(lateness, now - last - 5);
       last = now;
     }, 5);
+    const waitsBefore = await lockWaitCount();
     const started = performance.now();
     const autocommitted = db.insertInto('t').values({ id: 1, v: 'one' }).execute();
     const transaction = db.transaction().execute(async (trx) => {
@@ -158,6 +166,9 @@ test('a write that meets another connection holding the lock waits on a timer, n
     assert.ok(waited >= holdMs - 5, `the writes waited ${waited.toFixed(0)} ms for a lock held ${holdMs} ms`);
     // SQLite's busy handler would have slept the thread through the whole hold.
     assert.ok(lateness < holdMs / 2, `the event loop was held up ${lateness.toFixed(0)} ms`);
+    // The wait is counted for /metrics (sanctions_sqlite_lock_wait_seconds): the insert's; the
+    // transaction waited behind it for the connection, and found the lock free.
+    assert.equal((await lockWaitCount()) - waitsBefore, 1);
     const rows = await db.selectFrom('t').select('id').orderBy('id').execute();
     assert.deepEqual(
       rows.map((r) => r.id),
