@@ -4,12 +4,12 @@
  * into the database file and sync both, tens of milliseconds under load). Every interval this thread
  * runs a PASSIVE checkpoint, which never blocks readers or writers; under steady writes that never
  * catches up with the end of the log, so the log would grow without end (and every sync of it would
- * also have to record its new size). When a PASSIVE pass has copied most of the log, a RESTART
- * checkpoint finishes the rest and lets the next writer start the log from its beginning again; it
- * holds writers back for that short remainder only, and gives up at once if a reader is in the way.
+ * also have to record its new size): checkpointLog (sqlite-log-checkpoint.ts) brings it back to its
+ * beginning.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
+import { checkpointLog } from './sqlite-log-checkpoint.js';
 
 interface CheckpointerOptions {
   file: string;
@@ -22,15 +22,9 @@ const db = new SQLite(file);
 db.pragma('busy_timeout = 5');
 db.pragma('wal_autocheckpoint = 0');
 
-/** Frames left in the log after which a RESTART is tried (about 4 MiB of 4 KiB pages). */
-const RESTART_AFTER_FRAMES = 1000;
-
 const timer = setInterval(() => {
   try {
-    const [passive] = db.pragma('wal_checkpoint(PASSIVE)') as { busy: number; log: number; checkpointed: number }[];
-    if (passive && passive.log >= RESTART_AFTER_FRAMES && passive.log - passive.checkpointed < passive.log / 4) {
-      db.pragma('wal_checkpoint(RESTART)');
-    }
+    checkpointLog(db);
   } catch (error) {
     parentPort?.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error) });
   }

@@ -108,7 +108,8 @@ test('under steady writes the background checkpointer keeps the log from growing
     let written = 0;
     let largest = 0;
     // A fixed amount of writing, not a fixed time: a loaded machine writes more slowly, not less. The
-    // checkpointer restarts the log once about 4 MiB of it are copied (RESTART_AFTER_FRAMES), so a
+    // checkpointer brings the log back to its beginning once about 4 MiB of it are copied
+    // (RESET_AFTER_FRAMES: by catching up, or here, where writes never pause, by a RESTART), so a
     // working one keeps it near that size; 20 MiB written leaves a clear gap to a log that only grows.
     for (let id = 1; written <= 20 * 1024 * 1024; id++) {
       // Writes keep coming (no quiet moment for a PASSIVE checkpoint to catch up).
