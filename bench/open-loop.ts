@@ -49,7 +49,10 @@ const textArg = (name: string, fallback: string) =>
 const RATES = textArg('rates', '250,500,1000').split(',').map(Number);
 const SETUPS = textArg('setups', 'floor,sqlite,pg,pg2').split(',');
 const CLI = resolve(textArg('cli', resolve(process.cwd(), 'bin/sanctions')));
-const OUT = resolve(textArg('out', 'bench/results/open-loop.json'));
+/** Another build's bin/sanctions: run alternately with this one, ROUNDS times (compareBuilds). */
+const BASELINE = process.argv.some((a) => a.startsWith('--baseline=')) ? resolve(textArg('baseline', '')) : undefined;
+const ROUNDS = arg('rounds', 3);
+const OUT = resolve(textArg('out', BASELINE ? 'bench/results/open-loop-compare.json' : 'bench/results/open-loop.json'));
 const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** The targets of issues 32 and 34 on this machine (a row without one is a figure only). */
@@ -201,13 +204,15 @@ async function lockWaits(node: Node): Promise<{ count: number; seconds: number }
 }
 
 interface Prepared {
+  /** The build whose `bin/sanctions` prepared the database and serves it. */
+  cli: string;
   env: NodeJS.ProcessEnv;
   key: string;
   cleanup(): Promise<void>;
 }
 
 /** A database with the lists synced and a key made: SQLite in a temporary folder, or a PostgreSQL schema of its own. */
-function prepare(engine: 'sqlite' | 'pg'): Prepared {
+function prepare(engine: 'sqlite' | 'pg', cli: string): Prepared {
   const dataDir = mkdtempSync(join(tmpdir(), 'sanctions-openloop-'));
   const schema = `bench_openloop_${process.pid}`;
   const env = serverEnv(dataDir, 0);
@@ -217,9 +222,10 @@ function prepare(engine: 'sqlite' | 'pg'): Prepared {
     env.REDIS_KEY_PREFIX = `bench:${process.pid}:`;
   }
   const started = Date.now();
-  const key = prepareServerData(CLI, env);
+  const key = prepareServerData(cli, env);
   console.log(`\n[${engine}] lists synced and a key made in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return {
+    cli,
     env,
     key,
     async cleanup() {
@@ -253,7 +259,7 @@ async function runSetup(
       nodes.push(
         from.kind === 'floor'
           ? await startFloor(from.dir)
-          : await startServer(CLI, { ...from.prepared.env, SERVER_TIMING: 'true', METRICS_TOKEN }),
+          : await startServer(from.prepared.cli, { ...from.prepared.env, SERVER_TIMING: 'true', METRICS_TOKEN }),
       );
     const urls = nodes.map((n) => n.url);
     // Warm-up: the matching code is compiled for the kind of names it sees.
@@ -410,13 +416,15 @@ async function runSetup(
 async function limitShare(prepared: Prepared, rows: Row[]): Promise<void> {
   const env = { ...prepared.env, RATE_LIMIT_PER_MINUTE: '60' };
   const key = (
-    JSON.parse(runCli(CLI, env, ['keys', 'create', '--org', 'bench', '--user', 'bench@example.test', '--json'])) as {
+    JSON.parse(
+      runCli(prepared.cli, env, ['keys', 'create', '--org', 'bench', '--user', 'bench@example.test', '--json']),
+    ) as {
       key: string;
     }
   ).key;
   const nodes: Node[] = [];
   try {
-    for (let i = 0; i < 2; i++) nodes.push(await startServer(CLI, env));
+    for (let i = 0; i < 2; i++) nodes.push(await startServer(prepared.cli, env));
     // The windows are calendar minutes: start with most of one left.
     const intoMinute = Date.now() % 60_000;
     if (intoMinute > 40_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 200));
@@ -472,6 +480,116 @@ function overTheFloor(rows: Row[]): void {
   if (lines.length > 0) console.log(`\n${lines.join('\n')}`);
 }
 
+/** Every setup of `setups` run with the servers of build `cli`, in order: their rows. */
+async function measure(
+  cli: string,
+  setups: string[],
+  names: { list: string[]; file: string },
+  namesDir: string,
+  pgUp: boolean,
+): Promise<Row[]> {
+  const rows: Row[] = [];
+  // pg and pg2 share one database: two nodes on what one node ran on.
+  const prepared = new Map<string, Prepared>();
+  try {
+    for (const setup of setups) {
+      if (setup === 'floor') {
+        console.log('\n[floor] the steps no server of this design can skip (floor-server.ts), as a screening server');
+        await runSetup(setup, { kind: 'floor', dir: namesDir }, names, rows);
+        continue;
+      }
+      const engine = setup === 'sqlite' ? 'sqlite' : 'pg';
+      if (engine === 'pg' && !pgUp) {
+        console.log(`\n[${setup}] skipped: PostgreSQL is not reachable at ${PG_URL}`);
+        continue;
+      }
+      let database = prepared.get(engine);
+      if (!database) prepared.set(engine, (database = prepare(engine, cli)));
+      await runSetup(setup, { kind: 'service', prepared: database }, names, rows);
+      if (setup === 'pg2') await limitShare(database, rows);
+    }
+  } finally {
+    for (const database of prepared.values()) await database.cleanup();
+  }
+  return rows;
+}
+
+/** The rows a comparison of two builds reports: latency, capacity, CPU and lock waits of each setup. */
+const COMPARED =
+  /^(sqlite|pg2?) (\d+\/s (p50|p90|p99|p99\.9|node CPU per screening|waits for an SQLite lock)|capacity at 50 connections)$/;
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+/**
+ * --baseline: this build and the one before, run alternately ROUNDS times in this session (the
+ * baseline first in each round), every setup but the floor (the same for both builds) with each; the
+ * floor, when asked for, once a round. A machine whose speed changes from one minute to the next
+ * makes one run of each build say little: the medians of the rounds, with the lowest and highest
+ * figure of each build, say whether a difference is larger than the spread between runs of one build.
+ */
+async function compareBuilds(names: { list: string[]; file: string }, namesDir: string, pgUp: boolean): Promise<void> {
+  const builds = [
+    { label: 'previous build', cli: BASELINE! },
+    { label: 'this build', cli: CLI },
+  ];
+  const runs = new Map<string, Row[][]>(builds.map((b) => [b.label, []]));
+  const floorRuns: Row[][] = [];
+  const serviceSetups = SETUPS.filter((s) => s !== 'floor');
+  for (let round = 1; round <= ROUNDS; round++) {
+    if (SETUPS.includes('floor')) floorRuns.push(await measure(CLI, ['floor'], names, namesDir, pgUp));
+    for (const build of builds) {
+      console.log(`\n===== round ${round} of ${ROUNDS}: ${build.label} (${build.cli})`);
+      runs.get(build.label)!.push(await measure(build.cli, serviceSetups, names, namesDir, pgUp));
+    }
+  }
+  const rows: Row[] = [];
+  const lines: string[] = [];
+  const summarize = (label: string, rounds: Row[][], name: string) => {
+    const values = rounds.map((r) => r.find((row) => row.name === name)?.value).filter((v) => v !== undefined);
+    if (values.length === 0) return undefined;
+    const unit = rounds[0]!.find((row) => row.name === name)!.unit;
+    const mid = median(values);
+    rows.push({
+      name: `${name}: ${label}, median of ${values.length}`,
+      value: Number(mid.toFixed(3)),
+      unit,
+      target: null,
+    });
+    const low = Math.min(...values);
+    const high = Math.max(...values);
+    return `${mid.toFixed(2).padStart(8)} (${low.toFixed(2)} to ${high.toFixed(2)})`;
+  };
+  const firstRun = runs.get('this build')![0] ?? [];
+  for (const name of firstRun.map((r) => r.name).filter((n) => COMPARED.test(n))) {
+    const before = summarize('previous build', runs.get('previous build')!, name);
+    const after = summarize('this build', runs.get('this build')!, name);
+    lines.push(`${name.padEnd(44)} ${before ?? '(not measured)'.padStart(8)}   ${after}`);
+  }
+  for (const name of (floorRuns[0] ?? []).map((r) => r.name).filter((n) => /^floor \d+\/s (p50|p99)$/.test(n)))
+    lines.push(`${name.padEnd(44)} ${summarize('both builds', floorRuns, name)}`);
+  console.log(`\n${ROUNDS} rounds, alternated; median (lowest to highest) of each figure`);
+  console.log(`${''.padEnd(44)} ${'previous build'.padStart(8)}   this build`);
+  console.log(lines.join('\n'));
+  mkdirSync(dirname(OUT), { recursive: true });
+  const result = {
+    title: `Open loop, this build against the previous one, alternated ${ROUNDS} times in one session`,
+    command: `node dist/bench/open-loop.js --baseline=PREVIOUS/bin/sanctions --rounds=${ROUNDS} --setups=${SETUPS.join(',')} --rates=${RATES.join(',')} --duration=${DURATION}`,
+    build: CLI,
+    baseline: BASELINE,
+    durationSeconds: DURATION,
+    measuredAt: new Date().toISOString(),
+    machine: machineDescription(),
+    note: benchNote(`the previous build is ${BASELINE}; each figure is the median of the rounds`),
+    rows,
+  };
+  writeFileSync(OUT, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(`\nwritten: ${OUT}`);
+}
+
 async function main(): Promise<void> {
   if (!existsSync(LISTS)) {
     console.log(`open-loop benchmark skipped: ${LISTS} is absent`);
@@ -484,29 +602,19 @@ async function main(): Promise<void> {
   console.log(
     `open-loop benchmark: build ${CLI}; ${list.length} names (listed, perturbed, innocent); the machine may be shared, so figures vary between runs`,
   );
-  const rows: Row[] = [];
   const pgUp = await pgReachable();
-  // pg and pg2 share one database: two nodes on what one node ran on.
-  const prepared = new Map<string, Prepared>();
-  try {
-    for (const setup of SETUPS) {
-      if (setup === 'floor') {
-        console.log('\n[floor] the steps no server of this design can skip (floor-server.ts), as a screening server');
-        await runSetup(setup, { kind: 'floor', dir: namesDir }, names, rows);
-        continue;
-      }
-      const engine = setup === 'sqlite' ? 'sqlite' : 'pg';
-      if (engine === 'pg' && !pgUp) {
-        console.log(`\n[${setup}] skipped: PostgreSQL is not reachable at ${PG_URL}`);
-        continue;
-      }
-      let database = prepared.get(engine);
-      if (!database) prepared.set(engine, (database = prepare(engine)));
-      await runSetup(setup, { kind: 'service', prepared: database }, names, rows);
-      if (setup === 'pg2') await limitShare(database, rows);
+  if (BASELINE) {
+    try {
+      await compareBuilds(names, namesDir, pgUp);
+    } finally {
+      rmSync(namesDir, { recursive: true, force: true });
     }
+    return;
+  }
+  let rows: Row[];
+  try {
+    rows = await measure(CLI, SETUPS, names, namesDir, pgUp);
   } finally {
-    for (const database of prepared.values()) await database.cleanup();
     rmSync(namesDir, { recursive: true, force: true });
   }
   const ratio = (a: string, b: string) => {
