@@ -17,6 +17,7 @@
  * --cli runs the servers from another build (for a comparison with the previous one), whose answers
  * may carry no Server-Timing.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -524,9 +525,21 @@ const median = (values: number[]) => {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
+/** A build by the commit of its checkout (and whether it has changes not committed), else by its path. */
+function describeBuild(cli: string): string {
+  const checkout = dirname(dirname(resolve(cli)));
+  try {
+    const git = (...args: string[]) => execFileSync('git', ['-C', checkout, ...args], { encoding: 'utf8' }).trim();
+    const changed = git('status', '--porcelain', '--untracked-files=no') !== '';
+    return `commit ${git('rev-parse', '--short', 'HEAD')}${changed ? ' with changes not committed' : ''}`;
+  } catch {
+    return cli;
+  }
+}
+
 /**
  * --baseline: this build and the one before, run alternately ROUNDS times in this session (the
- * baseline first in each round), every setup but the floor (the same for both builds) with each; the
+ * baseline first in odd rounds, second in even ones), every setup but the floor (the same for both builds) with each; the
  * floor, when asked for, once a round. A machine whose speed changes from one minute to the next
  * makes one run of each build say little: the medians of the rounds, with the lowest and highest
  * figure of each build, say whether a difference is larger than the spread between runs of one build.
@@ -541,7 +554,8 @@ async function compareBuilds(names: { list: string[]; file: string }, namesDir: 
   const serviceSetups = SETUPS.filter((s) => s !== 'floor');
   for (let round = 1; round <= ROUNDS; round++) {
     if (SETUPS.includes('floor')) floorRuns.push(await measure(CLI, ['floor'], names, namesDir, pgUp));
-    for (const build of builds) {
+    // The order turns each round (ABBA...), so that neither build always runs first after the floor.
+    for (const build of round % 2 === 1 ? builds : [...builds].reverse()) {
       console.log(`\n===== round ${round} of ${ROUNDS}: ${build.label} (${build.cli})`);
       runs.get(build.label)!.push(await measure(build.cli, serviceSetups, names, namesDir, pgUp));
     }
@@ -583,7 +597,9 @@ async function compareBuilds(names: { list: string[]; file: string }, namesDir: 
     durationSeconds: DURATION,
     measuredAt: new Date().toISOString(),
     machine: machineDescription(),
-    note: benchNote(`the previous build is ${BASELINE}; each figure is the median of the rounds`),
+    note: benchNote(
+      `the previous build is ${describeBuild(BASELINE!)}, this build ${describeBuild(CLI)}; each figure is the median of the rounds`,
+    ),
     rows,
   };
   writeFileSync(OUT, `${JSON.stringify(result, null, 2)}\n`);
