@@ -138,7 +138,11 @@ async function main(): Promise<void> {
       { name: 'throughput on one core', value: throughput, unit: 'queries/s' },
       { name: 'garbage collections during the queries', value: measured.length, unit: '' },
       { name: 'mean pause of those collections', value: Number(pauseMs.toFixed(2)), unit: 'ms' },
-      { name: 'slowest 1% of queries that a collection overlaps', value: slowWithCollection, unit: `of ${slowest.length}` },
+      {
+        name: 'slowest 1% of queries that a collection overlaps',
+        value: slowWithCollection,
+        unit: `of ${slowest.length}`,
+      },
       { name: 'latency per query, p99, of the queries no collection overlaps', value: ms(0.99, clear), unit: 'ms' },
       { name: 'the same queries again, p50', value: ms(0.5, again), unit: 'ms' },
       { name: 'the same queries again, p99', value: ms(0.99, again), unit: 'ms' },
