@@ -539,10 +539,11 @@ function describeBuild(cli: string): string {
 
 /**
  * --baseline: this build and the one before, run alternately ROUNDS times in this session (the
- * baseline first in odd rounds, second in even ones), every setup but the floor (the same for both builds) with each; the
- * floor, when asked for, once a round. A machine whose speed changes from one minute to the next
- * makes one run of each build say little: the medians of the rounds, with the lowest and highest
- * figure of each build, say whether a difference is larger than the spread between runs of one build.
+ * baseline first in odd rounds, second in even ones), every setup but the floor (the same for both
+ * builds) with each; the floor, when asked for, once a round. A machine whose speed changes from one
+ * minute to the next makes one run of each build say little: the medians of the rounds, with the
+ * lowest and highest figure of each build, say whether a difference is larger than the spread
+ * between runs of one build.
  */
 async function compareBuilds(names: { list: string[]; file: string }, namesDir: string, pgUp: boolean): Promise<void> {
   const builds = [
@@ -619,20 +620,14 @@ async function main(): Promise<void> {
     `open-loop benchmark: build ${CLI}; ${list.length} names (listed, perturbed, innocent); the machine may be shared, so figures vary between runs`,
   );
   const pgUp = await pgReachable();
-  if (BASELINE) {
-    try {
-      await compareBuilds(names, namesDir, pgUp);
-    } finally {
-      rmSync(namesDir, { recursive: true, force: true });
-    }
-    return;
-  }
-  let rows: Row[];
+  let rows: Row[] | undefined;
   try {
-    rows = await measure(CLI, SETUPS, names, namesDir, pgUp);
+    if (BASELINE) await compareBuilds(names, namesDir, pgUp);
+    else rows = await measure(CLI, SETUPS, names, namesDir, pgUp);
   } finally {
     rmSync(namesDir, { recursive: true, force: true });
   }
+  if (!rows) return; // a comparison writes its own file
   const ratio = (a: string, b: string) => {
     const x = rows.find((r) => r.name === a)?.value;
     const y = rows.find((r) => r.name === b)?.value;
