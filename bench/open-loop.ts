@@ -12,7 +12,7 @@
  * can skip (body read, a hop to a worker thread and back, an append synced to disk, an answer), timed
  * by the same client at the same rates, so the service's own share of its tail can be read off.
  * Writes bench/results/open-loop.json: rows of {name, value, unit, target}.
- *   npm run build && node dist/bench/open-loop.js [--duration=15] [--warmup=3] [--rates=250,500,1000]
+ *   npm run build && node dist/bench/open-loop.js [--duration=15] [--warmup=3] [--prewarm=30] [--rates=250,500,1000]
  *     [--setups=floor,sqlite,pg,pg2] [--cli=/other/build/bin/sanctions] [--out=bench/results/open-loop.json]
  * --cli runs the servers from another build (for a comparison with the previous one), whose answers
  * may carry no Server-Timing.
@@ -44,6 +44,8 @@ import {
 const DURATION = arg('duration', 15);
 /** Seconds at each rate before its figures are taken (open-loop-client.ts says why). */
 const WARMUP = arg('warmup', 3);
+/** Seconds at 200/s before the first rate of a setup: the matching code compiled for every kind of name. */
+const PREWARM = arg('prewarm', 30);
 const CAPACITY_SECONDS = arg('capacity', 8);
 const textArg = (name: string, fallback: string) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -90,6 +92,9 @@ function quantile(sorted: number[], q: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 }
+
+/** The measured names, and the prewarm's own (the same kinds, another draw), each in a file for the client. */
+type Names = { list: string[]; file: string; prewarm: string };
 
 /** One open-loop run by the client process (open-loop-client.ts), over the names in `namesFile`. */
 const openLoop = (job: ClientJob) => spawnClient(job).result;
@@ -244,12 +249,7 @@ const startFloor = (dir: string) => spawnListening([FLOOR_SERVER, dir], process.
 /** What a setup's nodes are started from: a database prepared for `sanctions serve`, or the floor. */
 type Setup = { kind: 'service'; prepared: Prepared } | { kind: 'floor'; dir: string };
 
-async function runSetup(
-  setup: string,
-  from: Setup,
-  names: { list: string[]; file: string },
-  rows: Row[],
-): Promise<void> {
+async function runSetup(setup: string, from: Setup, names: Names, rows: Row[]): Promise<void> {
   const key = from.kind === 'service' ? from.prepared.key : 'none';
   const onPg = setup.startsWith('pg');
   const schema = `bench_openloop_${process.pid}`;
@@ -263,10 +263,10 @@ async function runSetup(
           : await startServer(from.prepared.cli, { ...from.prepared.env, SERVER_TIMING: 'true', METRICS_TOKEN }),
       );
     const urls = nodes.map((n) => n.url);
-    // Warm-up: the matching code is compiled for the kind of names it sees.
-    const run = (rate: number, seconds: number, offset: number, warmupSeconds = 0) =>
-      openLoop({ urls, key, namesFile: names.file, rate, seconds, offset, warmupSeconds });
-    await run(200, 5, names.list.length - 1000);
+    const run = (rate: number, seconds: number, offset: number, warmupSeconds = 0, namesFile = names.file) =>
+      openLoop({ urls, key, namesFile, rate, seconds, offset, warmupSeconds });
+    // Warm-up: the matching code is compiled for the kinds of names it sees, on names of their own.
+    await run(200, PREWARM, 0, 0, names.prewarm);
     console.log(
       `[${setup}] ${nodeCount} node(s), open loop, ${DURATION} s per rate after ${WARMUP} s at that rate; latency from each request's due instant, ms`,
     );
@@ -482,13 +482,7 @@ function overTheFloor(rows: Row[]): void {
 }
 
 /** Every setup of `setups` run with the servers of build `cli`, in order: their rows. */
-async function measure(
-  cli: string,
-  setups: string[],
-  names: { list: string[]; file: string },
-  namesDir: string,
-  pgUp: boolean,
-): Promise<Row[]> {
+async function measure(cli: string, setups: string[], names: Names, namesDir: string, pgUp: boolean): Promise<Row[]> {
   const rows: Row[] = [];
   // pg and pg2 share one database: two nodes on what one node ran on.
   const prepared = new Map<string, Prepared>();
@@ -545,7 +539,7 @@ function describeBuild(cli: string): string {
  * lowest and highest figure of each build, say whether a difference is larger than the spread
  * between runs of one build.
  */
-async function compareBuilds(names: { list: string[]; file: string }, namesDir: string, pgUp: boolean): Promise<void> {
+async function compareBuilds(names: Names, namesDir: string, pgUp: boolean): Promise<void> {
   const builds = [
     { label: 'previous build', cli: BASELINE! },
     { label: 'this build', cli: CLI },
@@ -596,6 +590,7 @@ async function compareBuilds(names: { list: string[]; file: string }, namesDir: 
     build: CLI,
     baseline: BASELINE,
     durationSeconds: DURATION,
+    prewarmSeconds: PREWARM,
     measuredAt: new Date().toISOString(),
     machine: machineDescription(),
     note: benchNote(
@@ -612,10 +607,12 @@ async function main(): Promise<void> {
     console.log(`open-loop benchmark skipped: ${LISTS} is absent`);
     return;
   }
-  const list = queryMix([...(await loadAllLists(undefined, () => undefined)).values()].flat());
+  const records = [...(await loadAllLists(undefined, () => undefined)).values()].flat();
+  const list = queryMix(records);
   const namesDir = mkdtempSync(join(tmpdir(), 'sanctions-openloop-names-'));
-  const names = { list, file: join(namesDir, 'names.json') };
+  const names = { list, file: join(namesDir, 'names.json'), prewarm: join(namesDir, 'prewarm.json') };
   writeFileSync(names.file, JSON.stringify(list));
+  writeFileSync(names.prewarm, JSON.stringify(queryMix(records, 2000, 8)));
   console.log(
     `open-loop benchmark: build ${CLI}; ${list.length} names (listed, perturbed, innocent); the machine may be shared, so figures vary between runs`,
   );
@@ -649,6 +646,7 @@ async function main(): Promise<void> {
   const result = {
     build: CLI,
     durationSeconds: DURATION,
+    prewarmSeconds: PREWARM,
     measuredAt: new Date().toISOString(),
     machine: machineDescription(),
     note: benchNote(
