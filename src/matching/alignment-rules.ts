@@ -24,7 +24,7 @@ const DOUBTFUL = SCORING.DOUBTFUL.value;
 const NAME_FORMING = new Set(['abu', 'abou', 'bou', 'umm', 'bin', 'ibn', 'bint', 'ben', 'ould']);
 
 /** The names' numbers, when they have some, all agree (a ship's or a series' number: SINCERE 02 / SICERE 02). */
-export function sameNumbers(queryNumbers: string[], listedNumbers: string[]): boolean {
+export function sameNumbers(queryNumbers: readonly string[], listedNumbers: readonly string[]): boolean {
   if (queryNumbers.length === 0 || queryNumbers.length !== listedNumbers.length) return false;
   for (const number of queryNumbers) if (!listedNumbers.includes(number)) return false;
   return true;
@@ -34,7 +34,6 @@ const FILIATION = new Set(['bin', 'ibn', 'ben', 'bint', 'binti', 'ould', 'walad'
 
 /** Role of each part in an Arabic filiation chain: 1 = own name (before the first "bin"), 2 = father's name (right after a "bin"). */
 function roles(parts: ScoredPart[]): Int8Array | undefined {
-  const out = new Int8Array(parts.length);
   let first = -1;
   for (let i = 0; i < parts.length; i++)
     if (parts[i]!.kind === 'particle' && FILIATION.has(parts[i]!.text)) {
@@ -42,6 +41,7 @@ function roles(parts: ScoredPart[]): Int8Array | undefined {
       break;
     }
   if (first <= 0) return undefined;
+  const out = new Int8Array(parts.length);
   for (let i = first - 1; i >= 0; i--)
     if (parts[i]!.kind === 'word') {
       out[i] = 1;

@@ -123,18 +123,19 @@ export interface JoinRun {
 /**
  * The joinable runs of a name's content parts, in order (first part, then length). A run may not
  * begin with an initial ("J Smith" is not "Jsmith"), but a letter standing alone after a part joins
- * it: an apostrophe or a hyphen written as a space (Sa d / Sa'd, Ch o l / Ch'o'l, Kwang I l). `fits` (a joined length) may leave out runs that nothing on the other
- * side could match, before their text is built: comparisons build the listed side's runs per
- * candidate name.
+ * it: an apostrophe or a hyphen written as a space (Sa d / Sa'd, Ch o l / Ch'o'l, Kwang I l).
+ * `otherWordLengths` (the other name's wordLengths mask) leaves out runs that no word on the other
+ * side could match (see lengthFits), before their text is built: comparisons build the listed side's
+ * runs per candidate name.
  */
-export function joinRuns(a: ScoredPart[], ac: number[], fits?: (joinedLength: number) => boolean): JoinRun[] {
+export function joinRuns(a: ScoredPart[], ac: number[], otherWordLengths?: number): JoinRun[] {
   const runs: JoinRun[] = [];
   for (let k = 0; k + 1 < ac.length; k++)
     for (let len = 2; len <= 4 && k + len <= ac.length; len++) {
-      if (fits) {
+      if (otherWordLengths !== undefined) {
         let joinedLength = 0;
         for (let x = k; x < k + len; x++) joinedLength += a[ac[x]!]!.text.length;
-        if (!fits(joinedLength)) continue;
+        if (!lengthFits(otherWordLengths, joinedLength)) continue;
       }
       let text = '';
       let hasInitial = false;

@@ -298,10 +298,7 @@ export class MatchingIndex {
         score,
         nameScore: best.nameScore,
         distinctiveness: best.dist,
-        nameKey: best.entry.parts
-          .map((part) => part.text)
-          .sort()
-          .join(' '),
+        nameParts: best.entry.parts,
         corroborated,
         contradicted,
         entry: best.entry,

@@ -3,12 +3,14 @@
  * (part-similarity.ts, joined-parts.ts), a greedy best-pair alignment that is free in word order,
  * and the name score of that alignment (name-score.ts).
  */
-import { abbreviationPairs, joinPairs, joinRuns, lengthFits } from './joined-parts.js';
+import { abbreviationPairs, joinPairs, joinRuns } from './joined-parts.js';
 import type { NameComparison, Pair } from './name-comparison.js';
 import { scoreAlignment, scoreBound } from './name-score.js';
 import type { ScoredPart } from './part-similarity.js';
 import { CONTENT, type QueryParts } from './query-parts.js';
 import type { AlignedPart } from './types.js';
+
+const NO_NUMBERS: readonly string[] = [];
 
 /** What the listed name is, beside its parts (see NameEntry). */
 export interface ListedAs {
@@ -38,11 +40,14 @@ export function compareParts(
   const queryParts = query.parts;
   const queryContent = query.content;
   const listedContent: number[] = [];
-  const listedNumbers: string[] = [];
+  // Most listed names have no number: they share one empty array, which nothing writes to.
+  let listedNumbers: readonly string[] = NO_NUMBERS;
   for (let i = 0; i < listed.length; i++) {
     const kind = listed[i]!.kind;
     if (CONTENT.has(kind)) listedContent.push(i);
-    else if (kind === 'number') listedNumbers.push(listed[i]!.text);
+    else if (kind === 'number') {
+      listedNumbers = [...listedNumbers, listed[i]!.text];
+    }
   }
   const pairs: Pair[] = [];
   for (const queryAt of queryContent) {
@@ -55,7 +60,7 @@ export function compareParts(
   // Joined parts: "abdul rahman" ~ "abdulrahman", on either side.
   joinPairs(query.runs, queryParts, queryContent, listed, listedContent, pairs, false);
   joinPairs(
-    joinRuns(listed, listedContent, (n) => lengthFits(query.wordLengths, n)),
+    joinRuns(listed, listedContent, query.wordLengths),
     listed,
     listedContent,
     queryParts,

@@ -169,7 +169,7 @@ export interface Alignment {
   listed: ScoredPart[];
   /** The listed name's content parts (indexes) and numbers. */
   listedContent: number[];
-  listedNumbers: string[];
+  listedNumbers: readonly string[];
   /** The listed party is not a person. */
   organization: boolean;
   /** The pairs taken, in the order they were taken. */
@@ -221,6 +221,12 @@ function queryPartWeight(alignment: Alignment, i: number): number {
   return weight;
 }
 
+/** A query part with the text `text` is paired. */
+function matchedElsewhere(query: QueryParts, qUsed: Uint8Array, text: string): boolean {
+  for (const queryAt of query.content) if (qUsed[queryAt] && query.parts[queryAt]!.text === text) return true;
+  return false;
+}
+
 /**
  * The query side of the coverage. `listedLeft`: the listed name has a word of its own left over, so
  * a query part repeated ("Shoigu Shoigu Sergey") still counts when unpaired (Abdul Kabir Abdul Jan /
@@ -230,10 +236,6 @@ function tallyQuery(alignment: Alignment, listedLeft: boolean): QueryTally {
   const { query, qUsed, qSim } = alignment;
   const queryParts = query.parts;
   const tally: QueryTally = { matchedWeight: 0, matchedEvidence: 0, information: 0, unmatchedWeight: 0, unmatched: [] };
-  const matchedElsewhere = (text: string): boolean => {
-    for (const queryAt of query.content) if (qUsed[queryAt] && queryParts[queryAt]!.text === text) return true;
-    return false;
-  };
   for (const queryAt of query.content) {
     const part = queryParts[queryAt]!;
     const weight = queryPartWeight(alignment, queryAt);
@@ -245,7 +247,7 @@ function tallyQuery(alignment: Alignment, listedLeft: boolean): QueryTally {
       else if (part.kind === 'initial') tally.information += INITIAL_INFORMATION;
     } else {
       // A part repeated in the query adds nothing once matched.
-      if (!listedLeft && matchedElsewhere(part.text)) continue;
+      if (!listedLeft && matchedElsewhere(query, qUsed, part.text)) continue;
       tally.unmatchedWeight += conflictWeight(part, weight);
       tally.unmatched.push(part.text);
     }
@@ -388,7 +390,7 @@ function onePartAlone(alignment: Alignment, listedLeft: boolean): boolean {
 }
 
 /** Numbers on one side missing on the other. */
-function numbersDiffer(queryNumbers: string[], listedNumbers: string[]): boolean {
+function numbersDiffer(queryNumbers: readonly string[], listedNumbers: readonly string[]): boolean {
   if (queryNumbers.length === 0 && listedNumbers.length === 0) return false;
   const listedSet = new Set(listedNumbers);
   const querySet = new Set(queryNumbers);

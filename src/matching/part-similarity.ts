@@ -6,7 +6,7 @@
 import { sameGivenName } from './name-variants.js';
 import type { AlignedPart } from './types.js';
 import type { PartKind, Translit } from './normalize.js';
-import { isTransposition, jaroWinkler, koreanFold, levenshtein, spellingFold } from './similarity.js';
+import { isTransposition, jaroWinkler, koreanFold, levenshtein, particleFold, spellingFold } from './similarity.js';
 import { wadeGilesSpellsSyllable } from './wade-giles.js';
 import { SHORT_ABJAD, consonantsKept, lettersWritten } from './abjad-letters.js';
 import { bareStem, derivedApart, farApart, inflected } from './name-endings.js';
@@ -92,6 +92,10 @@ export interface PartSimilarity {
   how: AlignedPart['how'];
 }
 
+/** The answers most pairs get, one object each for all of them. Nothing writes to a similarity once given. */
+const NOT_ALIGNED: PartSimilarity = { s: 0, how: 'fuzzy' };
+const SAME_TEXT: PartSimilarity = { s: 1, how: 'exact' };
+
 /**
  * Similarity of two name parts, 0 when they should not be aligned at all. Values are calibrated
  * so that 1 = same, ~0.95 = one slip in a long part, ~0.9 = a spelling variant, below 0.85 = doubtful.
@@ -113,7 +117,7 @@ export function partSimilarity(a: ScoredPart, b: ScoredPart, strict = false): Pa
 /** The rules that decide by the parts' kinds and scripts, before their letters are compared (undefined: go on). */
 function byKindAndScript(a: ScoredPart, b: ScoredPart, strict: boolean): PartSimilarity | undefined {
   // rule: same-text
-  if (a.text === b.text) return { s: 1, how: 'exact' };
+  if (a.text === b.text) return SAME_TEXT;
   const lengthA = a.text.length;
   const lengthB = b.text.length;
   // rule: initial
@@ -129,7 +133,7 @@ function byKindAndScript(a: ScoredPart, b: ScoredPart, strict: boolean): PartSim
       !syllabic(b)
     )
       return { s: INITIAL_SIMILARITY, how: 'initial' };
-    return { s: 0, how: 'fuzzy' };
+    return NOT_ALIGNED;
   }
   // rule: allah
   // Allah, in a theophoric name written apart (Seif Allah, Rahmat Ullah), is that word in any
@@ -140,7 +144,7 @@ function byKindAndScript(a: ScoredPart, b: ScoredPart, strict: boolean): PartSim
     ALLAH.has(a.text) !== ALLAH.has(b.text) &&
     !(allahLike(a.text) && allahLike(b.text))
   )
-    return { s: 0, how: 'fuzzy' };
+    return NOT_ALIGNED;
   // rule: given-name-variant
   // A hypocorism or the same given name in another language (Bill / William, Juan / John).
   // (Not for a syllable read from Chinese characters or Hangul: 娟 juan is not the Spanish Juan.)
@@ -170,7 +174,7 @@ function bySyllables(a: ScoredPart, b: ScoredPart, strict: boolean): PartSimilar
     (a.translit === 'hangul' || b.translit === 'hangul') &&
     koreanFold(a.text, a.translit === 'hangul') !== koreanFold(b.text, b.translit === 'hangul')
   )
-    return { s: 0, how: 'fuzzy' };
+    return NOT_ALIGNED;
   // rule: wade-giles
   // One Mandarin syllable in Wade-Giles and in Pinyin (Hsi / Xi).
   if (
@@ -185,19 +189,17 @@ function bySyllables(a: ScoredPart, b: ScoredPart, strict: boolean): PartSimilar
   // and Pinyin read from Chinese characters: a syllable that differs is another character (Jinxing
   // is not Jinping), as Chinese given names are made of a few hundred common syllables; so are
   // Vietnamese syllables written with their marks (Thanh is not Than).
-  if (OPAQUE.test(a.text) || OPAQUE.test(b.text) || oneSyllableEach(a) || oneSyllableEach(b))
-    return { s: 0, how: 'fuzzy' };
+  if (OPAQUE.test(a.text) || OPAQUE.test(b.text) || oneSyllableEach(a) || oneSyllableEach(b)) return NOT_ALIGNED;
   // rule: length-gap
   // Cheap rejection: lengths far apart and different skeletons never reach the threshold, unless the
   // spellings fold alike: Cyrillic writes each Latin h as х, kh, so a name grows a letter an h
   // (Jalahmah / Джалахмах / Dzhalakhmakh).
   if (a.pk !== b.pk && Math.abs(lengthA - lengthB) > LENGTH_GAP_REJECT && (a.fold === undefined || a.fold !== b.fold))
-    return { s: 0, how: 'fuzzy' };
+    return NOT_ALIGNED;
   // rule: far-apart
   // Most pairs a query meets are different names: unless the skeletons or spellings agree, letters
   // in common tell beforehand that neither Jaro-Winkler nor the edit distance can come close.
-  if (a.pk !== b.pk && (a.fold === undefined || a.fold !== b.fold) && farApart(a.text, b.text))
-    return { s: 0, how: 'fuzzy' };
+  if (a.pk !== b.pk && (a.fold === undefined || a.fold !== b.fold) && farApart(a.text, b.text)) return NOT_ALIGNED;
   return undefined;
 }
 
@@ -426,7 +428,7 @@ function particleForName(a: ScoredPart, b: ScoredPart): boolean {
     word.personal === true &&
     a.translit === undefined &&
     b.translit === undefined &&
-    (word.fold ?? spellingFold(word.text)) !== spellingFold((word === a ? b : a).text)
+    (word.fold ?? spellingFold(word.text)) !== particleFold((word === a ? b : a).text)
   );
 }
 

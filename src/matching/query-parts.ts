@@ -29,7 +29,11 @@ export class QueryParts {
    * how many listings hold the word does.
    */
   readonly companyKnown: (number | undefined)[];
-  private readonly seen: Map<ScoredPart, Similarity>[];
+  /**
+   * The similarities worked out so far, by listed part: one row a listed part, one slot a query part
+   * (a comparison meets a listed part with each of the query's parts: one map entry for them all).
+   */
+  private readonly seen = new Map<ScoredPart, (Similarity | undefined)[]>();
   /** The query's joinable runs (see joinRuns), and the lengths of its words (see wordLengths). */
   readonly runs: JoinRun[];
   readonly wordLengths: number;
@@ -66,7 +70,6 @@ export class QueryParts {
     this.companyKnown = this.organization
       ? parts.map((p) => (p.kind === 'word' ? listIdfOf(p.text) : undefined))
       : this.known;
-    this.seen = parts.map(() => new Map());
     this.wordLengths = wordLengths(parts, this.content);
     this.han = this.content.length > 0 && this.content.every((i) => parts[i]!.translit === 'han');
     this.familyFirst =
@@ -80,11 +83,15 @@ export class QueryParts {
 
   /** partSimilarity of query part `i` and a listed part, computed once per pair. */
   similarity(i: number, listed: ScoredPart): Similarity {
-    const seen = this.seen[i]!;
-    let scored = seen.get(listed);
+    let row = this.seen.get(listed);
+    if (row === undefined) {
+      row = new Array<Similarity | undefined>(this.parts.length);
+      this.seen.set(listed, row);
+    }
+    let scored = row[i];
     if (scored === undefined) {
       scored = partSimilarity(this.parts[i]!, listed);
-      seen.set(listed, scored);
+      row[i] = scored;
     }
     return scored;
   }

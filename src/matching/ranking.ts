@@ -70,8 +70,8 @@ export interface RowScore {
   /** The party: rows on several lists linked by clusters.ts share it. */
   cluster: number;
   source: SourceId;
-  /** The matched listed name's parts, sorted (the same name on another list has the same key). */
-  nameKey: string;
+  /** The matched listed name's parts (the same name on another list has the same ones: see nameKey). */
+  nameParts: readonly { text: string }[];
   /** An identifier of the query the row carries: `strong` with a compatible name or on a craft's listing. */
   identified?: 'strong' | 'weak';
 }
@@ -119,6 +119,17 @@ export function confidenceOf(top: RowScore, lists: number, runnerUp: RowScore | 
  * lists carrying it; a party whose rows several lists carry (and whose birth date agrees) can so
  * outweigh one row a little above it that no other list confirms, and its best row then leads.
  */
+/**
+ * A row's name as a key: its parts' texts sorted and joined. Worked out only where ranking asks
+ * whether a row of another list carries the top row's very name (most queries never ask).
+ */
+function nameKey(row: RowScore): string {
+  return row.nameParts
+    .map((part) => part.text)
+    .sort()
+    .join(' ');
+}
+
 export function rankRows<T extends RowScore>(scored: T[]): Ranking<T> {
   // Lists carrying each party at medium or above: several independent lists agreeing on the same
   // party raise the risk.
@@ -155,12 +166,13 @@ export function rankRows<T extends RowScore>(scored: T[]): Ranking<T> {
   const riskScore = round1(clamp(top.score + listRaise(agreeing.size), 0, 100));
   // The runner-up is the best other party. A row of another list under the very same distinctive
   // name, which clustering could not link, is not one.
+  let topKey: string | undefined;
   const sameParty = (s: T): boolean =>
     s.cluster === top.cluster ||
     (top.distinctiveness >= SAME_NAME_DISTINCTIVENESS &&
-      s.nameKey === top.nameKey &&
       s.source !== top.source &&
-      s.contradicted === 0);
+      s.contradicted === 0 &&
+      nameKey(s) === (topKey ??= nameKey(top)));
   const runnerUp = scored.find((s) => !sameParty(s));
   for (const row of scored) if (row.score >= MEDIUM_BOUNDARY && sameParty(row)) agreeing.add(row.source);
   return { rows: scored, riskScore, confidence: confidenceOf(top, agreeing.size, runnerUp) };

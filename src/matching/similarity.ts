@@ -44,6 +44,9 @@ export function levenshtein(a: string, b: string, max = Infinity): number {
 
 let rowA = new Int32Array(64);
 let rowB = new Int32Array(64);
+/** jaro's matched-letter flags, reused (cleared over the lengths in use) and grown when a word is longer. */
+let flagsA = new Uint8Array(64);
+let flagsB = new Uint8Array(64);
 
 /** Jaro similarity, 0..1 (Jaro 1989; matching window floor(max/2)-1). */
 export function jaro(a: string, b: string): number {
@@ -52,8 +55,10 @@ export function jaro(a: string, b: string): number {
   const lengthB = b.length;
   if (lengthA === 0 || lengthB === 0) return 0;
   const window = Math.max(0, Math.floor(Math.max(lengthA, lengthB) / 2) - 1);
-  const aFlags = new Uint8Array(lengthA);
-  const bFlags = new Uint8Array(lengthB);
+  if (flagsA.length < lengthA) flagsA = new Uint8Array(lengthA * 2);
+  if (flagsB.length < lengthB) flagsB = new Uint8Array(lengthB * 2);
+  const aFlags = flagsA.fill(0, 0, lengthA);
+  const bFlags = flagsB.fill(0, 0, lengthB);
   let matches = 0;
   for (let i = 0; i < lengthA; i++) {
     const windowStart = Math.max(0, i - window);
@@ -227,6 +232,19 @@ function sibilantCode(part: string, i: number): string {
   if (next === 'c' && part[i + 2] === 'h') return digraph(2, 'X');
   if (next === 'z') return digraph(1, 'X');
   return 'S';
+}
+
+/** Spelling folds of the particles compared (a few dozen words: de, al, bin, and...), remembered. */
+const particleFolds = new Map<string, string>();
+
+/** spellingFold of a particle's text, remembered. */
+export function particleFold(text: string): string {
+  let fold = particleFolds.get(text);
+  if (fold === undefined) {
+    fold = spellingFold(text);
+    if (particleFolds.size < 10_000) particleFolds.set(text, fold);
+  }
+  return fold;
 }
 
 /**

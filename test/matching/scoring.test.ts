@@ -59,6 +59,9 @@ test('the runner-up penalty falls as the best other party falls behind', () => {
   assert.deepEqual([0, 2.9, 3, 9.9, 10, 19.9, 20, 50].map(runnerUpPenalty), [15, 15, 8, 8, 3, 3, 0, 0]);
 });
 
+/** A listed name's parts, as ranking reads them (their texts). */
+const parts = (name: string) => name.split(' ').map((text) => ({ text }));
+
 function row(over: Partial<RowScore>): RowScore {
   return {
     score: 80,
@@ -68,7 +71,7 @@ function row(over: Partial<RowScore>): RowScore {
     contradicted: 0,
     cluster: 0,
     source: 'un_csl',
-    nameKey: 'a b',
+    nameParts: parts('a b'),
     ...over,
   };
 }
@@ -89,7 +92,7 @@ test('ranking: among equal scores the corroborated row leads; the party more lis
   const dated = row({ cluster: 2, corroborated: 3, source: 'uk_csl' });
   assert.equal(rankRows([bare, dated]).rows[0], dated);
 
-  const single = row({ score: 83, nameScore: 83, cluster: 5, source: 'au_dfat', nameKey: 'x y' });
+  const single = row({ score: 83, nameScore: 83, cluster: 5, source: 'au_dfat', nameParts: parts('x y') });
   const listed = ['un_csl', 'uk_csl', 'us_ofac'] as const;
   const party = listed.map((source) => row({ score: 81, nameScore: 81, cluster: 7, source }));
   const ranked = rankRows([single, ...party]);
@@ -99,8 +102,9 @@ test('ranking: among equal scores the corroborated row leads; the party more lis
 });
 
 test('ranking: the same distinctive name on another list, unlinked, is not a runner-up; a common one is', () => {
-  const a = row({ cluster: 1, source: 'un_csl', nameKey: 'rare name' });
-  const b = row({ cluster: 2, source: 'uk_csl', nameKey: 'rare name' });
+  // The same parts in another order are the same name.
+  const a = row({ cluster: 1, source: 'un_csl', nameParts: parts('rare name') });
+  const b = row({ cluster: 2, source: 'uk_csl', nameParts: parts('name rare') });
   const sure = rankRows([a, b]).confidence;
   const common = rankRows([
     { ...a, distinctiveness: 0.6 },
