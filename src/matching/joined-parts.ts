@@ -7,7 +7,7 @@
 import type { Pair } from './name-comparison.js';
 import type { ScoredPart } from './part-similarity.js';
 import { koreanFold, phoneticKey, spellingFold } from './similarity.js';
-import { mayBeWadeGiles, wadeGilesSpells } from './wade-giles.js';
+import { mayBeWadeGiles, wadeGiles, wadeGilesSpells } from './wade-giles.js';
 
 const VOWEL = /[aeiouy]/;
 /** Acronym letters of an organization's name skip these connectors ("Islamic State of Iraq and the Levant", ISIL). */
@@ -89,7 +89,11 @@ export function abbreviationPairs(
  */
 function wadeGilesSyllables(run: JoinRun, a: ScoredPart[], ac: number[]): string[] | null {
   if (run.wadeGiles === undefined) {
-    const parts = run.len <= 3 ? ac.slice(run.start, run.start + run.len).map((at) => a[at]!.text) : null;
+    // A first part that is no Wade-Giles syllable answers for the run (most runs), with no list built.
+    const parts =
+      run.len <= 3 && wadeGiles(a[ac[run.start]!]!.text)
+        ? ac.slice(run.start, run.start + run.len).map((at) => a[at]!.text)
+        : null;
     run.wadeGiles = parts && mayBeWadeGiles(parts) ? parts : null;
   }
   return run.wadeGiles;
