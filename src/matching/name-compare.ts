@@ -45,9 +45,7 @@ export function compareParts(
   for (let i = 0; i < listed.length; i++) {
     const kind = listed[i]!.kind;
     if (CONTENT.has(kind)) listedContent.push(i);
-    else if (kind === 'number') {
-      listedNumbers = [...listedNumbers, listed[i]!.text];
-    }
+    else if (kind === 'number') listedNumbers = [...listedNumbers, listed[i]!.text];
   }
   const pairs: Pair[] = [];
   for (const queryAt of queryContent) {

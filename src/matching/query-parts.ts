@@ -30,7 +30,7 @@ export class QueryParts {
    */
   readonly companyKnown: (number | undefined)[];
   /**
-   * The similarities worked out so far, by listed part: one row a listed part, one slot a query part
+   * The similarities worked out so far, by listed part: a row per listed part, a slot per query part
    * (a comparison meets a listed part with each of the query's parts: one map entry for them all).
    */
   private readonly seen = new Map<ScoredPart, (Similarity | undefined)[]>();

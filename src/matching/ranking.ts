@@ -112,14 +112,6 @@ export function confidenceOf(top: RowScore, lists: number, runnerUp: RowScore | 
 }
 
 /**
- * Order the rows (at least one) and work out the risk and confidence. Equal scores: the row whose
- * birth date, country... agree first (a row that lists no birth date cannot confirm one, and must
- * not stand before one that does), then the fewer contradictions, then the party more lists carry,
- * then the closer name. The risk is that of the riskiest party: its best row, raised for the further
- * lists carrying it; a party whose rows several lists carry (and whose birth date agrees) can so
- * outweigh one row a little above it that no other list confirms, and its best row then leads.
- */
-/**
  * A row's name as a key: its parts' texts sorted and joined. Worked out only where ranking asks
  * whether a row of another list carries the top row's very name (most queries never ask).
  */
@@ -130,6 +122,14 @@ function nameKey(row: RowScore): string {
     .join(' ');
 }
 
+/**
+ * Order the rows (at least one) and work out the risk and confidence. Equal scores: the row whose
+ * birth date, country... agree first (a row that lists no birth date cannot confirm one, and must
+ * not stand before one that does), then the fewer contradictions, then the party more lists carry,
+ * then the closer name. The risk is that of the riskiest party: its best row, raised for the further
+ * lists carrying it; a party whose rows several lists carry (and whose birth date agrees) can so
+ * outweigh one row a little above it that no other list confirms, and its best row then leads.
+ */
 export function rankRows<T extends RowScore>(scored: T[]): Ranking<T> {
   // Lists carrying each party at medium or above: several independent lists agreeing on the same
   // party raise the risk.
