@@ -6,7 +6,7 @@
  */
 import type { Pair } from './name-comparison.js';
 import type { ScoredPart } from './part-similarity.js';
-import { koreanFold, phoneticKey, spellingFold } from './similarity.js';
+import { koreanFold, phoneticKey, rememberedFold } from './similarity.js';
 import { mayBeWadeGiles, wadeGiles, wadeGilesSpells } from './wade-giles.js';
 
 const VOWEL = /[aeiouy]/;
@@ -220,7 +220,8 @@ export function joinPairs(
       }
       // Only the same letters, or the same name in another spelling: a joined pair with a slip in it
       // (Jongsun / Jong Un) is too often another name.
-      let same = text === other.text || (other.fold !== undefined && (run.fold ??= foldJoined(text)) === other.fold);
+      let same =
+        text === other.text || (other.fold !== undefined && (run.fold ??= rememberedFold(text)) === other.fold);
       if (
         !same &&
         article >= 0 &&
@@ -229,7 +230,7 @@ export function joinPairs(
         ARTICLE_VOWEL.test(other.text[article]!)
       ) {
         const mended = text.slice(0, article) + other.text[article] + text.slice(article + 1);
-        same = mended === other.text || (other.fold !== undefined && foldJoined(mended) === other.fold);
+        same = mended === other.text || (other.fold !== undefined && rememberedFold(mended) === other.fold);
       }
       if (!same) {
         const spelled = wadeGilesSyllables(run, a, ac);
@@ -250,17 +251,4 @@ export function joinPairs(
       );
     }
   }
-}
-
-const joinedFolds = new Map<string, string>();
-
-/** spellingFold of a joined text; the same joined names come back query after query, so folds are kept (bounded). */
-function foldJoined(text: string): string {
-  let folds = joinedFolds.get(text);
-  if (folds === undefined) {
-    if (joinedFolds.size >= 100_000) joinedFolds.clear();
-    folds = spellingFold(text);
-    joinedFolds.set(text, folds);
-  }
-  return folds;
 }

@@ -6,7 +6,7 @@
 import { sameGivenName } from './name-variants.js';
 import type { AlignedPart } from './types.js';
 import type { PartKind, Translit } from './normalize.js';
-import { isTransposition, jaroWinkler, koreanFold, levenshtein, particleFold, spellingFold } from './similarity.js';
+import { isTransposition, jaroWinkler, koreanFold, levenshtein, rememberedFold, spellingFold } from './similarity.js';
 import { wadeGilesSpellsSyllable } from './wade-giles.js';
 import { SHORT_ABJAD, consonantsKept, lettersWritten } from './abjad-letters.js';
 import { bareStem, derivedApart, farApart, inflected } from './name-endings.js';
@@ -428,7 +428,7 @@ function particleForName(a: ScoredPart, b: ScoredPart): boolean {
     word.personal === true &&
     a.translit === undefined &&
     b.translit === undefined &&
-    (word.fold ?? spellingFold(word.text)) !== particleFold((word === a ? b : a).text)
+    (word.fold ?? spellingFold(word.text)) !== rememberedFold((word === a ? b : a).text)
   );
 }
 

@@ -234,15 +234,18 @@ function sibilantCode(part: string, i: number): string {
   return 'S';
 }
 
-/** Spelling folds of the particles compared (a few dozen words: de, al, bin, and...), remembered. */
-const particleFolds = new Map<string, string>();
+const rememberedFolds = new Map<string, string>();
 
-/** spellingFold of a particle's text, remembered. */
-export function particleFold(text: string): string {
-  let fold = particleFolds.get(text);
+/**
+ * spellingFold of a text that comes back query after query (a particle, two listed words joined),
+ * remembered (bounded: cleared at 100,000).
+ */
+export function rememberedFold(text: string): string {
+  let fold = rememberedFolds.get(text);
   if (fold === undefined) {
+    if (rememberedFolds.size >= 100_000) rememberedFolds.clear();
     fold = spellingFold(text);
-    if (particleFolds.size < 10_000) particleFolds.set(text, fold);
+    rememberedFolds.set(text, fold);
   }
   return fold;
 }
