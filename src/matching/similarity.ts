@@ -234,21 +234,25 @@ function sibilantCode(part: string, i: number): string {
   return 'S';
 }
 
-const rememberedFolds = new Map<string, string>();
-
 /**
- * spellingFold of a text that comes back query after query (a particle, two listed words joined),
- * remembered (bounded: cleared at 100,000).
+ * `fold`, remembered by text (bounded: the memory is cleared at 100,000 texts), for texts that come
+ * back query after query.
  */
-export function rememberedFold(text: string): string {
-  let fold = rememberedFolds.get(text);
-  if (fold === undefined) {
-    if (rememberedFolds.size >= 100_000) rememberedFolds.clear();
-    fold = spellingFold(text);
-    rememberedFolds.set(text, fold);
-  }
-  return fold;
+function remembering(fold: (text: string) => string): (text: string) => string {
+  const folds = new Map<string, string>();
+  return (text) => {
+    let folded = folds.get(text);
+    if (folded === undefined) {
+      if (folds.size >= 100_000) folds.clear();
+      folded = fold(text);
+      folds.set(text, folded);
+    }
+    return folded;
+  };
 }
+
+/** spellingFold of a particle or of two listed words joined, remembered. */
+export const rememberedFold = remembering(spellingFold);
 
 /**
  * A spelling skeleton that keeps vowels but folds the spellings romanization systems disagree on:
@@ -305,16 +309,10 @@ export function koreanFold(t: string, fromHangul = false): string {
   // Hangul that ends in -ou is two syllables too (서우 sou), where a romanization writes one (Sou,
   // the French spelling of 수 Su): the fold keeps them apart.
   if (fromHangul && t.endsWith('ou') && !t.endsWith('eou')) return koreanFold(t.slice(0, -2) + 'o') + '.o';
-  let folded = koreanFolds.get(t);
-  if (folded === undefined) {
-    // A Hangul query meets the same listed parts name after name: folds are kept (bounded).
-    if (koreanFolds.size >= 100_000) koreanFolds.clear();
-    folded = foldKorean(t);
-    koreanFolds.set(t, folded);
-  }
-  return folded;
+  return rememberedKoreanFold(t);
 }
-const koreanFolds = new Map<string, string>();
+// A Hangul query meets the same listed parts name after name: folds are kept (bounded).
+const rememberedKoreanFold = remembering(foldKorean);
 
 function foldKorean(t: string): string {
   return t
