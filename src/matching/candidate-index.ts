@@ -232,15 +232,24 @@ export class CandidateIndex {
     return part;
   }
 
-  /** A part with the lists' weight, phonetic key and spelling fold. */
+  /**
+   * A part with the lists' weight, phonetic key and spelling fold. Every part is made here with
+   * every field, in one order, unset ones undefined: one hidden class for all of them, so that the
+   * part rules, which read these fields for every pair of parts, find them at one place. (Fields
+   * added only where set gave the parts seven shapes, and every read of a field a lookup.)
+   */
   scored(text: string, kind: NamePart['kind'], translit?: NamePart['translit']): ScoredPart {
     const word = kind === 'word' || kind === 'patronymic';
-    const idf = word ? (this.idfOf(text) ?? this.maxIdf) : 0;
-    const part: ScoredPart = { text, kind, pk: word ? this.vocabulary.pk(text) : '', idf };
-    if (translit) part.translit = translit;
-    if (word) part.fold = this.fold(text);
-    if (word && this.personWords.has(text)) part.personal = true;
-    return part;
+    return {
+      text,
+      kind,
+      pk: word ? this.vocabulary.pk(text) : '',
+      idf: word ? (this.idfOf(text) ?? this.maxIdf) : 0,
+      translit: translit || undefined,
+      fold: word ? this.fold(text) : undefined,
+      slip: undefined,
+      personal: word && this.personWords.has(text) ? true : undefined,
+    };
   }
 
   /**

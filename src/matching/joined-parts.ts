@@ -152,7 +152,19 @@ export function joinRuns(a: ScoredPart[], ac: number[], otherWordLengths?: numbe
           article = text.length + part.text.length - 2;
         text += part.text;
       }
-      if (!hasInitial) runs.push({ start: k, len, i: ac[k]!, i2: ac[k + len - 1]!, text, article });
+      // Every field set, those worked out later undefined: one hidden class for all runs (see CandidateIndex.scored).
+      if (!hasInitial)
+        runs.push({
+          start: k,
+          len,
+          i: ac[k]!,
+          i2: ac[k + len - 1]!,
+          text,
+          article,
+          fold: undefined,
+          pk: undefined,
+          wadeGiles: undefined,
+        });
     }
   return runs;
 }

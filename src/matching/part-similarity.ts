@@ -14,6 +14,7 @@ import { bareStem, derivedApart, farApart, inflected } from './name-endings.js';
 export { derivedApart, farApart, lettersWritten };
 import { SCORING } from './scoring-table.js';
 
+/** A name part as the rules compare it. Every one is made by CandidateIndex.scored, with every field (one hidden class). */
 export interface ScoredPart {
   text: string;
   kind: PartKind;
