@@ -8,6 +8,7 @@ import { toCountryCode } from '../identifiers/index.js';
 import type { Pair } from './name-comparison.js';
 import type { ScoredPart } from './part-similarity.js';
 import type { QueryParts } from './query-parts.js';
+import { remembering } from './remembered.js';
 import { spellingFold } from './similarity.js';
 import { SCORING } from './scoring-table.js';
 
@@ -79,16 +80,8 @@ export function rolesSwapped(queryParts: ScoredPart[], listed: ScoredPart[], qPa
   return ownAsFather && fatherAsOwn;
 }
 
-const countryWords = new Map<string, boolean>();
-export function isCountryWord(t: string): boolean {
-  let isCountry = countryWords.get(t);
-  if (isCountry === undefined) {
-    isCountry = t.length >= 4 && toCountryCode(t) !== undefined;
-    if (countryWords.size >= 100_000) countryWords.clear();
-    countryWords.set(t, isCountry);
-  }
-  return isCountry;
-}
+/** A word of four letters or more that names a country (see toCountryCode). */
+export const isCountryWord = remembering((t) => t.length >= 4 && toCountryCode(t) !== undefined);
 
 /** Some pair of the alignment is the same word, or a long word with one slip (see RESEMBLANCE_ONLY_FACTOR). */
 export function holdsSameWord(queryParts: ScoredPart[], listed: ScoredPart[], chosen: Pair[]): boolean {

@@ -11,6 +11,7 @@
  * diacritics; spelling variants are caught through the part comparison, not listed here.
  */
 import { lettersWritten } from './abjad-letters.js';
+import { remembering } from './remembered.js';
 import { phoneticKey } from './similarity.js';
 import { SCORING } from './scoring-table.js';
 
@@ -120,7 +121,6 @@ export function isCommonName(part: string): boolean {
 
 /** The common names by consonant skeleton, for reading a name written in an abjad (see isCommonInAbjad). */
 let bySkeleton: Map<string, string[]> | undefined;
-const abjadCommon = new Map<string, boolean>();
 
 /**
  * True for a word read from Arabic or Hebrew script that writes a common name: one of the names
@@ -128,9 +128,7 @@ const abjadCommon = new Map<string, boolean>();
  * Husein; ابراہیم abrahym: Ibrahim). The lists hold few names in these scripts, so without this a
  * common name written in them weighs as if it were rare.
  */
-export function isCommonInAbjad(text: string): boolean {
-  let common = abjadCommon.get(text);
-  if (common !== undefined) return common;
+export const isCommonInAbjad = remembering((text: string): boolean => {
   if (bySkeleton === undefined) {
     bySkeleton = new Map();
     for (const name of COMMON) {
@@ -140,8 +138,5 @@ export function isCommonInAbjad(text: string): boolean {
       else bySkeleton.set(phonetic, [name]);
     }
   }
-  common = (bySkeleton.get(phoneticKey(text)) ?? []).some((name) => lettersWritten(text, name));
-  if (abjadCommon.size >= 100_000) abjadCommon.clear();
-  abjadCommon.set(text, common);
-  return common;
-}
+  return (bySkeleton.get(phoneticKey(text)) ?? []).some((name) => lettersWritten(text, name));
+});

@@ -4,6 +4,7 @@
  * part; also when written with dots, glued to a neighbour, with a slip, without spaces, or with their
  * words out of order. Sources: ISO 20275 entity legal forms, common usage.
  */
+import { remembering } from './remembered.js';
 import { isTransposition, levenshtein, withinOneSlip } from './similarity.js';
 
 /** A one-word legal form (LLC, OOO, GmbH, Ltd...). */
@@ -398,16 +399,11 @@ export function legalSlip(t: string, first: boolean): string | undefined {
   return undefined;
 }
 
-const legalTypoCache = new Map<string, string>();
+const rememberedLegalTypo = remembering(legalTypoUncached);
 
 function legalTypo(t: string): string {
   if (t.length < 6 || LEGAL_SINGLE.has(t)) return t;
-  let cached = legalTypoCache.get(t);
-  if (cached === undefined) {
-    cached = legalTypoUncached(t);
-    if (legalTypoCache.size < 100_000) legalTypoCache.set(t, cached);
-  }
-  return cached;
+  return rememberedLegalTypo(t);
 }
 
 function legalTypoUncached(t: string): string {

@@ -3,6 +3,7 @@
  * tuned for names that went through transliteration (vowels are unreliable across scripts,
  * Arabic and Hebrew write none, so the key is a consonant skeleton with merged classes).
  */
+import { remembering } from './remembered.js';
 
 /** Levenshtein distance (insert, delete, substitute, each cost 1). Optional early exit above `max`. */
 export function levenshtein(a: string, b: string, max = Infinity): number {
@@ -232,23 +233,6 @@ function sibilantCode(part: string, i: number): string {
   if (next === 'c' && part[i + 2] === 'h') return digraph(2, 'X');
   if (next === 'z') return digraph(1, 'X');
   return 'S';
-}
-
-/**
- * `fold`, remembered by text (bounded: the memory is cleared at 100,000 texts), for texts that come
- * back query after query.
- */
-function remembering(fold: (text: string) => string): (text: string) => string {
-  const folds = new Map<string, string>();
-  return (text) => {
-    let folded = folds.get(text);
-    if (folded === undefined) {
-      if (folds.size >= 100_000) folds.clear();
-      folded = fold(text);
-      folds.set(text, folded);
-    }
-    return folded;
-  };
 }
 
 /** spellingFold of a particle or of two listed words joined, remembered. */

@@ -6,6 +6,7 @@
  * chi- with more letters, -ih, -ieh, -ien, -ueh, -erh) mark a name as Wade-Giles; the others of the
  * same given name then follow.
  */
+import { remembering } from './remembered.js';
 
 // Wade-Giles initial -> Pinyin initials (aspirated and unaspirated fall together without the apostrophe).
 const INITIALS: [string, string[]][] = [
@@ -77,16 +78,11 @@ export interface WadeGiles {
   marked: boolean;
 }
 
-const cache = new Map<string, WadeGiles | null>();
+const rememberedReading = remembering((syllable) => read(syllable) ?? null, 50_000);
 
 /** Read one part as a Wade-Giles syllable; undefined when it is not one. */
 export function wadeGiles(syllable: string): WadeGiles | undefined {
-  let readings = cache.get(syllable);
-  if (readings === undefined) {
-    readings = read(syllable) ?? null;
-    if (cache.size < 50_000) cache.set(syllable, readings);
-  }
-  return readings ?? undefined;
+  return rememberedReading(syllable) ?? undefined;
 }
 
 function read(s: string): WadeGiles | undefined {
