@@ -13,6 +13,8 @@ export type { ListSnapshot, LoadedVersion } from './list-runtime.js';
 export { LIST_SCHEMAS, ListChangePage, ListChangesQuery } from './list-schemas.js';
 export { listStatus } from './list-status.js';
 export { ListStore } from './list-store.js';
+export { RecordShelf } from './record-shelf.js';
+export type { ShelfMemory } from './record-shelf.js';
 export { SOURCE_IDS, SOURCE_LABELS, emptyRecord, isOfficialSource } from './model.js';
 export type {
   Derivation,

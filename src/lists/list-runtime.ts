@@ -2,6 +2,7 @@ import type { Clock } from '../infra/clock.js';
 import type { Db } from '../infra/database.js';
 import { ListStore, type ListVersionRow } from './list-store.js';
 import type { ListRecord, SourceId } from './model.js';
+import type { RecordShelf } from './record-shelf.js';
 
 export interface LoadedVersion {
   source: SourceId;
@@ -18,28 +19,30 @@ export interface ListSnapshot<I> {
   loadedAt: Date;
   /** Version ids joined: changes whenever any source changes. */
   fingerprint: string;
-  /** The record with this entity id (`<source>:<record id>`) in these versions, if it is listed in them. */
+  /**
+   * The record with this entity id (`<source>:<record id>`) in these versions, if it is listed in
+   * them: parsed from the node's shelf (record-shelf.ts), a new object at every call.
+   */
   record(entityId: string): ListRecord | undefined;
-  /** Every record of these versions, version after version: held by the node, nothing is read. */
-  records(): readonly ListRecord[];
+  /** Every record of these versions, version after version: parsed from the node's shelves, nothing is read. */
+  records(): ListRecord[];
 }
 
-/** A lookup of records by entity id, built on first use (suppression checks need a few records, rarely). */
-function recordLookup(lists: ListRecord[][]): (entityId: string) => ListRecord | undefined {
-  let byId: Map<string, ListRecord> | undefined;
-  return (entityId) => {
-    if (!byId) {
-      byId = new Map();
-      for (const rows of lists) for (const record of rows) byId.set(`${record.source}:${record.id}`, record);
-    }
-    return byId.get(entityId);
+/** A lookup of records by entity id on the versions' shelves (a version's records are all of its source). */
+function recordLookup(versions: readonly ListVersionRow[], shelves: readonly RecordShelf[]) {
+  const bySource = new Map<string, RecordShelf>();
+  versions.forEach((version, i) => bySource.set(version.source, shelves[i]!));
+  return (entityId: string): ListRecord | undefined => {
+    const colon = entityId.indexOf(':');
+    return colon < 0 ? undefined : bySource.get(entityId.slice(0, colon))?.find(entityId.slice(colon + 1));
   };
 }
 
 export interface ListRuntimeOptions<I> {
   db: Db;
   clock: Clock;
-  buildIndex: (records: ListRecord[]) => I | Promise<I>;
+  /** Builds the index of the versions' records, one shelf a version. */
+  buildIndex: (shelves: readonly RecordShelf[]) => I | Promise<I>;
   onSwap?: (snapshot: ListSnapshot<I>, previous: ListSnapshot<I> | undefined) => void;
   log?: (message: string, detail?: Record<string, unknown>) => void;
 }
@@ -53,7 +56,8 @@ export interface ListRuntimeOptions<I> {
 export class ListRuntime<I> {
   private snapshot: ListSnapshot<I> | undefined;
   private refreshing: Promise<boolean> | undefined;
-  private readonly cache = new Map<string, ListRecord[]>();
+  /** The shelves of the versions loaded, by version id: a new snapshot reads only the versions that changed. */
+  private readonly cache = new Map<string, RecordShelf>();
   private readonly listeners: ((snapshot: ListSnapshot<I>, previous: ListSnapshot<I> | undefined) => void)[] = [];
 
   constructor(private readonly options: ListRuntimeOptions<I>) {}
@@ -84,14 +88,10 @@ export class ListRuntime<I> {
     if (active.length === 0 || fingerprint === this.snapshot?.fingerprint) return false;
 
     const started = performance.now();
-    const records: ListRecord[] = [];
-    const next = new Map<string, ListRecord[]>();
-    for (const version of active) {
-      const rows = this.cache.get(version.id) ?? (await store.records(version.id));
-      next.set(version.id, rows);
-      for (const record of rows) records.push(record);
-    }
-    const index = await this.options.buildIndex(records);
+    const next = new Map<string, RecordShelf>();
+    for (const version of active) next.set(version.id, this.cache.get(version.id) ?? (await store.shelf(version.id)));
+    const shelves = active.map((version) => next.get(version.id)!);
+    const index = await this.options.buildIndex(shelves);
     const previous = this.snapshot;
     this.snapshot = {
       index,
@@ -99,14 +99,14 @@ export class ListRuntime<I> {
       sources: [...new Set(active.map((v) => v.source as SourceId))],
       loadedAt: this.options.clock.now(),
       fingerprint,
-      record: recordLookup([...next.values()]),
-      records: () => records,
+      record: recordLookup(active, shelves),
+      records: () => shelves.flatMap((shelf) => shelf.all()),
     };
     this.cache.clear();
-    for (const [id, rows] of next) this.cache.set(id, rows);
+    for (const [id, shelf] of next) this.cache.set(id, shelf);
     this.options.log?.('lists loaded', {
       versions: active.map((v) => `${v.source}:${v.id}`),
-      records: records.length,
+      records: shelves.reduce((sum, shelf) => sum + shelf.size, 0),
       tookMs: Math.round(performance.now() - started),
     });
     this.options.onSwap?.(this.snapshot, previous);

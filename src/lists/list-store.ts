@@ -3,6 +3,7 @@ import type { Db } from '../infra/database.js';
 import type { ListVersionsTable } from '../infra/db-schema.js';
 import { diffVersions } from './list-changes.js';
 import type { ListRecord, SourceId } from './model.js';
+import { type RecordShelf, ShelfFilling } from './record-shelf.js';
 
 /**
  * List versions and their records. A version becomes visible to screening only when it is marked
@@ -170,6 +171,28 @@ export class ListStore {
       if (rows.length < PAGE) break;
     }
     return out;
+  }
+
+  /** The records of a version on a shelf, as stored: not one of them is parsed (record-shelf.ts). */
+  async shelf(versionId: string): Promise<RecordShelf> {
+    const filling = new ShelfFilling();
+    // Pages small enough that each is garbage before the next young collection: none of the text
+    // read lives long enough to be moved to the old generation, which the HTTP thread keeps small.
+    const PAGE = 1000;
+    for (let from = 0; ; from += PAGE) {
+      const rows = await this.db
+        .selectFrom('list_records')
+        .select(['record_id', 'data'])
+        .where('version_id', '=', versionId)
+        .where('seq', '>=', from)
+        .where('seq', '<', from + PAGE)
+        .orderBy('seq')
+        .execute();
+      for (const row of rows) filling.add(row.record_id, row.data);
+      // Sequence numbers are contiguous from 0, so a short page is the last one.
+      if (rows.length < PAGE) break;
+    }
+    return filling.done();
   }
 
   /** Keeps the records of the active version and the `keep` most recent superseded ones per source. */

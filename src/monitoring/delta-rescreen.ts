@@ -74,7 +74,8 @@ export async function changedEntities(
     const was = previous.record(id);
     const now = next.record(id);
     if (was) records.push(was);
-    if (now && now !== was) records.push(now);
+    // Each lookup parses its record anew: the same listing in both snapshots is probed once.
+    if (now && (!was || JSON.stringify(now) !== JSON.stringify(was))) records.push(now);
   }
   return { versionIds, entityIds, records };
 }

@@ -1,5 +1,5 @@
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
-import { SOURCE_LABELS, type ListRecord, type SourceId } from '../lists/index.js';
+import { RecordShelf, SOURCE_LABELS, type ListRecord, type ShelfMemory, type SourceId } from '../lists/index.js';
 import {
   briefOutcome,
   MatchingIndex,
@@ -45,7 +45,8 @@ export interface MatchingAnswer {
  */
 export type WorkerRequest =
   | { type: 'screen'; jobs: MatchingJob[]; background?: true }
-  | { type: 'load'; generation: number; records: ListRecord[] }
+  /** The generation's records, on shelves whose memory every thread shares (lists/record-shelf.ts). */
+  | { type: 'load'; generation: number; shelves: ShelfMemory[] }
   | { type: 'drop'; generation: number }
   /** A port on which another thread sends screenings and gets their answers (MatchingPool.lend). */
   | { type: 'channel'; port: MessagePort };
@@ -82,16 +83,6 @@ export function inlineScreener(records: ListRecord[]): Promise<Screener> {
     screenBrief: (query: MatchQuery, options?: MatchOptions) =>
       Promise.resolve(briefOutcome(index.screen(query, options))),
   }));
-}
-
-/**
- * A record as the matching threads get it: without the publisher's remarks (free text that no
- * matching rule reads; the lists took 87 MiB of a thread's heap with them, 75 MiB without) and
- * source address. A shallow copy: the main thread's records share everything else with it.
- */
-function forMatching(record: ListRecord): ListRecord {
-  const { remarks: _remarks, sourceUrl: _sourceUrl, ...rest } = record;
-  return rest;
 }
 
 interface Waiter<T> {
@@ -170,7 +161,8 @@ export class BackgroundGate {
 }
 
 interface Generation {
-  records: ListRecord[];
+  /** Kept to build the generation again in a thread that replaces one that died. */
+  shelves: readonly RecordShelf[];
   inFlight: number;
   retired: boolean;
 }
@@ -236,13 +228,17 @@ export class MatchingPool {
    * once, each with its copy of the records in transit and its build-time structures, took two threads
    * over 1 GiB); resolves when all of them can screen it.
    */
-  async load(listed: ListRecord[]): Promise<PooledScreener> {
+  load(records: readonly ListRecord[]): Promise<PooledScreener> {
+    return this.loadShelves([RecordShelf.of(records)]);
+  }
+
+  /** As `load`, for records on shelves: the threads read their memory, this thread parses none of them. */
+  async loadShelves(shelves: readonly RecordShelf[]): Promise<PooledScreener> {
     if (this.closed) throw new Error('the matching pool is closed');
     const generation = this.nextGeneration++;
-    const records = listed.map(forMatching);
-    this.generations.set(generation, { records, inFlight: 0, retired: false });
+    this.generations.set(generation, { shelves, inFlight: 0, retired: false });
     try {
-      for (const thread of this.threads) await this.loadInto(thread, generation, records);
+      for (const thread of this.threads) await this.loadInto(thread, generation, shelves);
     } catch (error) {
       this.drop(generation);
       throw error;
@@ -381,11 +377,12 @@ export class MatchingPool {
     };
   }
 
-  private loadInto(thread: Thread, generation: number, records: ListRecord[]): Promise<void> {
+  private loadInto(thread: Thread, generation: number, shelves: readonly RecordShelf[]): Promise<void> {
     let settle: Waiter<void> | undefined;
     const done = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
     thread.loading.set(generation, { resolve: settle!.resolve, reject: settle!.reject, done });
-    thread.worker.postMessage({ type: 'load', generation, records } satisfies WorkerRequest);
+    const memory = shelves.map((shelf) => shelf.memory);
+    thread.worker.postMessage({ type: 'load', generation, shelves: memory } satisfies WorkerRequest);
     return done;
   }
 
@@ -457,7 +454,7 @@ export class MatchingPool {
       const replacement = this.spawn();
       this.threads[at] = replacement;
       for (const [generation, entry] of this.generations) {
-        this.loadInto(replacement, generation, entry.records).catch((error: unknown) =>
+        this.loadInto(replacement, generation, entry.shelves).catch((error: unknown) =>
           this.options.log?.('rebuilding a matching thread failed', { generation, err: String(error) }),
         );
       }

@@ -5,6 +5,7 @@
  * service keeps answering while the next one is built.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import type { ListRecord, ShelfMemory } from '../lists/index.js';
 import { briefOutcome, MatchingIndex, summarizeOutcome, type SourceLabel } from '../matching/index.js';
 import type { MatchingAnswer, MatchingJob, MatchingThreadData, WorkerReply, WorkerRequest } from './matching-pool.js';
 import { indexMatches } from './match-index.js';
@@ -24,6 +25,29 @@ const reply = (message: WorkerReply) => port.postMessage(message);
  * the whole batch. (Background jobs come one a message: matching-pool.ts.)
  */
 const REPLY_EVERY_MS = 1;
+
+/**
+ * The records on shelves the HTTP thread filled (lists/record-shelf.ts, read here without loading the
+ * lists domain), without the publisher's remarks (free text that no matching rule reads; the lists
+ * took 87 MiB of a thread's heap with them, 75 MiB without) and source address.
+ */
+function shelvedRecords(shelves: readonly ShelfMemory[]): ListRecord[] {
+  const records: ListRecord[] = [];
+  for (const { bytes, ends } of shelves) {
+    const text = Buffer.from(bytes);
+    let start = 0;
+    for (const end of ends) {
+      const {
+        remarks: _remarks,
+        sourceUrl: _sourceUrl,
+        ...record
+      } = JSON.parse(text.toString('utf8', start, end)) as ListRecord;
+      records.push(record);
+      start = end;
+    }
+  }
+  return records;
+}
 
 function screenOne(job: MatchingJob): MatchingAnswer {
   const index = indexes.get(job.generation);
@@ -117,7 +141,7 @@ port.on('message', (message: WorkerRequest) => {
       return;
     }
     case 'load':
-      MatchingIndex.buildAsync(message.records).then(
+      MatchingIndex.buildAsync(shelvedRecords(message.shelves)).then(
         (index) => {
           indexes.set(message.generation, index);
           reply({ type: 'loaded', generation: message.generation });

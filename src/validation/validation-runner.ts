@@ -198,7 +198,7 @@ export class ValidationRunner {
     const result = await (elsewhere ??
       produceRun(request, {
         db: this.deps.database.db,
-        // The records the node holds: reading 130,000 of them again held the HTTP thread for a second.
+        // From the node's shelves (no database read; reading 130,000 records held the HTTP thread for a second).
         records: snapshot.records(),
         engine: screenerEngine(snapshot.index),
         latencyEngine: screenerEngine(snapshot.index, {}),
