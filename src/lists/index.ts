@@ -9,12 +9,10 @@ export type { ChangeItem, ChangePage, ChangeQuery } from './change-feed.js';
 export { listLabels } from './labels.js';
 export type { ChangeKind } from './list-changes.js';
 export { ListRuntime } from './list-runtime.js';
-export type { ListSnapshot, LoadedVersion } from './list-runtime.js';
+export type { ListSnapshot, LoadedVersion, RecordShelf } from './list-runtime.js';
 export { LIST_SCHEMAS, ListChangePage, ListChangesQuery } from './list-schemas.js';
 export { listStatus } from './list-status.js';
 export { ListStore } from './list-store.js';
-export { RecordShelf } from './record-shelf.js';
-export type { ShelfMemory } from './record-shelf.js';
 export { SOURCE_IDS, SOURCE_LABELS, emptyRecord, isOfficialSource } from './model.js';
 export type {
   Derivation,

@@ -1,8 +1,11 @@
 import type { Clock } from '../infra/clock.js';
 import type { Db } from '../infra/database.js';
+import type { JsonShelf } from '../infra/json-shelf.js';
 import { ListStore, type ListVersionRow } from './list-store.js';
 import type { ListRecord, SourceId } from './model.js';
-import type { RecordShelf } from './record-shelf.js';
+
+/** The records of one list version, kept as their stored JSON (infra/json-shelf.ts), found by record id. */
+export type RecordShelf = JsonShelf<ListRecord>;
 
 export interface LoadedVersion {
   source: SourceId;
@@ -21,10 +24,14 @@ export interface ListSnapshot<I> {
   fingerprint: string;
   /**
    * The record with this entity id (`<source>:<record id>`) in these versions, if it is listed in
-   * them: parsed from the node's shelf (record-shelf.ts), a new object at every call.
+   * them: parsed from the node's shelf of its version, a new object at every call.
    */
   record(entityId: string): ListRecord | undefined;
-  /** Every record of these versions, version after version: parsed from the node's shelves, nothing is read. */
+  /**
+   * Every record of these versions, version after version: parsed from the node's shelves (nothing
+   * is read) on the first call, and kept with the snapshot; the same objects as an index built on
+   * this thread holds (ListRuntimeOptions.buildIndex).
+   */
   records(): ListRecord[];
 }
 
@@ -41,8 +48,11 @@ function recordLookup(versions: readonly ListVersionRow[], shelves: readonly Rec
 export interface ListRuntimeOptions<I> {
   db: Db;
   clock: Clock;
-  /** Builds the index of the versions' records, one shelf a version. */
-  buildIndex: (shelves: readonly RecordShelf[]) => I | Promise<I>;
+  /**
+   * Builds the index of the versions' records, one shelf a version; `records` parses them all, once
+   * for the snapshot (an index built on this thread takes them so; matching threads read the shelves).
+   */
+  buildIndex: (shelves: readonly RecordShelf[], records: () => ListRecord[]) => I | Promise<I>;
   onSwap?: (snapshot: ListSnapshot<I>, previous: ListSnapshot<I> | undefined) => void;
   log?: (message: string, detail?: Record<string, unknown>) => void;
 }
@@ -88,10 +98,11 @@ export class ListRuntime<I> {
     if (active.length === 0 || fingerprint === this.snapshot?.fingerprint) return false;
 
     const started = performance.now();
-    const next = new Map<string, RecordShelf>();
-    for (const version of active) next.set(version.id, this.cache.get(version.id) ?? (await store.shelf(version.id)));
-    const shelves = active.map((version) => next.get(version.id)!);
-    const index = await this.options.buildIndex(shelves);
+    const shelves: RecordShelf[] = [];
+    for (const version of active) shelves.push(this.cache.get(version.id) ?? (await store.shelf(version.id)));
+    let parsed: ListRecord[] | undefined;
+    const records = () => (parsed ??= shelves.flatMap((shelf) => shelf.all()));
+    const index = await this.options.buildIndex(shelves, records);
     const previous = this.snapshot;
     this.snapshot = {
       index,
@@ -100,10 +111,10 @@ export class ListRuntime<I> {
       loadedAt: this.options.clock.now(),
       fingerprint,
       record: recordLookup(active, shelves),
-      records: () => shelves.flatMap((shelf) => shelf.all()),
+      records,
     };
     this.cache.clear();
-    for (const [id, shelf] of next) this.cache.set(id, shelf);
+    active.forEach((version, i) => this.cache.set(version.id, shelves[i]!));
     this.options.log?.('lists loaded', {
       versions: active.map((v) => `${v.source}:${v.id}`),
       records: shelves.reduce((sum, shelf) => sum + shelf.size, 0),

@@ -1,9 +1,9 @@
 import { SYSTEM_CHAIN, appendAudit } from '../audit/index.js';
 import type { Db } from '../infra/database.js';
 import type { ListVersionsTable } from '../infra/db-schema.js';
+import { type JsonShelf, ShelfFilling } from '../infra/json-shelf.js';
 import { diffVersions } from './list-changes.js';
 import type { ListRecord, SourceId } from './model.js';
-import { type RecordShelf, ShelfFilling } from './record-shelf.js';
 
 /**
  * List versions and their records. A version becomes visible to screening only when it is marked
@@ -156,28 +156,25 @@ export class ListStore {
 
   async records(versionId: string): Promise<ListRecord[]> {
     const out: ListRecord[] = [];
-    const PAGE = 5000;
-    for (let from = 0; ; from += PAGE) {
-      const rows = await this.db
-        .selectFrom('list_records')
-        .select('data')
-        .where('version_id', '=', versionId)
-        .where('seq', '>=', from)
-        .where('seq', '<', from + PAGE)
-        .orderBy('seq')
-        .execute();
+    for await (const rows of this.storedRecords(versionId))
       for (const row of rows) out.push(JSON.parse(row.data) as ListRecord);
-      // Sequence numbers are contiguous from 0, so a short page is the last one.
-      if (rows.length < PAGE) break;
-    }
     return out;
   }
 
-  /** The records of a version on a shelf, as stored: not one of them is parsed (record-shelf.ts). */
-  async shelf(versionId: string): Promise<RecordShelf> {
-    const filling = new ShelfFilling();
-    // Pages small enough that each is garbage before the next young collection: none of the text
-    // read lives long enough to be moved to the old generation, which the HTTP thread keeps small.
+  /** The records of a version on a shelf, as stored: not one of them is parsed (infra/json-shelf.ts). */
+  async shelf(versionId: string): Promise<JsonShelf<ListRecord>> {
+    const filling = new ShelfFilling<ListRecord>();
+    for await (const rows of this.storedRecords(versionId))
+      for (const row of rows) filling.add(row.record_id, row.data);
+    return filling.done();
+  }
+
+  /**
+   * A version's stored records, page after page, in order. The pages are small enough that each is
+   * garbage before the next young collection: none of the text read lives long enough to be moved to
+   * the old generation of the thread that reads it (the HTTP thread keeps that small).
+   */
+  private async *storedRecords(versionId: string) {
     const PAGE = 1000;
     for (let from = 0; ; from += PAGE) {
       const rows = await this.db
@@ -188,11 +185,10 @@ export class ListStore {
         .where('seq', '<', from + PAGE)
         .orderBy('seq')
         .execute();
-      for (const row of rows) filling.add(row.record_id, row.data);
+      yield rows;
       // Sequence numbers are contiguous from 0, so a short page is the last one.
       if (rows.length < PAGE) break;
     }
-    return filling.done();
   }
 
   /** Keeps the records of the active version and the `keep` most recent superseded ones per source. */

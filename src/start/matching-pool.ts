@@ -1,5 +1,6 @@
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
-import { RecordShelf, SOURCE_LABELS, type ListRecord, type ShelfMemory, type SourceId } from '../lists/index.js';
+import { JsonShelf, type ShelfMemory } from '../infra/json-shelf.js';
+import { SOURCE_LABELS, type ListRecord, type RecordShelf, type SourceId } from '../lists/index.js';
 import {
   briefOutcome,
   MatchingIndex,
@@ -45,7 +46,7 @@ export interface MatchingAnswer {
  */
 export type WorkerRequest =
   | { type: 'screen'; jobs: MatchingJob[]; background?: true }
-  /** The generation's records, on shelves whose memory every thread shares (lists/record-shelf.ts). */
+  /** The generation's records, on shelves whose memory every thread shares (infra/json-shelf.ts). */
   | { type: 'load'; generation: number; shelves: ShelfMemory[] }
   | { type: 'drop'; generation: number }
   /** A port on which another thread sends screenings and gets their answers (MatchingPool.lend). */
@@ -229,7 +230,7 @@ export class MatchingPool {
    * over 1 GiB); resolves when all of them can screen it.
    */
   load(records: readonly ListRecord[]): Promise<PooledScreener> {
-    return this.loadShelves([RecordShelf.of(records)]);
+    return this.loadShelves([JsonShelf.of(records, (record) => record.id)]);
   }
 
   /** As `load`, for records on shelves: the threads read their memory, this thread parses none of them. */

@@ -5,7 +5,8 @@
  * service keeps answering while the next one is built.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ListRecord, ShelfMemory } from '../lists/index.js';
+import { type ShelfMemory, shelfItems } from '../infra/json-shelf.js';
+import type { ListRecord } from '../lists/index.js';
 import { briefOutcome, MatchingIndex, summarizeOutcome, type SourceLabel } from '../matching/index.js';
 import type { MatchingAnswer, MatchingJob, MatchingThreadData, WorkerReply, WorkerRequest } from './matching-pool.js';
 import { indexMatches } from './match-index.js';
@@ -27,24 +28,15 @@ const reply = (message: WorkerReply) => port.postMessage(message);
 const REPLY_EVERY_MS = 1;
 
 /**
- * The records on shelves the HTTP thread filled (lists/record-shelf.ts, read here without loading the
- * lists domain), without the publisher's remarks (free text that no matching rule reads; the lists
- * took 87 MiB of a thread's heap with them, 75 MiB without) and source address.
+ * The records on shelves the HTTP thread filled, without the publisher's remarks (free text that no
+ * matching rule reads; the lists took 87 MiB of a thread's heap with them, 75 MiB without) and source
+ * address.
  */
 function shelvedRecords(shelves: readonly ShelfMemory[]): ListRecord[] {
   const records: ListRecord[] = [];
-  for (const { bytes, ends } of shelves) {
-    const text = Buffer.from(bytes);
-    let start = 0;
-    for (const end of ends) {
-      const {
-        remarks: _remarks,
-        sourceUrl: _sourceUrl,
-        ...record
-      } = JSON.parse(text.toString('utf8', start, end)) as ListRecord;
+  for (const memory of shelves) {
+    for (const { remarks: _remarks, sourceUrl: _sourceUrl, ...record } of shelfItems<ListRecord>(memory))
       records.push(record);
-      start = end;
-    }
   }
   return records;
 }
