@@ -138,11 +138,13 @@ function postgresCpu(): number {
   return sum;
 }
 
-function cpuOf(nodes: Node[]): number {
+/** CPU seconds of the nodes' processes, or of their HTTP (main) threads only. */
+function cpuOf(nodes: Node[], thread: 'all' | 'http' = 'all'): number {
   let sum = 0;
   for (const n of nodes) {
+    const pid = n.proc.pid;
     try {
-      sum += statCpuSeconds(`/proc/${n.proc.pid}/stat`);
+      sum += statCpuSeconds(thread === 'all' ? `/proc/${pid}/stat` : `/proc/${pid}/task/${pid}/stat`);
     } catch {
       return NaN;
     }
@@ -276,9 +278,11 @@ async function runSetup(setup: string, from: Setup, names: Names, rows: Row[]): 
       const before = onPg ? await pgWrites(schema) : undefined;
       const waitsBefore = from.kind === 'service' && !onPg ? await lockWaits(nodes[0]!) : undefined;
       const cpuBefore = cpuOf(nodes);
+      const httpCpuBefore = cpuOf(nodes, 'http');
       const dbCpuBefore = onPg ? postgresCpu() : 0;
       const { samples, lateSends } = await run(rate, DURATION, offset, WARMUP);
       const cpuAfter = cpuOf(nodes);
+      const httpCpuAfter = cpuOf(nodes, 'http');
       const dbCpuAfter = onPg ? postgresCpu() : 0;
       // The CPU time and the rows written cover the warm-up's requests too.
       const requests = samples.length + Math.round(rate * WARMUP);
@@ -326,6 +330,16 @@ async function runSetup(setup: string, from: Setup, names: Names, rows: Row[]): 
         console.log(`   node CPU per screening: ${perScreening.toFixed(2)} ms (all threads, all nodes)`);
         rows.push({
           name: `${setup} ${rate}/s node CPU per screening`,
+          value: Number(perScreening.toFixed(3)),
+          unit: 'ms',
+          target: null,
+        });
+      }
+      if (Number.isFinite(httpCpuAfter - httpCpuBefore)) {
+        const perScreening = ((httpCpuAfter - httpCpuBefore) * 1000) / requests;
+        console.log(`   HTTP thread CPU per screening: ${perScreening.toFixed(2)} ms (the main thread of each node)`);
+        rows.push({
+          name: `${setup} ${rate}/s HTTP thread CPU per screening`,
           value: Number(perScreening.toFixed(3)),
           unit: 'ms',
           target: null,
@@ -511,7 +525,7 @@ async function measure(cli: string, setups: string[], names: Names, namesDir: st
 
 /** The rows a comparison of two builds reports: latency, capacity, CPU and lock waits of each setup. */
 const COMPARED =
-  /^(sqlite|pg2?) (\d+\/s (p50|p90|p99|p99\.9|node CPU per screening|waits for an SQLite lock)|capacity at 50 connections)$/;
+  /^(sqlite|pg2?) (\d+\/s (p50|p90|p99|p99\.9|node CPU per screening|HTTP thread CPU per screening|waits for an SQLite lock)|capacity at 50 connections)$/;
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
