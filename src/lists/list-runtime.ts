@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Clock } from '../infra/clock.js';
 import type { Db } from '../infra/database.js';
 import type { JsonShelf } from '../infra/json-shelf.js';
@@ -28,11 +29,27 @@ export interface ListSnapshot<I> {
    */
   record(entityId: string): ListRecord | undefined;
   /**
-   * Every record of these versions, version after version: parsed from the node's shelves (nothing
-   * is read) on the first call, and kept with the snapshot; the same objects as an index built on
-   * this thread holds (ListRuntimeOptions.buildIndex).
+   * Every record of these versions, version after version, parsed from the node's shelves (nothing
+   * is read) a page at a time, giving way to the event loop between pages. Where the index was built
+   * on this thread, the same objects it holds; else parsed at each call and not kept, so the node
+   * holds them only while the caller does.
    */
-  records(): ListRecord[];
+  records(): Promise<ListRecord[]>;
+}
+
+/** Records parsed between two turns of the event loop (about a megabyte of JSON). */
+const PARSE_PAGE = 1000;
+
+/** Every record on the shelves, in order, a page at a time with a turn of the event loop between pages. */
+async function parsedInPages(shelves: readonly RecordShelf[]): Promise<ListRecord[]> {
+  const records: ListRecord[] = [];
+  for (const shelf of shelves) {
+    for (let i = 0; i < shelf.size; i++) {
+      records.push(shelf.at(i));
+      if (records.length % PARSE_PAGE === 0) await nextTurn();
+    }
+  }
+  return records;
 }
 
 /** A lookup of records by entity id on the versions' shelves (a version's records are all of its source). */
@@ -49,10 +66,11 @@ export interface ListRuntimeOptions<I> {
   db: Db;
   clock: Clock;
   /**
-   * Builds the index of the versions' records, one shelf a version; `records` parses them all, once
-   * for the snapshot (an index built on this thread takes them so; matching threads read the shelves).
+   * Builds the index of the versions' records, one shelf a version; `records` parses them all, and
+   * they are then kept as the snapshot's (an index built on this thread takes them so; matching
+   * threads read the shelves).
    */
-  buildIndex: (shelves: readonly RecordShelf[], records: () => ListRecord[]) => I | Promise<I>;
+  buildIndex: (shelves: readonly RecordShelf[], records: () => Promise<ListRecord[]>) => I | Promise<I>;
   onSwap?: (snapshot: ListSnapshot<I>, previous: ListSnapshot<I> | undefined) => void;
   log?: (message: string, detail?: Record<string, unknown>) => void;
 }
@@ -100,9 +118,8 @@ export class ListRuntime<I> {
     const started = performance.now();
     const shelves: RecordShelf[] = [];
     for (const version of active) shelves.push(this.cache.get(version.id) ?? (await store.shelf(version.id)));
-    let parsed: ListRecord[] | undefined;
-    const records = () => (parsed ??= shelves.flatMap((shelf) => shelf.all()));
-    const index = await this.options.buildIndex(shelves, records);
+    let kept: Promise<ListRecord[]> | undefined;
+    const index = await this.options.buildIndex(shelves, () => (kept ??= parsedInPages(shelves)));
     const previous = this.snapshot;
     this.snapshot = {
       index,
@@ -111,7 +128,7 @@ export class ListRuntime<I> {
       loadedAt: this.options.clock.now(),
       fingerprint,
       record: recordLookup(active, shelves),
-      records,
+      records: () => kept ?? parsedInPages(shelves),
     };
     this.cache.clear();
     active.forEach((version, i) => this.cache.set(version.id, shelves[i]!));

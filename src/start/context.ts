@@ -83,7 +83,7 @@ export async function createContext(
     clock,
     // In matching threads, or on this thread in steps that yield to the event loop; either way a node
     // keeps answering against the current lists while the next index is built.
-    buildIndex: (shelves, records) => (pool ? pool.loadShelves(shelves) : inlineScreener(records())),
+    buildIndex: async (shelves, records) => (pool ? pool.loadShelves(shelves) : inlineScreener(await records())),
     ...(pool
       ? {
           onSwap: (_next: unknown, previous: { index: Screener } | undefined) => {

@@ -198,8 +198,9 @@ export class ValidationRunner {
     const result = await (elsewhere ??
       produceRun(request, {
         db: this.deps.database.db,
-        // From the node's shelves (no database read; reading 130,000 records held the HTTP thread for a second).
-        records: snapshot.records(),
+        // From the node's shelves, a page at a time (no database read; reading 130,000 records held
+        // the HTTP thread for a second).
+        records: await snapshot.records(),
         engine: screenerEngine(snapshot.index),
         latencyEngine: screenerEngine(snapshot.index, {}),
         pace: paceWhile(() => interactive?.busy === true),

@@ -66,7 +66,7 @@ describe('validation in a thread of its own', () => {
   });
 
   it('answers on a lent port what the pool answers, and keeps the lent generation until released', async () => {
-    const screener = await pool.load([...t.ctx.runtime.current()!.records()]);
+    const screener = await pool.load(await t.ctx.runtime.current()!.records());
     const lent = pool.lend(screener);
     assert.ok(lent);
     const channel = channelScreener(lent.ports, lent.generation);
@@ -92,7 +92,7 @@ describe('validation in a thread of its own', () => {
   let here: RunResult | undefined;
   it('gives the report figures of a run on this thread, and a request the thread cannot take is left to this one', async () => {
     const snapshot = t.ctx.runtime.current()!;
-    const screener = await pool.load([...snapshot.records()]);
+    const screener = await pool.load(await snapshot.records());
     const request: RunRequest = {
       runId: 'val_thread_test',
       organization: null,
@@ -107,7 +107,7 @@ describe('validation in a thread of its own', () => {
     };
     here = await produceRun(request, {
       db: t.ctx.database.db,
-      records: snapshot.records(),
+      records: await snapshot.records(),
       engine: screenerEngine(screener),
       latencyEngine: screenerEngine(screener, {}),
       pace: () => Promise.resolve(),
