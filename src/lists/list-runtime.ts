@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Clock } from '../infra/clock.js';
 import type { Db } from '../infra/database.js';
-import type { JsonShelf } from '../infra/json-shelf.js';
+import type { JsonShelf, ShelfMemory } from '../infra/json-shelf.js';
 import { ListStore, type ListVersionRow } from './list-store.js';
 import type { ListRecord, SourceId } from './model.js';
 
@@ -35,6 +35,11 @@ export interface ListSnapshot<I> {
    * holds them only while the caller does.
    */
   records(): Promise<ListRecord[]>;
+  /**
+   * The memory of the versions' shelves, one a version in their order: another thread parses the
+   * records from it (shelfItems) with no copy and no database read.
+   */
+  shelves: readonly ShelfMemory[];
 }
 
 /** Records parsed between two turns of the event loop (about a megabyte of JSON). */
@@ -129,6 +134,7 @@ export class ListRuntime<I> {
       fingerprint,
       record: recordLookup(active, shelves),
       records: () => kept ?? parsedInPages(shelves),
+      shelves: shelves.map((shelf) => shelf.memory),
     };
     this.cache.clear();
     active.forEach((version, i) => this.cache.set(version.id, shelves[i]!));

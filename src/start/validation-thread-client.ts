@@ -1,6 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { Worker } from 'node:worker_threads';
 import type { DatabaseConfig } from '../infra/config.js';
+import type { ShelfMemory } from '../infra/json-shelf.js';
 import type { Progress, RunElsewhere, RunRequest, RunResult } from '../validation/index.js';
 import type { MatchingPool } from './matching-pool.js';
 
@@ -17,6 +18,8 @@ export interface ValidationThreadRequest {
   ports: MessagePort[];
   /** InFlight.shared's buffer: the run waits while interactive requests are under way. */
   interactive: SharedArrayBuffer;
+  /** The records of the request's versions, one shelf a version, in their order: shared, not copied. */
+  shelves: ShelfMemory[];
 }
 
 export type ValidationThreadReply =
@@ -57,6 +60,7 @@ export class ValidationThread {
       generation: lent.generation,
       ports: lent.ports,
       interactive: how.interactive.buffer as SharedArrayBuffer,
+      shelves: [...how.shelves],
     };
     worker.postMessage(message, lent.ports);
     return done.finally(() => {

@@ -2,14 +2,16 @@
  * A validation run's thread: it draws the run's queries, sends them to the matching threads on ports
  * they lent it (never through the HTTP thread), folds the answers and signs the report. Its
  * allocations (a quick run's perturbations, answers and report) and their collections stay here,
- * so they never hold an analyst's request. It reads the records of the lists in force from the
- * database itself and keeps them for the next run on the same versions.
+ * so they never hold an analyst's request. It parses the records of the lists in force from the
+ * node's shelves (shared memory, no database read) and keeps them for the next run on the same
+ * versions.
  */
 import { constants } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { type DatabaseHandle, openDatabase } from '../infra/database.js';
 import { lowerThreadPriority } from '../infra/thread-priority.js';
-import { type ListRecord, ListStore } from '../lists/index.js';
+import { shelfItems } from '../infra/json-shelf.js';
+import type { ListRecord } from '../lists/index.js';
 import { paceWhile, produceRun } from '../validation/index.js';
 import { channelScreener } from './channel-screener.js';
 import type {
@@ -32,14 +34,11 @@ let kept: { fingerprint: string; records: ListRecord[] } | undefined;
 const reply = (message: ValidationThreadReply) => port.postMessage(message);
 
 /** The records of the versions, in their order (as ListSnapshot.records() has them). */
-async function recordsOf(request: ValidationThreadRequest['request'], db: DatabaseHandle['db']) {
-  if (kept?.fingerprint === request.fingerprint) return kept.records;
+function recordsOf(message: ValidationThreadRequest): ListRecord[] {
+  if (kept?.fingerprint === message.request.fingerprint) return kept.records;
   kept = undefined;
-  const store = new ListStore(db);
-  const records: ListRecord[] = [];
-  for (const version of request.versions)
-    for (const record of await store.records(version.version)) records.push(record);
-  kept = { fingerprint: request.fingerprint, records };
+  const records = message.shelves.flatMap((memory) => shelfItems<ListRecord>(memory));
+  kept = { fingerprint: message.request.fingerprint, records };
   return records;
 }
 
@@ -50,7 +49,7 @@ async function run(message: ValidationThreadRequest): Promise<void> {
     database ??= openDatabase(databaseConfig);
     const result = await produceRun(message.request, {
       db: database.db,
-      records: await recordsOf(message.request, database.db),
+      records: recordsOf(message),
       engine: (query, options) => screener.screenBrief(query, options, true),
       latencyEngine: (query, options) => screener.screenBrief(query, options, false),
       // While interactive requests are under way (the HTTP thread's count) the run waits for them.

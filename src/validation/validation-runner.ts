@@ -3,6 +3,7 @@ import type { Clock } from '../infra/clock.js';
 import type { Log } from '../infra/context.js';
 import type { DatabaseHandle } from '../infra/database.js';
 import type { InFlight } from '../infra/in-flight.js';
+import type { ShelfMemory } from '../infra/json-shelf.js';
 import { PollingJob } from '../infra/polling-job.js';
 import type { ListSnapshot } from '../lists/index.js';
 import type { Screener } from '../screening/index.js';
@@ -30,6 +31,8 @@ export type RunElsewhere = (
     onProgress: (progress: Progress) => void;
     /** InFlight.shared: interactive requests under way, which the run waits for. */
     interactive: Int32Array | undefined;
+    /** The records of the request's versions, on the node's shelves (ListSnapshot.shelves). */
+    shelves: readonly ShelfMemory[];
   },
 ) => Promise<RunResult> | undefined;
 
@@ -194,6 +197,7 @@ export class ValidationRunner {
     const elsewhere = this.deps.elsewhere?.(request, snapshot.index, {
       onProgress: progress.onProgress,
       interactive: interactive?.shared,
+      shelves: snapshot.shelves,
     });
     const result = await (elsewhere ??
       produceRun(request, {

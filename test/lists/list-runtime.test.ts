@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ListRuntime } from '../../src/lists/index.js';
+import { shelfItems } from '../../src/infra/json-shelf.js';
+import { ListRuntime, type ListRecord } from '../../src/lists/index.js';
 import { sampleRecords, type TestApp, startTestApp } from '../helpers/harness.js';
 import { loadSampleLists } from '../helpers/http-assert.js';
 
@@ -59,6 +60,12 @@ describe('list runtime: the records of a snapshot', () => {
     assert.deepEqual(
       first.find((r) => r.source === karimov.source && r.id === karimov.id),
       snapshot.record(`${karimov.source}:${karimov.id}`),
+    );
+    // The shelves' memory, as another thread gets it (the validation thread): the same records, in order.
+    assert.equal(snapshot.shelves.length, snapshot.versions.length);
+    assert.deepEqual(
+      snapshot.shelves.flatMap((memory) => shelfItems<ListRecord>(memory)),
+      first,
     );
   });
 });

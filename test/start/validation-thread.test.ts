@@ -123,10 +123,15 @@ describe('validation in a thread of its own', () => {
       const phases = new Set<string>();
       const twice: RunResult[] = [];
       for (let i = 0; i < 2; i++) {
-        const running = thread.run(request, screener, { onProgress: (p) => phases.add(p.phase), interactive });
+        const running = thread.run(request, screener, {
+          onProgress: (p) => phases.add(p.phase),
+          interactive,
+          shelves: snapshot.shelves,
+        });
         assert.ok(running, 'the thread takes the run');
         twice.push(await running);
       }
+      // The thread parsed the records from the node's shelves: the figures of the records read here.
       assert.deepEqual(figures(twice[0]!), figures(here));
       // The second run reads the records the thread kept: the same figures.
       assert.deepEqual(figures(twice[1]!), figures(here));
@@ -135,8 +140,15 @@ describe('validation in a thread of its own', () => {
       const nice = threadNiceValues();
       if (nice) assert.ok(nice.includes(19), `thread nice values: ${nice.join(' ')}`);
       // Lists that are not the pool's (a screener on this thread), or no shared count: not taken.
-      assert.equal(thread.run(request, snapshot.index, { onProgress: () => undefined, interactive }), undefined);
-      assert.equal(thread.run(request, screener, { onProgress: () => undefined, interactive: undefined }), undefined);
+      const shelves = snapshot.shelves;
+      assert.equal(
+        thread.run(request, snapshot.index, { onProgress: () => undefined, interactive, shelves }),
+        undefined,
+      );
+      assert.equal(
+        thread.run(request, screener, { onProgress: () => undefined, interactive: undefined, shelves }),
+        undefined,
+      );
     } finally {
       await thread.close();
     }
