@@ -19,7 +19,7 @@ export interface ValidationThreadRequest {
   /** InFlight.shared's buffer: the run waits while interactive requests are under way. */
   interactive: SharedArrayBuffer;
   /** The records of the request's versions, one shelf a version, in their order: shared, not copied. */
-  shelves: ShelfMemory[];
+  shelves: readonly ShelfMemory[];
 }
 
 export type ValidationThreadReply =
@@ -60,7 +60,7 @@ export class ValidationThread {
       generation: lent.generation,
       ports: lent.ports,
       interactive: how.interactive.buffer as SharedArrayBuffer,
-      shelves: [...how.shelves],
+      shelves: how.shelves,
     };
     worker.postMessage(message, lent.ports);
     return done.finally(() => {
