@@ -99,6 +99,7 @@ async function sealChain(db: Db, trx: Db, chain: string, options: { limit: numbe
     for (let i = 0; i < ids.length; i += 500)
       await trx
         .deleteFrom('audit_pending')
+        .where('chain', '=', chain)
         .where('id', 'in', ids.slice(i, i + 500))
         .execute();
   }

@@ -1,3 +1,4 @@
+import type SQLite from 'better-sqlite3';
 import { type Db, sqliteConnectionOf } from './database.js';
 
 /**
@@ -10,8 +11,44 @@ export interface TableWatch {
    * call: a commit by another connection (another process, such as the admin command line), or a
    * write through this process's own connection. Undefined while that cannot be told (the connection
    * is inside a transaction): read the tables then.
+   *
+   * On SQLite a commit by another process is seen through a reading of the connection's
+   * `PRAGMA data_version` that every watch of the connection shares for SHARED_READING_MS (each
+   * reading takes and releases a lock of the log's index, two system calls, and a screening asks four
+   * caches). `fresh` takes a reading of its own: the key check does, so that a key revoked by the admin
+   * command line is refused on the next request.
    */
-  version(): number | undefined;
+  version(options?: { fresh?: boolean }): number | undefined;
+}
+
+/**
+ * How long one reading of `PRAGMA data_version` answers for every watch of its connection, in ms: a
+ * commit by another process reaches the caches (but the key check's) at most this much later.
+ */
+export const SHARED_READING_MS = 5;
+
+interface SharedReading {
+  statement: SQLite.Statement;
+  value: unknown;
+  /** performance.now() of the reading; -Infinity for none. */
+  at: number;
+}
+
+/** The shared reading of each SQLite connection (see SHARED_READING_MS). */
+const readings = new WeakMap<SQLite.Database, SharedReading>();
+
+function dataVersionOf(sqlite: SQLite.Database, fresh: boolean): unknown {
+  let reading = readings.get(sqlite);
+  if (!reading) {
+    reading = { statement: sqlite.prepare('PRAGMA data_version').pluck(), value: undefined, at: -Infinity };
+    readings.set(sqlite, reading);
+  }
+  const now = performance.now();
+  if (fresh || now - reading.at > SHARED_READING_MS) {
+    reading.value = reading.statement.get();
+    reading.at = now;
+  }
+  return reading.value;
 }
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
@@ -39,6 +76,7 @@ export function shareTableWatch(db: Db, tables: readonly string[], watch: TableW
  * Two signals together cover every writer:
  * - `PRAGMA data_version` changes when another connection has committed anything since the previous
  *   call on this connection (it starts a read of its own, so it sees the newest commit in the log);
+ *   one reading serves every watch of the connection for SHARED_READING_MS;
  * - this connection's own writes do not change it, so temporary triggers on the watched tables
  *   (they exist only on this connection and fire for its writes only, cascades included) call back
  *   into this process. A rolled-back write still counts: a change reported too often costs one read.
@@ -53,12 +91,11 @@ export function watchTables(db: Db, tables: readonly string[]): TableWatch | und
     version++;
     return null;
   });
-  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   let lastDataVersion: unknown;
   let installed = false;
 
   return {
-    version() {
+    version(options) {
       // Inside a transaction (another task's: the connection is shared) the pragma reads the
       // transaction's snapshot, which may predate a commit.
       if (sqlite.inTransaction) return undefined;
@@ -73,10 +110,10 @@ export function watchTables(db: Db, tables: readonly string[]): TableWatch | und
           }
         }
         installed = true;
-        lastDataVersion = dataVersion.get();
+        lastDataVersion = dataVersionOf(sqlite, true);
         return ++version;
       }
-      const current = dataVersion.get();
+      const current = dataVersionOf(sqlite, options?.fresh === true);
       if (current !== lastDataVersion) {
         lastDataVersion = current;
         version++;

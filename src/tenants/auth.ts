@@ -59,7 +59,8 @@ export class ApiKeyChecker {
     }
     const hash = hashApiKey(key);
     // The version is taken before any read: a change after it shows as a newer version next time.
-    const version = this.watch?.version();
+    // A reading of its own, not one shared with other caches: a key revoked a moment ago is refused.
+    const version = this.watch?.version({ fresh: true });
     if (version === undefined || version !== this.knownAt) {
       this.known.clear();
       this.knownAt = version;

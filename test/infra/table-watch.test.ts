@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type DatabaseHandle, ensureSchema, openDatabase } from '../../src/infra/database.js';
 import { migrateToLatest } from '../../src/infra/migrations.js';
-import { type TableWatch, watchTables } from '../../src/infra/table-watch.js';
+import { SHARED_READING_MS, type TableWatch, watchTables } from '../../src/infra/table-watch.js';
 import { ENGINES, type TestEnv, testEnv } from '../helpers/harness.js';
 
 const USER = { id: 'usr_1', email: 'one@example.test', created_at: '2026-01-01T00:00:00.000Z' };
@@ -49,12 +49,24 @@ describe('table watch (sqlite)', () => {
     assert.notEqual(watch.version(), seen, 'delete');
   });
 
-  it("changes on another connection's commit", async () => {
+  it("changes on another connection's commit: at once for a fresh reading", async () => {
     const seen = watch.version();
     await other.db.insertInto('users').values(USER).execute();
-    const next = watch.version();
+    const next = watch.version({ fresh: true });
     assert.notEqual(next, seen);
-    assert.equal(watch.version(), next, 'and then stays');
+    assert.equal(watch.version({ fresh: true }), next, 'and then stays');
+  });
+
+  it("changes on another connection's commit: within the shared reading's time for the others", async () => {
+    // A second watch of the connection shares its readings of the pragma with the first.
+    const second = watchTables(handle.db, ['users'])!;
+    const seen = { first: watch.version({ fresh: true }), second: second.version() };
+    await other.db.deleteFrom('users').where('id', '=', USER.id).execute();
+    await new Promise((resolve) => setTimeout(resolve, SHARED_READING_MS + 1));
+    const next = second.version();
+    assert.notEqual(next, seen.second);
+    assert.notEqual(watch.version(), seen.first, 'the first watch, from the reading the second took');
+    assert.equal(second.version(), next, 'and then stays');
   });
 
   it('says nothing while the connection is inside a transaction', async () => {

@@ -1,0 +1,148 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { type DatabaseHandle, ensureSchema, openDatabase } from '../../src/infra/database.js';
+import type { ScreeningsTable } from '../../src/infra/db-schema.js';
+import { migrateToLatest } from '../../src/infra/migrations.js';
+import { ENGINES, type TestEnv, organizationRow, testEnv } from '../helpers/harness.js';
+
+/** A stored screening as a test writes it: only what the index and the audit need. */
+function screening(id: string, externalId: string | null, createdAt: string): ScreeningsTable {
+  return {
+    id,
+    org_id: 'org_a',
+    key_id: 'key_a',
+    query: 'Jane Doe',
+    search_key: 'jane doe',
+    entity_type: null,
+    country: null,
+    birth_date: null,
+    group_by_cluster: 1,
+    risk_score: 0,
+    risk_level: 'low',
+    confidence: 0,
+    entity_id: null,
+    entity_name: null,
+    matched_sources: '[]',
+    used_sources: '[]',
+    list_versions: '{}',
+    match_details: '[]',
+    external_id: externalId,
+    engine_version: null,
+    created_at: createdAt,
+    identifiers: null,
+    warnings: null,
+    profile_id: null,
+    profile_version: null,
+  };
+}
+
+const PENDING = ['aud_2', 'aud_1', 'aud_3'].map((id, i) => ({
+  id,
+  chain: i === 2 ? 'org:org_b' : 'org:org_a',
+  at: '2026-11-29T10:00:00.000Z',
+  event: 'screening.created',
+  actor: 'key:key_a',
+  subject: `scr_${id}`,
+  data: '{}',
+}));
+
+for (const { engine, skip } of ENGINES) {
+  describe(`migration 0025, fewer pages per screening (${engine})`, { skip }, () => {
+    let env: TestEnv;
+    let handle: DatabaseHandle;
+
+    before(async () => {
+      env = testEnv(engine);
+      await ensureSchema(env.config.database);
+      handle = openDatabase(env.config.database);
+      // The database as the release before left it, with entries waiting for the sealer.
+      await migrateToLatest(handle.db, { through: '0024_usage_added' });
+      const db = handle.db;
+      await db.insertInto('organizations').values(organizationRow('org_a', 'enterprise')).execute();
+      await db
+        .insertInto('screenings')
+        .values([
+          screening('scr_1', null, '2026-11-29T10:00:01.000Z'),
+          screening('scr_2', 'cust-7', '2026-11-29T10:00:02.000Z'),
+          screening('scr_3', 'cust-7', '2026-11-29T10:00:03.000Z'),
+        ])
+        .execute();
+      await db.insertInto('audit_pending').values(PENDING).execute();
+      const report = await migrateToLatest(db);
+      assert.deepEqual(report.applied, ['0025_lean_screening_writes']);
+    });
+
+    after(async () => {
+      await handle?.close();
+      await env?.cleanup();
+    });
+
+    it('keeps every pending audit entry, keyed by chain and id', async () => {
+      const rows = await handle.db.selectFrom('audit_pending').selectAll().orderBy('chain').orderBy('id').execute();
+      assert.deepEqual(
+        rows,
+        [...PENDING].sort((a, b) => (a.chain + a.id < b.chain + b.id ? -1 : 1)),
+      );
+      await assert.rejects(
+        handle.db
+          .insertInto('audit_pending')
+          .values({ ...PENDING[0]!, data: '{"again":true}' })
+          .execute(),
+        /UNIQUE|unique|duplicate/,
+      );
+      // The same id in another chain is another row (ids are unique by construction, not by the key).
+      await handle.db
+        .insertInto('audit_pending')
+        .values({ ...PENDING[0]!, chain: 'org:org_c' })
+        .execute();
+      await handle.db.deleteFrom('audit_pending').where('chain', '=', 'org:org_c').execute();
+    });
+
+    it('finds screenings by external id through the index, which holds only those with one', async () => {
+      const db = handle.db;
+      const found = await db
+        .selectFrom('screenings')
+        .select('id')
+        .where('org_id', '=', 'org_a')
+        .where('external_id', '=', 'cust-7')
+        .orderBy('created_at', 'desc')
+        .execute();
+      assert.deepEqual(
+        found.map((r) => r.id),
+        ['scr_3', 'scr_2'],
+      );
+      if (engine === 'sqlite') {
+        const plan = await sql<{ detail: string }>`explain query plan select id from screenings
+          where org_id = ${'org_a'} and external_id = ${'cust-7'} order by created_at desc`.execute(db);
+        assert.match(plan.rows.map((r) => r.detail).join('\n'), /USING INDEX screenings_org_external/);
+        const index = await sql<{
+          sql: string;
+        }>`select sql from sqlite_master where name = 'screenings_org_external'`.execute(db);
+        assert.match(index.rows[0]!.sql, /where "external_id" is not null/i);
+        const table = await sql<{ sql: string }>`select sql from sqlite_master where name = 'audit_pending'`.execute(
+          db,
+        );
+        assert.match(table.rows[0]!.sql, /without rowid/i);
+        const indexes = await sql<{ name: string }>`select name from sqlite_master
+          where type = 'index' and tbl_name = 'audit_pending'`.execute(db);
+        assert.deepEqual(indexes.rows, [], 'the primary key is the table itself');
+      } else {
+        const plan = await db.transaction().execute(async (trx) => {
+          await sql`set local enable_seqscan = off`.execute(trx);
+          return sql<{ 'QUERY PLAN': string }>`explain select id from screenings
+            where org_id = ${'org_a'} and external_id = ${'cust-7'} order by created_at desc`.execute(trx);
+        });
+        assert.match(plan.rows.map((r) => r['QUERY PLAN']).join('\n'), /screenings_org_external/);
+        const indexes = await sql<{ indexname: string; indexdef: string }>`select indexname, indexdef from pg_indexes
+          where schemaname = current_schema() and tablename in ('audit_pending', 'screenings')
+          order by indexname`.execute(db);
+        const names = indexes.rows.map((r) => r.indexname);
+        assert.ok(names.includes('audit_pending_pk'));
+        assert.ok(!names.includes('audit_pending_chain'));
+        const external = indexes.rows.find((r) => r.indexname === 'screenings_org_external');
+        assert.match(external!.indexdef, /WHERE \(external_id IS NOT NULL\)/);
+      }
+    });
+  });
+}
