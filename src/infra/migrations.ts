@@ -1,4 +1,12 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator, PostgresAdapter, sql } from 'kysely';
+import {
+  type CreateTableBuilder,
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+  Migrator,
+  PostgresAdapter,
+  sql,
+} from 'kysely';
 import type { Db } from './database.js';
 
 /**
@@ -825,20 +833,16 @@ const leanScreeningWrites: Migration = {
       .where(sql.ref('external_id'), 'is not', null)
       .execute();
     if (db.getExecutor().adapter instanceof PostgresAdapter) return;
-    await db.schema
-      .createTable('audit_pending_keyed')
-      .addColumn('id', 'text', (c) => c.notNull())
-      .addColumn('chain', 'text', (c) => c.notNull())
-      .addColumn('at', 'text', (c) => c.notNull())
-      .addColumn('event', 'text', (c) => c.notNull())
-      .addColumn('actor', 'text', (c) => c.notNull())
-      .addColumn('subject', 'text', (c) => c.notNull())
-      .addColumn('data', 'text', (c) => c.notNull())
+    // The columns of 0017, every one text and required.
+    const columns = ['id', 'chain', 'at', 'event', 'actor', 'subject', 'data'];
+    let keyed: CreateTableBuilder<'audit_pending_keyed', string> = db.schema.createTable('audit_pending_keyed');
+    for (const column of columns) keyed = keyed.addColumn(column, 'text', (c) => c.notNull());
+    await keyed
       .addPrimaryKeyConstraint('audit_pending_pk', ['chain', 'id'])
       .modifyEnd(sql`without rowid`)
       .execute();
-    await sql`insert into audit_pending_keyed (id, chain, at, event, actor, subject, data)
-      select id, chain, at, event, actor, subject, data from audit_pending`.execute(db);
+    const list = sql.join(columns.map((column) => sql.ref(column)));
+    await sql`insert into audit_pending_keyed (${list}) select ${list} from audit_pending`.execute(db);
     await db.schema.dropTable('audit_pending').execute();
     await db.schema.alterTable('audit_pending_keyed').renameTo('audit_pending').execute();
   },

@@ -1,40 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { type DatabaseHandle, ensureSchema, openDatabase } from '../../src/infra/database.js';
-import type { ScreeningsTable } from '../../src/infra/db-schema.js';
+import { type DatabaseHandle, type Db, ensureSchema, openDatabase } from '../../src/infra/database.js';
 import { migrateToLatest } from '../../src/infra/migrations.js';
 import { ENGINES, type TestEnv, organizationRow, testEnv } from '../helpers/harness.js';
 
-/** A stored screening as a test writes it: only what the index and the audit need. */
-function screening(id: string, externalId: string | null, createdAt: string): ScreeningsTable {
-  return {
-    id,
-    org_id: 'org_a',
-    key_id: 'key_a',
-    query: 'Jane Doe',
-    search_key: 'jane doe',
-    entity_type: null,
-    country: null,
-    birth_date: null,
-    group_by_cluster: 1,
-    risk_score: 0,
-    risk_level: 'low',
-    confidence: 0,
-    entity_id: null,
-    entity_name: null,
-    matched_sources: '[]',
-    used_sources: '[]',
-    list_versions: '{}',
-    match_details: '[]',
-    external_id: externalId,
-    engine_version: null,
-    created_at: createdAt,
-    identifiers: null,
-    warnings: null,
-    profile_id: null,
-    profile_version: null,
-  };
+/** A stored screening with only its required columns (the rest are null): what the index needs. */
+async function storeScreening(db: Db, id: string, externalId: string | null, createdAt: string): Promise<void> {
+  await sql`insert into screenings (id, org_id, key_id, query, search_key, group_by_cluster, risk_score,
+    risk_level, confidence, matched_sources, used_sources, list_versions, match_details, created_at, external_id)
+    values (${id}, 'org_a', 'key_a', 'Jane Doe', 'jane doe', 1, 0, 'low', 0, '[]', '[]', '{}', '[]',
+    ${createdAt}, ${externalId})`.execute(db);
 }
 
 const PENDING = ['aud_2', 'aud_1', 'aud_3'].map((id, i) => ({
@@ -60,14 +36,9 @@ for (const { engine, skip } of ENGINES) {
       await migrateToLatest(handle.db, { through: '0024_usage_added' });
       const db = handle.db;
       await db.insertInto('organizations').values(organizationRow('org_a', 'enterprise')).execute();
-      await db
-        .insertInto('screenings')
-        .values([
-          screening('scr_1', null, '2026-11-29T10:00:01.000Z'),
-          screening('scr_2', 'cust-7', '2026-11-29T10:00:02.000Z'),
-          screening('scr_3', 'cust-7', '2026-11-29T10:00:03.000Z'),
-        ])
-        .execute();
+      await storeScreening(db, 'scr_1', null, '2026-11-29T10:00:01.000Z');
+      await storeScreening(db, 'scr_2', 'cust-7', '2026-11-29T10:00:02.000Z');
+      await storeScreening(db, 'scr_3', 'cust-7', '2026-11-29T10:00:03.000Z');
       await db.insertInto('audit_pending').values(PENDING).execute();
       const report = await migrateToLatest(db);
       assert.deepEqual(report.applied, ['0025_lean_screening_writes']);
