@@ -825,26 +825,33 @@ const auditSeals: Migration = {
  */
 const leanScreeningWrites: Migration = {
   async up(db: AnyDb) {
-    await db.schema.dropIndex('screenings_org_external').execute();
-    await db.schema
-      .createIndex('screenings_org_external')
-      .on('screenings')
-      .columns(['org_id', 'external_id', 'created_at'])
-      .where(sql.ref('external_id'), 'is not', null)
-      .execute();
-    if (db.getExecutor().adapter instanceof PostgresAdapter) return;
-    // The columns of 0017, every one text and required.
-    const columns = ['id', 'chain', 'at', 'event', 'actor', 'subject', 'data'];
-    let keyed: CreateTableBuilder<'audit_pending_keyed', string> = db.schema.createTable('audit_pending_keyed');
-    for (const column of columns) keyed = keyed.addColumn(column, 'text', (c) => c.notNull());
-    await keyed
-      .addPrimaryKeyConstraint('audit_pending_pk', ['chain', 'id'])
-      .modifyEnd(sql`without rowid`)
-      .execute();
-    const list = sql.join(columns.map((column) => sql.ref(column)));
-    await sql`insert into audit_pending_keyed (${list}) select ${list} from audit_pending`.execute(db);
-    await db.schema.dropTable('audit_pending').execute();
-    await db.schema.alterTable('audit_pending_keyed').renameTo('audit_pending').execute();
+    const externalIndex = async (db: AnyDb) => {
+      await db.schema.dropIndex('screenings_org_external').execute();
+      await db.schema
+        .createIndex('screenings_org_external')
+        .on('screenings')
+        .columns(['org_id', 'external_id', 'created_at'])
+        .where(sql.ref('external_id'), 'is not', null)
+        .execute();
+    };
+    // Kysely runs a migration in a transaction on PostgreSQL only; on SQLite this one makes its own,
+    // so that a crash between dropping the old table and naming the new one loses no pending entry.
+    if (db.getExecutor().adapter instanceof PostgresAdapter) return externalIndex(db);
+    await db.transaction().execute(async (trx) => {
+      await externalIndex(trx);
+      // The columns of 0017, every one text and required.
+      const columns = ['id', 'chain', 'at', 'event', 'actor', 'subject', 'data'];
+      let keyed: CreateTableBuilder<'audit_pending_keyed', string> = trx.schema.createTable('audit_pending_keyed');
+      for (const column of columns) keyed = keyed.addColumn(column, 'text', (c) => c.notNull());
+      await keyed
+        .addPrimaryKeyConstraint('audit_pending_pk', ['chain', 'id'])
+        .modifyEnd(sql`without rowid`)
+        .execute();
+      const list = sql.join(columns.map((column) => sql.ref(column)));
+      await sql`insert into audit_pending_keyed (${list}) select ${list} from audit_pending`.execute(trx);
+      await trx.schema.dropTable('audit_pending').execute();
+      await trx.schema.alterTable('audit_pending_keyed').renameTo('audit_pending').execute();
+    });
   },
 };
 

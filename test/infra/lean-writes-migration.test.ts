@@ -117,3 +117,29 @@ for (const { engine, skip } of ENGINES) {
     });
   });
 }
+
+describe('migration 0025 on SQLite is one transaction', () => {
+  it('leaves the database as it was when a step fails, and runs whole the next time', async () => {
+    const env = testEnv('sqlite');
+    const handle = openDatabase(env.config.database);
+    try {
+      const db = handle.db;
+      await migrateToLatest(db, { through: '0024_usage_added' });
+      await db.insertInto('audit_pending').values(PENDING).execute();
+      // A table in the way of the one the migration makes: its third step fails.
+      await sql`create table audit_pending_keyed (x text)`.execute(db);
+      await assert.rejects(migrateToLatest(db), /0025_lean_screening_writes/);
+      const index = await sql<{
+        sql: string;
+      }>`select sql from sqlite_master where name = 'screenings_org_external'`.execute(db);
+      assert.doesNotMatch(index.rows[0]!.sql, /is not null/i, 'the index change was rolled back');
+      assert.equal((await db.selectFrom('audit_pending').select('id').execute()).length, PENDING.length);
+      await sql`drop table audit_pending_keyed`.execute(db);
+      assert.deepEqual((await migrateToLatest(db)).applied, ['0025_lean_screening_writes']);
+      assert.equal((await db.selectFrom('audit_pending').select('id').execute()).length, PENDING.length);
+    } finally {
+      await handle.close();
+      await env.cleanup();
+    }
+  });
+});
