@@ -11,7 +11,9 @@ import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { type Clock, ManualClock } from '../../src/infra/clock.js';
 import { type Config, loadConfig } from '../../src/infra/config.js';
+import { type DatabaseHandle, ensureSchema, openDatabase } from '../../src/infra/database.js';
 import type { OrganizationsTable } from '../../src/infra/db-schema.js';
+import { migrateToLatest } from '../../src/infra/migrations.js';
 import { newId } from '../../src/infra/ids.js';
 import { ListStore } from '../../src/lists/list-store.js';
 import { type ListRecord, type SourceId, emptyRecord } from '../../src/lists/model.js';
@@ -75,6 +77,21 @@ export interface TestEnv {
   dataDir: string;
   schema?: string;
   cleanup(): Promise<void>;
+}
+
+/**
+ * A database of its own on `engine` (testEnv), opened and migrated to the latest migration, or
+ * `through` a named one; the caller closes the handle, then cleans the environment up.
+ */
+export async function migratedDatabase(
+  engine: Engine,
+  options: { through?: string } = {},
+): Promise<{ env: TestEnv; handle: DatabaseHandle }> {
+  const env = testEnv(engine);
+  await ensureSchema(env.config.database);
+  const handle = openDatabase(env.config.database);
+  await migrateToLatest(handle.db, options);
+  return { env, handle };
 }
 
 /** A fresh configuration with its own SQLite file or PostgreSQL schema. */

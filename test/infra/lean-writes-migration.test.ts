@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { type DatabaseHandle, type Db, ensureSchema, openDatabase } from '../../src/infra/database.js';
+import type { DatabaseHandle, Db } from '../../src/infra/database.js';
 import { migrateToLatest } from '../../src/infra/migrations.js';
-import { ENGINES, type TestEnv, organizationRow, testEnv } from '../helpers/harness.js';
+import { ENGINES, type TestEnv, migratedDatabase, organizationRow } from '../helpers/harness.js';
 
 /** A stored screening with only its required columns (the rest are null): what the index needs. */
 async function storeScreening(db: Db, id: string, externalId: string | null, createdAt: string): Promise<void> {
@@ -29,11 +29,8 @@ for (const { engine, skip } of ENGINES) {
     let handle: DatabaseHandle;
 
     before(async () => {
-      env = testEnv(engine);
-      await ensureSchema(env.config.database);
-      handle = openDatabase(env.config.database);
       // The database as the release before left it, with entries waiting for the sealer.
-      await migrateToLatest(handle.db, { through: '0024_usage_added' });
+      ({ env, handle } = await migratedDatabase(engine, { through: '0024_usage_added' }));
       const db = handle.db;
       await db.insertInto('organizations').values(organizationRow('org_a', 'enterprise')).execute();
       await storeScreening(db, 'scr_1', null, '2026-11-29T10:00:01.000Z');
@@ -120,11 +117,9 @@ for (const { engine, skip } of ENGINES) {
 
 describe('migration 0025 on SQLite is one transaction', () => {
   it('leaves the database as it was when a step fails, and runs whole the next time', async () => {
-    const env = testEnv('sqlite');
-    const handle = openDatabase(env.config.database);
+    const { env, handle } = await migratedDatabase('sqlite', { through: '0024_usage_added' });
     try {
       const db = handle.db;
-      await migrateToLatest(db, { through: '0024_usage_added' });
       await db.insertInto('audit_pending').values(PENDING).execute();
       // A table in the way of the one the migration makes: its third step fails.
       await sql`create table audit_pending_keyed (x text)`.execute(db);

@@ -1,20 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { type DatabaseHandle, ensureSchema, openDatabase } from '../../src/infra/database.js';
-import { migrateToLatest } from '../../src/infra/migrations.js';
+import type { DatabaseHandle } from '../../src/infra/database.js';
 import { prepareQuery, preparedFor } from '../../src/infra/prepared-query.js';
-import { ENGINES, type TestEnv, organizationRow, testEnv } from '../helpers/harness.js';
+import { ENGINES, type TestEnv, migratedDatabase, organizationRow } from '../helpers/harness.js';
 
 for (const { engine, skip } of ENGINES) {
   describe(`prepared queries (${engine})`, { skip }, () => {
     let env: TestEnv;
     let handle: DatabaseHandle;
     before(async () => {
-      env = testEnv(engine);
-      await ensureSchema(env.config.database);
-      handle = openDatabase(env.config.database);
-      await migrateToLatest(handle.db);
+      ({ env, handle } = await migratedDatabase(engine));
     });
     after(async () => {
       await handle?.close();

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type DatabaseHandle, ensureSchema, openDatabase } from '../../src/infra/database.js';
-import { migrateToLatest } from '../../src/infra/migrations.js';
 import { SHARED_READING_MS, type TableWatch, watchTables } from '../../src/infra/table-watch.js';
-import { ENGINES, type TestEnv, testEnv } from '../helpers/harness.js';
+import { ENGINES, type TestEnv, migratedDatabase, testEnv } from '../helpers/harness.js';
 
 const USER = { id: 'usr_1', email: 'one@example.test', created_at: '2026-01-01T00:00:00.000Z' };
 
@@ -15,9 +14,7 @@ describe('table watch (sqlite)', () => {
   let watch: TableWatch;
 
   before(async () => {
-    env = testEnv('sqlite');
-    handle = openDatabase(env.config.database);
-    await migrateToLatest(handle.db);
+    ({ env, handle } = await migratedDatabase('sqlite'));
     other = openDatabase(env.config.database);
     watch = watchTables(handle.db, ['users', 'memberships'])!;
     assert.ok(watch);

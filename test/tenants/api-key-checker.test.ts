@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ManualClock } from '../../src/infra/clock.js';
-import { type DatabaseHandle, ensureSchema, openDatabase } from '../../src/infra/database.js';
-import { migrateToLatest } from '../../src/infra/migrations.js';
+import { type DatabaseHandle, openDatabase } from '../../src/infra/database.js';
 import { ApiKeyChecker, type KeyCheck } from '../../src/tenants/auth.js';
 import { tenantsService } from '../../src/tenants/tenants-service.js';
-import { ENGINES, type TestEnv, testEnv } from '../helpers/harness.js';
+import { ENGINES, type TestEnv, migratedDatabase } from '../helpers/harness.js';
 
 function code(check: KeyCheck): string {
   return check.ok ? (check.isMember ? `ok ${check.caller.tier}` : 'not a member') : check.error.code;
@@ -28,10 +27,7 @@ for (const { engine, skip } of ENGINES) {
     const tenants = tenantsService();
 
     before(async () => {
-      env = testEnv(engine);
-      await ensureSchema(env.config.database);
-      server = openDatabase(env.config.database);
-      await migrateToLatest(server.db);
+      ({ env, handle: server } = await migratedDatabase(engine));
       cli = openDatabase(env.config.database);
       clock = new ManualClock('2026-01-15T12:00:00.000Z');
       checker = new ApiKeyChecker(server.db, clock);
